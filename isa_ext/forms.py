@@ -1,0 +1,129 @@
+"""Instruction forms: named fields of the 32-bit word (MSB0 bit numbering).
+
+Loaded from ``decoder/forms.txt``.  A field may be a concatenation of several bit
+ranges.  Extraction and insertion are compiled to shift/mask lists once, so that
+decoding an instruction costs a few integer operations per field.
+"""
+from dataclasses import dataclass, field as dc_field
+
+from .errors import SpecError
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    pieces: tuple  # ((first_bit, last_bit), ...) MSB0, most significant piece first
+
+    @property
+    def width(self):
+        return sum(b - a + 1 for a, b in self.pieces)
+
+    @property
+    def bits(self):
+        """The set of MSB0 bit positions this field occupies."""
+        return {i for a, b in self.pieces for i in range(a, b + 1)}
+
+    def extract(self, word):
+        value = 0
+        for a, b in self.pieces:
+            n = b - a + 1
+            value = (value << n) | ((word >> (31 - b)) & ((1 << n) - 1))
+        return value
+
+    def insert(self, word, value):
+        """Return ``word`` with this field set to ``value`` (which must fit)."""
+        shift = self.width
+        for a, b in self.pieces:
+            n = b - a + 1
+            shift -= n
+            piece = (value >> shift) & ((1 << n) - 1)
+            mask = ((1 << n) - 1) << (31 - b)
+            word = (word & ~mask) | (piece << (31 - b))
+        return word
+
+    def mask(self):
+        m = 0
+        for a, b in self.pieces:
+            m |= ((1 << (b - a + 1)) - 1) << (31 - b)
+        return m
+
+
+@dataclass
+class Form:
+    name: str
+    fields: dict = dc_field(default_factory=dict)  # name -> Field
+    where: str = ""
+
+    def field(self, name):
+        try:
+            return self.fields[name]
+        except KeyError:
+            raise SpecError(f"form {self.name} has no field {name!r}") from None
+
+    def covered_bits(self):
+        bits = set()
+        for f in self.fields.values():
+            bits |= f.bits
+        return bits
+
+
+@dataclass
+class FormSet:
+    forms: dict
+    regclass: dict  # field name -> class ("gpr", "fpr", "crf", "crb")
+
+    def __getitem__(self, name):
+        try:
+            return self.forms[name]
+        except KeyError:
+            raise SpecError(f"unknown form {name!r}") from None
+
+    def __contains__(self, name):
+        return name in self.forms
+
+
+def _parse_bits(text, where):
+    pieces = []
+    for tok in text:
+        try:
+            if ":" in tok:
+                a, b = (int(x) for x in tok.split(":"))
+            else:
+                a = b = int(tok)
+        except ValueError:
+            raise SpecError(f"bad bit range {tok!r}", where) from None
+        if not (0 <= a <= b <= 31):
+            raise SpecError(f"bit range {tok!r} outside 0:31", where)
+        pieces.append((a, b))
+    return tuple(pieces)
+
+
+def parse_forms(text, filename="forms.txt"):
+    forms, regclass = {}, {}
+    current = None
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        where = f"{filename}:{lineno}"
+        line = raw.split("#", 1)[0].rstrip()
+        if not line.strip():
+            continue
+        words = line.split()
+        if not raw[0].isspace():
+            if words[0] == "regclass" and len(words) >= 3:
+                for name in words[2:]:
+                    regclass[name] = words[1]
+                current = None
+            elif words[0] == "form" and len(words) == 2:
+                if words[1] in forms:
+                    raise SpecError(f"form {words[1]} defined twice", where)
+                current = forms[words[1]] = Form(words[1], where=where)
+            else:
+                raise SpecError(f"expected 'form NAME' or 'regclass CLASS FIELDS', got {line!r}", where)
+        else:
+            if current is None:
+                raise SpecError("field line outside a form", where)
+            if len(words) < 2:
+                raise SpecError(f"field {words[0]!r} has no bits", where)
+            if words[0] in current.fields:
+                raise SpecError(f"field {words[0]} defined twice in form {current.name}", where)
+            current.fields[words[0]] = Field(words[0], _parse_bits(words[1:], where))
+    return FormSet(forms, regclass)

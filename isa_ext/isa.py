@@ -1,0 +1,283 @@
+"""The instruction set: forms + decoder tables + pseudocode pages, per extension.
+
+Spec data lives in ``decoder/`` and ``pseudocode/``; each extension is a folder
+of its own in both (``decoder/base/*.csv`` with ``pseudocode/base/*.mdwn``), and
+an :class:`ISA` can be built with any subset of extensions switched on.
+Pseudocode is compiled lazily, on an instruction's first decode, and the
+generated Python is cached on disk keyed by a hash of its inputs.
+"""
+import hashlib
+import json
+import os
+
+from .errors import SpecError, Trap
+from .forms import parse_forms
+from .tables import parse_table, overlaps
+from .pseudocode.pages import parse_pages
+from .pseudocode import compiler as pcompiler
+
+COMPILER_VERSION = "3"
+
+
+def spec_dirs():
+    """(pseudocode_dir, decoder_dir): the checkout's, else the installed copy."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    top = os.path.dirname(here)
+    if os.path.isfile(os.path.join(top, "decoder", "forms.txt")):
+        return os.path.join(top, "pseudocode"), os.path.join(top, "decoder")
+    try:
+        import isa_ext.spec_pseudocode as sp
+        import isa_ext.spec_decoder as sd
+        return list(sp.__path__)[0], list(sd.__path__)[0]
+    except ImportError:
+        raise SpecError("cannot find the spec data (decoder/ and pseudocode/)") from None
+
+
+def available_extensions():
+    _, ddir = spec_dirs()
+    return sorted(d for d in os.listdir(ddir)
+                  if os.path.isdir(os.path.join(ddir, d)) and not d.startswith(("_", ".")))
+
+
+def _cache_dir():
+    d = os.environ.get("ISA_EXT_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "isa_ext")
+    return d
+
+
+class Decoded:
+    """A decoded 32-bit word: its table row and field values."""
+    __slots__ = ("spec", "word", "fields", "mnemonic")
+
+    def __init__(self, spec, word, fields, mnemonic):
+        self.spec, self.word, self.fields, self.mnemonic = spec, word, fields, mnemonic
+
+
+class ISA:
+    def __init__(self, extensions=None, use_cache=True):
+        pdir, ddir = spec_dirs()
+        self.pseudocode_dir, self.decoder_dir = pdir, ddir
+        with open(os.path.join(ddir, "forms.txt"), encoding="utf-8") as f:
+            self.forms = parse_forms(f.read(), os.path.relpath(os.path.join(ddir, "forms.txt")))
+        allext = available_extensions()
+        if extensions is None:
+            extensions = allext
+        unknown = set(extensions) - set(allext)
+        if unknown:
+            raise SpecError(f"unknown extension(s) {sorted(unknown)}; have {allext}")
+        self.extensions = list(extensions)
+        self.rows = []
+        self.pages = {}  # mnemonic (of any syntax line) -> Page
+        self.all_pages = []
+        for ext in self.extensions:
+            edir = os.path.join(ddir, ext)
+            for fn in sorted(os.listdir(edir)):
+                if fn.endswith(".csv"):
+                    path = os.path.join(edir, fn)
+                    with open(path, encoding="utf-8") as f:
+                        self.rows += parse_table(f.read(), self.forms, ext, _rel(path))
+            pext = os.path.join(pdir, ext)
+            if os.path.isdir(pext):
+                for fn in sorted(os.listdir(pext)):
+                    if fn.endswith(".mdwn"):
+                        path = os.path.join(pext, fn)
+                        with open(path, encoding="utf-8") as f:
+                            for page in parse_pages(f.read(), _rel(path), ext):
+                                self.all_pages.append(page)
+                                for syn in page.syntaxes:
+                                    self.pages.setdefault(syn[0], page)
+        self.by_mnemonic = {}  # every variant mnemonic -> (row, flags)
+        for row in self.rows:
+            row.page = self.pages.get(row.mnemonic)
+            for name, flags in row.variants.items():
+                self.by_mnemonic[name] = (row, flags)
+        self._by_po = {}
+        for row in sorted(self.rows, key=lambda r: -bin(r.mask).count("1")):
+            self._by_po.setdefault(row.match.get("PO"), []).append(row)
+        self._decode_cache = {}
+        self._compiled = {}
+        self._exec_cache = {}
+        self.use_cache = use_cache
+        self._disk = None
+        # hooks an extension may install (SVP64 installs a prefix handler)
+        self.prefix_handler = None
+        for ext in self.extensions:
+            _activate_extension(self, ext)
+
+    # -- decoding ---------------------------------------------------------
+    def decode(self, word):
+        """Decode a 32-bit word; None if no table row matches."""
+        d = self._decode_cache.get(word)
+        if d is not None or word in self._decode_cache:
+            return d
+        d = None
+        for row in self._by_po.get(word >> 26, ()):
+            if word & row.mask == row.value:
+                fields = {name: f.extract(word) for name, f in row.form.fields.items()}
+                flags = {k: fields[k] for k in row.suffix}
+                d = Decoded(row, word, fields, row.mnemonic_for(flags))
+                break
+        self._decode_cache[word] = d
+        return d
+
+    def overlaps(self):
+        return overlaps(self.rows)
+
+    # -- compiling ----------------------------------------------------------
+    def rc_target(self, row):
+        for name in row.outs:
+            if self.forms.regclass.get(name) in ("gpr", "fpr"):
+                return name
+        return None
+
+    def compiled(self, row):
+        """The compiled semantics of a table row (compiled on first use)."""
+        c = self._compiled.get(id(row))
+        if c is not None:
+            return c
+        page = row.page
+        if page is None:
+            raise SpecError(f"instruction {row.mnemonic} has no pseudocode page", row.where)
+        rc_target = self.rc_target(row) if row.rc == "CR0" else None
+        key = self._key(page, row, rc_target)
+        c = self._load_cached(key, page)
+        if c is None:
+            c = pcompiler.compile_page(page, row.form, self.forms.regclass, rc=row.rc,
+                                       rc_target=rc_target, name=row.mnemonic.replace(".", "_"))
+            self._store_cached(key, c)
+        self._compiled[id(row)] = c
+        return c
+
+    def _key(self, page, row, rc_target):
+        h = hashlib.sha256()
+        for part in (COMPILER_VERSION, page.code, row.form.name,
+                     repr(sorted((k, v.pieces) for k, v in row.form.fields.items())),
+                     repr(sorted(self.forms.regclass.items())), row.rc, str(rc_target),
+                     pcompiler.__file__ and _mtime_tag()):
+            h.update(part.encode())
+            h.update(b"\0")
+        return h.hexdigest()
+
+    def _disk_cache(self):
+        if self._disk is None:
+            self._disk = {}
+            if self.use_cache:
+                try:
+                    with open(os.path.join(_cache_dir(), "compiled.json"), encoding="utf-8") as f:
+                        self._disk = json.load(f)
+                except (OSError, ValueError):
+                    self._disk = {}
+            self._disk_dirty = False
+        return self._disk
+
+    def _load_cached(self, key, page):
+        entry = self._disk_cache().get(key)
+        if not entry:
+            return None
+        try:
+            ns = dict(pcompiler.library.RUNTIME)
+            exec(compile(entry["source"], f"<isa_ext:{entry['name']}>", "exec"), ns)
+        except Exception:
+            return None
+        return pcompiler.Compiled(entry["name"], entry["source"], entry["params"], ns,
+                                  set(entry["reads"]), set(entry["writes"]),
+                                  entry["uses_nia"], entry["line_map"])
+
+    def _store_cached(self, key, c):
+        if not self.use_cache:
+            return
+        disk = self._disk_cache()
+        disk[key] = {"name": c.name, "source": c.source, "params": c.params,
+                     "reads": sorted(c.reads), "writes": sorted(c.writes),
+                     "uses_nia": c.uses_nia, "line_map": c.line_map}
+        self._disk_dirty = True
+
+    def save_cache(self):
+        if not self.use_cache or not getattr(self, "_disk_dirty", False):
+            return
+        d = _cache_dir()
+        try:
+            os.makedirs(d, exist_ok=True)
+            tmp = os.path.join(d, f"compiled.json.{os.getpid()}")
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(self._disk, f)
+            os.replace(tmp, os.path.join(d, "compiled.json"))
+            self._disk_dirty = False
+        except OSError:
+            pass
+
+    def compile_all(self):
+        """Compile every row (used by tests and check-spec); returns errors."""
+        errors = []
+        for row in self.rows:
+            try:
+                self.compiled(row)
+            except SpecError as e:
+                errors.append(e)
+        self.save_cache()
+        return errors
+
+    # -- executing ----------------------------------------------------------
+    def executable(self, word):
+        """A callable ``f(state, CIA) -> NIA or None`` for a 32-bit word.
+
+        Raises :class:`Trap` for an illegal word.
+        """
+        f = self._exec_cache.get(word)
+        if f is not None:
+            return f
+        d = self.decode(word)
+        if d is None:
+            raise Trap(f"no instruction matches word 0x{word:08x}", "illegal")
+        c = self.compiled(d.spec)
+        f = c.make(*[d.fields[p] for p in c.params])
+        self._exec_cache[word] = f
+        return f
+
+    def call_fields(self, row, fields, crf=0):
+        """Arguments for the flat ``sem`` function, from a field dict."""
+        c = self.compiled(row)
+        return c, [fields[p] for p in c.params]
+
+
+def _rel(path):
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return path
+
+
+_MTIME = None
+
+
+def _mtime_tag():
+    """Invalidates cached compiled code when the compiler or library changes."""
+    global _MTIME
+    if _MTIME is None:
+        parts = []
+        d = os.path.dirname(pcompiler.__file__)
+        for fn in sorted(os.listdir(d)):
+            if fn.endswith((".py", ".lark")):
+                with open(os.path.join(d, fn), "rb") as f:
+                    parts.append(hashlib.sha256(f.read()).hexdigest())
+        _MTIME = "".join(parts)
+    return _MTIME
+
+
+# extension name -> activation function(isa); registered by extension modules
+EXTENSION_HOOKS = {}
+
+
+def _activate_extension(isa, ext):
+    hook = EXTENSION_HOOKS.get(ext)
+    if hook is None:
+        import importlib
+        try:
+            importlib.import_module(f"isa_ext.ext.{ext}")
+        except ModuleNotFoundError as e:
+            if e.name != f"isa_ext.ext.{ext}":
+                raise
+        hook = EXTENSION_HOOKS.get(ext)
+    if hook is not None:
+        hook(isa)

@@ -1,0 +1,216 @@
+"""Architectural state: registers, sparse memory, SPRs.
+
+Plain Python ints and lists, so that compiled pseudocode reads ``s.gpr[3]``
+directly.  SVP64 extends the register files to 128 entries and the CR to
+128 four-bit fields; scalar code simply uses the first 32 / 8.
+"""
+from .errors import Trap
+
+M64 = (1 << 64) - 1
+PAGE_BITS = 12
+PAGE_SIZE = 1 << PAGE_BITS
+PAGE_MASK = PAGE_SIZE - 1
+
+
+class Memory:
+    """Sparse byte-addressed memory of 4 KiB pages, zero where never written.
+
+    ``little`` selects the byte order of multi-byte accesses (MSR[LE]).
+    """
+
+    def __init__(self, little=True):
+        self.pages = {}
+        self.little = little
+        self.writes = 0  # counts stores; lets callers notice code modification
+
+    def _page(self, addr):
+        key = addr >> PAGE_BITS
+        p = self.pages.get(key)
+        if p is None:
+            p = self.pages[key] = bytearray(PAGE_SIZE)
+        return p
+
+    def read_bytes(self, addr, n):
+        addr &= M64
+        off = addr & PAGE_MASK
+        if off + n <= PAGE_SIZE:
+            p = self.pages.get(addr >> PAGE_BITS)
+            return bytes(p[off:off + n]) if p is not None else bytes(n)
+        return b"".join(self.read_bytes(addr + i, 1) for i in range(n))
+
+    def write_bytes(self, addr, data):
+        addr &= M64
+        off = addr & PAGE_MASK
+        if off + len(data) <= PAGE_SIZE:
+            self._page(addr)[off:off + len(data)] = data
+        else:
+            for i, b in enumerate(data):
+                self._page(addr + i)[(addr + i) & PAGE_MASK] = b
+        self.writes += 1
+
+    def read(self, addr, n):
+        addr &= M64
+        off = addr & PAGE_MASK
+        p = self.pages.get(addr >> PAGE_BITS)
+        if p is not None and off + n <= PAGE_SIZE:
+            return int.from_bytes(p[off:off + n], "little" if self.little else "big")
+        return int.from_bytes(self.read_bytes(addr, n), "little" if self.little else "big")
+
+    def write(self, addr, n, value):
+        self.write_bytes(addr, (value & ((1 << (8 * n)) - 1)).to_bytes(
+            n, "little" if self.little else "big"))
+
+    def read_word(self, addr):
+        """An instruction word (4 bytes, in the memory's byte order)."""
+        return self.read(addr, 4)
+
+    def load(self, addr, data):
+        self.write_bytes(addr, bytes(data))
+
+    def snapshot(self):
+        return {k: bytes(v) for k, v in self.pages.items()}
+
+    def nonzero_ranges(self):
+        """(address, bytes) runs of non-zero memory, for reports and comparisons."""
+        out = []
+        for key in sorted(self.pages):
+            page = self.pages[key]
+            i = 0
+            while i < PAGE_SIZE:
+                if page[i]:
+                    j = i
+                    while j < PAGE_SIZE and page[j]:
+                        j += 1
+                    out.append(((key << PAGE_BITS) + i, bytes(page[i:j])))
+                    i = j
+                else:
+                    i += 1
+        return out
+
+
+# SPR numbers reachable through mfspr/mtspr -> state attribute
+SPR_ATTRS = {1: "xer", 8: "lr", 9: "ctr", 815: "tar", 720: "svstate"}
+SPR_NAMES = {"xer": 1, "lr": 8, "ctr": 9, "tar": 815, "svstate": 720}
+
+
+class ProgramExit(Exception):
+    """Raised by the exit/exit_group system calls."""
+
+    def __init__(self, status):
+        self.status = status
+        super().__init__(f"exit {status}")
+
+
+class State:
+    """The machine's architectural state."""
+
+    NGPR = 128
+    NCRF = 128
+
+    def __init__(self, little=True):
+        self.gpr = [0] * self.NGPR
+        self.fpr = [0] * self.NGPR
+        self.cr = [0] * self.NCRF
+        self.lr = self.ctr = self.tar = 0
+        self.so = self.ov = self.ca = self.ov32 = self.ca32 = 0
+        self.xer_rest = 0
+        self.msr = (1 << 63) | (1 if little else 0)  # SF (64-bit) and LE
+        self.fpscr = 0
+        self.svstate = 0
+        self.pc = 0
+        self.mem = Memory(little)
+        self.stdout = bytearray()
+        self.stderr = bytearray()
+        self.syscall_handler = None
+
+    # -- SPRs -----------------------------------------------------------
+    @property
+    def xer(self):
+        return (self.so << 31) | (self.ov << 30) | (self.ca << 29) | \
+            (self.ov32 << 19) | (self.ca32 << 18) | self.xer_rest
+
+    @xer.setter
+    def xer(self, v):
+        self.so = (v >> 31) & 1
+        self.ov = (v >> 30) & 1
+        self.ca = (v >> 29) & 1
+        self.ov32 = (v >> 19) & 1
+        self.ca32 = (v >> 18) & 1
+        self.xer_rest = v & 0x7F
+
+    def spr_read(self, n):
+        attr = SPR_ATTRS.get(n)
+        if attr is None:
+            raise Trap(f"SPR {n} is not implemented", "illegal")
+        return getattr(self, attr)
+
+    def spr_write(self, n, v):
+        attr = SPR_ATTRS.get(n)
+        if attr is None:
+            raise Trap(f"SPR {n} is not implemented", "illegal")
+        setattr(self, attr, v & M64)
+
+    @property
+    def crval(self):
+        v = 0
+        for i in range(8):
+            v = (v << 4) | self.cr[i]
+        return v
+
+    @crval.setter
+    def crval(self, v):
+        for i in range(8):
+            self.cr[i] = (v >> (28 - 4 * i)) & 0xF
+
+    # -- system calls ---------------------------------------------------
+    def syscall(self):
+        if self.syscall_handler is not None:
+            return self.syscall_handler(self)
+        return linux_syscall(self)
+
+    def copy_registers(self):
+        """A snapshot of the registers (not memory), for diffs and rollback."""
+        return {
+            "gpr": list(self.gpr), "fpr": list(self.fpr), "cr": list(self.cr),
+            "lr": self.lr, "ctr": self.ctr, "tar": self.tar, "xer": self.xer,
+            "msr": self.msr, "fpscr": self.fpscr, "svstate": self.svstate,
+        }
+
+    def restore_registers(self, snap):
+        self.gpr[:] = snap["gpr"]
+        self.fpr[:] = snap["fpr"]
+        self.cr[:] = snap["cr"]
+        self.lr, self.ctr, self.tar = snap["lr"], snap["ctr"], snap["tar"]
+        self.xer = snap["xer"]
+        self.msr, self.fpscr, self.svstate = snap["msr"], snap["fpscr"], snap["svstate"]
+
+
+SYS_WRITE = 4
+SYS_EXIT = 1
+SYS_EXIT_GROUP = 234
+
+
+def linux_syscall(s):
+    """The few Linux (ppc64) user system calls a small program needs.
+
+    Number in r0, arguments in r3..r8, result in r3; errors set CR0.SO as the
+    kernel does.
+    """
+    num = s.gpr[0]
+    if num in (SYS_EXIT, SYS_EXIT_GROUP):
+        raise ProgramExit(s.gpr[3] & 0xFF)
+    if num == SYS_WRITE:
+        fd, buf, n = s.gpr[3], s.gpr[4], s.gpr[5]
+        data = s.mem.read_bytes(buf, n)
+        if fd == 1:
+            s.stdout += data
+        elif fd == 2:
+            s.stderr += data
+        else:
+            s.gpr[3] = 9  # EBADF
+            s.cr[0] |= 1
+            return
+        s.gpr[3] = n
+        s.cr[0] &= ~1
+        return
+    raise Trap(f"unsupported system call {num}", "syscall")

@@ -1,0 +1,786 @@
+"""Compile Power ISA pseudocode to plain Python over integers.
+
+Every expression is given a static bit width at compile time (``None`` for an
+unbounded integer such as a loop counter or a decimal literal, or a Python
+expression string for a width only known at run time).  Values are kept as
+non-negative Python ints that fit their width, so the generated code is plain
+integer arithmetic with shifts and masks: no bit objects in the hot path.
+
+Each page compiles to a module with two functions sharing one body:
+
+``sem(s, CIA, <fields...>, _crf)``
+    flat form, for engines that call with varying register numbers (SVP64).
+``make(<fields...>, _crf=0)``
+    returns ``bound(s, CIA)`` with the fields captured, used per decoded word.
+
+Both return the next instruction address (``CIA + 4`` unless the page assigns NIA).
+``s`` is the machine state (:class:`isa_ext.machine.State`).
+"""
+import os
+import re
+
+from lark import Lark, Tree, Token
+from lark.exceptions import UnexpectedInput, UnexpectedCharacters, UnexpectedToken
+from lark.indenter import Indenter
+
+from ..errors import SpecError
+from . import library
+
+_GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
+
+
+class _PseudoIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = []
+    CLOSE_PAREN_types = []
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+_parser = None
+
+
+def parser():
+    global _parser
+    if _parser is None:
+        with open(_GRAMMAR, encoding="utf-8") as f:
+            _parser = Lark(f.read(), parser="lalr", postlex=_PseudoIndenter(),
+                           propagate_positions=True, maybe_placeholders=False)
+    return _parser
+
+
+def parse(code, where_file="<pseudocode>", first_line=1):
+    """Parse pseudocode text; syntax errors name the page file and line."""
+    try:
+        return parser().parse(code)
+    except UnexpectedInput as e:
+        line = getattr(e, "line", 1) or 1
+        col = getattr(e, "column", 0) or 0
+        if isinstance(e, UnexpectedToken):
+            what = f"unexpected {e.token!r}"
+        elif isinstance(e, UnexpectedCharacters):
+            what = f"unexpected character {code.splitlines()[line - 1][col - 1:col]!r}" \
+                if line - 1 < len(code.splitlines()) else "unexpected character"
+        else:
+            what = "unexpected end of pseudocode"
+        raise SpecError(f"pseudocode syntax error: {what}",
+                        f"{where_file}:{first_line + line - 1}:{col}") from None
+
+
+# ---------------------------------------------------------------------------
+# values
+
+
+class Val:
+    """A compiled expression: Python code and its static width."""
+    __slots__ = ("code", "width", "const")
+
+    def __init__(self, code, width, const=None):
+        self.code = code
+        self.width = width  # int, None (unbounded) or str (run-time expression)
+        self.const = const  # the integer value if known at compile time
+
+    def __repr__(self):
+        return f"Val({self.code!r}, {self.width!r})"
+
+
+def wcode(w):
+    return str(w) if isinstance(w, int) else f"({w})"
+
+
+def mask_code(w):
+    if isinstance(w, int):
+        return hex((1 << w) - 1)
+    return f"((1 << {wcode(w)}) - 1)"
+
+
+def const(v, width=None):
+    return Val(str(v) if v < 10 else hex(v), width, v)
+
+
+XER_BITS = {"SO": ("so", 32), "OV": ("ov", 33), "CA": ("ca", 34),
+            "OV32": ("ov32", 44), "CA32": ("ca32", 45)}
+
+# special registers reachable by name: name -> (state attribute, width)
+SPECIALS = {
+    "LR": ("lr", 64), "CTR": ("ctr", 64), "MSR": ("msr", 64),
+    "FPSCR": ("fpscr", 64), "SVSTATE": ("svstate", 64), "TAR": ("tar", 64),
+    "SO": ("so", 1), "OV": ("ov", 1), "CA": ("ca", 1), "OV32": ("ov32", 1),
+    "CA32": ("ca32", 1),
+}
+
+
+class CompileError(Exception):
+    def __init__(self, message, node=None):
+        self.node = node
+        super().__init__(message)
+
+
+class Compiled:
+    """The result of compiling one page for one table row."""
+
+    def __init__(self, name, source, params, namespace, reads, writes, uses_nia,
+                 line_map):
+        self.name = name
+        self.source = source
+        self.params = params  # field names in call order
+        self.sem = namespace["sem"]
+        self.make = namespace["make"]
+        self.reads = reads  # register fields read: {"RA", "RB"}
+        self.writes = writes  # register fields written: {"RT"}
+        self.uses_nia = uses_nia
+        self.line_map = line_map  # generated line -> pseudocode line
+
+
+class PageCompiler:
+    """Compile one page in the context of its form (which names are fields)."""
+
+    def __init__(self, form, regclass, rc=None, rc_target=None, name="insn",
+                 where_file="<page>", first_line=1, extra_params=()):
+        self.form = form
+        self.regclass = regclass
+        self.rc = rc
+        self.rc_target = rc_target
+        self.name = name
+        self.where_file = where_file
+        self.first_line = first_line
+        self.vars = {}  # local variable -> width
+        self.fields_used = set()
+        self.reads, self.writes = set(), set()
+        self.prologue = set()
+        self.uses_nia = False
+        self.lines = []  # (indent, text, pseudo_line)
+        self.indent = 1
+        self.cur_line = 0
+        self.tmp = 0
+        self.state_written = False
+        self.extra_params = tuple(extra_params)
+        self.deferred = {}  # register field -> class, written through w_<field>
+
+    # --- helpers -------------------------------------------------------
+    def err(self, msg, node=None):
+        raise CompileError(msg, node)
+
+    def emit(self, text):
+        self.lines.append((self.indent, text, self.cur_line))
+
+    def newtmp(self):
+        self.tmp += 1
+        return f"_t{self.tmp}"
+
+    def is_field(self, name):
+        return name in self.form.fields
+
+    def regclass_of(self, name):
+        return self.regclass.get(name) if self.is_field(name) else None
+
+    def field(self, name):
+        self.fields_used.add(name)
+        return Val(f"f_{name}", self.form.fields[name].width)
+
+    # --- expressions ---------------------------------------------------
+    def expr(self, node):
+        if isinstance(node, Token):
+            self.err(f"unexpected token {node}")
+        meth = getattr(self, "x_" + node.data, None)
+        if meth is None:
+            self.err(f"unsupported expression {node.data}", node)
+        return meth(node)
+
+    def x_number(self, node):
+        text = str(node.children[0]).replace("_", "")
+        if text.startswith("0b"):
+            return const(int(text, 2), len(text) - 2)
+        return const(int(text, 0), None)
+
+    def x_name(self, node):
+        name = str(node.children[0])
+        if name in self.vars:
+            return Val(f"v_{name}", self.vars[name])
+        if self.is_field(name):
+            return self.field(name)
+        if name == "CIA":
+            return Val("CIA", 64)
+        if name == "NIA":
+            self.uses_nia = True
+            return Val("NIA", 64)
+        if name == "CR":
+            self.prologue.add("CRF")
+            return Val("_cr_get(CRF)", 64)
+        if name == "XER":
+            return Val("_xer_get(s)", 64)
+        if name in SPECIALS:
+            attr, w = SPECIALS[name]
+            return Val(f"s.{attr}", w)
+        if name in library.CONSTANTS:
+            v, w = library.CONSTANTS[name]
+            return const(v, w)
+        self.err(f"unknown name {name!r} (not a field of form {self.form.name}, "
+                 f"a variable assigned earlier, or a register)", node)
+
+    def x_paren(self, node):
+        inner = node.children[0]
+        # (RA) -> contents of register RA ; (RA|0) -> contents or zero
+        if isinstance(inner, Tree) and inner.data == "name":
+            name = str(inner.children[0])
+            cls = self.regclass_of(name)
+            if cls in ("gpr", "fpr"):
+                return self.reg_read(name, cls)
+        if isinstance(inner, Tree) and inner.data == "bitor":
+            a, b = inner.children
+            if (isinstance(a, Tree) and a.data == "name" and isinstance(b, Tree)
+                    and b.data == "number" and str(b.children[0]) == "0"):
+                name = str(a.children[0])
+                if self.regclass_of(name) == "gpr":
+                    r = self.reg_read(name, "gpr")
+                    return Val(f"({r.code} if f_{name} else 0)", 64)
+        v = self.expr(inner)
+        return Val(f"({v.code})", v.width, v.const)
+
+    def reg_read(self, name, cls):
+        self.fields_used.add(name)
+        self.reads.add(name)
+        if name in self.deferred:
+            return Val(f"w_{name}", 64)
+        self.prologue.add("G" if cls == "gpr" else "F")
+        arr = "G" if cls == "gpr" else "F"
+        return Val(f"{arr}[f_{name}]", 64)
+
+    def prescan(self, tree):
+        """Register operands the page writes.  Their writes are deferred to the
+        end of the instruction, so every "(RA)" read sees the value the register
+        had when the instruction started, and a trap leaves registers intact."""
+        for node in tree.iter_subtrees():
+            if node.data != "assign":
+                continue
+            t = node.children[0]
+            while isinstance(t, Tree) and t.data in ("index", "slice"):
+                t = t.children[0]
+            if isinstance(t, Tree) and t.data == "name":
+                name = str(t.children[0])
+                if self.regclass_of(name) in ("gpr", "fpr"):
+                    self.deferred[name] = self.regclass_of(name)
+
+    def x_call(self, node):
+        name = str(node.children[0])
+        args = [c for c in node.children[1:] if c is not None]
+        if name in ("GPR", "FPR"):
+            if len(args) != 1:
+                self.err(f"{name}(n) takes one argument", node)
+            idx = self.expr(args[0])
+            arr = "G" if name == "GPR" else "F"
+            self.prologue.add(arr)
+            return Val(f"{arr}[{idx.code}]", 64)
+        if name == "MEM":
+            if len(args) != 2:
+                self.err("MEM(EA, n) takes two arguments", node)
+            ea, n = self.expr(args[0]), self.expr(args[1])
+            if n.const is None:
+                self.err("MEM size must be a constant", node)
+            self.prologue.add("M")
+            return Val(f"M.read({ea.code}, {n.const})", 8 * n.const)
+        if name == "SPR":
+            idx = self.expr(args[0])
+            return Val(f"s.spr_read({idx.code})", 64)
+        intr = library.INTRINSICS.get(name)
+        if intr is None:
+            self.err(f"unknown function {name}()", node)
+        vals = []
+        for a in args:
+            if isinstance(a, Tree) and a.data == "string":
+                vals.append(Val(repr(str(a.children[0])[1:-1]), None))
+            else:
+                vals.append(self.expr(a))
+        try:
+            out = intr(self, *vals)
+        except TypeError as e:
+            self.err(f"{name}(): {e}", node)
+        return out
+
+    def x_index(self, node):
+        base, idx = node.children
+        # XER[SO] and friends
+        if isinstance(base, Tree) and base.data == "name" and str(base.children[0]) == "XER" \
+                and isinstance(idx, Tree) and idx.data == "name" and str(idx.children[0]) in XER_BITS:
+            return Val(f"s.{XER_BITS[str(idx.children[0])][0]}", 1)
+        if isinstance(base, Tree) and base.data == "name" and str(base.children[0]) == "CR" \
+                and str(base.children[0]) not in self.vars:
+            i = self.expr(idx)
+            self.prologue.add("CRF")
+            return Val(f"_cr_bit(CRF, {i.code})", 1)
+        v = self.expr(base)
+        i = self.expr(idx)
+        if v.width is None:
+            self.err("bit selection needs a value of known width", node)
+        if isinstance(v.width, int) and i.const is not None:
+            sh = v.width - 1 - i.const
+            if sh < 0:
+                self.err(f"bit {i.const} outside a {v.width}-bit value", node)
+            return Val(f"(({v.code} >> {sh}) & 1)" if sh else f"({v.code} & 1)", 1)
+        return Val(f"(({v.code} >> ({wcode(v.width)} - 1 - ({i.code}))) & 1)", 1)
+
+    def x_slice(self, node):
+        base, lo, hi = node.children
+        if isinstance(base, Tree) and base.data == "name" and str(base.children[0]) == "CR" \
+                and "CR" not in self.vars:
+            a, b = self.expr(lo), self.expr(hi)
+            self.prologue.add("CRF")
+            w = (b.const - a.const + 1) if a.const is not None and b.const is not None \
+                else f"{b.code} - ({a.code}) + 1"
+            return Val(f"_cr_slice(CRF, {a.code}, {b.code})", w)
+        v = self.expr(base)
+        a, b = self.expr(lo), self.expr(hi)
+        return self.slice_of(v, a, b, node)
+
+    def slice_of(self, v, a, b, node=None):
+        if v.width is None:
+            self.err("range selection needs a value of known width", node)
+        if isinstance(v.width, int) and a.const is not None and b.const is not None:
+            if not (0 <= a.const <= b.const < v.width):
+                self.err(f"range [{a.const}:{b.const}] outside a {v.width}-bit value", node)
+            w = b.const - a.const + 1
+            sh = v.width - 1 - b.const
+            code = v.code if sh == 0 else f"({v.code} >> {sh})"
+            if a.const != 0:
+                code = f"({code} & {mask_code(w)})"
+            return Val(code, w)
+        w = f"({b.code}) - ({a.code}) + 1"
+        return Val(f"(({v.code} >> ({wcode(v.width)} - 1 - ({b.code}))) & {mask_code(w)})", w)
+
+    def x_bitlist(self, node):
+        v = self.expr(node.children[0])
+        if v.const is not None:
+            return const(v.const & 1, 1)
+        return Val(f"({v.code} & 1)", 1)
+
+    def replicate(self, bit, count):
+        b, n = self.expr(bit), self.expr(count)
+        w = n.const if n.const is not None else n.code
+        if b.const is not None:
+            if b.const == 0:
+                return Val("0", w, 0)
+            if b.const == 1:
+                return Val(mask_code(w), w, (1 << w) - 1 if isinstance(w, int) else None)
+        if b.width not in (1, None):
+            self.err("replication takes a single bit: [x]*n", bit)
+        return Val(f"(-({b.code}) & {mask_code(w)})", w)
+
+    def x_concat(self, node):
+        a, b = (self.expr(c) for c in node.children)
+        if a.width is None or b.width is None:
+            self.err("|| needs operands of known width (use a 0b literal or a slice)", node)
+        if isinstance(a.width, int) and isinstance(b.width, int):
+            w = a.width + b.width
+        else:
+            w = f"{wcode(a.width)} + {wcode(b.width)}"
+        if a.const == 0:
+            return Val(b.code, w)
+        return Val(f"(({a.code} << {wcode(b.width)}) | {b.code})", w)
+
+    def arith_width(self, a, b):
+        if a.width is None:
+            return b.width
+        if b.width is None:
+            return a.width
+        if isinstance(a.width, int) and isinstance(b.width, int):
+            return max(a.width, b.width)
+        return f"max({wcode(a.width)}, {wcode(b.width)})"
+
+    def x_arith(self, node):
+        a, op, b = node.children
+        op = str(op)
+        if op in ("*", "×") and isinstance(a, Tree) and a.data == "bitlist":
+            return self.replicate(a.children[0], b)
+        a, b = self.expr(a), self.expr(b)
+        if op in ("+", "-"):
+            w = self.arith_width(a, b)
+            # Adding an unsized integer (a literal, a loop counter) to a narrow
+            # value means the number, not a wrapping bit field: "n + 32" with a
+            # 5-bit n is at least 64 bits wide.  Sized operands keep their width,
+            # so carries can be taken from "([0] || a) + ([0] || b) + CA".
+            if (a.width is None or b.width is None) and isinstance(w, int) and w < 64:
+                w = 64
+            code = f"{a.code} {op} {b.code}"
+            if a.const is not None and b.const is not None and w is None:
+                return const(a.const + b.const if op == "+" else a.const - b.const)
+            return Val(f"(({code}) & {mask_code(w)})" if w is not None else f"({code})", w)
+        if op in ("*", "×"):
+            if a.width is None or b.width is None:
+                if a.const is not None and b.const is not None:
+                    return const(a.const * b.const)
+                return Val(f"({a.code} * {b.code})", None)
+            if isinstance(a.width, int) and isinstance(b.width, int):
+                return Val(f"({a.code} * {b.code})", a.width + b.width)
+            return Val(f"({a.code} * {b.code})", f"{wcode(a.width)} + {wcode(b.width)}")
+        if op in ("/", "÷"):
+            return Val(f"({a.code} // {b.code})", self.arith_width(a, b))
+        if op == "%":
+            return Val(f"({a.code} % {b.code})", self.arith_width(a, b))
+        self.err(f"unknown operator {op}", node)
+
+    def x_bitand_xor(self, node):
+        a, op, b = node.children
+        a, b = self.expr(a), self.expr(b)
+        pyop = "&" if str(op) == "&" else "^"
+        return Val(f"({a.code} {pyop} {b.code})", self.arith_width(a, b))
+
+    def x_bitor(self, node):
+        a, b = (self.expr(c) for c in node.children)
+        return Val(f"({a.code} | {b.code})", self.arith_width(a, b))
+
+    def x_bitnot(self, node):
+        v = self.expr(node.children[1])
+        if v.width is None:
+            self.err("¬ needs a value of known width", node)
+        if v.width == 1:
+            return Val(f"({v.code} ^ 1)", 1)
+        return Val(f"({v.code} ^ {mask_code(v.width)})", v.width)
+
+    def x_neg(self, node):
+        v = self.expr(node.children[0])
+        if v.const is not None and v.width is None:
+            return const(-v.const) if v.const <= 0 else Val(f"(-{v.const})", None, -v.const)
+        if v.width is None:
+            return Val(f"(-{v.code})", None)
+        return Val(f"((-{v.code}) & {mask_code(v.width)})", v.width)
+
+    def x_compare(self, node):
+        a, op, b = node.children
+        op = str(op)
+        a, b = self.expr(a), self.expr(b)
+        op = {"≠": "!=", "≤": "<=", "≥": ">="}.get(op, op)
+        if op in ("=", "!="):
+            return Val(f"({a.code} {'==' if op == '=' else '!='} {b.code})", 1)
+        if op.endswith("u"):
+            return Val(f"({a.code} {op[:-1]} {b.code})", 1)
+        # signed comparison: bias both sides by the sign bit of their width
+        return Val(f"({self.signed(a)} {op} {self.signed(b)})", 1)
+
+    def signed(self, v):
+        if v.width is None:
+            return v.code
+        if isinstance(v.width, int):
+            if v.const is not None:
+                c = v.const
+                return str(c - (1 << v.width) if c >> (v.width - 1) else c)
+            bias = hex(1 << (v.width - 1))
+            return f"(({v.code} ^ {bias}) - {bias})"
+        return f"_signed({v.code}, {wcode(v.width)})"
+
+    # --- statements ----------------------------------------------------
+    def stmt(self, node):
+        if node.meta and not node.meta.empty:
+            self.cur_line = node.meta.line
+        meth = getattr(self, "s_" + node.data, None)
+        if meth is None:
+            self.err(f"unsupported statement {node.data}", node)
+        meth(node)
+
+    def block(self, nodes):
+        start = len(self.lines)
+        for n in nodes:
+            self.stmt(n)
+        if len(self.lines) == start:
+            self.emit("pass")
+
+    def s_start(self, node):
+        self.block([c for c in node.children if isinstance(c, Tree)])
+
+    def s_suite(self, node):
+        self.block(node.children)
+
+    def s_one_line(self, node):
+        self.block(node.children)
+
+    def s_leave(self, node):
+        self.emit("break")
+
+    def s_expr_stmt(self, node):
+        call = node.children[0]
+        v = self.x_call(call)
+        if v.code:
+            self.emit(v.code)
+
+    def s_if_stmt(self, node):
+        cond = self.expr(node.children[0])
+        self.emit(f"if {cond.code}:")
+        self.indent += 1
+        self.branch(node.children[1])
+        self.indent -= 1
+        if len(node.children) > 2:
+            els = node.children[2].children[0]
+            if isinstance(els, Tree) and els.data == "if_stmt":
+                self.emit("else:")
+                self.indent += 1
+                self.stmt(els)
+                self.indent -= 1
+            else:
+                self.emit("else:")
+                self.indent += 1
+                self.branch(els)
+                self.indent -= 1
+
+    def branch(self, node):
+        if isinstance(node, Tree) and node.data in ("suite", "one_line"):
+            self.stmt(node)
+        else:
+            self.stmt(node)
+
+    def s_do_stmt(self, node):
+        var = str(node.children[0])
+        lo = self.expr(node.children[1])
+        hi = self.expr(node.children[2])
+        step = self.expr(node.children[3]) if len(node.children) > 4 else None
+        suite = node.children[-1]
+        self.vars[var] = None
+        if step is None:
+            self.emit(f"for v_{var} in range({lo.code}, {hi.code} + 1):")
+        else:
+            self.emit(f"for v_{var} in range({lo.code}, {hi.code} + 1, {step.code}):")
+        self.indent += 1
+        self.stmt(suite)
+        self.indent -= 1
+
+    def s_while_stmt(self, node):
+        cond = self.expr(node.children[0])
+        self.emit(f"while {cond.code}:")
+        self.indent += 1
+        self.stmt(node.children[1])
+        self.indent -= 1
+
+    def s_assign(self, node):
+        target, _op, value = node.children
+        v = self.expr(value)
+        self.assign(target, v, node)
+
+    def fit(self, v, width):
+        """Code for ``v`` truncated/zero-extended to ``width`` bits."""
+        if isinstance(width, int) and isinstance(v.width, int) and v.width <= width:
+            return v.code
+        if v.const is not None and isinstance(width, int):
+            return hex(v.const & ((1 << width) - 1))
+        return f"({v.code} & {mask_code(width)})"
+
+    def note_write(self):
+        self.state_written = True
+
+    def assign(self, target, v, node):
+        kind = target.data if isinstance(target, Tree) else None
+        if kind == "name":
+            name = str(target.children[0])
+            cls = self.regclass_of(name)
+            if cls in ("gpr", "fpr") and name not in self.vars:
+                self.fields_used.add(name)
+                self.writes.add(name)
+                self.note_write()
+                self.emit(f"w_{name} = {self.fit(v, 64)}")
+                return
+            if name == "NIA":
+                self.uses_nia = True
+                self.emit(f"NIA = {self.fit(v, 64)}")
+                return
+            if name == "CR":
+                self.prologue.add("CRF")
+                self.note_write()
+                self.emit(f"_cr_put(CRF, {self.fit(v, 64)})")
+                return
+            if name == "XER":
+                self.note_write()
+                self.emit(f"_xer_put(s, {self.fit(v, 64)})")
+                return
+            if name in SPECIALS and name not in self.vars:
+                attr, w = SPECIALS[name]
+                self.note_write()
+                self.emit(f"s.{attr} = {self.fit(v, w)}")
+                return
+            if self.is_field(name):
+                self.err(f"cannot assign to instruction field {name}", node)
+            self.vars[name] = v.width
+            self.emit(f"v_{name} = {v.code}")
+            return
+        if kind == "call":
+            fname = str(target.children[0])
+            args = [c for c in target.children[1:] if c is not None]
+            if fname in ("GPR", "FPR"):
+                idx = self.expr(args[0])
+                arr = "G" if fname == "GPR" else "F"
+                self.prologue.add(arr)
+                self.note_write()
+                self.emit(f"{arr}[{idx.code}] = {self.fit(v, 64)}")
+                return
+            if fname == "MEM":
+                ea, n = self.expr(args[0]), self.expr(args[1])
+                if n.const is None:
+                    self.err("MEM size must be a constant", node)
+                self.prologue.add("M")
+                self.note_write()
+                self.emit(f"M.write({ea.code}, {n.const}, {self.fit(v, 8 * n.const)})")
+                return
+            if fname == "SPR":
+                idx = self.expr(args[0])
+                self.note_write()
+                self.emit(f"s.spr_write({idx.code}, {self.fit(v, 64)})")
+                return
+            self.err(f"cannot assign to {fname}()", node)
+        if kind in ("index", "slice"):
+            base = target.children[0]
+            if isinstance(base, Tree) and base.data == "name":
+                bname = str(base.children[0])
+                if bname == "XER" and kind == "index":
+                    idx = target.children[1]
+                    if isinstance(idx, Tree) and idx.data == "name" and str(idx.children[0]) in XER_BITS:
+                        self.note_write()
+                        self.emit(f"s.{XER_BITS[str(idx.children[0])][0]} = {self.fit(v, 1)}")
+                        return
+                if bname == "CR" and "CR" not in self.vars:
+                    self.prologue.add("CRF")
+                    self.note_write()
+                    if kind == "index":
+                        i = self.expr(target.children[1])
+                        self.emit(f"_cr_set_bit(CRF, {i.code}, {self.fit(v, 1)})")
+                    else:
+                        a, b = self.expr(target.children[1]), self.expr(target.children[2])
+                        self.emit(f"_cr_set_slice(CRF, {a.code}, {b.code}, {v.code})")
+                    return
+                self.partial_assign(bname, kind, target, v, node)
+                return
+        self.err("unsupported assignment target", node)
+
+    def partial_assign(self, name, kind, target, v, node):
+        """x[i] <- v and x[a:b] <- v, for variables and register fields."""
+        cls = self.regclass_of(name) if name not in self.vars else None
+        if cls in ("gpr", "fpr"):
+            self.fields_used.add(name)
+            self.writes.add(name)
+            self.note_write()
+            loc, width = f"w_{name}", 64
+        elif name in self.vars:
+            loc, width = f"v_{name}", self.vars[name]
+        elif self.is_field(name) or name in SPECIALS:
+            self.err(f"cannot assign to part of {name}", node)
+        else:
+            # first assignment of a new variable through a range: x[0:127] <- ...
+            hi = self.expr(target.children[-1])
+            if hi.const is None:
+                self.err(f"variable {name} needs a constant width on first assignment", node)
+            width = hi.const + 1
+            self.vars[name] = width
+            loc = f"v_{name}"
+            self.emit(f"{loc} = 0")
+        if width is None:
+            self.err(f"part assignment to {name}, whose width is unknown", node)
+        if kind == "index":
+            i = self.expr(target.children[1])
+            a = b = i
+            w = 1
+        else:
+            a, b = self.expr(target.children[1]), self.expr(target.children[2])
+            w = (b.const - a.const + 1) if a.const is not None and b.const is not None \
+                else f"({b.code}) - ({a.code}) + 1"
+        if isinstance(width, int) and b.const is not None:
+            sh = str(width - 1 - b.const)
+        else:
+            sh = f"({wcode(width)} - 1 - ({b.code}))"
+        m = mask_code(w)
+        self.emit(f"{loc} = ({loc} & ~({m} << {sh})) | ({self.fit(v, w)} << {sh})")
+
+    # --- whole page ----------------------------------------------------
+    def compile(self, tree):
+        self.prescan(tree)
+        self.stmt(tree)
+        self.cur_line = 0
+        self.indent = 1
+        for name, cls in sorted(self.deferred.items()):
+            arr = "G" if cls == "gpr" else "F"
+            self.prologue.add(arr)
+            self.fields_used.add(name)
+            self.emit(f"{arr}[f_{name}] = w_{name}")
+        if self.rc and self.rc_target:
+            self.rc_epilogue()
+        params = sorted(self.fields_used | set(self.extra_params))
+        return params
+
+    def rc_epilogue(self):
+        self.cur_line = 0
+        self.indent = 1
+        self.prologue.add("CRF")
+        if self.rc == "CR0":
+            self.fields_used.add(self.rc_target)
+            self.fields_used.add("Rc")
+            self.prologue.add("G")
+            self.emit(f"if f_Rc:")
+            self.indent += 1
+            self.emit(f"CRF[_crf] = _cr0(G[f_{self.rc_target}], s.so)")
+        elif self.rc == "CR1":
+            self.fields_used.add("Rc")
+            self.emit(f"if f_Rc:")
+            self.indent += 1
+            self.emit("CRF[_crf] = (s.fpscr >> 28) & 0xF")
+        self.indent = 1
+
+
+_PROLOGUE = {"G": "G = s.gpr", "F": "F = s.fpr", "CRF": "CRF = s.cr", "M": "M = s.mem"}
+
+
+def compile_page(page, form, regclass, rc="", rc_target=None, name=None):
+    """Compile ``page`` (a pages.Page) for ``form``; return a :class:`Compiled`."""
+    name = name or re.sub(r"\W", "_", page.mnemonic or "insn")
+    tree = parse(page.code, page.filename, page.code_line)
+    pc = PageCompiler(form, regclass, rc=rc, rc_target=rc_target, name=name,
+                      where_file=page.filename, first_line=page.code_line)
+    try:
+        params = pc.compile(tree)
+    except CompileError as e:
+        line = pc.cur_line
+        if e.node is not None and getattr(e.node, "meta", None) and not e.node.meta.empty:
+            line = e.node.meta.line
+        raise SpecError(f"pseudocode error in {page.mnemonic}: {e}",
+                        f"{page.filename}:{page.code_line + max(line, 1) - 1}") from None
+    return build(pc, params, page)
+
+
+def build(pc, params, page=None):
+    fargs = ", ".join(f"f_{p}" for p in params)
+    pro = [_PROLOGUE[k] for k in ("G", "F", "CRF", "M") if k in pc.prologue]
+    for name, cls in sorted(pc.deferred.items()):
+        pro.append(f"w_{name} = {'G' if cls == 'gpr' else 'F'}[f_{name}]")
+    if pc.uses_nia:
+        pro.append("NIA = CIA + 4")
+    tail = "return NIA" if pc.uses_nia else "return CIA + 4"
+
+    def body(indent):
+        out, lmap = [], []
+        pad = "    " * indent
+        for p in pro:
+            out.append(pad + p)
+            lmap.append(0)
+        for ind, text, line in pc.lines:
+            out.append(pad + "    " * (ind - 1) + text)
+            lmap.append(line)
+        out.append(pad + tail)
+        lmap.append(0)
+        return out, lmap
+
+    sig = f"s, CIA{', ' + fargs if fargs else ''}, _crf=0"
+    flat, lmap = body(1)
+    src = [f"def sem({sig}):"] + flat
+    line_map = [0] + lmap
+    src.append(f"def make({fargs + ', ' if fargs else ''}_crf=0):")
+    line_map.append(0)
+    src.append("    def bound(s, CIA):")
+    line_map.append(0)
+    inner, lmap2 = body(2)
+    src += inner
+    line_map += lmap2
+    src.append("    return bound")
+    line_map.append(0)
+    source = "\n".join(src) + "\n"
+    ns = dict(library.RUNTIME)
+    filename = f"<isa_ext:{pc.name}>"
+    try:
+        exec(compile(source, filename, "exec"), ns)
+    except SyntaxError as e:  # a bug in the compiler, not in the page
+        raise SpecError(f"internal: generated code does not compile: {e}\n{source}",
+                        page.where if page else None) from None
+    return Compiled(pc.name, source, params, ns, pc.reads, pc.writes, pc.uses_nia, line_map)

@@ -1,0 +1,299 @@
+"""The pseudocode helper-function library.
+
+Two kinds of entries:
+
+* **intrinsics** (``INTRINSICS``): called at compile time with the argument
+  :class:`~isa_ext.pseudocode.compiler.Val` objects; they return the code and
+  width of the result, so ``EXTS(SI)`` becomes inline shifts and masks.
+* **run-time helpers** (``RUNTIME``): plain Python functions the generated code
+  calls (rotations, masks, CR-field access, floating point).
+
+Extensions add their own with :func:`intrinsic` and :func:`runtime`.
+"""
+from ..errors import Trap
+
+INTRINSICS = {}
+RUNTIME = {"Trap": Trap}
+CONSTANTS = {}
+M64 = (1 << 64) - 1
+
+
+def intrinsic(name):
+    def deco(fn):
+        INTRINSICS[name] = fn
+        return fn
+    return deco
+
+
+def runtime(name=None):
+    def deco(fn):
+        RUNTIME[name or fn.__name__] = fn
+        return fn
+    return deco
+
+
+def runtime_function(name, width, pyname=None):
+    """Register a run-time helper ``pyname`` callable from pseudocode as
+    ``name(args...)`` whose result has the fixed ``width``."""
+    def deco(fn):
+        RUNTIME[pyname or fn.__name__] = fn
+
+        def gen(comp, *args):
+            from .compiler import Val
+            return Val(f"{pyname or fn.__name__}({', '.join(a.code for a in args)})", width)
+        INTRINSICS[name] = gen
+        return fn
+    return deco
+
+
+def _val(code, width, const=None):
+    from .compiler import Val
+    return Val(code, width, const)
+
+
+def _need_width(v, what):
+    if not isinstance(v.width, int):
+        raise TypeError(f"{what} needs an argument of known constant width")
+
+
+# --- sign and zero extension -------------------------------------------------
+
+def _exts_to(v, to):
+    _need_width(v, "EXTS")
+    if v.width >= to:
+        return _val(v.code if v.width == to else f"({v.code} & {hex((1 << to) - 1)})", to)
+    bias = hex(1 << (v.width - 1))
+    return _val(f"((({v.code} ^ {bias}) - {bias}) & {hex((1 << to) - 1)})", to)
+
+
+def _extz_to(v, to):
+    _need_width(v, "EXTZ")
+    if v.width > to:
+        return _val(f"({v.code} & {hex((1 << to) - 1)})", to)
+    return _val(v.code, to, v.const)
+
+
+for _n, _to in (("EXTS", 64), ("EXTS64", 64), ("EXTS128", 128), ("EXTS32", 32)):
+    INTRINSICS[_n] = (lambda to: lambda comp, v: _exts_to(v, to))(_to)
+for _n, _to in (("EXTZ", 64), ("EXTZ64", 64), ("EXTZ128", 128), ("EXTZ32", 32)):
+    INTRINSICS[_n] = (lambda to: lambda comp, v: _extz_to(v, to))(_to)
+
+
+@intrinsic("SIGNED")
+def _i_signed(comp, v):
+    """The two's-complement value of v as an unbounded integer."""
+    return _val(comp.signed(v), None)
+
+
+@intrinsic("UNSIGNED")
+def _i_unsigned(comp, v):
+    return _val(v.code, None)
+
+
+@intrinsic("MULS")
+def _i_muls(comp, a, b):
+    """Signed product, as wide as both operands together."""
+    _need_width(a, "MULS")
+    _need_width(b, "MULS")
+    w = a.width + b.width
+    return _val(f"(({comp.signed(a)} * {comp.signed(b)}) & {hex((1 << w) - 1)})", w)
+
+
+@intrinsic("DIVS")
+def _i_divs(comp, a, b):
+    """Signed division truncating towards zero; the result has the dividend's width.
+    Division by zero gives 0 (the ISA leaves it undefined)."""
+    _need_width(a, "DIVS")
+    return _val(f"_divs({comp.signed(a)}, {comp.signed(b)}, {a.width})", a.width)
+
+
+@intrinsic("MODS")
+def _i_mods(comp, a, b):
+    _need_width(a, "MODS")
+    return _val(f"_mods({comp.signed(a)}, {comp.signed(b)}, {a.width})", a.width)
+
+
+@runtime()
+def _divs(a, b, w):
+    if b == 0:
+        return 0
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        q = -q
+    return q & ((1 << w) - 1)
+
+
+@runtime()
+def _mods(a, b, w):
+    if b == 0:
+        return 0
+    r = abs(a) % abs(b)
+    if a < 0:
+        r = -r
+    return r & ((1 << w) - 1)
+
+
+@intrinsic("DIVU")
+def _i_divu(comp, a, b):
+    return _val(f"(({a.code} // {b.code}) if {b.code} else 0)", a.width)
+
+
+@intrinsic("MODU")
+def _i_modu(comp, a, b):
+    return _val(f"(({a.code} % {b.code}) if {b.code} else 0)", a.width)
+
+
+# --- rotation and masks ------------------------------------------------------
+
+@runtime()
+def _rotl64(x, n):
+    n &= 63
+    return ((x << n) | (x >> (64 - n))) & M64
+
+
+@runtime()
+def _rotl32(x, n):
+    x &= 0xFFFFFFFF
+    x |= x << 32
+    n &= 63
+    return ((x << n) | (x >> (64 - n))) & M64
+
+
+@runtime()
+def _mask64(mb, me):
+    """MASK(mb, me): ones from bit mb to bit me (MSB0), wrapping when mb > me."""
+    mb &= 63
+    me &= 63
+    if mb <= me:
+        return ((1 << (64 - mb)) - 1) & ~((1 << (63 - me)) - 1) & M64
+    return (((1 << (64 - mb)) - 1) | ~((1 << (63 - me)) - 1)) & M64
+
+
+@intrinsic("ROTL64")
+def _i_rotl64(comp, x, n):
+    return _val(f"_rotl64({x.code}, {n.code})", 64)
+
+
+@intrinsic("ROTL32")
+def _i_rotl32(comp, x, n):
+    return _val(f"_rotl32({x.code}, {n.code})", 64)
+
+
+@intrinsic("MASK")
+def _i_mask(comp, mb, me):
+    return _val(f"_mask64({mb.code}, {me.code})", 64)
+
+
+@intrinsic("POPCOUNT")
+def _i_popcount(comp, x):
+    return _val(f"bin({x.code}).count('1')", None)
+
+
+# --- traps and system calls --------------------------------------------------
+
+def _string(v):
+    return v.code if v.code.startswith(("'", '"')) else repr(v.code)
+
+
+@intrinsic("ILLEGAL")
+def _i_illegal(comp, reason=None):
+    """ILLEGAL("why"): an illegal-instruction trap.  Must come before any state
+    is written, so that a trapping instruction leaves no partial state."""
+    if comp.state_written:
+        raise TypeError("ILLEGAL after a state change would leave partial state; "
+                        "check operands before writing")
+    msg = _string(reason) if reason is not None else "'illegal instruction'"
+    return _val(f"raise Trap({msg}, 'illegal')", None)
+
+
+@intrinsic("TRAP")
+def _i_trap(comp, reason=None):
+    if comp.state_written:
+        raise TypeError("TRAP after a state change would leave partial state")
+    msg = _string(reason) if reason is not None else "'trap'"
+    return _val(f"raise Trap({msg}, 'program')", None)
+
+
+@intrinsic("SYSCALL")
+def _i_syscall(comp, lev=None):
+    return _val("s.syscall()", None)
+
+
+# --- condition register ------------------------------------------------------
+# The CR is a list of 4-bit fields (128 of them, for SVP64's CR0-CR127).
+# Pseudocode numbers CR bits 32..63 for CR0..CR7 (the 64-bit view of the ISA);
+# the numbering simply continues for higher fields.
+
+@runtime()
+def _cr_get(crf):
+    v = 0
+    for i in range(8):
+        v = (v << 4) | crf[i]
+    return v
+
+
+@runtime()
+def _cr_put(crf, v):
+    for i in range(8):
+        crf[i] = (v >> (28 - 4 * i)) & 0xF
+
+
+@runtime()
+def _cr_bit(crf, b):
+    b -= 32
+    return (crf[b >> 2] >> (3 - (b & 3))) & 1
+
+
+@runtime()
+def _cr_set_bit(crf, b, v):
+    b -= 32
+    sh = 3 - (b & 3)
+    crf[b >> 2] = (crf[b >> 2] & ~(1 << sh)) | ((v & 1) << sh)
+
+
+@runtime()
+def _cr_slice(crf, a, b):
+    if (a - 32) & 3 == 0 and b == a + 3:
+        return crf[(a - 32) >> 2]
+    v = 0
+    for i in range(a, b + 1):
+        v = (v << 1) | _cr_bit(crf, i)
+    return v
+
+
+@runtime()
+def _cr_set_slice(crf, a, b, v):
+    if (a - 32) & 3 == 0 and b == a + 3:
+        crf[(a - 32) >> 2] = v & 0xF
+        return
+    for i in range(b, a - 1, -1):
+        _cr_set_bit(crf, i, v & 1)
+        v >>= 1
+
+
+@runtime()
+def _cr0(v, so):
+    """The LT GT EQ SO nibble recording a 64-bit result (Rc=1)."""
+    if v == 0:
+        return 0b0010 | so
+    return (0b1000 if v >> 63 else 0b0100) | so
+
+
+@runtime()
+def _xer_get(s):
+    return (s.so << 31) | (s.ov << 30) | (s.ca << 29) | (s.ov32 << 19) | (s.ca32 << 18) | s.xer_rest
+
+
+@runtime()
+def _xer_put(s, v):
+    s.so = (v >> 31) & 1
+    s.ov = (v >> 30) & 1
+    s.ca = (v >> 29) & 1
+    s.ov32 = (v >> 19) & 1
+    s.ca32 = (v >> 18) & 1
+    s.xer_rest = v & 0x7F  # the string-op byte count field
+
+
+@runtime()
+def _signed(v, w):
+    return v - (1 << w) if v >> (w - 1) else v

@@ -1,0 +1,255 @@
+"""The simulator: fetch, decode once per address, execute compiled pseudocode.
+
+The hot loop keeps a per-address cache of bound semantic functions; each step
+is one dict lookup and one call.  Everything else (traps, exits, step limits,
+tracing) sits outside the loop.
+"""
+from dataclasses import dataclass, field as dc_field
+
+from .errors import Trap
+from .isa import ISA
+from .machine import State, ProgramExit
+
+DEFAULT_MAX_STEPS = 10_000_000
+
+
+@dataclass
+class TrapInfo:
+    pc: int
+    word: int
+    reason: str
+    kind: str = "illegal"
+    words: tuple = ()
+
+    def __str__(self):
+        return f"trap ({self.kind}) at pc=0x{self.pc:x} word=0x{self.word:08x}: {self.reason}"
+
+
+@dataclass
+class RunResult:
+    """What a run ended with.  ``stop`` is one of ``end`` (reached the end
+    address), ``exit`` (exit system call), ``trap``, ``step_limit``,
+    ``interrupt`` (an injected element-level interrupt)."""
+    state: State
+    steps: int
+    stop: str
+    trap: TrapInfo = None
+    exit_status: int = None
+    initial: dict = None
+    events: list = dc_field(default_factory=list)
+    diagnostics: list = dc_field(default_factory=list)
+
+    @property
+    def gpr(self):
+        return self.state.gpr
+
+    @property
+    def fpr(self):
+        return self.state.fpr
+
+    @property
+    def cr(self):
+        return self.state.crval
+
+    @property
+    def crf(self):
+        return self.state.cr
+
+    @property
+    def xer(self):
+        return self.state.xer
+
+    @property
+    def memory(self):
+        return self.state.mem
+
+    @property
+    def pc(self):
+        return self.state.pc
+
+    @property
+    def stdout(self):
+        return bytes(self.state.stdout)
+
+    def changed(self):
+        """{register name: (before, after)} for every register the run changed."""
+        out = {}
+        if self.initial is None:
+            return out
+        now = self.state.copy_registers()
+        for kind, prefix in (("gpr", "r"), ("fpr", "f")):
+            for i, (a, b) in enumerate(zip(self.initial[kind], now[kind])):
+                if a != b:
+                    out[f"{prefix}{i}"] = (a, b)
+        for i, (a, b) in enumerate(zip(self.initial["cr"], now["cr"])):
+            if a != b:
+                out[f"cr{i}"] = (a, b)
+        for k in ("lr", "ctr", "tar", "xer", "msr", "fpscr", "svstate"):
+            if self.initial[k] != now[k]:
+                out[k] = (self.initial[k], now[k])
+        return out
+
+
+class Simulator:
+    """Build a machine, load a program, run it.
+
+    >>> sim = Simulator()
+    >>> sim.load_words([0x38630001])          # addi 3,3,1
+    >>> sim.state.gpr[3] = 41
+    >>> sim.run().gpr[3]
+    42
+    """
+
+    def __init__(self, isa=None, little=True, extensions=None, strict=True):
+        self.isa = isa or ISA(extensions=extensions)
+        self.state = State(little=little)
+        self.strict = strict
+        self.end = None  # address at which the program is finished
+        self._cache = {}
+        self._mem_writes_seen = 0
+        self.tracer = None  # callable(event dict) for --trace
+        self.diagnostics = []
+        self.interrupt_after = None  # element operations before an injected interrupt
+        self.element_ops = 0
+
+    # -- loading ------------------------------------------------------------
+    def load_words(self, words, addr=0x1000, entry=None):
+        """Place 32-bit instruction words at ``addr`` (in the memory's byte order)."""
+        s = self.state
+        for i, w in enumerate(words):
+            s.mem.write(addr + 4 * i, 4, w)
+        self.end = addr + 4 * len(words)
+        s.pc = addr if entry is None else entry
+        s.lr = self.end
+        self._cache.clear()
+        return self
+
+    def load_bytes(self, data, addr=0x1000, entry=None):
+        self.state.mem.load(addr, data)
+        self.end = addr + len(data)
+        self.state.pc = addr if entry is None else entry
+        self.state.lr = self.end
+        self._cache.clear()
+        return self
+
+    def load_elf(self, path):
+        from .elf import load_elf
+        load_elf(self, path)
+        return self
+
+    def load_asm(self, text, filename="<asm>", addr=0x1000):
+        from .asm import assemble
+        prog = assemble(text, filename=filename, isa=self.isa, base=addr,
+                        little=self.state.mem.little)
+        self.load_bytes(prog.data, addr=addr)
+        return prog
+
+    # -- decoding -------------------------------------------------------------
+    def _fetch(self, pc):
+        """(callable, length, word) for the instruction at ``pc``; traps if illegal."""
+        mem = self.state.mem
+        word = mem.read_word(pc)
+        if word >> 26 == 1 and self.isa.prefix_handler is not None and (word >> 24) & 0x5 == 0x5:
+            suffix = mem.read_word(pc + 4)
+            fn = self.isa.prefix_handler(self, word, suffix)
+            return fn, 8, word
+        return self.isa.executable(word), 4, word
+
+    def invalidate(self):
+        """Forget decoded instructions (after code was modified)."""
+        self._cache.clear()
+
+    # -- running --------------------------------------------------------------
+    def run(self, max_steps=DEFAULT_MAX_STEPS, trace=False):
+        s = self.state
+        initial = s.copy_registers()
+        steps = 0
+        stop = "step_limit"
+        trap = exit_status = None
+        cache = self._cache
+        end = self.end if self.end is not None else -1
+        pc = s.pc
+        if self.tracer is not None or trace:
+            return self._run_traced(max_steps, initial)
+        try:
+            while steps < max_steps:
+                if pc == end:
+                    stop = "end"
+                    break
+                f = cache.get(pc)
+                if f is None:
+                    f = self._decode_into_cache(pc)
+                nia = f(s, pc)
+                steps += 1
+                pc = nia
+        except Trap as t:
+            stop, trap = "trap", self._trapinfo(pc, t)
+        except ProgramExit as e:
+            steps += 1
+            stop, exit_status = "exit", e.status
+        s.pc = pc
+        self.isa.save_cache()
+        return RunResult(s, steps, stop, trap, exit_status, initial,
+                         diagnostics=list(self.diagnostics))
+
+    def _decode_into_cache(self, pc):
+        fn, length, word = self._fetch(pc)
+        self._cache[pc] = fn  # prefixed (8-byte) handlers return CIA + 8 themselves
+        return fn
+
+    def _trapinfo(self, pc, t):
+        try:
+            word = self.state.mem.read_word(pc)
+        except Exception:
+            word = 0
+        return TrapInfo(pc, word, t.reason, t.kind)
+
+    def _run_traced(self, max_steps, initial):
+        s = self.state
+        steps = 0
+        stop = "step_limit"
+        trap = exit_status = None
+        end = self.end if self.end is not None else -1
+        pc = s.pc
+        events = []
+        emit = self.tracer or events.append
+        try:
+            while steps < max_steps:
+                if pc == end:
+                    stop = "end"
+                    break
+                fn, length, word = self._fetch(pc)
+                before = s.copy_registers()
+                d = self.isa.decode(word) if length == 4 else None
+                nia = fn(s, pc)
+                after = s.copy_registers()
+                emit({"type": "insn", "pc": pc, "word": word, "length": length,
+                      "mnemonic": d.mnemonic if d else None,
+                      "changes": _diff(before, after), "step": steps})
+                steps += 1
+                pc = nia
+        except Trap as t:
+            stop, trap = "trap", self._trapinfo(pc, t)
+        except ProgramExit as e:
+            steps += 1
+            stop, exit_status = "exit", e.status
+        s.pc = pc
+        res = RunResult(s, steps, stop, trap, exit_status, initial,
+                        diagnostics=list(self.diagnostics))
+        res.events = events
+        return res
+
+
+def _diff(before, after):
+    out = {}
+    for kind, prefix in (("gpr", "r"), ("fpr", "f")):
+        for i, (a, b) in enumerate(zip(before[kind], after[kind])):
+            if a != b:
+                out[f"{prefix}{i}"] = b
+    for i, (a, b) in enumerate(zip(before["cr"], after["cr"])):
+        if a != b:
+            out[f"cr{i}"] = b
+    for k in ("lr", "ctr", "tar", "xer", "fpscr", "svstate"):
+        if before[k] != after[k]:
+            out[k] = after[k]
+    return out

@@ -1,0 +1,177 @@
+"""Decoder tables: one CSV row per instruction, the single source of truth for the
+decoder, the assembler, the disassembler and the generated docs.
+
+Columns (``decoder/<extension>/*.csv``)::
+
+    mnemonic  base mnemonic (``add``); variants come from the suffix flags
+    form      instruction form (``decoder/forms.txt``)
+    match     fixed field values, ``PO=31 XO=266`` (decimal, 0x.. or 0b..)
+    syntax    assembly operands in order, ``RT,RA,RB`` or ``RT,D(RA)``
+    suffix    flag fields that make mnemonic variants: OE -> "o", Rc -> ".",
+              LK -> "l", AA -> "a"  (GNU order: add, addo, add., addo.; b, bl, ba, bla)
+    in        registers read (``RA0`` is "(RA|0)"; CR, XER bits, LR, CTR, MEM)
+    out       registers written
+    rc        with Rc=1, which CR field records the result: CR0 (integer) or CR1 (FP)
+    sv        SVP64 RM category (``RM-1P-2S1D``); empty: not SVP64-capable
+    extra     SVP64 EXTRA slots, space-separated, each ``d:RT;d:CR0`` / ``s:RA`` / ``-``
+"""
+import csv
+import io
+from dataclasses import dataclass, field as dc_field
+
+from .errors import SpecError
+
+SUFFIX_CHARS = {"OE": "o", "Rc": ".", "LK": "l", "AA": "a"}
+# the order in which GNU as spells suffixes
+SUFFIX_ORDER = ("OE", "Rc", "LK", "AA")
+
+
+@dataclass
+class Operand:
+    """One assembly operand: a field, or ``D(RA)`` displacement-with-base."""
+    field: str
+    base: str = None  # for "D(RA)": the base register field
+
+    def __str__(self):
+        return f"{self.field}({self.base})" if self.base else self.field
+
+
+@dataclass
+class InsnSpec:
+    mnemonic: str
+    form: object  # forms.Form
+    match: dict
+    operands: list
+    suffix: tuple
+    ins: tuple
+    outs: tuple
+    rc: str
+    sv: str
+    extra: tuple
+    extension: str
+    where: str
+    mask: int = 0
+    value: int = 0
+    page: object = None  # pseudocode.pages.Page, attached by the ISA loader
+    variants: dict = dc_field(default_factory=dict)  # mnemonic -> {flag: value}
+
+    @property
+    def fields_used(self):
+        names = []
+        for op in self.operands:
+            names.append(op.field)
+            if op.base:
+                names.append(op.base)
+        return names
+
+    def flags_of(self, word):
+        return {f: self.form.fields[f].extract(word) for f in self.suffix}
+
+    def mnemonic_for(self, flags):
+        return self.mnemonic + "".join(
+            SUFFIX_CHARS[f] for f in SUFFIX_ORDER if f in self.suffix and flags.get(f))
+
+
+def _parse_int(text):
+    return int(text.replace("_", ""), 0)
+
+
+def _variants(mnemonic, suffix):
+    out = {}
+    flags = [f for f in SUFFIX_ORDER if f in suffix]
+    for n in range(1 << len(flags)):
+        values = {f: (n >> i) & 1 for i, f in enumerate(flags)}
+        name = mnemonic + "".join(SUFFIX_CHARS[f] for f in flags if values[f])
+        out[name] = values
+    return out
+
+
+def parse_operands(text, where):
+    ops = []
+    if not text.strip():
+        return ops
+    for tok in text.split(","):
+        tok = tok.strip()
+        if "(" in tok:
+            if not tok.endswith(")"):
+                raise SpecError(f"bad operand {tok!r}", where)
+            disp, base = tok[:-1].split("(", 1)
+            ops.append(Operand(disp.strip(), base.strip()))
+        else:
+            ops.append(Operand(tok))
+    return ops
+
+
+def parse_table(text, forms, extension, filename):
+    rows = []
+    lines = [l for l in text.splitlines()]
+    reader = csv.reader(io.StringIO("\n".join(lines)))
+    header = None
+    for lineno, rec in enumerate(reader, 1):
+        if not rec or not "".join(rec).strip() or rec[0].lstrip().startswith("#"):
+            continue
+        if header is None:
+            header = [h.strip() for h in rec]
+            missing = {"mnemonic", "form", "match", "syntax"} - set(header)
+            if missing:
+                raise SpecError(f"table header lacks {sorted(missing)}", f"{filename}:{lineno}")
+            continue
+        where = f"{filename}:{lineno}"
+        row = dict(zip(header, (c.strip() for c in rec)))
+        form = forms[row["form"]] if row["form"] in forms else None
+        if form is None:
+            raise SpecError(f"unknown form {row['form']!r}", where)
+        match = {}
+        for item in row["match"].split():
+            if "=" not in item:
+                raise SpecError(f"bad match item {item!r}", where)
+            k, v = item.split("=", 1)
+            if k not in form.fields:
+                raise SpecError(f"form {form.name} has no field {k!r}", where)
+            try:
+                match[k] = _parse_int(v)
+            except ValueError:
+                raise SpecError(f"bad match value {item!r}", where) from None
+            if match[k] >> form.fields[k].width:
+                raise SpecError(f"{item} does not fit the {form.fields[k].width}-bit field", where)
+        operands = parse_operands(row.get("syntax", ""), where)
+        suffix = tuple(row.get("suffix", "").split())
+        for f in suffix:
+            if f not in SUFFIX_CHARS:
+                raise SpecError(f"unknown suffix flag {f!r}", where)
+        for name in [o.field for o in operands] + [o.base for o in operands if o.base] + list(suffix):
+            if name not in form.fields:
+                raise SpecError(f"operand {name!r} is not a field of form {form.name}", where)
+        spec = InsnSpec(
+            mnemonic=row["mnemonic"], form=form, match=match, operands=operands,
+            suffix=suffix, ins=tuple(row.get("in", "").split()),
+            outs=tuple(row.get("out", "").split()), rc=row.get("rc", ""),
+            sv=row.get("sv", ""),
+            extra=tuple(row.get("extra", "").split()),
+            extension=extension, where=where)
+        mask = value = 0
+        for k, v in match.items():
+            f = form.fields[k]
+            mask |= f.mask()
+            value = f.insert(value, v)
+        spec.mask, spec.value = mask, value
+        spec.variants = _variants(spec.mnemonic, suffix)
+        rows.append(spec)
+    return rows
+
+
+def overlaps(rows):
+    """All pairs of rows whose encodings can match the same word."""
+    found = []
+    by_po = {}
+    for r in rows:
+        by_po.setdefault(r.match.get("PO"), []).append(r)
+    groups = list(by_po.values())
+    wild = by_po.get(None, [])
+    for group in groups:
+        for i, a in enumerate(group):
+            for b in group[i + 1:] + (wild if group is not wild else []):
+                common = a.mask & b.mask
+                if (a.value ^ b.value) & common == 0:
+                    found.append((a, b))
+    return found
