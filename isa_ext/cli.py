@@ -1,0 +1,49 @@
+"""``isa-ext`` command line.  Each sub-command lives in ``isa_ext/commands/<name>.py``
+and exposes ``register(subparsers)``; this module only discovers and dispatches.
+
+Exit status: 0 success, 1 the program/check failed (trap, mismatch), 2 bad input
+(assembly errors, unreadable files, bad options).  No traceback reaches the user.
+"""
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from .errors import IsaExtError, AsmError
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="isa-ext", description=(
+        "Specify, run and review Power ISA / SVP64 extensions."))
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    from . import commands
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        mod = importlib.import_module(f"{commands.__name__}.{info.name}")
+        if hasattr(mod, "register"):
+            mod.register(sub)
+    return p
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args) or 0
+    except AsmError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    except IsaExtError as e:
+        print(f"isa-ext: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"isa-ext: error: {e.filename or ''}: {e.strerror}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Sub-commands of ``isa-ext``: one module each, with ``register(subparsers)``."""
