@@ -71,6 +71,8 @@ class Form:
 class FormSet:
     forms: dict
     regclass: dict  # field name -> class ("gpr", "fpr", "crf", "crb")
+    signed: set = dc_field(default_factory=set)  # fields holding signed numbers
+    scale: dict = dc_field(default_factory=dict)  # field -> multiplier in assembly
 
     def __getitem__(self, name):
         try:
@@ -99,7 +101,7 @@ def _parse_bits(text, where):
 
 
 def parse_forms(text, filename="forms.txt"):
-    forms, regclass = {}, {}
+    forms, regclass, signed, scale = {}, {}, set(), {}
     current = None
     for lineno, raw in enumerate(text.splitlines(), 1):
         where = f"{filename}:{lineno}"
@@ -111,6 +113,12 @@ def parse_forms(text, filename="forms.txt"):
             if words[0] == "regclass" and len(words) >= 3:
                 for name in words[2:]:
                     regclass[name] = words[1]
+                current = None
+            elif words[0] == "signed" and len(words) >= 2:
+                signed.update(words[1:])
+                current = None
+            elif words[0] == "scale" and len(words) == 3:
+                scale[words[1]] = int(words[2])
                 current = None
             elif words[0] == "form" and len(words) == 2:
                 if words[1] in forms:
@@ -126,4 +134,4 @@ def parse_forms(text, filename="forms.txt"):
             if words[0] in current.fields:
                 raise SpecError(f"field {words[0]} defined twice in form {current.name}", where)
             current.fields[words[0]] = Field(words[0], _parse_bits(words[1:], where))
-    return FormSet(forms, regclass)
+    return FormSet(forms, regclass, signed, scale)
