@@ -73,6 +73,7 @@ class FormSet:
     regclass: dict  # field name -> class ("gpr", "fpr", "crf", "crb")
     signed: set = dc_field(default_factory=set)  # fields holding signed numbers
     scale: dict = dc_field(default_factory=dict)  # field -> multiplier in assembly
+    pcrel: set = dc_field(default_factory=set)  # branch displacements (relative unless AA=1)
 
     def __getitem__(self, name):
         try:
@@ -101,7 +102,7 @@ def _parse_bits(text, where):
 
 
 def parse_forms(text, filename="forms.txt"):
-    forms, regclass, signed, scale = {}, {}, set(), {}
+    forms, regclass, signed, scale, pcrel = {}, {}, set(), {}, set()
     current = None
     for lineno, raw in enumerate(text.splitlines(), 1):
         where = f"{filename}:{lineno}"
@@ -116,6 +117,9 @@ def parse_forms(text, filename="forms.txt"):
                 current = None
             elif words[0] == "signed" and len(words) >= 2:
                 signed.update(words[1:])
+                current = None
+            elif words[0] == "pcrel" and len(words) >= 2:
+                pcrel.update(words[1:])
                 current = None
             elif words[0] == "scale" and len(words) == 3:
                 scale[words[1]] = int(words[2])
@@ -134,4 +138,4 @@ def parse_forms(text, filename="forms.txt"):
             if words[0] in current.fields:
                 raise SpecError(f"field {words[0]} defined twice in form {current.name}", where)
             current.fields[words[0]] = Field(words[0], _parse_bits(words[1:], where))
-    return FormSet(forms, regclass, signed, scale)
+    return FormSet(forms, regclass, signed, scale, pcrel)
