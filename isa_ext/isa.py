@@ -19,8 +19,14 @@ from .pseudocode import compiler as pcompiler
 COMPILER_VERSION = "3"
 
 
-def spec_dirs():
-    """(pseudocode_dir, decoder_dir): the checkout's, else the installed copy."""
+def spec_dirs(root=None):
+    """(pseudocode_dir, decoder_dir): ``root``'s if given (a directory holding
+    decoder/ and pseudocode/, e.g. a copy under review), else the checkout's,
+    else the installed copy."""
+    if root is not None:
+        if not os.path.isfile(os.path.join(root, "decoder", "forms.txt")):
+            raise SpecError(f"{root}: no decoder/forms.txt (not a spec directory)")
+        return os.path.join(root, "pseudocode"), os.path.join(root, "decoder")
     here = os.path.dirname(os.path.abspath(__file__))
     top = os.path.dirname(here)
     if os.path.isfile(os.path.join(top, "decoder", "forms.txt")):
@@ -33,8 +39,8 @@ def spec_dirs():
         raise SpecError("cannot find the spec data (decoder/ and pseudocode/)") from None
 
 
-def available_extensions():
-    _, ddir = spec_dirs()
+def available_extensions(root=None):
+    _, ddir = spec_dirs(root)
     return sorted(d for d in os.listdir(ddir)
                   if os.path.isdir(os.path.join(ddir, d)) and not d.startswith(("_", ".")))
 
@@ -55,12 +61,12 @@ class Decoded:
 
 
 class ISA:
-    def __init__(self, extensions=None, use_cache=True):
-        pdir, ddir = spec_dirs()
+    def __init__(self, extensions=None, use_cache=True, root=None):
+        pdir, ddir = spec_dirs(root)
         self.pseudocode_dir, self.decoder_dir = pdir, ddir
         with open(os.path.join(ddir, "forms.txt"), encoding="utf-8") as f:
             self.forms = parse_forms(f.read(), os.path.relpath(os.path.join(ddir, "forms.txt")))
-        allext = available_extensions()
+        allext = available_extensions(root)
         if extensions is None:
             extensions = allext
         unknown = set(extensions) - set(allext)
@@ -172,6 +178,8 @@ class ISA:
         return self._disk
 
     def _load_cached(self, key, page):
+        if pcompiler.COVERAGE is not None:  # cached code is not instrumented
+            return None
         entry = self._disk_cache().get(key)
         if not entry:
             return None
@@ -185,7 +193,7 @@ class ISA:
                                   entry["uses_nia"], entry["line_map"])
 
     def _store_cached(self, key, c):
-        if not self.use_cache:
+        if not self.use_cache or pcompiler.COVERAGE is not None:
             return
         disk = self._disk_cache()
         disk[key] = {"name": c.name, "source": c.source, "params": c.params,

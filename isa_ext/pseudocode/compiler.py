@@ -40,6 +40,12 @@ class _PseudoIndenter(Indenter):
 
 _parser = None
 
+# Pseudocode coverage (isa_ext.pytest_plugin).  While set, the compiler reports
+# each statement with COVERAGE.statement(page_key, line) and the generated code
+# calls COVERAGE.hit(page_key, line) before running it.
+COVERAGE = None
+_BLOCK_NODES = ("start", "suite", "one_line")
+
 
 def parser():
     global _parser
@@ -157,6 +163,7 @@ class PageCompiler:
         self.state_written = False
         self.extra_params = tuple(extra_params)
         self.deferred = {}  # register field -> class, written through w_<field>
+        self.cov_key = f"{where_file}:{first_line}"  # names the page in coverage data
 
     # --- helpers -------------------------------------------------------
     def err(self, msg, node=None):
@@ -472,6 +479,9 @@ class PageCompiler:
     def stmt(self, node):
         if node.meta and not node.meta.empty:
             self.cur_line = node.meta.line
+        if COVERAGE is not None and node.data not in _BLOCK_NODES:
+            COVERAGE.statement(self.cov_key, self.cur_line)
+            self.emit(f"_cov({self.cov_key!r}, {self.cur_line})")
         meth = getattr(self, "s_" + node.data, None)
         if meth is None:
             self.err(f"unsupported statement {node.data}", node)
@@ -777,6 +787,8 @@ def build(pc, params, page=None):
     line_map.append(0)
     source = "\n".join(src) + "\n"
     ns = dict(library.RUNTIME)
+    if COVERAGE is not None:
+        ns["_cov"] = COVERAGE.hit
     filename = f"<isa_ext:{pc.name}>"
     try:
         exec(compile(source, filename, "exec"), ns)
