@@ -1,0 +1,849 @@
+"""Assembler for GNU ``as`` syntax, driven entirely by the decoder tables.
+
+Every instruction row of the loaded ISA is assemblable by its mnemonics (with
+the ``o . l a`` variants the row's ``suffix`` makes); extended mnemonics come
+from ``decoder/<ext>/aliases/*.csv`` (see :func:`extended_mnemonics`).  Operand
+kinds come from ``decoder/forms.txt``: register classes, ``signed``, ``scale``
+and ``pcrel`` field attributes.
+
+Two passes: the first splits the source into statements and lays out sections
+(every instruction is 4 bytes, an ``sv.`` instruction 8), the second evaluates
+expressions with all labels known and encodes.  Errors are :class:`AsmError`
+located at file:line:column of the offending operand.
+"""
+import csv
+import os
+import re
+from dataclasses import dataclass, field as dc_field
+
+from .encoding import encode_row
+from .errors import AsmError, IsaExtError
+from .tables import SUFFIX_CHARS, SUFFIX_ORDER
+
+CR_BIT_NAMES = {"lt": 0, "gt": 1, "eq": 2, "so": 3, "un": 3}
+# register-name spellings per register class; "%r3" is GNU's unambiguous form
+REG_PATTERNS = {
+    "gpr": re.compile(r"%?r(\d+)$"),
+    "fpr": re.compile(r"%?f(\d+)$"),
+    "crf": re.compile(r"%?cr(\d+)$"),
+}
+ANY_REG = re.compile(r"%?(r|f|cr|v|vs)(\d+)$")
+CLASS_WORDS = {"gpr": "a GPR (r0..r31)", "fpr": "an FPR (f0..f31)",
+               "crf": "a CR field (cr0..cr7)", "crb": "a CR bit (e.g. 4*cr1+eq)"}
+DATA_SIZES = {".byte": 1, ".short": 2, ".hword": 2, ".2byte": 2, ".long": 4, ".int": 4,
+              ".4byte": 4, ".quad": 8, ".8byte": 8}
+IGNORED_DIRECTIVES = {".type", ".size", ".file", ".ident", ".machine", ".abiversion",
+                      ".localentry", ".end", ".cfi_startproc", ".cfi_endproc", ".local",
+                      ".weak", ".hidden", ".protected", ".option"}
+
+
+# -- source text ----------------------------------------------------------------
+
+@dataclass
+class Located:
+    """A piece of source text and where it starts (1-based column)."""
+    text: str
+    column: int
+
+
+@dataclass
+class Statement:
+    line: int
+    column: int  # of the mnemonic / directive
+    mnemonic: str
+    operands: list  # [Located]
+    source: str  # the whole source line, for listings
+    end_column: int = 0  # just past the statement (for "missing operand")
+    order: int = 0  # position in the source, for numeric local labels (1b, 1f)
+
+
+def _strip_comment(line):
+    """The line without its ``#`` comment (``#`` inside a string is kept)."""
+    quote = False
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                quote = False
+        elif c == '"':
+            quote = True
+        elif c == "#":
+            return line[:i]
+        i += 1
+    return line
+
+
+def _split_top(text, sep, start_col):
+    """Split at ``sep`` outside strings and parentheses -> [Located] (stripped)."""
+    parts, depth, quote, begin = [], 0, False, 0
+    i = 0
+    while i <= len(text):
+        c = text[i] if i < len(text) else sep
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                quote = False
+        elif c == '"':
+            quote = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == sep and (depth <= 0 or i == len(text)):
+            piece = text[begin:i]
+            lead = len(piece) - len(piece.lstrip())
+            parts.append(Located(piece.strip(), start_col + begin + lead))
+            begin = i + 1
+        i += 1
+    return parts
+
+
+LABEL_RE = re.compile(r"\s*([A-Za-z_.$][\w.$]*|\d+)\s*:")
+WORD_RE = re.compile(r"\s*(\S+)")
+
+
+def split_source(text):
+    """Yield ('label', name, line, col) and Statement items in source order."""
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = _strip_comment(raw)
+        for piece in _split_top(line, ";", 1):
+            rest, col = piece.text, piece.column
+            while True:
+                m = LABEL_RE.match(rest)
+                if not m:
+                    break
+                yield ("label", m.group(1), lineno, col + m.start(1))
+                col += m.end()
+                rest = rest[m.end():]
+            m = WORD_RE.match(rest)
+            if not m:
+                continue
+            mcol = col + m.start(1)
+            tail = rest[m.end():]
+            ops = []
+            if tail.strip():
+                ops = _split_top(tail, ",", mcol + len(m.group(1)))
+            yield Statement(lineno, mcol, m.group(1), ops, raw,
+                            end_column=col + len(rest.rstrip()))
+
+
+# -- expressions ----------------------------------------------------------------
+
+TOKEN_RE = re.compile(r"""\s*(?:
+    (?P<num>0[xX][0-9a-fA-F]+|0[bB][01]+(?![\w])|\d+(?![\w]))
+  | (?P<local>\d+[bf](?![\w]))
+  | (?P<char>'(?:\\.|[^\\'])'?)
+  | (?P<name>%?[A-Za-z_.$][\w.$]*)
+  | (?P<op><<|>>|[-+*/%()&|^~])
+)""", re.X)
+
+
+class Value:
+    """An expression value; ``reloc`` counts label terms (0 = absolute number)."""
+    __slots__ = ("value", "reloc")
+
+    def __init__(self, value, reloc=0):
+        self.value, self.reloc = value, reloc
+
+
+class Evaluator:
+    """Recursive-descent integer expressions: ``| ^ & << >> + - * / % ~ ()``.
+
+    ``lookup(name)`` returns a Value or None (undefined); ``names`` are
+    context words (CR bit and field names) taking priority over symbols.
+    """
+
+    def __init__(self, text, loc, lookup, names=None):
+        self.text, self.loc, self.lookup, self.names = text, loc, lookup, names or {}
+        self.tokens = []
+        pos = 0
+        while pos < len(text):
+            m = TOKEN_RE.match(text, pos)
+            if not m or m.end() == pos:
+                if not text[pos:].strip():
+                    break
+                self.fail(f"unexpected {text[pos:].strip()[0]!r} in expression", pos
+                          + len(text[pos:]) - len(text[pos:].lstrip()))
+            kind = m.lastgroup
+            self.tokens.append((kind, m.group(kind), m.start(kind)))
+            pos = m.end()
+        self.i = 0
+
+    def fail(self, message, pos=0):
+        f, line, col = self.loc
+        raise AsmError(message, f, line, col + pos)
+
+    def peek(self):
+        return self.tokens[self.i] if self.i < len(self.tokens) else (None, None, len(self.text))
+
+    def evaluate(self):
+        if not self.tokens:
+            self.fail("missing expression")
+        v = self.binary(0)
+        kind, tok, pos = self.peek()
+        if kind is not None:
+            self.fail(f"unexpected {tok!r} in expression", pos)
+        return v
+
+    LEVELS = (("|",), ("^",), ("&",), ("<<", ">>"), ("+", "-"), ("*", "/", "%"))
+
+    def binary(self, level):
+        if level == len(self.LEVELS):
+            return self.unary()
+        left = self.binary(level + 1)
+        while True:
+            kind, tok, pos = self.peek()
+            if kind != "op" or tok not in self.LEVELS[level]:
+                return left
+            self.i += 1
+            right = self.binary(level + 1)
+            left = self.apply(tok, left, right, pos)
+
+    def apply(self, op, a, b, pos):
+        if op == "+":
+            return Value(a.value + b.value, a.reloc + b.reloc)
+        if op == "-":
+            return Value(a.value - b.value, a.reloc - b.reloc)
+        if a.reloc or b.reloc:
+            self.fail(f"operator {op!r} needs plain numbers, not addresses", pos)
+        x, y = a.value, b.value
+        if op in "/%" and y == 0:
+            self.fail("division by zero", pos)
+        if op in ("<<", ">>") and y < 0:
+            self.fail("negative shift count", pos)
+        result = {"*": lambda: x * y, "/": lambda: int(x / y), "%": lambda: x - y * int(x / y),
+                  "<<": lambda: x << y, ">>": lambda: x >> y, "&": lambda: x & y,
+                  "|": lambda: x | y, "^": lambda: x ^ y}[op]()
+        return Value(result)
+
+    def unary(self):
+        kind, tok, pos = self.peek()
+        if kind == "op" and tok in "-+~":
+            self.i += 1
+            v = self.unary()
+            if tok == "+":
+                return v
+            if v.reloc:
+                self.fail(f"cannot apply {tok!r} to an address", pos)
+            return Value(-v.value if tok == "-" else ~v.value)
+        return self.primary()
+
+    def primary(self):
+        kind, tok, pos = self.peek()
+        self.i += 1
+        if kind is None:
+            self.i -= 1
+            self.fail("expression ends too early", pos)
+        if kind == "op" and tok == "(":
+            v = self.binary(0)
+            k2, t2, p2 = self.peek()
+            if t2 != ")":
+                self.fail("missing ')'", p2)
+            self.i += 1
+            return v
+        if kind == "num":
+            return Value(int(tok, 0))
+        if kind == "char":
+            body = tok[1:].rstrip("'") if tok.endswith("'") and len(tok) > 2 else tok[1:]
+            data = _unescape(body, lambda m, p: self.fail(m, pos))
+            if len(data) != 1:
+                self.fail("bad character constant", pos)
+            return Value(data[0])
+        if kind in ("name", "local"):
+            if tok in self.names:
+                return Value(self.names[tok])
+            v = self.lookup(tok)
+            if v is not None:
+                return v
+            if ANY_REG.match(tok):
+                self.fail(f"register {tok} where a number is expected", pos)
+            self.fail(f"undefined symbol {tok!r}", pos)
+        self.fail(f"unexpected {tok!r} in expression", pos)
+
+
+ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "\\": 92, '"': 34, "'": 39, "a": 7, "b": 8,
+           "f": 12, "v": 11, "e": 27}
+
+
+def _unescape(body, fail):
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body):
+            n = body[i + 1]
+            if n == "x":
+                m = re.match(r"[0-9a-fA-F]{1,2}", body[i + 2:])
+                if not m:
+                    fail("bad \\x escape", i)
+                out.append(int(m.group(), 16))
+                i += 2 + m.end()
+                continue
+            if n in "01234567" and re.match(r"[0-7]{1,3}", body[i + 1:]).end() > 1:
+                m = re.match(r"[0-7]{1,3}", body[i + 1:])
+                out.append(int(m.group(), 8) & 0xFF)
+                i += 1 + m.end()
+                continue
+            if n not in ESCAPES:
+                fail(f"unknown escape \\{n}", i)
+            out.append(ESCAPES[n])
+            i += 2
+        else:
+            out += c.encode("utf-8")
+            i += 1
+    return bytes(out)
+
+
+# -- extended mnemonics -----------------------------------------------------------
+
+@dataclass
+class AliasOperand:
+    name: str
+    default: str = None  # text used when the optional operand is left out
+    base: str = None  # for "D(RA)"-shaped operands: the name of the base part
+
+
+@dataclass
+class Alias:
+    """One extended mnemonic variant, e.g. ``beql+`` -> ``bcl 12+at,...``."""
+    name: str
+    operands: list  # [AliasOperand]
+    base_mnemonic: str
+    expansion: list  # operand templates of the base instruction
+    bindings: dict  # alias-local constants (the "at" branch hint)
+    disasm: bool
+    where: str
+
+    @property
+    def required(self):
+        return sum(1 for o in self.operands if o.default is None)
+
+
+def _parse_alias_operands(text, where):
+    ops = []
+    for tok in (t.strip() for t in text.split(",") if t.strip()):
+        default = None
+        if tok.startswith("["):
+            if not tok.endswith("]") or "=" not in tok:
+                raise IsaExtError(f"{where}: optional operand must be [name=default]: {tok}")
+            tok, default = (p.strip() for p in tok[1:-1].split("=", 1))
+        m = re.fullmatch(r"(\w+)(?:\((\w+)\))?", tok)
+        if not m:
+            raise IsaExtError(f"{where}: bad alias operand {tok!r}")
+        ops.append(AliasOperand(m.group(1), default, m.group(2)))
+    return ops
+
+
+def extended_mnemonics(isa):
+    """{alias variant name: Alias} from ``decoder/<ext>/aliases/*.csv`` of ``isa``.
+
+    Columns: ``mnemonic`` (alias), ``operands`` (``[name=default]`` optional,
+    ``D(RA)`` split operands), ``expansion`` (base mnemonic and operand
+    templates in which alias operand names are replaced by the given text),
+    ``suffix`` (flags appended to both names, as in the instruction tables),
+    ``hint`` (values of ``at`` for the ``+`` and ``-`` variants), ``disasm``
+    (1: the disassembler prints this alias).  Aliases whose base mnemonic is
+    not in the tables are skipped.  Cached on the ISA object.
+    """
+    cached = getattr(isa, "_extended_mnemonics", None)
+    if cached is not None:
+        return cached
+    aliases = {}
+    for ext in isa.extensions:
+        adir = os.path.join(isa.decoder_dir, ext, "aliases")
+        if not os.path.isdir(adir):
+            continue
+        for fn in sorted(os.listdir(adir)):
+            if fn.endswith(".csv"):
+                path = os.path.join(adir, fn)
+                with open(path, encoding="utf-8") as f:
+                    _load_aliases(f.read(), os.path.relpath(path), isa, aliases)
+    isa._extended_mnemonics = aliases
+    return aliases
+
+
+def _load_aliases(text, filename, isa, aliases):
+    rows = [r for r in csv.reader(text.splitlines())]
+    header = None
+    for lineno, rec in enumerate(rows, 1):
+        if not rec or not "".join(rec).strip() or rec[0].lstrip().startswith("#"):
+            continue
+        if header is None:
+            header = [h.strip() for h in rec]
+            continue
+        where = f"{filename}:{lineno}"
+        row = dict(zip(header, (c.strip() for c in rec)))
+        operands = _parse_alias_operands(row.get("operands", ""), where)
+        exp = row["expansion"].split(None, 1)
+        base, templates = exp[0], [t.strip() for t in exp[1].split(",")] if len(exp) > 1 else []
+        flags = [f for f in SUFFIX_ORDER if f in row.get("suffix", "").split()]
+        hints = [("", "0")]
+        if row.get("hint"):
+            plus, minus = row["hint"].split()
+            hints += [("+", plus), ("-", minus)]
+        for n in range(1 << len(flags)):
+            chars = "".join(SUFFIX_CHARS[f] for i, f in enumerate(flags) if n >> i & 1)
+            if base + chars not in isa.by_mnemonic:
+                continue  # the base instruction is not in the tables (yet)
+            for hint_char, at in hints:
+                name = row["mnemonic"] + chars + hint_char
+                aliases.setdefault(name, Alias(
+                    name, operands, base + chars, templates, {"at": at},
+                    row.get("disasm", "") == "1", where))
+
+
+_IDENT = r"(?<![\w.$%]){}(?![\w.$])"
+
+
+def substitute(template, texts):
+    """Replace alias operand names in ``template``; a whole-operand name keeps
+    the text as is (registers), a name inside arithmetic is parenthesised."""
+    if template in texts:
+        return texts[template]
+    out = template
+    for name, text in texts.items():
+        out = re.sub(_IDENT.format(re.escape(name)), lambda m: f"({text})", out)
+    return out
+
+
+# -- the assembler ----------------------------------------------------------------
+
+@dataclass
+class ListingLine:
+    addr: int
+    data: bytes
+    line: int
+    source: str
+    is_code: bool = False
+
+    def words(self, little=True):
+        return [int.from_bytes(self.data[i:i + 4], "little" if little else "big")
+                for i in range(0, len(self.data) - 3, 4)]
+
+
+@dataclass
+class Program:
+    """Assembled output: flat bytes from ``base``, a listing and the symbols."""
+    data: bytes
+    base: int
+    little: bool
+    entry: int
+    symbols: dict  # name -> address or constant
+    listing: list = dc_field(default_factory=list)  # [ListingLine]
+    sections: dict = dc_field(default_factory=dict)  # name -> (address, size)
+    globals: set = dc_field(default_factory=set)
+
+    @property
+    def words(self):
+        order = "little" if self.little else "big"
+        return [int.from_bytes(self.data[i:i + 4], order) for i in range(0, len(self.data) - 3, 4)]
+
+
+@dataclass
+class _Item:
+    section: str
+    offset: int
+    kind: str  # insn | data | bytes | fill
+    stmt: Statement
+    size: int
+    payload: object = None
+
+
+class Assembler:
+    def __init__(self, isa, filename="<input>", base=0x1000, little=True):
+        self.isa, self.filename, self.base, self.little = isa, filename, base, little
+        self.aliases = extended_mnemonics(isa)
+        self.forms = isa.forms
+        self.order = "little" if little else "big"
+
+    def error(self, message, line, column):
+        raise AsmError(message, self.filename, line, column)
+
+    # pass 1 ---------------------------------------------------------------
+    def assemble(self, text):
+        self.items, self.sizes, self.align = [], {".text": 0}, {".text": 4}
+        self.labels = {}  # name -> (section, offset)
+        self.constants = {}  # .set/.equ names -> int
+        self.local_defs = {}  # numeric label -> [(section, offset, order)]
+        self.globals = set()
+        section = ".text"
+        count = 0
+        for st in split_source(text):
+            count += 1
+            if isinstance(st, tuple):
+                _, name, line, col = st
+                if name.isdigit():
+                    self.local_defs.setdefault(name, []).append((section, self.sizes[section], count))
+                    continue
+                if name in self.labels or name in self.constants:
+                    self.error(f"label {name!r} defined twice", line, col)
+                self.labels[name] = (section, self.sizes[section])
+                self.items.append(_Item(section, self.sizes[section], "label", None, 0, name))
+                continue
+            st.order = count
+            section = self.pass1_statement(st, section)
+        return self.pass2()
+
+    def pass1_statement(self, st, section):
+        mn = st.mnemonic
+        off = self.sizes[section]
+        if mn.startswith("."):
+            return self.directive(st, section, off)
+        size = 8 if mn.startswith("sv.") else 4
+        if off % 4:
+            self.error("instruction not on a 4-byte boundary", st.line, st.column)
+        self.items.append(_Item(section, off, "insn", st, size))
+        self.sizes[section] = off + size
+        return section
+
+    def directive(self, st, section, off):
+        mn = st.mnemonic.lower()
+        ops = st.operands
+        if mn in (".text", ".data", ".bss", ".rodata"):
+            return self.enter(mn)
+        if mn in (".section", ".pushsection"):
+            if not ops:
+                self.error(".section needs a name", st.line, st.end_column)
+            return self.enter(ops[0].text.strip('"'))
+        if mn in (".globl", ".global"):
+            self.globals.update(o.text for o in ops)
+            return section
+        if mn in IGNORED_DIRECTIVES or mn.startswith(".cfi_"):
+            return section
+        if mn in (".set", ".equ"):
+            if len(ops) != 2:
+                self.error(f"{mn} needs a name and a value", st.line, st.column)
+            name = ops[0].text
+            if name in self.labels:
+                self.error(f"symbol {name!r} defined twice", st.line, ops[0].column)
+            self.constants[name] = self.constant(ops[1], st)
+            return section
+        if mn in DATA_SIZES:
+            size = DATA_SIZES[mn] * len(ops)
+            self.items.append(_Item(section, off, "data", st, size, DATA_SIZES[mn]))
+        elif mn in (".ascii", ".asciz", ".string"):
+            data = b""
+            for o in ops:
+                if not (len(o.text) >= 2 and o.text[0] == o.text[-1] == '"'):
+                    self.error("expected a string in double quotes", st.line, o.column)
+                data += _unescape(o.text[1:-1], lambda m, p: self.error(m, st.line, o.column + 1 + p))
+                if mn != ".ascii":
+                    data += b"\0"
+            size = len(data)
+            self.items.append(_Item(section, off, "bytes", st, size, data))
+        elif mn in (".space", ".skip", ".zero"):
+            if not 1 <= len(ops) <= 2:
+                self.error(f"{mn} needs a size", st.line, st.end_column)
+            size = self.constant(ops[0], st)
+            fill = self.constant(ops[1], st) if len(ops) > 1 else 0
+            if size < 0:
+                self.error("negative size", st.line, ops[0].column)
+            self.items.append(_Item(section, off, "bytes", st, size, bytes([fill & 0xFF]) * size))
+        elif mn in (".align", ".p2align", ".balign"):
+            if not ops:
+                self.error(f"{mn} needs an alignment", st.line, st.end_column)
+            n = self.constant(ops[0], st)
+            # on PowerPC ELF, .align takes a power of two like .p2align
+            align = n if mn == ".balign" else 1 << n
+            if align <= 0 or align & (align - 1) or align > 1 << 16:
+                self.error("alignment must be a power of two", st.line, ops[0].column)
+            self.align[section] = max(self.align.get(section, 1), align)
+            size = -off % align
+            fill = self.constant(ops[1], st) if len(ops) > 1 else None
+            self.items.append(_Item(section, off, "fill", st, size, fill))
+        else:
+            self.error(f"unknown directive {st.mnemonic}", st.line, st.column)
+        self.sizes[section] = off + size
+        return section
+
+    def enter(self, name):
+        self.sizes.setdefault(name, 0)
+        self.align.setdefault(name, 1)
+        return name
+
+    def constant(self, loc, st):
+        def lookup(name):
+            if name in self.constants:
+                return Value(self.constants[name])
+            return None
+        v = Evaluator(loc.text, (self.filename, st.line, loc.column), lookup).evaluate()
+        if v.reloc:
+            self.error("expected a constant, not an address", st.line, loc.column)
+        return v.value
+
+    # layout and pass 2 ------------------------------------------------------
+    def pass2(self):
+        addr = self.base
+        self.section_addr = {}
+        for name in self.sizes:  # .text first, then in order of appearance
+            align = max(self.align.get(name, 1), 4)
+            addr += -addr % align
+            self.section_addr[name] = addr
+            addr += self.sizes[name]
+        total = addr - self.base
+        out = bytearray(total)
+        listing = []
+        nop = None
+        for item in self.items:
+            at = self.section_addr[item.section] + item.offset
+            if item.kind == "label":
+                continue
+            st = item.stmt
+            self.current = (item.section, item.offset, st.order)
+            if item.kind == "insn":
+                words = self.instruction(st, at)
+                data = b"".join(w.to_bytes(4, self.order) for w in words)
+                if len(data) != item.size:
+                    self.error(f"{st.mnemonic} assembled to {len(data)} bytes, "
+                               f"expected {item.size}", st.line, st.column)
+            elif item.kind == "data":
+                data = self.data_values(st, item.payload, at)
+            elif item.kind == "bytes":
+                data = item.payload
+            else:  # fill (alignment)
+                if item.payload is not None:
+                    data = bytes([item.payload & 0xFF]) * item.size
+                elif item.section == ".text" and item.size % 4 == 0 and item.size:
+                    if nop is None:
+                        nop = self.nop_bytes()
+                    data = nop * (item.size // 4)
+                else:
+                    data = bytes(item.size)
+            out[at - self.base:at - self.base + len(data)] = data
+            if data or item.kind != "fill":
+                listing.append(ListingLine(at, bytes(data), st.line, st.source, item.kind == "insn"))
+        symbols = {n: self.section_addr[s] + o for n, (s, o) in self.labels.items()}
+        symbols.update(self.constants)
+        entry = symbols.get("_start", self.section_addr[".text"])
+        sections = {n: (self.section_addr[n], self.sizes[n]) for n in self.sizes}
+        return Program(bytes(out), self.base, self.little, entry, symbols, listing,
+                       sections, self.globals)
+
+    def nop_bytes(self):
+        """Code padding: the table's ``nop`` if it assembles, else zero bytes."""
+        try:
+            w = self.instruction(Statement(0, 0, "nop", [], ""), 0)
+        except AsmError:
+            return bytes(4)
+        return w[0].to_bytes(4, self.order)
+
+    def lookup(self, name, pc):
+        if name == ".":
+            return Value(pc, 1)
+        if name in self.labels:
+            s, o = self.labels[name]
+            return Value(self.section_addr[s] + o, 1)
+        if name in self.constants:
+            return Value(self.constants[name])
+        if name[:-1].isdigit() and name[-1] in "bf":
+            return self.local_label(name[:-1], name[-1] == "b")
+        return None
+
+    def local_label(self, num, backward):
+        _, _, order = self.current
+        defs = self.local_defs.get(num, [])
+        chosen = None
+        for s, o, when in defs:
+            if backward and when < order:
+                chosen = (s, o)
+            elif not backward and when > order:
+                chosen = (s, o)
+                break
+        if chosen is None:
+            return None
+        return Value(self.section_addr[chosen[0]] + chosen[1], 1)
+
+    def evaluate(self, loc, line, pc, names=None):
+        return Evaluator(loc.text, (self.filename, line, loc.column),
+                         lambda n: self.lookup(n, pc), names).evaluate()
+
+    def data_values(self, st, size, at):
+        out = bytearray()
+        lo, hi = -(1 << (8 * size - 1)), (1 << (8 * size)) - 1
+        for i, o in enumerate(st.operands):
+            if not o.text:
+                self.error("missing value", st.line, o.column)
+            v = self.evaluate(o, st.line, at + i * size).value
+            if not lo <= v <= hi:
+                self.error(f"value {v} does not fit in {size} byte(s)", st.line, o.column)
+            out += (v & hi).to_bytes(size, self.order)
+        return bytes(out)
+
+    # instructions --------------------------------------------------------------
+    def instruction(self, st, pc):
+        """The words of one instruction statement."""
+        mn = st.mnemonic
+        entry = self.isa.by_mnemonic.get(mn)
+        if entry is not None:
+            return [self.encode(entry[0], entry[1], st, pc)]
+        alias = self.aliases.get(mn)
+        if alias is not None:
+            return self.expand(alias, st, pc)
+        if mn.startswith("sv.") and getattr(self.isa, "sv_assemble", None) is not None:
+            return self.svp64(st, pc)
+        self.error(f"unknown mnemonic {mn!r}", st.line, st.column)
+
+    def check_count(self, st, want, shown):
+        got = len(st.operands)
+        if got == 1 and not st.operands[0].text and want == 0:
+            got = 0
+        if got > want:
+            self.error(f"{st.mnemonic} takes {shown} operand(s), got {got}: "
+                       f"unexpected operand", st.line, st.operands[want].column)
+        if got < want:
+            self.error(f"{st.mnemonic} takes {shown} operand(s), got {got}: missing operand",
+                       st.line, st.end_column + 1)
+        for o in st.operands[:want]:
+            if not o.text:
+                self.error("empty operand", st.line, o.column)
+
+    def encode(self, row, flags, st, pc):
+        self.check_count(st, len(row.operands), len(row.operands))
+        values = {}
+        for op, loc in zip(row.operands, st.operands):
+            if op.base:
+                disp, base = self.split_displacement(loc, st)
+                values[op.field] = self.field_value(op.field, disp, st, pc, flags)
+                values[op.base] = self.field_value(op.base, base, st, pc, flags)
+            else:
+                values[op.field] = self.field_value(op.field, loc, st, pc, flags)
+        try:
+            return encode_row(self.forms, row, values, flags)
+        except IsaExtError as e:
+            self.error(str(e), st.line, st.column)
+
+    def split_displacement(self, loc, st):
+        text = loc.text
+        if not text.endswith(")"):
+            self.error("expected displacement(register), e.g. 8(r1)", st.line, loc.column)
+        depth = 0
+        for i in range(len(text) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(text[i], 0)
+            if depth == 0:
+                break
+        disp = text[:i].strip() or "0"
+        inner = text[i + 1:-1]
+        lead = len(inner) - len(inner.lstrip())
+        return Located(disp, loc.column), Located(inner.strip(), loc.column + i + 1 + lead)
+
+    def field_value(self, name, loc, st, pc, flags):
+        forms = self.forms
+        width = None
+        cls = forms.regclass.get(name)
+        text = loc.text
+        if cls in REG_PATTERNS:
+            m = REG_PATTERNS[cls].match(text)
+            if m:
+                v = int(m.group(1))
+            else:
+                if ANY_REG.match(text):
+                    self.error(f"wrong register class: {text} given, {name} needs "
+                               f"{CLASS_WORDS[cls]}", st.line, loc.column)
+                v = self.evaluate(loc, st.line, pc).value
+            width = self.field_width(name)
+            if not 0 <= v < (1 << width):
+                self.error(f"register number {v} out of range for {name}", st.line, loc.column)
+            return v
+        if cls == "crb":
+            names = dict(CR_BIT_NAMES)
+            names.update({f"cr{i}": i for i in range(8)})
+            names.update({f"%cr{i}": i for i in range(8)})
+            v = self.evaluate(loc, st.line, pc, names)
+            if ANY_REG.match(text) and not text.lstrip("%").startswith("cr"):
+                self.error(f"wrong register class: {text} given, {name} needs "
+                           f"{CLASS_WORDS[cls]}", st.line, loc.column)
+            if v.reloc or not 0 <= v.value < 32:
+                self.error(f"CR bit {v.value} out of range 0..31", st.line, loc.column)
+            return v.value
+        if ANY_REG.match(text) and text not in self.labels:
+            self.error(f"register {text} where {name} needs a number", st.line, loc.column)
+        v = self.evaluate(loc, st.line, pc)
+        value = v.value
+        if name in forms.pcrel:
+            # GNU as: an address (label, ".") is made relative to the
+            # instruction unless AA=1; a plain number is the displacement itself
+            if v.reloc and not flags.get("AA"):
+                value -= pc
+        elif v.reloc:
+            value = v.value  # an absolute address used as a number
+        scale = forms.scale.get(name, 1)
+        if value % scale:
+            self.error(f"{name} value {value} is not a multiple of {scale}", st.line, loc.column)
+        value //= scale
+        width = self.field_width(name)
+        if name in forms.signed:
+            lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
+        else:
+            lo, hi = 0, (1 << width) - 1
+        if not lo <= value <= hi:
+            self.error(f"{name} value {v.value if scale == 1 else value * scale} out of range "
+                       f"{lo * scale}..{hi * scale}", st.line, loc.column)
+        return value
+
+    def field_width(self, name):
+        for form in self.forms.forms.values():
+            f = form.fields.get(name)
+            if f is not None:
+                return f.width
+        return 32
+
+    def expand(self, alias, st, pc):
+        ops = alias.operands
+        given = st.operands if not (len(st.operands) == 1 and not st.operands[0].text) else []
+        if len(given) not in (alias.required, len(ops)):
+            shown = (f"{alias.required} or {len(ops)}" if alias.required != len(ops)
+                     else str(len(ops)))
+            self.check_count(st, len(ops) if len(given) > len(ops) else alias.required, shown)
+        fill_defaults = len(given) != len(ops)
+        texts, columns = dict(alias.bindings), {}
+        it = iter(given)
+        for op in ops:
+            if op.default is not None and fill_defaults:
+                texts[op.name] = op.default
+                continue
+            loc = next(it)
+            if not loc.text:
+                self.error("empty operand", st.line, loc.column)
+            if op.base:
+                disp, base = self.split_displacement(loc, st)
+                texts[op.name], columns[op.name] = disp.text, disp.column
+                texts[op.base], columns[op.base] = base.text, base.column
+            else:
+                texts[op.name], columns[op.name] = loc.text, loc.column
+        expanded = []
+        for tmpl in alias.expansion:
+            col = st.column
+            for name in columns:
+                if re.search(_IDENT.format(re.escape(name)), tmpl):
+                    col = columns[name]
+                    break
+            expanded.append(Located(substitute(tmpl, texts), col))
+        inner = Statement(st.line, st.column, alias.base_mnemonic, expanded, st.source,
+                          st.end_column, st.order)
+        row, flags = self.isa.by_mnemonic[alias.base_mnemonic]
+        return [self.encode(row, flags, inner, pc)]
+
+    def svp64(self, st, pc):
+        def resolve(text):
+            return self.evaluate(Located(text, st.column), st.line, pc).value
+        try:
+            words = self.isa.sv_assemble(st.mnemonic, [o.text for o in st.operands], pc, resolve)
+        except AsmError as e:
+            if e.line:
+                raise
+            self.error(e.message, st.line, st.column)
+        except IsaExtError as e:
+            self.error(str(e), st.line, st.column)
+        return list(words)
+
+
+def assemble(text, filename="<input>", isa=None, base=0x1000, little=True):
+    """Assemble GNU-syntax ``text`` placed at ``base`` -> :class:`Program`."""
+    if isa is None:
+        from .isa import ISA
+        isa = ISA()
+    return Assembler(isa, filename, base, little).assemble(text)

@@ -1,0 +1,185 @@
+"""Disassembler: instruction words -> GNU-syntax text the assembler accepts back.
+
+Operands are formatted from the table row's syntax and the field attributes in
+``decoder/forms.txt``: ``r3`` / ``f1`` / ``cr2`` by register class, CR bits as
+``4*cr1+eq``, ``scale``d and ``signed`` numbers as written in assembly, and
+``pcrel`` branch displacements as ``.+8`` (absolute, ``0x...``, when AA=1), so
+that reassembling the text at the same address gives the same word.  Extended
+mnemonics marked ``disasm`` in the alias tables are preferred when they
+reproduce the word exactly.  Words no row decodes print as ``.long 0x...``.
+"""
+import re
+
+from .asm import Assembler, AsmError, CR_BIT_NAMES, Located, Statement, extended_mnemonics
+
+CR_BIT_TEXT = {v: k for k, v in reversed(list(CR_BIT_NAMES.items()))}
+REG_PREFIX = {"gpr": "r", "fpr": "f", "crf": "cr"}
+
+
+def is_svp64_prefix(word):
+    """Primary opcode 1 with MSB0 bits 7 and 9 set marks an SVP64 prefix."""
+    return word >> 26 == 1 and (word >> 24) & 0x5 == 0x5
+
+
+class Disassembler:
+    def __init__(self, isa):
+        self.isa = isa
+        self.forms = isa.forms
+        self._asm = Assembler(isa, "<disasm>", 0, True)
+        self._asm.labels, self._asm.constants, self._asm.local_defs = {}, {}, {}
+        self._asm.current = (".text", 0, 0)
+        self._by_base = {}
+        for alias in extended_mnemonics(isa).values():
+            if alias.disasm:
+                self._by_base.setdefault(alias.base_mnemonic, []).append(alias)
+        self._cache = {}
+
+    # -- single instructions ----------------------------------------------------
+    def word(self, word, pc=0):
+        """Text of one 32-bit word at address ``pc``."""
+        key = (word, pc)
+        text = self._cache.get(key)
+        if text is None:
+            d = self.isa.decode(word)
+            if d is None:
+                text = f".long 0x{word:08x}"
+            else:
+                ops = self.operand_texts(d, pc)
+                text = self.extended(d, ops, pc) or _join(d.mnemonic, ops)
+            if len(self._cache) > 100_000:
+                self._cache.clear()
+            self._cache[key] = text
+        return text
+
+    def prefixed(self, prefix, suffix, pc=0):
+        """Text of an 8-byte SVP64 instruction, or None without the SVP64 hook."""
+        hook = getattr(self.isa, "sv_disassemble", None)
+        if hook is None:
+            return None
+        return hook(prefix, suffix)
+
+    def operand_texts(self, d, pc):
+        flags = {k: d.fields[k] for k in d.spec.suffix}
+        out = []
+        for op in d.spec.operands:
+            text = self.field_text(op.field, d.fields[op.field], pc, flags)
+            if op.base:
+                text += f"({self.field_text(op.base, d.fields[op.base], pc, flags)})"
+            out.append(text)
+        return out
+
+    def field_text(self, name, raw, pc, flags):
+        forms = self.forms
+        cls = forms.regclass.get(name)
+        if cls in REG_PREFIX:
+            return f"{REG_PREFIX[cls]}{raw}"
+        if cls == "crb":
+            bit = CR_BIT_TEXT[raw & 3]
+            return bit if raw < 4 else f"4*cr{raw >> 2}+{bit}"
+        value = raw
+        width = self._width(name)
+        if name in forms.signed and raw >> (width - 1):
+            value = raw - (1 << width)
+        value *= forms.scale.get(name, 1)
+        if name in forms.pcrel:
+            if flags.get("AA"):
+                return f"0x{value:x}" if value >= 0 else str(value)
+            return f".+{value}" if value >= 0 else f".-{-value}"
+        return str(value)
+
+    def _width(self, name):
+        return self._asm.field_width(name)
+
+    def extended(self, d, ops, pc):
+        """The first ``disasm`` alias whose expansion reproduces the word."""
+        for alias in self._by_base.get(d.mnemonic, ()):
+            text = self._try_alias(alias, d, ops, pc)
+            if text is not None:
+                return text
+        return None
+
+    def _try_alias(self, alias, d, ops, pc):
+        known, guesses = {}, []
+        for op in alias.operands:
+            parts = [op.name] + ([op.base] if op.base else [])
+            found = [self._direct(p, alias.expansion, ops) for p in parts]
+            if all(f is not None for f in found):
+                known[op.name] = found[0] if not op.base else f"{found[0]}({found[1]})"
+            elif op.default is not None and not op.base:
+                guesses.append(op)
+            else:
+                return None
+        if len(guesses) > 1:
+            return None
+        candidates = [None]
+        if guesses:
+            candidates = _candidates(guesses[0].default)
+        for cand in candidates:
+            texts = dict(known)
+            if guesses:
+                texts[guesses[0].name] = cand
+            shown = [texts[o.name] for o in alias.operands
+                     if not (o.default is not None and texts[o.name] == o.default)]
+            if self._reproduces(alias, shown, d.word, pc):
+                return _join(alias.name, shown)
+        return None
+
+    @staticmethod
+    def _direct(name, templates, ops):
+        for tmpl, text in zip(templates, ops):
+            if tmpl == name:
+                return text
+        return None
+
+    def _reproduces(self, alias, shown, word, pc):
+        st = Statement(0, 1, alias.name, [Located(t, 1) for t in shown], "", 1)
+        try:
+            return self._asm.expand(alias, st, pc) == [word]
+        except AsmError:
+            return False
+
+    # -- byte streams -----------------------------------------------------------
+    def lines(self, data, base=0, little=True):
+        """Yield (address, [words], text) for a byte string of instructions."""
+        order = "little" if little else "big"
+        n = len(data) - len(data) % 4
+        i = 0
+        while i < n:
+            word = int.from_bytes(data[i:i + 4], order)
+            if is_svp64_prefix(word) and i + 8 <= n:
+                suffix = int.from_bytes(data[i + 4:i + 8], order)
+                text = self.prefixed(word, suffix, base + i)
+                if text is not None:
+                    yield base + i, [word, suffix], text
+                    i += 8
+                    continue
+            yield base + i, [word], self.word(word, base + i)
+            i += 4
+        if n < len(data):
+            tail = data[n:]
+            yield base + n, [], ".byte " + ",".join(f"0x{b:02x}" for b in tail)
+
+
+def _join(mnemonic, ops):
+    return f"{mnemonic} {','.join(ops)}" if ops else mnemonic
+
+
+def _candidates(default):
+    """Values to try for an optional operand left out of the expansion's direct
+    positions, shaped like its default (``cr0`` -> cr0..cr7)."""
+    m = re.fullmatch(r"([a-z]*)(\d+)", default)
+    if m is None:
+        return [default]
+    prefix = m.group(1)
+    count = {"cr": 8}.get(prefix, 32)
+    first = int(m.group(2))
+    return [default] + [f"{prefix}{i}" for i in range(count) if i != first]
+
+
+def disassemble_word(isa, word, pc=0):
+    return Disassembler(isa).word(word, pc)
+
+
+def disassemble(isa, data, base=0, little=True):
+    """[(address, [words], text)] for ``data``."""
+    return list(Disassembler(isa).lines(data, base, little))
