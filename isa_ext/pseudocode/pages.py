@@ -45,7 +45,9 @@ class Page:
         return f"{self.filename}:{self.line}"
 
 
-_SYNTAX = re.compile(r"^\*\s+(\S+)\s*([^()]*?)\s*(?:\((.*)\))?\s*$")
+# "* add. RT,RA,RB (OE=0 Rc=1)": the trailing parenthesis holds flag=value items;
+# a parenthesis without "=" belongs to the operands ("RT,D(RA)").
+_SYNTAX = re.compile(r"^\*\s+(\S+)\s*(.*?)\s*(?:\(([^()]*=[^()]*)\))?\s*$")
 
 
 def parse_pages(text, filename, extension=""):
