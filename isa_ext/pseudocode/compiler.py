@@ -706,7 +706,7 @@ class PageCompiler:
             self.prologue.add(arr)
             self.fields_used.add(name)
             self.emit(f"{arr}[f_{name}] = w_{name}")
-        if self.rc and self.rc_target:
+        if (self.rc and self.rc_target) or self.rc == "CR1":  # CR1 copies the FPSCR, no target
             self.rc_epilogue()
         params = sorted(self.fields_used | set(self.extra_params))
         return params
@@ -772,11 +772,13 @@ def build(pc, params, page=None):
         lmap.append(0)
         return out, lmap
 
-    sig = f"s, CIA{', ' + fargs if fargs else ''}, _crf=0"
+    # Rc=1 records into the CR field the table's rc column names (CR0, CR1)
+    crf0 = int(pc.rc[2:]) if pc.rc and pc.rc.startswith("CR") else 0
+    sig = f"s, CIA{', ' + fargs if fargs else ''}, _crf={crf0}"
     flat, lmap = body(1)
     src = [f"def sem({sig}):"] + flat
     line_map = [0] + lmap
-    src.append(f"def make({fargs + ', ' if fargs else ''}_crf=0):")
+    src.append(f"def make({fargs + ', ' if fargs else ''}_crf={crf0}):")
     line_map.append(0)
     src.append("    def bound(s, CIA):")
     line_map.append(0)

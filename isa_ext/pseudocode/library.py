@@ -297,3 +297,7 @@ def _xer_put(s, v):
 @runtime()
 def _signed(v, w):
     return v - (1 << w) if v >> (w - 1) else v
+
+
+# floating-point helpers register themselves on import (kept last: fp uses the above)
+from . import fp  # noqa: E402,F401

@@ -1,0 +1,581 @@
+"""Binary floating point for the scalar FP pages: exact arithmetic, one rounding.
+
+Every arithmetic result is computed exactly over integers (a finite value is
+``mantissa * 2**exponent``) and rounded once to the target format, so fused
+multiply-add and single-precision results are correctly rounded with no double
+rounding.  Division and square root carry a sticky bit for the discarded
+remainder.
+
+The helpers take and return raw 64-bit FPR images.  Those that change the
+FPSCR (arithmetic, conversions, compares) are intrinsics emitting a call with
+the machine state ``s``; they never trap, so the atomicity rule holds.  Which
+FPSCR fields are maintained, and how, is documented in ``docs/fpscr.md``.
+"""
+from dataclasses import dataclass
+from math import isqrt
+
+from .library import intrinsic, runtime, runtime_function, _val
+
+M64 = (1 << 64) - 1
+SIGN64 = 1 << 63
+
+
+def fpscr_bit(n):
+    """Mask of FPSCR bit n (MSB0 numbering of the 64-bit register)."""
+    return 1 << (63 - n)
+
+
+FX, FEX, VX, OX, UX, ZX, XX = (fpscr_bit(n) for n in range(32, 39))
+VXSNAN, VXISI, VXIDI, VXZDZ, VXIMZ, VXVC = (fpscr_bit(n) for n in range(39, 45))
+FR, FI = fpscr_bit(45), fpscr_bit(46)
+FPRF_SHIFT = 63 - 51          # FPRF is bits 47:51 (C, then FPCC = FL FG FE FU)
+FPRF_MASK = 0x1F << FPRF_SHIFT
+FPCC_MASK = 0xF << FPRF_SHIFT
+VXSOFT, VXSQRT, VXCVI = fpscr_bit(53), fpscr_bit(54), fpscr_bit(55)
+VE, OE, UE, ZE, XE = (fpscr_bit(n) for n in range(56, 61))
+RN_MASK = 0b11
+
+INVALID_BITS = VXSNAN | VXISI | VXIDI | VXZDZ | VXIMZ | VXVC | VXSOFT | VXSQRT | VXCVI
+EXCEPTION_BITS = OX | UX | ZX | XX | INVALID_BITS
+
+RN_NEAREST, RN_ZERO, RN_UP, RN_DOWN = 0, 1, 2, 3
+
+DEFAULT_QNAN = 0x7FF8000000000000
+QUIET_BIT = 1 << 51
+
+
+@dataclass(frozen=True)
+class Format:
+    precision: int   # significand bits, including the implicit one
+    emin: int        # exponent of the smallest normal number
+    emax: int        # exponent of the largest finite number
+
+
+DOUBLE_FMT = Format(53, -1022, 1023)
+SINGLE_FMT = Format(24, -126, 127)
+
+
+def fmt_for(bits):
+    return SINGLE_FMT if bits == 32 else DOUBLE_FMT
+
+
+# --- the 64-bit image ----------------------------------------------------------
+
+def is_nan(x):
+    return (x >> 52) & 0x7FF == 0x7FF and x & ((1 << 52) - 1) != 0
+
+
+def is_snan(x):
+    return is_nan(x) and not x & QUIET_BIT
+
+
+def is_inf(x):
+    return x & ~SIGN64 & M64 == 0x7FF0000000000000
+
+
+def is_zero(x):
+    return x & ~SIGN64 & M64 == 0
+
+
+def sign_of(x):
+    return x >> 63
+
+
+def finite_parts(x):
+    """(sign, mantissa, exponent) of a finite double: |x| = mantissa * 2**exponent."""
+    e = (x >> 52) & 0x7FF
+    frac = x & ((1 << 52) - 1)
+    if e == 0:
+        return x >> 63, frac, -1074
+    return x >> 63, frac | (1 << 52), e - 1075
+
+
+def pack_exact(sign, mant, exp):
+    """The double image of sign * mant * 2**exp, which must be representable."""
+    if mant == 0:
+        return sign << 63
+    shift = mant.bit_length() - 53
+    mant, exp = (mant >> shift, exp + shift) if shift > 0 else (mant << -shift, exp + shift)
+    biased = exp + 1075
+    if biased <= 0:  # denormal: shift right into the fixed minimum exponent
+        mant >>= 1 - biased
+        biased = 0
+    else:
+        mant &= (1 << 52) - 1
+    return (sign << 63) | (biased << 52) | mant
+
+
+def infinity(sign):
+    return (sign << 63) | 0x7FF0000000000000
+
+
+def quiet(x):
+    return x | QUIET_BIT
+
+
+def to_single_nan(x):
+    """A NaN as a single-precision result: its fraction keeps 23 bits."""
+    return x & ~((1 << 29) - 1)
+
+
+# --- rounding ----------------------------------------------------------------
+
+def round_to(sign, mant, exp, sticky, fmt, rn):
+    """Round sign * (mant + sticky fraction) * 2**exp to ``fmt``.
+
+    ``sticky`` says non-zero bits were discarded below ``mant``'s last bit.
+    Returns (double image, exception flags among XX OX UX, fraction rounded up).
+    Tininess is detected before rounding (Power ISA, and QEMU's ppc target).
+    """
+    if mant == 0 and not sticky:
+        return sign << 63, 0, False
+    top = mant.bit_length() - 1 + exp  # the exact value is in [2**top, 2**(top+1))
+    tiny = top < fmt.emin
+    quantum = max(top, fmt.emin) - (fmt.precision - 1)
+    shift = quantum - exp
+    if shift <= 0:
+        kept, rest_half, rest_more = mant << -shift, False, sticky
+    else:
+        kept = mant >> shift
+        rest = mant & ((1 << shift) - 1)
+        half = 1 << (shift - 1)
+        rest_half = rest >= half
+        rest_more = (rest & (half - 1)) != 0 or sticky
+    inexact = rest_half or rest_more
+    if rn == RN_NEAREST:
+        up = rest_half and (rest_more or kept & 1)
+    elif rn == RN_ZERO:
+        up = False
+    elif rn == RN_UP:
+        up = inexact and not sign
+    else:
+        up = inexact and sign
+    kept += up
+    flags = XX if inexact else 0
+    if tiny and inexact:
+        flags |= UX
+    if kept and kept.bit_length() - 1 + quantum > fmt.emax:
+        flags |= OX | XX
+        to_inf = rn == RN_NEAREST or (rn == RN_UP and not sign) or (rn == RN_DOWN and sign)
+        if to_inf:
+            return infinity(sign), flags, True
+        largest = (1 << fmt.precision) - 1
+        return pack_exact(sign, largest, fmt.emax - fmt.precision + 1), flags, False
+    return pack_exact(sign, kept, quantum), flags, bool(up)
+
+
+def exact_zero_sign(rn):
+    """Sign of an exact zero sum of operands of opposite signs (IEEE 754 6.3)."""
+    return 1 if rn == RN_DOWN else 0
+
+
+# --- FPSCR bookkeeping ---------------------------------------------------------
+
+def fprf_class(x):
+    """The 5-bit FPRF class code (C FL FG FE FU) of a double image."""
+    s = sign_of(x)
+    if is_nan(x):
+        return 0b10001
+    if is_inf(x):
+        return 0b01001 if s else 0b00101
+    if is_zero(x):
+        return 0b10010 if s else 0b00010
+    if (x >> 52) & 0x7FF == 0:
+        return 0b11000 if s else 0b10100
+    return 0b01000 if s else 0b00100
+
+
+def with_summary(old, new):
+    """``new`` with FX set for every exception bit that went 0 -> 1 since ``old``,
+    and the VX and FEX summaries recomputed from ``new``."""
+    if (new & ~old) & EXCEPTION_BITS:
+        new |= FX
+    return recompute_summary(new)
+
+
+def recompute_summary(x):
+    """``x`` with VX = OR of the invalid-operation bits and FEX = OR of the
+    enabled exceptions (FX is left as it is)."""
+    x &= ~(VX | FEX)
+    if x & INVALID_BITS:
+        x |= VX
+    enabled = ((x & VX and x & VE) or (x & OX and x & OE) or (x & UX and x & UE)
+               or (x & ZX and x & ZE) or (x & XX and x & XE))
+    if enabled:
+        x |= FEX
+    return x
+
+
+def finish(s, result, exceptions, rounded_up, set_fprf=True):
+    """Record an arithmetic result in the FPSCR: sticky exception bits, FR/FI
+    for this instruction, FPRF for the result, summaries."""
+    old = s.fpscr
+    new = (old & ~(FR | FI)) | exceptions
+    if exceptions & XX:
+        new |= FI
+        if rounded_up:
+            new |= FR
+    if set_fprf:
+        new = (new & ~FPRF_MASK) | (fprf_class(result) << FPRF_SHIFT)
+    s.fpscr = with_summary(old, new)
+    return result
+
+
+# --- arithmetic ----------------------------------------------------------------
+
+def _nan_result(operands, bits):
+    """Power NaN propagation: the first NaN operand in the instruction's
+    precedence order, quieted (and narrowed for single-precision results)."""
+    for x in operands:
+        if is_nan(x):
+            r = quiet(x)
+            return to_single_nan(r) if bits == 32 else r
+    return None
+
+
+def _snan_flag(*xs):
+    return VXSNAN if any(is_snan(x) for x in xs) else 0
+
+
+def _add_exact(s1, m1, e1, s2, m2, e2):
+    """Exact signed sum of two finite values as (sign, mant, exp), mant >= 0."""
+    e = min(e1, e2)
+    v = (-1) ** s1 * (m1 << (e1 - e)) + (-1) ** s2 * (m2 << (e2 - e))
+    return (1 if v < 0 else 0), abs(v), e
+
+
+def _inf_or_finite(x):
+    return ("inf", sign_of(x)) if is_inf(x) else ("fin",) + finite_parts(x)
+
+
+def fp_muladd(s, a, c, b, negate_addend, negate_result, bits, has_product=True,
+              has_addend=True):
+    """The general operation a*c + b (with either part optional), rounded once.
+
+    add: a + b (no product: c unused, a is the left operand)
+    mul: a * c (no addend)
+    NaN precedence follows the A-form order FRA, FRB, FRC.
+    """
+    rn = s.fpscr & RN_MASK
+    fmt = fmt_for(bits)
+    order = [a] + ([b] if has_addend else []) + ([c] if has_product else [])
+    snan = _snan_flag(*order)
+    invalid = 0
+    if has_product and ((is_zero(a) and is_inf(c)) or (is_inf(a) and is_zero(c))):
+        invalid = VXIMZ
+    nan = _nan_result(order, bits)
+    if nan is not None:
+        return finish(s, nan, snan | invalid, False)
+    if invalid:
+        return finish(s, DEFAULT_QNAN, snan | invalid, False)
+    # the left term: a product, or a alone
+    if has_product:
+        psign = sign_of(a) ^ sign_of(c)
+        if is_inf(a) or is_inf(c):
+            left = ("inf", psign)
+        else:
+            _, ma, ea = finite_parts(a)
+            _, mc, ec = finite_parts(c)
+            left = ("fin", psign, ma * mc, ea + ec)
+    else:
+        left = _inf_or_finite(a)
+    if has_addend:
+        right = _inf_or_finite(b)
+        if negate_addend:
+            right = (right[0], right[1] ^ 1) + right[2:]
+    else:
+        right = None
+    if right is None:
+        if left[0] == "inf":
+            result, flags, up = infinity(left[1]), 0, False
+        else:
+            result, flags, up = round_to(left[1], left[2], left[3], False, fmt, rn)
+    elif left[0] == "inf" or right[0] == "inf":
+        if left[0] == "inf" and right[0] == "inf" and left[1] != right[1]:
+            return finish(s, DEFAULT_QNAN, VXISI, False)
+        result, flags, up = infinity(left[1] if left[0] == "inf" else right[1]), 0, False
+    else:
+        _, ls, lm, le = left
+        _, rs, rm, re = right
+        if lm == 0 and rm == 0:
+            sign = ls if ls == rs else exact_zero_sign(rn)
+            result, flags, up = sign << 63, 0, False
+        else:
+            sign, m, e = _add_exact(ls, lm, le, rs, rm, re)
+            if m == 0:
+                sign = exact_zero_sign(rn)
+            result, flags, up = round_to(sign, m, e, False, fmt, rn)
+    if negate_result:
+        result ^= SIGN64
+    return finish(s, result, flags, up)
+
+
+def fp_div(s, a, b, bits):
+    rn = s.fpscr & RN_MASK
+    fmt = fmt_for(bits)
+    snan = _snan_flag(a, b)
+    nan = _nan_result([a, b], bits)
+    if nan is not None:
+        return finish(s, nan, snan, False)
+    sign = sign_of(a) ^ sign_of(b)
+    if is_inf(a) and is_inf(b):
+        return finish(s, DEFAULT_QNAN, VXIDI, False)
+    if is_zero(a) and is_zero(b):
+        return finish(s, DEFAULT_QNAN, VXZDZ, False)
+    if is_inf(a) or is_zero(b):
+        return finish(s, infinity(sign), 0 if is_inf(a) else ZX, False)
+    if is_inf(b) or is_zero(a):
+        return finish(s, sign << 63, 0, False)
+    _, ma, ea = finite_parts(a)
+    _, mb, eb = finite_parts(b)
+    # enough quotient bits for the precision, a guard bit and a sticky remainder
+    extra = fmt.precision + 3 + mb.bit_length() - ma.bit_length() + 1
+    extra = max(extra, 0)
+    q, r = divmod(ma << extra, mb)
+    result, flags, up = round_to(sign, q, ea - eb - extra, r != 0, fmt, rn)
+    return finish(s, result, flags, up)
+
+
+def fp_sqrt(s, b, bits):
+    rn = s.fpscr & RN_MASK
+    fmt = fmt_for(bits)
+    nan = _nan_result([b], bits)
+    if nan is not None:
+        return finish(s, nan, _snan_flag(b), False)
+    if is_zero(b):
+        return finish(s, b, 0, False)
+    if sign_of(b):
+        return finish(s, DEFAULT_QNAN, VXSQRT, False)
+    if is_inf(b):
+        return finish(s, b, 0, False)
+    _, m, e = finite_parts(b)
+    # sqrt(m * 2**e) = sqrt(m * 2**(e - k)) * 2**(k/2)... scale to an even
+    # exponent with plenty of bits in the integer square root
+    k = 2 * (fmt.precision + 3) - m.bit_length() + 2
+    k = max(k, 0)
+    if (e - k) % 2:
+        k += 1
+    n = m << k
+    root = isqrt(n)
+    result, flags, up = round_to(0, root, (e - k) // 2, root * root != n, fmt, rn)
+    return finish(s, result, flags, up)
+
+
+def fp_round_single(s, b):
+    """frsp: round a double to single precision."""
+    rn = s.fpscr & RN_MASK
+    nan = _nan_result([b], 32)
+    if nan is not None:
+        return finish(s, nan, _snan_flag(b), False)
+    if is_inf(b) or is_zero(b):
+        return finish(s, b, 0, False)
+    sign, m, e = finite_parts(b)
+    result, flags, up = round_to(sign, m, e, False, SINGLE_FMT, rn)
+    return finish(s, result, flags, up)
+
+
+# --- conversions -----------------------------------------------------------------
+
+def fp_to_int(s, b, width, is_signed, toward_zero):
+    """fcti*: a double to a saturated integer of ``width`` bits (64-bit image)."""
+    rn = RN_ZERO if toward_zero else s.fpscr & RN_MASK
+    lo = -(1 << (width - 1)) if is_signed else 0
+    hi = (1 << (width - 1)) - 1 if is_signed else (1 << width) - 1
+    old = s.fpscr
+    if is_nan(b):
+        value, flags, up = (lo, VXCVI | _snan_flag(b), False)
+    elif is_inf(b):
+        value, flags, up = (lo if sign_of(b) else hi), VXCVI, False
+    else:
+        sign, m, e = finite_parts(b)
+        if e >= 0:
+            exact, rest_half, rest_more = m << e, False, False
+        else:
+            exact = m >> -e
+            rest = m & ((1 << -e) - 1)
+            rest_half = rest >> (-e - 1) & 1 == 1
+            rest_more = rest & ((1 << (-e - 1)) - 1) != 0
+        inexact = rest_half or rest_more
+        if rn == RN_NEAREST:
+            up = rest_half and (rest_more or exact & 1)
+        elif rn == RN_ZERO:
+            up = False
+        elif rn == RN_UP:
+            up = inexact and not sign
+        else:
+            up = inexact and sign
+        mag = exact + up
+        v = -mag if sign else mag
+        if v < lo or v > hi:
+            value, flags, up = (lo if v < lo else hi), VXCVI, False
+        else:
+            value, flags = v, (XX if inexact else 0)
+    new = (old & ~(FR | FI)) | flags
+    if flags & XX:
+        new |= FI
+        if up:
+            new |= FR
+    s.fpscr = with_summary(old, new)
+    return value & M64
+
+
+def int_to_fp(s, x, is_signed, bits):
+    """fcfid*: a 64-bit integer to a double- or single-precision value."""
+    rn = s.fpscr & RN_MASK
+    v = x - (1 << 64) if is_signed and x >> 63 else x
+    result, flags, up = round_to(1 if v < 0 else 0, abs(v), 0, False, fmt_for(bits), rn)
+    return finish(s, result, flags, up)
+
+
+# --- compare -----------------------------------------------------------------------
+
+def fp_compare(s, a, b, ordered):
+    """fcmpu/fcmpo: the 4-bit FL FG FE FU code, also recorded in FPCC."""
+    if is_nan(a) or is_nan(b):
+        code = 0b0001
+    else:
+        va, vb = _compare_key(a), _compare_key(b)
+        code = 0b1000 if va < vb else 0b0100 if va > vb else 0b0010
+    flags = _snan_flag(a, b)
+    if ordered and (is_nan(a) or is_nan(b)):
+        # fcmpo: any NaN is an invalid compare, unless an SNaN with VE=1
+        if not (flags and s.fpscr & VE):
+            flags |= VXVC
+    old = s.fpscr
+    new = (old & ~FPCC_MASK) | (code << FPRF_SHIFT) | flags
+    s.fpscr = with_summary(old, new)
+    return code
+
+
+def _compare_key(x):
+    """An integer ordering finite and infinite doubles by value (+0 == -0)."""
+    mag = x & ~SIGN64 & M64
+    return -mag if sign_of(x) else mag
+
+
+# --- memory format conversions (no FPSCR effects) ---------------------------------
+
+def single_to_double(w):
+    """DOUBLE(): a 32-bit single image widened exactly to a double image.
+    Normal, zero, infinity and NaN bit patterns move field by field (an SNaN
+    stays signalling); a denormal single is normalised."""
+    w &= 0xFFFFFFFF
+    sign = w >> 31
+    e = (w >> 23) & 0xFF
+    frac = w & 0x7FFFFF
+    if e == 0xFF:
+        return (sign << 63) | (0x7FF << 52) | (frac << 29)
+    if e == 0:
+        # zero, or a denormal frac * 2**-149 (exact in double)
+        return pack_exact(sign, frac, -149)
+    return (sign << 63) | ((e - 127 + 1023) << 52) | (frac << 29)
+
+
+def double_to_single(x):
+    """SINGLE(): the 32-bit image stored by stfs, truncating (never rounding).
+    Doubles in the single denormal range are denormalised by shifting; those
+    too small for it (and double denormals) store a signed zero, as POWER and
+    QEMU do where the ISA leaves the value undefined."""
+    e = (x >> 52) & 0x7FF
+    if e > 896 or x & ~SIGN64 & M64 == 0:
+        return ((x >> 32) & 0xC0000000) | ((x >> 29) & 0x3FFFFFFF)
+    sign = (x >> 63) << 31
+    if e >= 874:
+        mant = (1 << 52) | (x & ((1 << 52) - 1))
+        return sign | (mant >> (29 + 897 - e))
+    return sign
+
+
+# --- pseudocode bindings --------------------------------------------------------
+
+for _name, _fn in (("_fp_muladd", fp_muladd), ("_fp_div", fp_div), ("_fp_sqrt", fp_sqrt),
+                   ("_fp_round_single", fp_round_single), ("_fp_to_int", fp_to_int),
+                   ("_int_to_fp", int_to_fp), ("_fp_compare", fp_compare)):
+    runtime(_name)(_fn)
+
+
+def _const_arg(v, what):
+    if v.const is None:
+        raise TypeError(f"{what} must be a constant")
+    return v.const
+
+
+def _bits_arg(v):
+    bits = _const_arg(v, "the precision argument")
+    if bits not in (32, 64):
+        raise TypeError("the precision argument is 32 or 64")
+    return bits
+
+
+def _state_call(comp, code, width):
+    comp.note_write()  # the helper updates the FPSCR
+    return _val(code, width)
+
+
+def _muladd_intrinsic(has_product, has_addend, negate_addend, negate_result):
+    def gen(comp, *args):
+        if has_product and has_addend:
+            a, c, b, bits = args
+        elif has_product:
+            (a, c, bits), b = args, None
+        else:
+            (a, b, bits), c = args, None
+        return _state_call(comp, (
+            f"_fp_muladd(s, {a.code}, {c.code if c else 0}, {b.code if b else 0}, "
+            f"{negate_addend}, {negate_result}, {_bits_arg(bits)}, {has_product}, "
+            f"{has_addend})"), 64)
+    return gen
+
+
+# FPADD(x, y, bits) ... FPNMSUB(a, c, b, bits): bits is the result precision.
+for _name, _spec in {
+        "FPADD": (False, True, False, False), "FPSUB": (False, True, True, False),
+        "FPMUL": (True, False, False, False),
+        "FPMADD": (True, True, False, False), "FPMSUB": (True, True, True, False),
+        "FPNMADD": (True, True, False, True), "FPNMSUB": (True, True, True, True)}.items():
+    intrinsic(_name)(_muladd_intrinsic(*_spec))
+
+
+@intrinsic("FPDIV")
+def _i_fpdiv(comp, a, b, bits):
+    return _state_call(comp, f"_fp_div(s, {a.code}, {b.code}, {_bits_arg(bits)})", 64)
+
+
+@intrinsic("FPSQRT")
+def _i_fpsqrt(comp, b, bits):
+    return _state_call(comp, f"_fp_sqrt(s, {b.code}, {_bits_arg(bits)})", 64)
+
+
+@intrinsic("FPROUNDSINGLE")
+def _i_fpround(comp, b):
+    return _state_call(comp, f"_fp_round_single(s, {b.code})", 64)
+
+
+@intrinsic("FPTOINT")
+def _i_fptoint(comp, b, width, is_signed, toward_zero):
+    """FPTOINT(x, width, signed, toward_zero): fcti* conversions."""
+    return _state_call(comp, (
+        f"_fp_to_int(s, {b.code}, {_const_arg(width, 'width')}, "
+        f"{bool(_const_arg(is_signed, 'signed'))}, "
+        f"{bool(_const_arg(toward_zero, 'toward_zero'))})"), 64)
+
+
+@intrinsic("INTTOFP")
+def _i_inttofp(comp, x, is_signed, bits):
+    """INTTOFP(x, signed, bits): fcfid* conversions."""
+    return _state_call(comp, (
+        f"_int_to_fp(s, {x.code}, {bool(_const_arg(is_signed, 'signed'))}, "
+        f"{_bits_arg(bits)})"), 64)
+
+
+@intrinsic("FPCOMPARE")
+def _i_fpcompare(comp, a, b, ordered):
+    """FPCOMPARE(a, b, ordered): the FL FG FE FU code; sets FPCC, VXSNAN (VXVC)."""
+    return _state_call(comp, (
+        f"_fp_compare(s, {a.code}, {b.code}, {bool(_const_arg(ordered, 'ordered'))})"), 4)
+
+
+runtime_function("DOUBLE", 64, "_fp_single_to_double")(single_to_double)
+runtime_function("SINGLE", 32, "_fp_double_to_single")(double_to_single)
+runtime_function("FPSCR_SUMMARY", 64, "_fpscr_with_summary")(with_summary)
+runtime_function("FPSCR_RECOMPUTE", 64, "_fpscr_recompute_summary")(recompute_summary)
