@@ -95,7 +95,8 @@ def _parse_one(lines, i, filename, extension):
             while i < n and (not lines[i].strip() or lines[i].startswith((" ", "\t"))):
                 if lines[i].strip() and first is None:
                     first = i + 1
-                block.append(lines[i])
+                if first is not None:  # code line 1 is file line code_line
+                    block.append(lines[i])
                 i += 1
             page.code = _dedent(block)
             page.code_line = first or i
