@@ -92,3 +92,99 @@ def format_operand(imm):
     """Disassembly of the ``imm`` operand: the quoted string, else the number."""
     s = format_swizzle(imm)
     return f'"{s}"' if s is not None else str(imm)
+
+
+# --- instruction decoding (the reference the hardware decoder is checked against) --
+
+# Selector kinds, as the hardware decoder reports them.
+KIND_SKIP, KIND_ZERO, KIND_ONE, KIND_COPY = 0, 1, 2, 3
+
+# MVRM-2P-2S1D and the common RM fields: (first, last) MSB0 bit of the 24-bit RM.
+RM_FIELDS = {
+    "MASKMODE": (0, 0), "MASK": (1, 3), "ELWIDTH": (4, 5), "ELWIDTH_SRC": (6, 7),
+    "SUBVL": (8, 9), "Rdest_EXTRA2": (10, 11), "Rsrc_EXTRA2": (12, 13),
+    "src_SUBVL": (14, 15), "MASK_SRC": (16, 18), "MODE": (19, 23),
+}
+
+
+def rm_field(rm, name):
+    a, b = RM_FIELDS[name]
+    return (rm >> (23 - b)) & ((1 << (b - a + 1)) - 1)
+
+
+def extra2_register(field5, extra2):
+    """(register number, is_vector) from a 5-bit field and its EXTRA2 spec
+    (svp64 "INT/FP EXTRA2": 00 r0-31, 01 r32-63 scalar; 10 r0-124/4, 11 r2-126/4 vector)."""
+    vector = extra2 >> 1
+    bit = extra2 & 1
+    if vector:
+        return (field5 << 2) | (bit << 1), True
+    return (bit << 5) | field5, False
+
+
+def group_sizes(subvl, src_subvl):
+    """(destination, source) sub-elements per group (errata 001-3): when exactly one
+    side has SUBVL 1 it is laid out planar and takes the other side's group size."""
+    if subvl == 1 and src_subvl > 1:
+        return src_subvl, src_subvl
+    if src_subvl == 1 and subvl > 1:
+        return subvl, subvl
+    return subvl, src_subvl
+
+
+class SwizzleDecode:
+    """What the decoder reports for one (possibly prefixed) swizzle instruction."""
+    FIELDS = ("match", "is_fmv", "rt", "ra", "even_ok", "sel_kind", "sel_src",
+              "illegal_odd", "illegal_reserved", "illegal_range", "illegal", "atomic",
+              "prefixed", "rt_ext", "ra_ext", "rt_vec", "ra_vec", "subvl", "src_subvl",
+              "mask_src", "dst_group", "src_group")
+
+    def __init__(self, **kw):
+        for k in self.FIELDS:
+            setattr(self, k, kw.get(k, 0))
+
+    def as_dict(self):
+        return {k: getattr(self, k) for k in self.FIELDS}
+
+
+def decode_swizzle(isa, word, rm=None):
+    """Decode ``word`` (with the 24-bit ``rm`` of an SVP64 prefix, or None) using the
+    ISA's decoder tables; ``match`` is 0 if it is not a swizzle move."""
+    d = isa.decode(word)
+    if d is None or d.spec.mnemonic not in SWIZZLE_MNEMONICS:
+        return SwizzleDecode(sel_kind=[0] * 4, sel_src=[0] * 4)
+    f = d.fields
+    is_fmv = int(d.spec.mnemonic == "fmv.swiz")
+    rt, ra = (f["FRTp"], f["FRAp"]) if is_fmv else (f["RTp"], f["RAp"])
+    kinds, srcs = [], []
+    reserved = False
+    for sel in selectors(f["imm"]):
+        reserved |= sel == SEL_RESERVED
+        kind = {SEL_SKIP: KIND_SKIP, SEL_RESERVED: KIND_SKIP, SEL_ZERO: KIND_ZERO,
+                SEL_ONE: KIND_ONE}.get(sel, KIND_COPY)
+        kinds.append(kind)
+        srcs.append(sel & 3 if kind == KIND_COPY else 0)
+    out = SwizzleDecode(match=1, is_fmv=is_fmv, rt=rt, ra=ra,
+                        even_ok=int(rt % 2 == 0 and ra % 2 == 0),
+                        sel_kind=kinds, sel_src=srcs, illegal_reserved=int(reserved),
+                        atomic=1, rt_ext=rt, ra_ext=ra, subvl=4, src_subvl=4,
+                        dst_group=4, src_group=4)
+    if rm is None:
+        out.illegal_odd = int(not out.even_ok)
+    else:
+        # SVP64: elements, not register pairs, so the even-pair rule does not apply
+        out.prefixed = 1
+        out.rt_ext, out.rt_vec = extra2_register(rt, rm_field(rm, "Rdest_EXTRA2"))
+        out.ra_ext, out.ra_vec = extra2_register(ra, rm_field(rm, "Rsrc_EXTRA2"))
+        out.rt_vec, out.ra_vec = int(out.rt_vec), int(out.ra_vec)
+        out.subvl = rm_field(rm, "SUBVL") + 1
+        out.src_subvl = rm_field(rm, "src_SUBVL") + 1
+        out.mask_src = rm_field(rm, "MASK_SRC")
+        out.dst_group, out.src_group = group_sizes(out.subvl, out.src_subvl)
+        # only the destination positions of a group count; copies from beyond the
+        # source group are illegal
+        out.illegal_range = int(any(k == KIND_COPY and s >= out.src_group
+                                    for k, s in zip(kinds[:out.dst_group],
+                                                    srcs[:out.dst_group])))
+    out.illegal = int(out.illegal_odd or out.illegal_reserved or out.illegal_range)
+    return out
