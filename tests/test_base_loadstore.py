@@ -310,3 +310,26 @@ def test_update_store_with_rs_equal_ra_is_valid(isa):
     assert res.stop == "end"
     assert res.gpr[4] == BASE + 4
     assert res.memory.read(BASE + 4, 4) == BASE
+
+
+# ---------------------------------------------------------------------------
+# SVP64 columns of the rows the golden SVP64 encodings use: category and EXTRA
+# slots as openpower-isa's LDSTRM-*/RM-* tables give them (slot 0 first).
+
+OPENPOWER_SV = {
+    "ld": ("LDSTRM-2P-1S1D", "d:RT s:RA - -"),
+    "lwz": ("LDSTRM-2P-1S1D", "d:RT s:RA - -"),
+    "lbz": ("LDSTRM-2P-1S1D", "d:RT s:RA - -"),
+    "lbzu": ("LDSTRM-2P-1S2D", "d:RT d:RA;s:RA - -"),
+    "std": ("LDSTRM-2P-2S", "s:RS s:RA - -"),
+    "stw": ("LDSTRM-2P-2S", "s:RS s:RA - -"),
+    "stdx": ("LDSTRM-2P-3S", "s:RS s:RA s:RB -"),
+    "mcrf": ("RM-2P-1S1D", "d:BF s:BFA - -"),
+    "crand": ("RM-1P-2S1D", "d:BT s:BA s:BB -"),
+}
+
+
+@pytest.mark.parametrize("mnemonic", sorted(OPENPOWER_SV))
+def test_svp64_columns_match_openpower(isa, mnemonic):
+    row, _ = isa.by_mnemonic[mnemonic]
+    assert (row.sv, " ".join(row.extra)) == OPENPOWER_SV[mnemonic]
