@@ -717,10 +717,12 @@ class PageCompiler:
         self.prologue.add("CRF")
         if self.rc == "CR0":
             self.fields_used.add(self.rc_target)
-            self.fields_used.add("Rc")
             self.prologue.add("G")
-            self.emit(f"if f_Rc:")
-            self.indent += 1
+            # a form without an Rc bit (addic., andi.) records unconditionally
+            if self.is_field("Rc"):
+                self.fields_used.add("Rc")
+                self.emit(f"if f_Rc:")
+                self.indent += 1
             self.emit(f"CRF[_crf] = _cr0(G[f_{self.rc_target}], s.so)")
         elif self.rc == "CR1":
             self.fields_used.add("Rc")
