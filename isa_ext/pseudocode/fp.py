@@ -35,6 +35,7 @@ VXSOFT, VXSQRT, VXCVI = fpscr_bit(53), fpscr_bit(54), fpscr_bit(55)
 VE, OE, UE, ZE, XE = (fpscr_bit(n) for n in range(56, 61))
 RN_MASK = 0b11
 
+RESERVED_BITS = (((1 << 29) - 1) << 35) | fpscr_bit(52)  # bits 0:28 and 52 read as 0
 INVALID_BITS = VXSNAN | VXISI | VXIDI | VXZDZ | VXIMZ | VXVC | VXSOFT | VXSQRT | VXCVI
 EXCEPTION_BITS = OX | UX | ZX | XX | INVALID_BITS
 
@@ -195,8 +196,8 @@ def with_summary(old, new):
 
 def recompute_summary(x):
     """``x`` with VX = OR of the invalid-operation bits and FEX = OR of the
-    enabled exceptions (FX is left as it is)."""
-    x &= ~(VX | FEX)
+    enabled exceptions (FX is left as it is); reserved bits cleared."""
+    x &= ~(VX | FEX | RESERVED_BITS)
     if x & INVALID_BITS:
         x |= VX
     enabled = ((x & VX and x & VE) or (x & OX and x & OE) or (x & UX and x & UE)
@@ -383,7 +384,8 @@ def fp_to_int(s, b, width, is_signed, toward_zero):
     hi = (1 << (width - 1)) - 1 if is_signed else (1 << width) - 1
     old = s.fpscr
     if is_nan(b):
-        value, flags, up = (lo, VXCVI | _snan_flag(b), False)
+        # the most negative integer, as a zero-extended 32-bit word for fctiw[z]
+        value, flags, up = (lo & ((1 << width) - 1), VXCVI | _snan_flag(b), False)
     elif is_inf(b):
         value, flags, up = (lo if sign_of(b) else hi), VXCVI, False
     else:
@@ -415,6 +417,9 @@ def fp_to_int(s, b, width, is_signed, toward_zero):
         new |= FI
         if up:
             new |= FR
+    if flags & VXCVI:
+        # FPRF is undefined here by the ISA; POWER9 and QEMU give C and FU
+        new = (new & ~FPRF_MASK) | (0b10001 << FPRF_SHIFT)
     s.fpscr = with_summary(old, new)
     return value & M64
 
