@@ -412,6 +412,12 @@ def substitute(template, texts):
 
 # -- the assembler ----------------------------------------------------------------
 
+def swap_halves(value, width):
+    """Exchange the two halves of a ``width``-bit value (its own inverse)."""
+    half = width // 2
+    return ((value & ((1 << half) - 1)) << (width - half)) | (value >> half)
+
+
 @dataclass
 class ListingLine:
     addr: int
@@ -709,12 +715,24 @@ class Assembler:
                 disp, base = self.split_displacement(loc, st)
                 values[op.field] = self.field_value(op.field, disp, st, pc, flags)
                 values[op.base] = self.field_value(op.base, base, st, pc, flags)
+            elif row.optypes:
+                values[op.field] = self.typed_value(row, op.field, loc, st, pc, flags)
             else:
                 values[op.field] = self.field_value(op.field, loc, st, pc, flags)
         try:
             return encode_row(self.forms, row, values, flags)
         except IsaExtError as e:
             self.error(str(e), st.line, st.column)
+
+    def typed_value(self, row, name, loc, st, pc, flags):
+        """An operand with its own notation (table column ``optype``)."""
+        ot = self.isa.operand_type(row, name)
+        if ot is None:
+            return self.field_value(name, loc, st, pc, flags)
+        try:
+            return ot.parse(loc.text)
+        except IsaExtError as e:
+            self.error(str(e), st.line, loc.column + getattr(e, "column", 0))
 
     def split_displacement(self, loc, st):
         text = loc.text
@@ -782,6 +800,8 @@ class Assembler:
         if not lo <= value <= hi:
             self.error(f"{name} value {v.value if scale == 1 else value * scale} out of range "
                        f"{lo * scale}..{hi * scale}", st.line, loc.column)
+        if name in forms.swaphalves:
+            value = swap_halves(value, width)
         return value
 
     def field_width(self, name):

@@ -10,7 +10,8 @@ reproduce the word exactly.  Words no row decodes print as ``.long 0x...``.
 """
 import re
 
-from .asm import Assembler, AsmError, CR_BIT_NAMES, Located, Statement, extended_mnemonics
+from .asm import (Assembler, AsmError, CR_BIT_NAMES, Located, Statement, extended_mnemonics,
+                  swap_halves)
 
 CR_BIT_TEXT = {v: k for k, v in reversed(list(CR_BIT_NAMES.items()))}
 REG_PREFIX = {"gpr": "r", "fpr": "f", "crf": "cr"}
@@ -62,7 +63,11 @@ class Disassembler:
         flags = {k: d.fields[k] for k in d.spec.suffix}
         out = []
         for op in d.spec.operands:
-            text = self.field_text(op.field, d.fields[op.field], pc, flags)
+            ot = self.isa.operand_type(d.spec, op.field) if d.spec.optypes else None
+            if ot is not None:
+                text = ot.format(d.fields[op.field])
+            else:
+                text = self.field_text(op.field, d.fields[op.field], pc, flags)
             if op.base:
                 text += f"({self.field_text(op.base, d.fields[op.base], pc, flags)})"
             out.append(text)
@@ -78,6 +83,8 @@ class Disassembler:
             return bit if raw < 4 else f"4*cr{raw >> 2}+{bit}"
         value = raw
         width = self._width(name)
+        if name in forms.swaphalves:
+            value = swap_halves(raw, width)
         if name in forms.signed and raw >> (width - 1):
             value = raw - (1 << width)
         value *= forms.scale.get(name, 1)

@@ -74,6 +74,7 @@ class FormSet:
     signed: set = dc_field(default_factory=set)  # fields holding signed numbers
     scale: dict = dc_field(default_factory=dict)  # field -> multiplier in assembly
     pcrel: set = dc_field(default_factory=set)  # branch displacements (relative unless AA=1)
+    swaphalves: set = dc_field(default_factory=set)  # assembly value = field halves swapped
 
     def __getitem__(self, name):
         try:
@@ -102,7 +103,7 @@ def _parse_bits(text, where):
 
 
 def parse_forms(text, filename="forms.txt"):
-    forms, regclass, signed, scale, pcrel = {}, {}, set(), {}, set()
+    forms, regclass, signed, scale, pcrel, swaphalves = {}, {}, set(), {}, set(), set()
     current = None
     for lineno, raw in enumerate(text.splitlines(), 1):
         where = f"{filename}:{lineno}"
@@ -121,6 +122,9 @@ def parse_forms(text, filename="forms.txt"):
             elif words[0] == "pcrel" and len(words) >= 2:
                 pcrel.update(words[1:])
                 current = None
+            elif words[0] == "swaphalves" and len(words) >= 2:
+                swaphalves.update(words[1:])
+                current = None
             elif words[0] == "scale" and len(words) == 3:
                 scale[words[1]] = int(words[2])
                 current = None
@@ -138,4 +142,4 @@ def parse_forms(text, filename="forms.txt"):
             if words[0] in current.fields:
                 raise SpecError(f"field {words[0]} defined twice in form {current.name}", where)
             current.fields[words[0]] = Field(words[0], _parse_bits(words[1:], where))
-    return FormSet(forms, regclass, signed, scale, pcrel)
+    return FormSet(forms, regclass, signed, scale, pcrel, swaphalves)
