@@ -108,6 +108,10 @@ class ISA:
         self._disk = None
         # hooks an extension may install (SVP64 installs a prefix handler)
         self.prefix_handler = None
+        # operand notations (table column "optype"): name -> object with
+        # parse(text) -> int (raising IsaExtError, optional .column) and
+        # format(value) -> text
+        self.operand_types = {}
         for ext in self.extensions:
             _activate_extension(self, ext)
 
@@ -126,6 +130,17 @@ class ISA:
                 break
         self._decode_cache[word] = d
         return d
+
+    def operand_type(self, row, field):
+        """The registered notation of ``row``'s operand ``field``, or None."""
+        name = row.optypes.get(field)
+        if name is None:
+            return None
+        ot = self.operand_types.get(name)
+        if ot is None:
+            raise SpecError(f"operand type {name!r} is not registered "
+                            f"(is its extension switched on?)", row.where)
+        return ot
 
     def overlaps(self):
         return overlaps(self.rows)

@@ -14,6 +14,8 @@ Columns (``decoder/<extension>/*.csv``)::
     rc        with Rc=1, which CR field records the result: CR0 (integer) or CR1 (FP)
     sv        SVP64 RM category (``RM-1P-2S1D``); empty: not SVP64-capable
     extra     SVP64 EXTRA slots, space-separated, each ``d:RT;d:CR0`` / ``s:RA`` / ``-``
+    optype    optional: operands with their own assembly notation, ``imm:swizzle``
+              (the type is registered in ``ISA.operand_types`` by an extension)
 """
 import csv
 import io
@@ -54,6 +56,7 @@ class InsnSpec:
     value: int = 0
     page: object = None  # pseudocode.pages.Page, attached by the ISA loader
     variants: dict = dc_field(default_factory=dict)  # mnemonic -> {flag: value}
+    optypes: dict = dc_field(default_factory=dict)  # field -> operand type name
 
     @property
     def fields_used(self):
@@ -155,6 +158,11 @@ def parse_table(text, forms, extension, filename):
             mask |= f.mask()
             value = f.insert(value, v)
         spec.mask, spec.value = mask, value
+        for item in row.get("optype", "").split():
+            fname, _, tname = item.partition(":")
+            if fname not in form.fields or not tname:
+                raise SpecError(f"bad optype item {item!r} (FIELD:TYPE)", where)
+            spec.optypes[fname] = tname
         spec.variants = _variants(spec.mnemonic, suffix)
         rows.append(spec)
     return rows

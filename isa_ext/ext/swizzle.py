@@ -188,3 +188,23 @@ def decode_swizzle(isa, word, rm=None):
                                                     srcs[:out.dst_group])))
     out.illegal = int(out.illegal_odd or out.illegal_reserved or out.illegal_range)
     return out
+
+
+# --- extension activation ------------------------------------------------------------
+
+class SwizzleOperand:
+    """The ``swizzle`` operand type (table column ``optype``: ``imm:swizzle``)."""
+    parse = staticmethod(parse_operand)
+    format = staticmethod(format_operand)
+
+
+def activate(isa):
+    isa.operand_types["swizzle"] = SwizzleOperand
+
+
+def _register():
+    from ..isa import EXTENSION_HOOKS
+    EXTENSION_HOOKS["swizzle"] = activate
+
+
+_register()
