@@ -45,7 +45,7 @@ def run(isa, words, **regs):
     return sim.run(max_steps=100)
 
 
-@pytest.mark.parametrize("spr,attr", [(8, "lr"), (9, "ctr"), (815, "tar")])
+@pytest.mark.parametrize("spr,attr", [(8, "lr"), (9, "ctr"), (815, "tar"), (720, "svstate")])
 def test_mtspr_mfspr_round_trip(isa, spr, attr):
     value = 0xDEADBEEF_01234567
     res = run(isa, [xfx(MTSPR, 5, spr), xfx(MFSPR, 6, spr)], r5=value)
@@ -57,7 +57,7 @@ def test_mtspr_mfspr_round_trip(isa, spr, attr):
 def test_mfspr_reads_lr_set_by_bl(isa):
     # bl +8 from 0x1000 sets LR=0x1004; at 0x1008 mflr 3 reads it
     words = [encode(isa, "bl", LI=2), 0, xfx(MFSPR, 3, 8)]
-    res = run(isa, words, lr=0x1000 + 12)
+    res = run(isa, words)
     assert res.gpr[3] == 0x1004
 
 
