@@ -194,8 +194,18 @@ def _is_implicit(row, name):
     return name != "MEM" and base not in row.form.fields and name not in row.form.fields
 
 
+def check_sandbox(isa):
+    """New primary opcode 22 rows stay clear of openpower-isa's draft allocations."""
+    from . import opcode_map
+    return [Problem("po22", a.where, f"{a.name} key {a.key} (bits 21:31) collides with "
+                    f"openpower-isa's {b.name} key {b.key} ({b.where})")
+            for a, b in opcode_map.collisions(opcode_map.allocations(isa))
+            if b.owner == "openpower-isa"]
+
+
 CHECKS = (("forms", check_forms), ("pages", check_pages), ("compile", check_compile),
-          ("overlap", check_overlaps), ("rm", check_rm))
+          ("overlap", check_overlaps), ("rm", check_rm),
+          ("po22", check_sandbox))
 
 
 def check_spec(root=None, extensions=None):

@@ -1,0 +1,70 @@
+"""The boxes of an instruction's encoding diagram, from its form and table row.
+
+A form may give several names to the same bits (RT/RS/FRT); the diagram shows
+the names this instruction uses: its constant (match) fields first, then its
+operands and suffix flags, then the form's other fields where bits are still
+free.  Bits no chosen field covers are shown as reserved ("/").
+"""
+from dataclasses import dataclass
+
+
+@dataclass
+class Box:
+    first: int  # MSB0 bit numbers, inclusive
+    last: int
+    label: str
+    field: str = None  # the field name, None for unnamed bits
+    value: int = None  # set for the instruction's constant fields
+
+    @property
+    def width(self):
+        return self.last - self.first + 1
+
+    @property
+    def value_bits(self):
+        return None if self.value is None else format(self.value, f"0{self.width}b")
+
+
+def encoding_boxes(row, used=()):
+    """Boxes in bit order for a table row; ``used`` are extra field names worth
+    showing (the fields its pseudocode reads), in preference order."""
+    form = row.form
+    wanted = list(row.match) + row.fields_used + list(row.suffix) + list(used)
+    wanted += sorted(form.fields, key=lambda n: min(form.fields[n].bits))
+    taken, chosen = set(), []
+    for name in wanted:
+        field = form.fields.get(name)
+        if field is None or name in chosen or field.bits & taken:
+            continue
+        chosen.append(name)
+        taken |= field.bits
+    boxes = []
+    for name in chosen:
+        field = form.fields[name]
+        remaining = field.width
+        for first, last in field.pieces:
+            n = last - first + 1
+            remaining -= n
+            label = name
+            if len(field.pieces) > 1:  # which bits of the field value this piece holds
+                lo, hi = field.width - remaining - n, field.width - remaining - 1
+                label = f"{name}[{lo}]" if lo == hi else f"{name}[{lo}:{hi}]"
+            value = None
+            if name in row.match:
+                value = (row.match[name] >> remaining) & ((1 << n) - 1)
+            boxes.append(Box(first, last, label, name, value))
+    free = [b for b in range(32) if b not in taken]
+    for first, last in _runs(free):
+        boxes.append(Box(first, last, "/"))
+    return sorted(boxes, key=lambda b: b.first)
+
+
+def _runs(bits):
+    runs, start = [], None
+    for i, b in enumerate(bits):
+        if start is None:
+            start = b
+        if i + 1 == len(bits) or bits[i + 1] != b + 1:
+            runs.append((start, b))
+            start = None
+    return runs

@@ -1,0 +1,86 @@
+"""The primary opcode 22 (sandbox) map: who holds which 11-bit key
+(instruction bits 21..31), ours and openpower-isa's draft rows, and what is free."""
+import os
+from dataclasses import dataclass
+
+SANDBOX_PO = 22
+KEY_FIRST, KEY_LAST = 21, 31
+KEY_BITS = KEY_LAST - KEY_FIRST + 1
+REFERENCE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "openpower_po22.txt")
+
+
+@dataclass
+class Allocation:
+    key: str  # KEY_BITS characters of 0, 1 or "-"
+    name: str
+    form: str
+    owner: str  # an extension name, or "openpower-isa"
+    where: str = ""
+
+    def matches(self, value):
+        for i, c in enumerate(self.key):
+            bit = (value >> (KEY_BITS - 1 - i)) & 1
+            if c != "-" and int(c) != bit:
+                return False
+        return True
+
+    def intersects(self, other):
+        return all(a == "-" or b == "-" or a == b for a, b in zip(self.key, other.key))
+
+
+def load_reference(path=REFERENCE_FILE):
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].split()
+            if len(line) >= 3:
+                out.append(Allocation(line[0], line[1], line[2], "openpower-isa",
+                                      f"{os.path.basename(path)}:{lineno}"))
+    return out
+
+
+def row_key(row):
+    """A table row's key pattern over bits 21..31 (from its fixed fields)."""
+    chars = []
+    for bit in range(KEY_FIRST, KEY_LAST + 1):
+        shift = 31 - bit
+        chars.append(str((row.value >> shift) & 1) if (row.mask >> shift) & 1 else "-")
+    return "".join(chars)
+
+
+def allocations(isa, reference=None):
+    ours = [Allocation(row_key(r), r.mnemonic, r.form.name, r.extension, r.where)
+            for r in isa.rows if r.match.get("PO") == SANDBOX_PO]
+    return ours + (load_reference() if reference is None else reference)
+
+
+def collisions(allocs):
+    """Pairs of allocations with different owners whose keys share a value."""
+    return [(a, b) for i, a in enumerate(allocs) for b in allocs[i + 1:]
+            if a.owner != b.owner and a.intersects(b)]
+
+
+def owners_by_key(allocs):
+    """[list of allocations] for each of the 2**11 key values."""
+    return [[a for a in allocs if a.matches(v)] for v in range(1 << KEY_BITS)]
+
+
+def free_patterns(owners):
+    """The unallocated keys as a short list of disjoint patterns.  Keys are
+    split from the least significant bit up: sandbox rows fix their extended
+    opcode in the low bits and leave operand bits above it free."""
+    out = []
+
+    def walk(fixed, values):
+        # fixed: {bit index in key: value}; values: key values matching it
+        if not any(owners[v] for v in values):
+            out.append("".join(str(fixed[i]) if i in fixed else "-" for i in range(KEY_BITS)))
+            return
+        if all(owners[v] for v in values):
+            return
+        i = max(i for i in range(KEY_BITS) if i not in fixed)
+        for b in (0, 1):
+            walk({**fixed, i: b}, [v for v in values if (v >> (KEY_BITS - 1 - i)) & 1 == b])
+
+    walk({}, list(range(1 << KEY_BITS)))
+    return sorted(out, key=lambda p: (p.count("-") * -1, p))
