@@ -396,7 +396,7 @@ def _load_aliases(text, filename, isa, aliases):
                     row.get("disasm", "") == "1", where))
 
 
-_IDENT = r"(?<![\w.$%]){}(?![\w.$])"
+IDENT_PATTERN = r"(?<![\w.$%]){}(?![\w.$])"
 
 
 def substitute(template, texts):
@@ -406,7 +406,7 @@ def substitute(template, texts):
         return texts[template]
     out = template
     for name, text in texts.items():
-        out = re.sub(_IDENT.format(re.escape(name)), lambda m: f"({text})", out)
+        out = re.sub(IDENT_PATTERN.format(re.escape(name)), lambda m: f"({text})", out)
     return out
 
 
@@ -838,7 +838,7 @@ class Assembler:
         for tmpl in alias.expansion:
             col = st.column
             for name in columns:
-                if re.search(_IDENT.format(re.escape(name)), tmpl):
+                if re.search(IDENT_PATTERN.format(re.escape(name)), tmpl):
                     col = columns[name]
                     break
             expanded.append(Located(substitute(tmpl, texts), col))

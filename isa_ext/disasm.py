@@ -11,7 +11,7 @@ reproduce the word exactly.  Words no row decodes print as ``.long 0x...``.
 import re
 
 from .asm import (Assembler, AsmError, CR_BIT_NAMES, Located, Statement, extended_mnemonics,
-                  swap_halves)
+                  swap_halves, IDENT_PATTERN)
 
 CR_BIT_TEXT = {v: k for k, v in reversed(list(CR_BIT_NAMES.items()))}
 REG_PREFIX = {"gpr": "r", "fpr": "f", "crf": "cr"}
@@ -112,7 +112,7 @@ class Disassembler:
             found = [self._direct(p, alias.expansion, ops) for p in parts]
             if all(f is not None for f in found):
                 known[op.name] = found[0] if not op.base else f"{found[0]}({found[1]})"
-            elif op.default is not None and not op.base:
+            elif not op.base:
                 guesses.append(op)
             else:
                 return None
@@ -120,7 +120,9 @@ class Disassembler:
             return None
         candidates = [None]
         if guesses:
-            candidates = _candidates(guesses[0].default)
+            candidates = self._candidates(guesses[0], alias, d.spec)
+            if not candidates:
+                return None
         for cand in candidates:
             texts = dict(known)
             if guesses:
@@ -130,6 +132,23 @@ class Disassembler:
             if self._reproduces(alias, shown, d.word, pc):
                 return _join(alias.name, shown)
         return None
+
+    def _candidates(self, op, alias, row):
+        """Texts to try for an alias operand that only appears inside arithmetic:
+        shaped like its default (``cr0`` -> cr0..cr7), else every value of the
+        numeric field it is used in."""
+        if op.default is not None:
+            m = re.fullmatch(r"([a-z]*)(\d+)", op.default)
+            if m is None:
+                return [op.default]
+            prefix, first = m.group(1), int(m.group(2))
+            count = {"cr": 8}.get(prefix, 32)
+            return [op.default] + [f"{prefix}{i}" for i in range(count) if i != first]
+        for tmpl, operand in zip(alias.expansion, row.operands):
+            if re.search(IDENT_PATTERN.format(re.escape(op.name)), tmpl) and not operand.base \
+                    and operand.field not in self.forms.regclass:
+                return [str(i) for i in range(1 << self._width(operand.field))]
+        return []
 
     @staticmethod
     def _direct(name, templates, ops):
@@ -171,16 +190,6 @@ def _join(mnemonic, ops):
     return f"{mnemonic} {','.join(ops)}" if ops else mnemonic
 
 
-def _candidates(default):
-    """Values to try for an optional operand left out of the expansion's direct
-    positions, shaped like its default (``cr0`` -> cr0..cr7)."""
-    m = re.fullmatch(r"([a-z]*)(\d+)", default)
-    if m is None:
-        return [default]
-    prefix = m.group(1)
-    count = {"cr": 8}.get(prefix, 32)
-    first = int(m.group(2))
-    return [default] + [f"{prefix}{i}" for i in range(count) if i != first]
 
 
 def disassemble_word(isa, word, pc=0):
