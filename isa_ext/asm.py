@@ -139,15 +139,21 @@ TOKEN_RE = re.compile(r"""\s*(?:
   | (?P<char>'(?:\\.|[^\\'])'?)
   | (?P<name>%?[A-Za-z_.$][\w.$]*)
   | (?P<op><<|>>|[-+*/%()&|^~])
+  | (?P<part>@(?:ha|h|l)(?![\w]))
 )""", re.X)
+
+# GNU's 16-bit pieces of an address: sym@ha + sym@l (signed) == sym
+HALF_PARTS = {"l": lambda v: v & 0xFFFF, "h": lambda v: (v >> 16) & 0xFFFF,
+              "ha": lambda v: ((v + 0x8000) >> 16) & 0xFFFF}
 
 
 class Value:
-    """An expression value; ``reloc`` counts label terms (0 = absolute number)."""
-    __slots__ = ("value", "reloc")
+    """An expression value; ``reloc`` counts label terms (0 = absolute number).
+    ``half`` marks a 16-bit piece (``@l``...), valid in signed or unsigned fields."""
+    __slots__ = ("value", "reloc", "half")
 
-    def __init__(self, value, reloc=0):
-        self.value, self.reloc = value, reloc
+    def __init__(self, value, reloc=0, half=False):
+        self.value, self.reloc, self.half = value, reloc, half
 
 
 class Evaluator:
@@ -233,6 +239,14 @@ class Evaluator:
         return self.primary()
 
     def primary(self):
+        v = self.atom()
+        kind, tok, pos = self.peek()
+        if kind == "part":
+            self.i += 1
+            return Value(HALF_PARTS[tok[1:]](v.value), 0, True)
+        return v
+
+    def atom(self):
         kind, tok, pos = self.peek()
         self.i += 1
         if kind is None:
@@ -684,10 +698,11 @@ class Assembler:
         """The words of one instruction statement."""
         mn = st.mnemonic
         entry = self.isa.by_mnemonic.get(mn)
-        if entry is not None:
-            return [self.encode(entry[0], entry[1], st, pc)]
         alias = self.aliases.get(mn)
-        if alias is not None:
+        if entry is not None and (alias is None or len(entry[0].operands) == len(
+                [o for o in st.operands if o.text])):
+            return [self.encode(entry[0], entry[1], st, pc)]
+        if alias is not None:  # also an instruction's short form: "sc" for "sc 0"
             return self.expand(alias, st, pc)
         if mn.startswith("sv.") and getattr(self.isa, "sv_assemble", None) is not None:
             return self.svp64(st, pc)
@@ -788,11 +803,13 @@ class Assembler:
                 value -= pc
         elif v.reloc:
             value = v.value  # an absolute address used as a number
+        width = self.field_width(name)
+        if v.half and width == 16 and name in forms.signed and value >= 0x8000:
+            value -= 0x10000  # a 16-bit piece fills the field as it is
         scale = forms.scale.get(name, 1)
         if value % scale:
             self.error(f"{name} value {value} is not a multiple of {scale}", st.line, loc.column)
         value //= scale
-        width = self.field_width(name)
         if name in forms.signed:
             lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
         else:
