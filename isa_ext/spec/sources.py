@@ -17,14 +17,15 @@ SCANNED_SUFFIXES = (".py", ".s", ".S", ".asm", ".txt", ".md", ".c", ".h")
 
 
 def tokens(text):
-    """Mnemonic-like tokens of a text; ``sv.X`` also yields ``X``, ``X.`` also ``X``
-    only when followed by nothing (so "add." stays "add.")."""
+    """Mnemonic-like tokens of a text.  ``sv.X`` also yields ``X``; ``X.`` (a
+    record-form mnemonic, or a word ending a sentence) also yields ``X``."""
     out = set()
     for m in _TOKEN.finditer(text):
         tok = m.group(0)
-        out.add(tok)
-        if tok.startswith("sv."):
-            out.add(tok[3:])
+        for t in {tok, tok.rstrip(".")}:
+            out.add(t)
+            if t.startswith("sv."):
+                out.add(t[3:])
     return out
 
 
