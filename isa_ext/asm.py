@@ -717,7 +717,7 @@ class Assembler:
                        f"unexpected operand", st.line, st.operands[want].column)
         if got < want:
             self.error(f"{st.mnemonic} takes {shown} operand(s), got {got}: missing operand",
-                       st.line, st.end_column + 1)
+                       st.line, st.end_column)
         for o in st.operands[:want]:
             if not o.text:
                 self.error("empty operand", st.line, o.column)
