@@ -1,0 +1,380 @@
+"""Run cases under QEMU and isa_ext and compare their final states.
+
+QEMU runs the whole ELF: prologue, instructions, epilogue, one record per case
+on standard output.  isa_ext loads the same ELF and, per case, starts from the
+record's initial state (as the prologue would load it), runs exactly the
+case's instructions from the case's first address to its end label, and reads
+its final state directly.
+"""
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field as dc_field
+
+from ..errors import IsaExtError, Trap
+from ..isa import ISA
+from .generate import Generator, Case, targets as all_targets
+from .program import (program, Record, RECORD_BYTES, CASETAB_ENTRY, OFF_WINDOW, XER_MASK)
+from . import tools
+from .report import Mismatch, write_reproducer
+
+# FPSCR bits compared (LSB0 mask over the 64-bit FPSCR image mffs returns).
+# docs/fpscr.md lists the fields the simulator implements; these are they:
+# FX OX UX ZX XX, the VX causes and VX, FR FI FPRF, the enables VE OE UE ZE XE,
+# NI and RN -- everything in FPSCR[32:63] except the reserved bit 52.
+FPSCR_MASK = 0xFFFFF7FF
+
+
+@dataclass
+class CaseResult:
+    index: int
+    expected: Record          # QEMU's final state
+    actual: Record = None     # isa_ext's final state (None: it stopped abnormally)
+    initial: Record = None
+    stop: str = "end"         # isa_ext: end | trap: ... | error: ...
+    words: tuple = ()
+
+    def differences(self):
+        if self.actual is None:
+            return [f"isa_ext stopped: {self.stop}"]
+        return compare(self.expected, self.actual)
+
+
+def compare(expected, actual):
+    """Human-readable differences between two records (QEMU first)."""
+    out = []
+    for i in range(32):
+        if expected.gpr[i] != actual.gpr[i]:
+            out.append(f"r{i}: qemu 0x{expected.gpr[i]:016x} isa_ext 0x{actual.gpr[i]:016x}")
+    for i in range(32):
+        if expected.fpr[i] != actual.fpr[i]:
+            out.append(f"f{i}: qemu 0x{expected.fpr[i]:016x} isa_ext 0x{actual.fpr[i]:016x}")
+    for name, mask, width in (("cr", 0xFFFFFFFF, 8), ("xer", XER_MASK, 8), ("lr", -1, 16),
+                              ("ctr", -1, 16), ("fpscr", FPSCR_MASK, 8)):
+        a, b = getattr(expected, name) & mask, getattr(actual, name) & mask
+        if a != b:
+            out.append(f"{name}: qemu 0x{a:0{width}x} isa_ext 0x{b:0{width}x}")
+    if expected.window != actual.window:
+        diff = [i for i in range(len(expected.window)) if expected.window[i] != actual.window[i]]
+        out.append(f"memory window bytes {diff[0]}..{diff[-1]}: qemu "
+                   f"{expected.window[diff[0]:diff[-1] + 1].hex()} isa_ext "
+                   f"{actual.window[diff[0]:diff[-1] + 1].hex()}")
+    return out
+
+
+def load_elf_memory(sim, path):
+    """Place an ELF's loadable segments in ``sim``'s memory; returns {symbol: address}."""
+    from elftools.elf.elffile import ELFFile
+    symbols = {}
+    with open(path, "rb") as f:
+        elf = ELFFile(f)
+        for seg in elf.iter_segments():
+            if seg["p_type"] == "PT_LOAD":
+                data = seg.data()
+                sim.state.mem.load(seg["p_vaddr"], data + bytes(seg["p_memsz"] - len(data)))
+        symtab = elf.get_section_by_name(".symtab")
+        if symtab is not None:
+            for name in ("casetab", "ncases", "_start"):
+                found = symtab.get_symbol_by_name(name)
+                if found:
+                    symbols[name] = found[0]["st_value"]
+        symbols["entry"] = elf.header["e_entry"]
+    return symbols
+
+
+def run_cases_in_isa_ext(isa, elf_path, count):
+    """Run each case of a harness ELF in isa_ext; [(initial, final or None, stop, words)]."""
+    from ..sim import Simulator
+    sim = Simulator(isa=isa)
+    syms = load_elf_memory(sim, elf_path)
+    mem = sim.state.mem
+    tab = syms["casetab"]
+    entries = [tuple(mem.read(tab + CASETAB_ENTRY * i + 8 * k, 8) for k in range(4))
+               for i in range(count)]
+    initials = [Record.parse(mem.read_bytes(rec, RECORD_BYTES)) for _, _, rec, _ in entries]
+    out = []
+    st = sim.state
+    for (beg, end, rec, scratch), init in zip(entries, initials):
+        init.gpr[scratch] = rec
+        st.gpr[:32] = init.gpr
+        st.fpr[:32] = init.fpr
+        st.crval = init.cr
+        st.xer = init.xer
+        st.lr, st.ctr, st.fpscr = init.lr, init.ctr, init.fpscr
+        st.pc = beg
+        sim.end = end
+        words = tuple(mem.read_word(a) for a in range(beg, end, 4))
+        try:
+            res = sim.run(max_steps=len(words) + 3)
+            stop = "end" if res.stop == "end" else (
+                f"trap: {res.trap}" if res.stop == "trap" else res.stop)
+        except IsaExtError as e:
+            stop = f"error: {e}"
+        except Exception as e:  # a simulator defect is a finding, reported, not a crash
+            stop = f"internal error: {type(e).__name__}: {e}"
+        if stop != "end":
+            out.append((init, None, stop, words))
+            continue
+        final = Record(list(st.gpr[:32]), list(st.fpr[:32]), st.crval, st.xer, st.lr, st.ctr,
+                       st.fpscr, mem.read_bytes(rec + OFF_WINDOW, len(init.window)))
+        out.append((init, final, stop, words))
+    return out
+
+
+@dataclass
+class Figures:
+    cases: int = 0                 # cases compared (QEMU and isa_ext both ran them)
+    by_kind: dict = dc_field(default_factory=dict)
+    variants_total: int = 0
+    covered: set = dc_field(default_factory=set)
+    skipped: dict = dc_field(default_factory=dict)     # mnemonic -> reason
+    assembler_rejects: dict = dc_field(default_factory=dict)
+    qemu_rejects: dict = dc_field(default_factory=dict)
+    decode_mismatches: dict = dc_field(default_factory=dict)  # mnemonic -> message
+    mismatches: list = dc_field(default_factory=list)
+    mismatch_count: int = 0
+    batches: int = 0
+    seconds: float = 0.0
+
+    @property
+    def ok(self):
+        return self.mismatch_count == 0 and not self.decode_mismatches
+
+    def summary(self):
+        lines = [f"cases run: {self.cases} "
+                 f"({', '.join(f'{k} {v}' for k, v in sorted(self.by_kind.items()))}) "
+                 f"in {self.batches} ELF(s), {self.seconds:.1f} s",
+                 f"instructions covered: {len(self.covered)} of {self.variants_total} "
+                 f"table variants ({len(self.skipped)} not sandwichable, "
+                 f"{len(self.assembler_rejects)} rejected by GNU as, "
+                 f"{len(self.qemu_rejects)} rejected by QEMU)",
+                 f"mismatches: {self.mismatch_count} cases"
+                 f" ({len({m.mnemonic for m in self.mismatches})} instructions), "
+                 f"decode/encoding mismatches: {len(self.decode_mismatches)}"]
+        for name, why in sorted(self.skipped.items()):
+            lines.append(f"  skipped {name}: {why}")
+        for name, why in sorted(self.assembler_rejects.items()):
+            lines.append(f"  GNU as rejects {name}: {why}")
+        for name, why in sorted(self.qemu_rejects.items()):
+            lines.append(f"  QEMU rejects {name}: {why}")
+        for name, why in sorted(self.decode_mismatches.items()):
+            lines.append(f"  DECODE {name}: {why}")
+        for m in self.mismatches:
+            lines.append("  MISMATCH " + m.headline())
+        return "\n".join(lines)
+
+
+class DiffCheck:
+    """``DiffCheck(seed=1).run(10000)`` -> :class:`Figures`."""
+
+    def __init__(self, isa=None, seed=0, out=None, batch=500, only=None, sequences=0.1,
+                 max_reports=20):
+        self.isa = isa or ISA(extensions=["base"])
+        self.seed = seed
+        self.out = out
+        self.batch = batch
+        self.only = set(only) if only else None
+        self.sequences = sequences
+        self.max_reports = max_reports
+        self.gen = Generator(self.isa, seed)
+
+    # -- plan ----------------------------------------------------------------
+    def plan(self, figures):
+        chosen = []
+        for t in all_targets(self.isa):
+            if self.only and t.mnemonic not in self.only and t.row.mnemonic not in self.only:
+                continue
+            figures.variants_total += 1
+            if t.family == "skip":
+                figures.skipped[t.mnemonic] = t.reason
+            else:
+                chosen.append(t)
+        return chosen
+
+    def probe(self, targets, figures, workdir):
+        """Drop targets GNU as rejects (a table row GNU does not know, or bad syntax)."""
+        if not targets:
+            return targets
+        lines, owner = [], {}
+        for t in targets:
+            for k in range(3):
+                c = self.gen.case_for(t, 0)
+                for insn in c.insns:
+                    lines.append("\t" + insn.asm)
+                    owner[len(lines) + 1] = t  # +1: the .text line below
+        text = "\t.text\n" + "\n".join(lines) + "\nend0:\n\t.section .lowpad,\"ax\"\npad0:\n"
+        errors = tools.assembler_errors(text, workdir, "probe")
+        bad = {}
+        for lineno, msg in errors.items():
+            t = owner.get(lineno)
+            if t is not None:
+                bad.setdefault(t.mnemonic, f"{lines[lineno - 2].strip()}: {msg}")
+        figures.assembler_rejects.update(bad)
+        return [t for t in targets if t.mnemonic not in bad]
+
+    def make_cases(self, targets, count):
+        rng = self.gen.rng
+        plain = [t for t in targets if t.family == "plain"]
+        cases, order = [], []
+        for i in range(count):
+            if plain and rng.random() < self.sequences:
+                cases.append(self.gen.sequence_case(plain, i))
+                continue
+            if not order:
+                order = list(targets)
+                rng.shuffle(order)
+            cases.append(self.gen.case_for(order.pop(), i))
+        return cases
+
+    # -- run -----------------------------------------------------------------
+    def run(self, count):
+        start = time.time()
+        figures = Figures()
+        missing = tools.missing_tools()
+        if missing:
+            raise tools.ToolMissing(missing[0])
+        with tempfile.TemporaryDirectory(prefix="isa_ext_diffcheck_") as work:
+            targets = self.probe(self.plan(figures), figures, work)
+            cases = self.make_cases(targets, count) if targets else []
+            for b in range(0, len(cases), self.batch):
+                self.run_batch(cases[b:b + self.batch], figures, work)
+        figures.seconds = time.time() - start
+        self.isa.save_cache()
+        return figures
+
+    def run_batch(self, cases, figures, work):
+        pending = list(cases)
+        while pending:
+            figures.batches += 1
+            elf = self.build(pending, figures, work)
+            if elf is None:
+                return
+            q = tools.run_qemu(elf)
+            n_done = len(q.stdout) // RECORD_BYTES
+            results = run_cases_in_isa_ext(self.isa, elf, min(n_done + 1, len(pending)))
+            for case, (init, final, stop, words), i in zip(pending, results, range(n_done)):
+                expected = Record.parse(q.stdout[i * RECORD_BYTES:(i + 1) * RECORD_BYTES])
+                self.account(case, CaseResult(case.index, expected, final, init, stop, words),
+                             figures, work)
+            if n_done >= len(pending):
+                return
+            # QEMU died inside case n_done: the oracle refuses that instruction
+            culprit = pending[n_done]
+            sim_stop = results[n_done][2] if n_done < len(results) else "?"
+            why = f"signal {q.signal} on `{culprit.text()}`; isa_ext: {sim_stop}"
+            names = {i.mnemonic for i in culprit.insns}
+            if len(culprit.insns) == 1:
+                figures.qemu_rejects.setdefault(culprit.insns[0].mnemonic, why)
+            pending = [c for c in pending[n_done + 1:]
+                       if not (len(c.insns) == 1 and c.insns[0].mnemonic in names)]
+
+    def build(self, cases, figures, work):
+        """Assemble and link; cases with operands GNU as rejects are dropped."""
+        while cases:
+            text = program(cases)
+            try:
+                return tools.assemble_and_link(text, work, "batch")
+            except tools.ToolFailed:
+                errors = tools.assembler_errors(text, work, "batch")
+                if not errors:
+                    raise
+                lines = text.splitlines()
+                bad_labels = set()
+                for lineno in errors:
+                    for back in range(lineno - 1, -1, -1):
+                        if lines[back].startswith("c") and ":" in lines[back]:
+                            bad_labels.add(lines[back].split(":", 1)[0])
+                            break
+                for c in cases:
+                    if c.label in bad_labels and len(c.insns) == 1:
+                        figures.assembler_rejects.setdefault(
+                            c.insns[0].mnemonic, f"{c.text()}: "
+                            f"{errors[min(errors)]}")
+                cases[:] = [c for c in cases if c.label not in bad_labels]
+        return None
+
+    def account(self, case, result, figures, work):
+        figures.cases += 1
+        figures.by_kind[case.kind] = figures.by_kind.get(case.kind, 0) + 1
+        for insn, word in zip(case.insns, result.words):
+            d = self.isa.decode(word)
+            got = d.mnemonic if d else None
+            if got != insn.mnemonic:
+                figures.decode_mismatches.setdefault(
+                    insn.mnemonic, f"GNU as encodes `{insn.asm}` as 0x{word:08x}, "
+                    f"isa_ext decodes it as {got or 'nothing'}")
+        diffs = result.differences()
+        if not diffs:
+            figures.covered.update(i.mnemonic for i in case.insns)
+            return
+        figures.mismatch_count += 1
+        if len(figures.mismatches) < self.max_reports:
+            m = self.minimise(case, result, work)
+            if self.out:
+                write_reproducer(m, self.out)
+            figures.mismatches.append(m)
+
+    # -- minimisation --------------------------------------------------------
+    def minimise(self, case, result, work):
+        """The first differing instruction of a case, with the state before it."""
+        if len(case.insns) == 1:
+            return Mismatch(case, 0, result.initial, result.expected, result.actual,
+                            result.differences(), result.stop)
+        prefixes = []
+        for k in range(1, len(case.insns) + 1):
+            c = _clone(case, case.index * 100 + k)
+            c.insns = case.insns[:k]
+            prefixes.append(c)
+        elf = tools.assemble_and_link(program(prefixes), work, "minimise")
+        q = tools.run_qemu(elf)
+        runs = run_cases_in_isa_ext(self.isa, elf, len(prefixes))
+        prior = result.initial
+        for k, (init, final, stop, _words) in enumerate(runs):
+            expected = Record.parse(q.stdout[k * RECORD_BYTES:(k + 1) * RECORD_BYTES])
+            r = CaseResult(k, expected, final, init, stop)
+            diffs = r.differences()
+            if diffs:
+                single = _clone(case, case.index * 100 + 99)
+                single.insns = [case.insns[k]]
+                single.kind = "minimised"
+                _load_state(single, prior)
+                self.gen._finish(single)
+                return Mismatch(single, 0, prior, expected, final, diffs, stop,
+                                original=case, position_in_original=k)
+            prior = expected
+        return Mismatch(case, len(case.insns) - 1, result.initial, result.expected,
+                        result.actual, result.differences(), result.stop)
+
+
+def _clone(case, index):
+    return Case(index=index, kind=case.kind, insns=list(case.insns), gpr=list(case.gpr),
+                fpr=list(case.fpr), cr=case.cr, xer=case.xer, lr=case.lr, ctr=case.ctr,
+                fpscr=case.fpscr, window=case.window, scratch=case.scratch,
+                marker=case.marker, note=case.note)
+
+
+def _load_state(case, rec):
+    case.gpr, case.fpr = list(rec.gpr), list(rec.fpr)
+    case.cr, case.xer, case.lr, case.ctr, case.fpscr = rec.cr, rec.xer, rec.lr, rec.ctr, rec.fpscr
+    case.window = rec.window
+
+
+def replay(path, isa=None, workdir=None):
+    """Run a reproducer (or any harness program) under both; [(index, differences)]."""
+    isa = isa or ISA(extensions=["base"])
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    with tempfile.TemporaryDirectory(prefix="isa_ext_replay_") as work:
+        elf = tools.assemble_and_link(text, workdir or work, "replay")
+        q = tools.run_qemu(elf)
+        n = len(q.stdout) // RECORD_BYTES
+        count = text.count("\n\t.quad beg")
+        runs = run_cases_in_isa_ext(isa, elf, count)
+    out = []
+    for k, (init, final, stop, _w) in enumerate(runs):
+        if k >= n:
+            out.append((k, [f"QEMU stopped with signal {q.signal}; isa_ext: {stop}"]))
+            continue
+        expected = Record.parse(q.stdout[k * RECORD_BYTES:(k + 1) * RECORD_BYTES])
+        out.append((k, CaseResult(k, expected, final, init, stop).differences()))
+    return out
