@@ -111,6 +111,7 @@ class Simulator:
         self.diagnostics = []
         self.interrupt_after = None  # element operations before an injected interrupt
         self.element_ops = 0
+        self._sv_emit = None  # element-event sink while tracing (SVP64 engine)
 
     # -- loading ------------------------------------------------------------
     def load_words(self, words, addr=0x1000, entry=None):
@@ -183,7 +184,7 @@ class Simulator:
                 steps += 1
                 pc = nia
         except Trap as t:
-            stop, trap = "trap", self._trapinfo(pc, t)
+            stop, trap = ("interrupt" if t.kind == "interrupt" else "trap"), self._trapinfo(pc, t)
         except ProgramExit as e:
             steps += 1
             stop, exit_status = "exit", e.status
@@ -213,6 +214,7 @@ class Simulator:
         pc = s.pc
         events = []
         emit = self.tracer or events.append
+        self._sv_emit = emit
         try:
             while steps < max_steps:
                 if pc == end:
@@ -229,10 +231,11 @@ class Simulator:
                 steps += 1
                 pc = nia
         except Trap as t:
-            stop, trap = "trap", self._trapinfo(pc, t)
+            stop, trap = ("interrupt" if t.kind == "interrupt" else "trap"), self._trapinfo(pc, t)
         except ProgramExit as e:
             steps += 1
             stop, exit_status = "exit", e.status
+        self._sv_emit = None
         s.pc = pc
         res = RunResult(s, steps, stop, trap, exit_status, initial,
                         diagnostics=list(self.diagnostics))

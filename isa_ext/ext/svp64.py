@@ -1,0 +1,76 @@
+"""The SVP64 extension: prefix handler, sv. assembler/disassembler hooks and the
+pseudocode helper SVSTATE_NEXT used by the svstep page."""
+from ..isa import EXTENSION_HOOKS
+from ..errors import Trap
+from ..pseudocode import library
+from ..svp64 import engine, asm as svasm, svstate as SV
+
+
+def _prefix_handler(isa):
+    def handler(sim, prefix, suffix):
+        if not hasattr(sim, "_sv_emit"):
+            sim._sv_emit = None
+        return engine.build(isa, sim, prefix, suffix)
+    return handler
+
+
+def activate(isa):
+    isa.prefix_handler = _prefix_handler(isa)
+    isa.sv_assemble = lambda mn, ops, pc, resolve: svasm.sv_assemble(isa, mn, ops, pc, resolve)
+    isa.sv_disassemble = lambda p, s: svasm.sv_disassemble(isa, p, s)
+
+
+EXTENSION_HOOKS["svp64"] = activate
+
+
+def svstate_next(s, mode, vf):
+    """svstep's SVSTATE_NEXT(SVi, vf).
+
+    mode 0: advance to the next sub-element / element; at the end of the loop
+    reset the steps and leave vertical-first mode.  Returns the new srcstep.
+    mode 5..8: return srcstep, dststep, ssubstep, dsubstep (no change).
+    mode 1..4 (REMAP indices) trap as not implemented; others are reserved.
+    """
+    sv = s.svstate
+    if mode in (5, 6, 7, 8):
+        return SV.get(sv, ("srcstep", "dststep", "ssubstep", "dsubstep")[mode - 5])
+    if 1 <= mode <= 4:
+        raise Trap("svstep REMAP index modes (SVi 1..4) are not implemented", "illegal")
+    if mode != 0:
+        raise Trap(f"svstep SVi={mode} is reserved", "illegal")
+    vl = SV.get(sv, "vl")
+    subvl = 1  # svstep advances whole elements (SUBVL stepping: not implemented)
+    src, dst = SV.get(sv, "srcstep"), SV.get(sv, "dststep")
+    ssub, dsub = SV.get(sv, "ssubstep"), SV.get(sv, "dsubstep")
+    ssub += 1
+    dsub += 1
+    if ssub >= subvl:
+        ssub, src = 0, src + 1
+    if dsub >= subvl:
+        dsub, dst = 0, dst + 1
+    end = src >= vl or dst >= vl
+    if end:
+        sv = SV.put(SV.with_steps(sv, 0, 0, 0, 0), "vfirst", 0)
+        s.svstate = sv
+        s.sv_end = 1
+        return 0
+    s.svstate = SV.with_steps(sv, src, dst, ssub, dsub)
+    s.sv_end = 0
+    return src
+
+
+library.RUNTIME["_svstate_next"] = svstate_next
+library.RUNTIME["_sv_end"] = lambda s: getattr(s, "sv_end", 0)
+
+
+@library.intrinsic("SVSTATE_NEXT")
+def _svstate_next_intrinsic(comp, mode, vf):
+    from ..pseudocode.compiler import Val
+    comp.note_write()
+    return Val(f"_svstate_next(s, {mode.code}, {vf.code})", 7)
+
+
+@library.intrinsic("SVSTEP_END")
+def _svstep_end_intrinsic(comp):
+    from ..pseudocode.compiler import Val
+    return Val("_sv_end(s)", 1)

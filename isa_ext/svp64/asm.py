@@ -1,0 +1,337 @@
+"""SVP64 assembler and disassembler hooks, libre-soc syntax.
+
+``sv.add/vec2/m=r30 *1, *5, *9``: modifiers after ``/``; a ``*`` marks a vector
+operand.  Modifiers: ``vec2 vec3 vec4``, ``m= sm= dm=`` (r3 ~r3 1<<r3 r10 ~r10 r30
+~r30, lt ge gt le eq ne so ns and aliases nl ng un nu), ``w= sw= dw=`` (8 16 32
+64), ``sz dz``, ``mr mrr``, ``ff=<cond>``, ``vli``, ``els``, ``pi``.
+"""
+import re
+
+from ..encoding import encode_row, EncodeError
+from ..errors import IsaExtError
+from . import rm as rmmod
+from .extra import parse_slots, etype, spec_bits, slot_spec, SPLITTERS, EXTENDERS
+
+_EW_CODE = {64: 0, 32: 1, 16: 2, 8: 3}
+_INT_PRED = {v: k for k, v in rmmod.INT_PRED_NAMES.items() if v}
+_CR_PRED = {v: k for k, v in rmmod.CR_PRED_NAMES.items()}
+_FF = {"lt": (0, 0), "gt": (0, 1), "eq": (0, 2), "so": (0, 3), "un": (0, 3),
+       "ge": (1, 0), "nl": (1, 0), "le": (1, 1), "ng": (1, 1), "ne": (1, 2),
+       "ns": (1, 3), "nu": (1, 3)}
+_REGPFX = {"gpr": ("r",), "fpr": ("f",), "crf": ("cr",), "crb": ()}
+
+
+class SVAsmError(IsaExtError):
+    pass
+
+
+def mode_kind(isa, row, cat):
+    """Which MODE table applies: the category's, else crop for CR-result rows."""
+    if cat.mode_kind:
+        return cat.mode_kind
+    rc = isa.forms.regclass
+    outs = [rc.get(o) for o in row.outs]
+    if "gpr" not in outs and "fpr" not in outs and ("crf" in outs or "crb" in outs):
+        return "crop"
+    return "normal"
+
+
+def _pred(text, what):
+    t = text.replace(" ", "").lower()
+    t = rmmod.CR_PRED_ALIASES.get(t, t)
+    if t in _INT_PRED:
+        return 0, _INT_PRED[t]
+    if t in _CR_PRED:
+        return 1, _CR_PRED[t]
+    raise SVAsmError(f"unknown predicate {what}={text!r}")
+
+
+def _ew(text, what):
+    t = text.lower().lstrip("fi")
+    try:
+        return _EW_CODE[int(t)]
+    except (ValueError, KeyError):
+        raise SVAsmError(f"bad element width {what}={text!r} (8, 16, 32 or 64)") from None
+
+
+def parse_modifiers(mods, cat, kind):
+    """RM bits (without EXTRA) from the modifier list."""
+    rm = 0
+    mmode = None
+    mask = smask = None
+    ew = ews = None
+    mbits = [0] * 5
+    z = {"sz": 0, "dz": 0}
+    for mod in mods:
+        key, eq, val = mod.partition("=")
+        key = key.strip().lower()
+        if key in ("vec2", "vec3", "vec4") and not eq:
+            rm = rmmod.put_bits(rm, 8, 9, int(key[3]) - 1)
+        elif key in ("m", "sm", "dm"):
+            mm, code = _pred(val, key)
+            if mmode is not None and mm != mmode:
+                raise SVAsmError("integer and CR predicates cannot be mixed")
+            mmode = mm
+            if key in ("m", "dm"):
+                mask = code
+            if key == "sm" or (key == "m" and cat.ptype == 2):
+                if cat.ptype == 1 and key == "sm":
+                    raise SVAsmError(f"{cat.name} is single-predicated: no sm=")
+                smask = code
+        elif key == "w":
+            ew = ews = _ew(val, key)
+        elif key == "dw":
+            ew = _ew(val, key)
+        elif key == "sw":
+            ews = _ew(val, key)
+        elif key in ("sz", "dz") and not eq:
+            z[key] = 1
+        elif key == "zz" and not eq:
+            z["sz"] = z["dz"] = 1
+        elif key == "mr" and not eq:
+            if kind == "crop":
+                mbits[0] = 1
+            else:
+                mbits[2] = 1
+        elif key == "mrr" and not eq:
+            if kind == "crop":
+                mbits[0], mbits[2] = 1, 1
+            else:
+                mbits[2], mbits[4] = 1, 1
+        elif key == "ff":
+            c = _FF.get(val.strip().lower())
+            if c is None:
+                raise SVAsmError(f"unknown fail-first condition ff={val!r}")
+            mbits[1], mbits[2] = 1, c[0]
+            mbits[3], mbits[4] = c[1] >> 1, c[1] & 1
+        elif key == "vli" and not eq:
+            mbits[0] = 1
+        elif key == "els" and not eq:
+            mbits[0] = 1
+        elif key == "pi" and not eq:
+            mbits[2] = 1
+        else:
+            raise SVAsmError(f"unknown SVP64 modifier /{mod}")
+    if z["sz"] or z["dz"]:
+        if mbits[1]:
+            raise SVAsmError("sz/dz cannot be combined with fail-first")
+        if kind == "ldst":
+            mbits[3] = 1
+        else:
+            mbits[3], mbits[4] = mbits[3] | z["dz"], mbits[4] | z["sz"]
+    rm = rmmod.put_bits(rm, 0, 0, mmode or 0)
+    rm = rmmod.put_bits(rm, 1, 3, mask or 0)
+    rm = rmmod.put_bits(rm, 4, 5, ew or 0)
+    rm = rmmod.put_bits(rm, 6, 7, ews or 0)
+    mode = 0
+    for b in mbits:
+        mode = (mode << 1) | b
+    rm = rmmod.put_bits(rm, 19, 23, mode)
+    return rm, (smask or 0)
+
+
+def _regnum(text, cls):
+    t = text.strip()
+    vec = t.startswith("*")
+    if vec:
+        t = t[1:].strip()
+    low = t.lower()
+    for p in _REGPFX.get(cls, ()):
+        if low.startswith(p) and low[len(p):].isdigit():
+            t = t[len(p):]
+            break
+    return t, vec
+
+
+def sv_row(isa, base):
+    entry = isa.by_mnemonic.get(base)
+    if entry is None:
+        raise SVAsmError(f"unknown mnemonic {base!r}")
+    row, flags = entry
+    if not row.sv:
+        raise SVAsmError(f"{base} is not SVP64-capable (no RM category in its table row)")
+    cat = rmmod.CATEGORIES.get(row.sv)
+    if cat is None:
+        raise SVAsmError(f"{base}: RM category {row.sv} is not implemented")
+    return row, flags, cat
+
+
+def sv_assemble(isa, mnemonic, operands, pc, resolve):
+    """[prefix, suffix] for ``sv.<mnemonic>[/mods]`` with operand texts."""
+    if not mnemonic.startswith("sv."):
+        raise SVAsmError(f"{mnemonic!r} is not an sv. mnemonic")
+    parts = mnemonic[3:].split("/")
+    base, mods = parts[0], [p for p in parts[1:]]
+    if any(not m for m in mods):
+        raise SVAsmError("empty SVP64 modifier")
+    row, flags, cat = sv_row(isa, base)
+    kind = mode_kind(isa, row, cat)
+    rm, smask = parse_modifiers(mods, cat, kind)
+    ops = [o for o in operands if o.strip()] if not (len(operands) == 1 and not operands[0].strip()) else []
+    if len(ops) != len(row.operands):
+        raise SVAsmError(f"{base} takes {len(row.operands)} operand(s) "
+                         f"({', '.join(map(str, row.operands))}), got {len(ops)}")
+    slots = parse_slots(row.extra)
+    et = etype(slots, cat.ptype)
+    where = {}
+    for i, s in enumerate(slots):
+        for _d, name in s:
+            where.setdefault(name, []).append(i)
+    specs = {}
+    values = {}
+    forms = isa.forms
+
+    def operand(field, text):
+        cls = forms.regclass.get(field)
+        if cls in SPLITTERS:
+            t, vec = _regnum(text, cls)
+            n = resolve(t)
+            if field not in where:
+                if vec or not 0 <= n < (1 << row.form.fields[field].width):
+                    raise SVAsmError(f"{field} has no EXTRA slot: only a plain scalar fits")
+                values[field] = n
+                return
+            try:
+                v, spec = SPLITTERS[cls](n, vec, et)
+                for slot in where[field]:
+                    spec_bits(spec, slot, et)
+            except ValueError as e:
+                raise SVAsmError(f"{field}={text.strip()}: {e}") from None
+            for slot in where[field]:
+                prev = specs.get(slot)
+                if prev is not None and prev != spec:
+                    raise SVAsmError(f"operands sharing EXTRA slot {slot} disagree")
+                specs[slot] = spec
+            values[field] = v
+            return
+        if text.strip().startswith("*"):
+            raise SVAsmError(f"{field} is not a register: no '*'")
+        n = resolve(text.strip())
+        scale = forms.scale.get(field, 1)
+        if n % scale:
+            raise SVAsmError(f"{field} value {n} is not a multiple of {scale}")
+        values[field] = n // scale
+
+    for op, text in zip(row.operands, ops):
+        if op.base:
+            m = re.fullmatch(r"\s*(.*?)\s*\(\s*(.*?)\s*\)\s*", text)
+            if not m:
+                raise SVAsmError(f"expected {op} (displacement(register)), got {text.strip()!r}")
+            operand(op.field, m.group(1) or "0")
+            operand(op.base, m.group(2))
+        else:
+            operand(op.field, text)
+    extra9 = 0
+    for slot, spec in specs.items():
+        extra9 |= spec_bits(spec, slot, et)
+    if cat.ptype == 2:
+        extra9 |= smask
+    rm = rmmod.put_bits(rm, 10, 18, extra9)
+    try:
+        suffix = encode_row(forms, row, values, flags)
+    except EncodeError as e:
+        raise SVAsmError(str(e)) from None
+    return [rmmod.prefix_of(rm), suffix]
+
+
+# --- disassembly --------------------------------------------------------------
+
+def _mode_text(r, kind, rc):
+    m = r.mode_bits
+    b = [(m >> (4 - i)) & 1 for i in range(5)]
+    out = []
+    if kind == "ldst":
+        if b[1]:
+            return [f"MODE=0b{m:05b}"]
+        if b[0]:
+            out.append("els")
+        if b[2]:
+            out.append("pi")
+        if b[3]:
+            out.append("zz")
+        if b[4]:
+            out.append(f"MODE=0b{m:05b}")
+        return out
+    if b[1]:
+        cond = rmmod.CR_BIT_NAMES[(b[3] << 1) | b[4]]
+        if b[2]:
+            cond = {"lt": "ge", "gt": "le", "eq": "ne", "so": "ns"}[cond]
+        out.append(f"ff={cond}")
+        if b[0]:
+            out.append("vli")
+        return out
+    if kind == "crop":
+        if b[0]:
+            out.append("mrr" if b[2] else "mr")
+        elif b[2]:
+            return [f"MODE=0b{m:05b}"]
+    elif b[0] or (b[2] and b[3]):
+        return [f"MODE=0b{m:05b}"]
+    elif b[2]:
+        return ["mrr" if b[4] else "mr"]
+    if b[4]:
+        out.append("sz")
+    if b[3]:
+        out.append("dz")
+    return out
+
+
+def _pred_text(mmode, code):
+    return (rmmod.CR_PRED_NAMES if mmode else rmmod.INT_PRED_NAMES)[code]
+
+
+def sv_disassemble(isa, prefix, suffix):
+    d = isa.decode(suffix)
+    if d is None or not d.spec.sv or d.spec.sv not in rmmod.CATEGORIES:
+        return None
+    row = d.spec
+    cat = rmmod.CATEGORIES[row.sv]
+    r = rmmod.RM(rmmod.rm_of(prefix), cat.ptype)
+    kind = mode_kind(isa, row, cat)
+    mods = []
+    if r.subvl > 1:
+        mods.append(f"vec{r.subvl}")
+    if r.predicated:
+        if cat.ptype == 2 and r.mask != r.smask:
+            if r.smask or r.mmode:
+                mods.append(f"sm={_pred_text(r.mmode, r.smask)}")
+            if r.mask or r.mmode:
+                mods.append(f"dm={_pred_text(r.mmode, r.mask)}")
+        else:
+            mods.append(f"m={_pred_text(r.mmode, r.mask)}")
+    if r.ew == r.ews:
+        if r.ew != 64:
+            mods.append(f"w={r.ew}")
+    else:
+        if r.ew != 64:
+            mods.append(f"dw={r.ew}")
+        if r.ews != 64:
+            mods.append(f"sw={r.ews}")
+    mods += _mode_text(r, kind, d.fields.get("Rc", 0))
+    if any(m.startswith("MODE=") for m in mods):
+        return None  # reserved mode: print as words
+    slots = parse_slots(row.extra)
+    et = etype(slots, cat.ptype)
+    where = {}
+    for i, s in enumerate(slots):
+        for _d, name in s:
+            where.setdefault(name, i)
+    forms = isa.forms
+
+    def text(field):
+        v = d.fields[field]
+        cls = forms.regclass.get(field)
+        if cls in EXTENDERS and field in where:
+            n, vec = EXTENDERS[cls](v, slot_spec(r.extra, where[field], et), et)
+            return ("*" if vec else "") + str(n)
+        if field in forms.signed:
+            w = row.form.fields[field].width
+            if v >> (w - 1):
+                v -= 1 << w
+        return str(v * forms.scale.get(field, 1))
+
+    ops = []
+    for op in row.operands:
+        ops.append(f"{text(op.field)}({text(op.base)})" if op.base else text(op.field))
+    mn = "sv." + d.mnemonic + "".join("/" + m for m in mods)
+    return mn + (" " + ", ".join(ops) if ops else "")

@@ -1,0 +1,456 @@
+"""The SVP64 loop engine: one handler per (prefix, suffix) pair.
+
+:func:`build` decodes RM and the suffix once and returns ``f(s, CIA) -> NIA``.
+Each element operation calls the suffix page's flat ``sem(s, CIA, f_<fields>...,
+_crf)`` with EXTRA-extended register numbers offset by the element index.
+
+* Horizontal-first (SVSTATE.vfirst=0): the whole loop runs in one call.  The common
+  case (no predicate, 64-bit elements, normal mode) runs a generated loop.
+* Vertical-first: one element at SVSTATE's current steps; ``svstep`` advances.
+* Element widths below 64 (GPRs): elements are packed little-endian into the
+  register file (element k of a vector at r<n> is bits ``k*w mod 64`` of
+  r<n + k*w div 64>).  The page runs on a scratch register list holding the
+  zero-extended source elements; the destination element is written back at
+  its width.
+* Progress is kept in SVSTATE's steps: an element-level interrupt or a trap
+  inside the loop leaves PC at the instruction and the steps at the element
+  that did not complete, so running again resumes.
+"""
+from ..errors import Trap
+from . import rm as rmmod
+from . import svstate as SV
+from .extra import parse_slots, etype, slot_spec, EXTENDERS
+from .predication import mask as pred_mask, ALL
+
+M64 = (1 << 64) - 1
+
+
+class ElementInterrupt(Trap):
+    """An injected element-level interrupt (``Simulator.interrupt_after``)."""
+
+    def __init__(self, reason):
+        super().__init__(reason, "interrupt")
+
+
+class Op:
+    """One register operand: field, class, extended base number, vector?, roles."""
+    __slots__ = ("field", "cls", "base", "vec", "src", "dst", "pos", "ra0", "sidx")
+
+    def __init__(self, field, cls, base, vec, src, dst, pos, ra0):
+        self.field, self.cls, self.base, self.vec = field, cls, base, vec
+        self.src, self.dst, self.pos, self.ra0 = src, dst, pos, ra0
+        self.sidx = 0
+
+    def __repr__(self):
+        return f"Op({self.field}={'*' if self.vec else ''}{self.base} {self.cls}" \
+               f"{' s' if self.src else ''}{' d' if self.dst else ''})"
+
+
+def _signed(v, w):
+    return v - (1 << w) if v >> (w - 1) else v
+
+
+def read_elem(regs, base, k, w):
+    """Element k (width w) of the vector starting at register ``base``."""
+    if w == 64:
+        return regs[(base + k) & 127]
+    bit = k * w
+    return (regs[(base + (bit >> 6)) & 127] >> (bit & 63)) & ((1 << w) - 1)
+
+
+def write_elem(regs, base, k, w, value):
+    if w == 64:
+        regs[(base + k) & 127] = value & M64
+        return
+    bit = k * w
+    r = (base + (bit >> 6)) & 127
+    sh = bit & 63
+    m = ((1 << w) - 1) << sh
+    regs[r] = (regs[r] & ~m) | ((value << sh) & m)
+
+
+class _OffsetMemory:
+    """Memory view adding an element offset to every access (unit/element stride)."""
+    __slots__ = ("mem", "k", "els_step", "little")
+
+    def __init__(self, mem, k, els_step):
+        self.mem, self.k, self.els_step = mem, k, els_step
+        self.little = mem.little
+
+    def _off(self, n):
+        return self.k * (self.els_step if self.els_step is not None else n)
+
+    def read(self, addr, n):
+        return self.mem.read(addr + self._off(n), n)
+
+    def write(self, addr, n, value):
+        return self.mem.write(addr + self._off(n), n, value)
+
+    def read_bytes(self, addr, n):
+        return self.mem.read_bytes(addr + self._off(n), n)
+
+    def write_bytes(self, addr, data):
+        return self.mem.write_bytes(addr + self._off(len(data)), data)
+
+    def __getattr__(self, name):
+        return getattr(self.mem, name)
+
+
+class SVInsn:
+    """A decoded SVP64 instruction and its executor."""
+
+    def __init__(self, isa, sim, prefix, suffix):
+        d = isa.decode(suffix)
+        if d is None:
+            raise Trap(f"SVP64 suffix 0x{suffix:08x} matches no instruction", "illegal")
+        row = d.spec
+        if not row.sv:
+            raise Trap(f"{d.mnemonic} is not SVP64-capable (no RM category)", "illegal")
+        self.cat = cat = rmmod.category(row.sv)
+        self.isa, self.sim, self.d, self.row = isa, sim, d, row
+        self.prefix, self.suffix = prefix, suffix
+        self.mnemonic = "sv." + d.mnemonic
+        from .asm import mode_kind
+        self.kind = mode_kind(isa, row, cat)
+        r = self.rm = rmmod.RM(rmmod.rm_of(prefix), cat.ptype)
+        self.c = c = isa.compiled(row)
+        fields = d.fields
+        self.rc = bool(fields.get("Rc")) and row.rc in ("CR0", "CR1")
+        regclass = isa.forms.regclass
+        slots = parse_slots(row.extra)
+        et = self.et = etype(slots, cat.ptype)
+        where = {}
+        for i, s in enumerate(slots):
+            for dd, name in s:
+                where.setdefault(name, []).append((i, dd))
+        ins = set(row.ins)
+        if "RA0" in ins:
+            ins.add("RA")
+        outs = set(row.outs)
+        self.ops = []
+        for name in c.params:
+            cls = regclass.get(name)
+            if cls not in EXTENDERS:
+                continue
+            v = fields[name]
+            if name in where:
+                spec = slot_spec(r.extra, where[name][0][0], et)
+                n, vec = EXTENDERS[cls](v, spec, et)
+                dirs = {dd for _s, dd in where[name]}
+            else:
+                n, vec, dirs = (v << 2 if cls == "crb" and False else v), False, set()
+            src = name in c.reads or name in ins or "s" in dirs
+            dst = name in c.writes or name in outs or "d" in dirs
+            self.ops.append(Op(name, cls, n, vec, src, dst, c.params.index(name),
+                               name == "RA" and "RA0" in row.ins))
+        # the Rc=1 CR field (CR0 / CR1), extended by its slot like a 3-bit field
+        self.crbase, self.crvec = 0, False
+        if row.rc in ("CR0", "CR1"):
+            b = 0 if row.rc == "CR0" else 1
+            if row.rc in where:
+                spec = slot_spec(r.extra, where[row.rc][0][0], et)
+                self.crbase, self.crvec = EXTENDERS["crf"](b, spec, et)
+            else:
+                self.crbase = b
+        crdest = any(o.dst and o.cls in ("crf", "crb") for o in self.ops)
+        rmmod.decode_mode(r, self.kind, self.rc, crdest)
+        if cat.decode_mode is not None:
+            cat.decode_mode(r, self)
+        self.base_args = [fields[p] for p in c.params]
+        for o in self.ops:
+            self.base_args[o.pos] = o.base
+        self.vecops = [o for o in self.ops if o.vec]
+        self.dstops = [o for o in self.ops if o.dst]
+        regdst = [o for o in self.dstops]
+        # a scalar destination ends the loop at its first write (unless map-reduce)
+        self.scalar_dest = bool(regdst) and not any(o.vec for o in regdst) and \
+            not (self.rc and self.crvec) and r.mode != "mapreduce"
+        self.ffcr = None
+        if r.mode == "ffirst":
+            if r.subvl > 1:
+                raise Trap("SVP64 fail-first with SUBVL>1 is not implemented", "illegal")
+            if self.rc:
+                self.ffcr = ("rc", None)
+            else:
+                cro = [o for o in self.dstops if o.cls == "crf"]
+                if not cro:
+                    raise Trap("fail-first needs a CR result (Rc=1 or a CR field destination)",
+                               "illegal")
+                self.ffcr = ("op", cro[0])
+        gops = [o for o in self.ops if o.cls == "gpr"]
+        fops = [o for o in self.ops if o.cls == "fpr"]
+        if fops and (r.ew != 64 or r.ews != 64):
+            raise Trap("SVP64 element-width overrides on FP registers are not implemented",
+                       "illegal")
+        # LD/ST immediate with scalar base: unit stride (or element stride with /els)
+        self.memstride = None
+        if self.kind == "ldst":
+            dop = [op for op in row.operands if op.base]
+            if dop:
+                bop = next((o for o in self.ops if o.field == dop[0].base), None)
+                if bop is None or not bop.vec:
+                    if r.els:
+                        f = dop[0].field
+                        w = row.form.fields[f].width
+                        v = fields[f]
+                        if f in isa.forms.signed:
+                            v = _signed(v, w)
+                        self.memstride = ("els", v * isa.forms.scale.get(f, 1))
+                    else:
+                        self.memstride = ("unit", None)
+        ra0_vec = any(o.ra0 and o.vec and o.base == 0 for o in self.ops)
+        self.scratch_needed = bool(gops) and (r.ew != 64 or r.ews != 64 or ra0_vec)
+        self.scratch = [0] * 128
+        for j, o in enumerate(gops):
+            o.sidx = 0 if (o.ra0 and not o.vec and o.base == 0) else j + 1
+        self.gops = gops
+        self.fast = (not r.predicated and r.mode == "normal" and not self.scratch_needed
+                     and self.memstride is None and not self.scalar_dest)
+        self._loop = self._gen_loop() if self.fast else None
+
+    # -- the generated loop for the common case ---------------------------------
+    def _gen_loop(self):
+        args = []
+        for i, v in enumerate(self.base_args):
+            op = next((o for o in self.vecops if o.pos == i), None)
+            if op is None:
+                args.append(str(v))
+            elif op.cls == "crb":
+                args.append(f"{v} + 4 * k")
+            else:
+                args.append(f"{v} + k")
+        crf = f"{self.crbase} + k" if self.crvec else str(self.crbase)
+        call = f"sem(s, CIA{''.join(', ' + a for a in args)}, {crf})"
+        src = ("def loop(s, CIA, k0, k1, sem, Trap):\n"
+               "    for k in range(k0, k1):\n"
+               "        try:\n"
+               f"            {call}\n"
+               "        except Trap as t:\n"
+               "            t.sv_k = k\n"
+               "            raise\n")
+        ns = {}
+        exec(compile(src, f"<svp64:{self.mnemonic}>", "exec"), ns)
+        return ns["loop"]
+
+    # -- execution -------------------------------------------------------------------
+    def __call__(self, s, CIA):
+        sv = s.svstate
+        vl = (sv >> SV.SH_VL) & 0x7F
+        if vl == 0:
+            return CIA + 8
+        sim = self.sim
+        vf = sv & 1
+        if self.fast and not vf and sim._sv_emit is None:
+            return self._run_fast(s, CIA, sv, vl)
+        return self._run_general(s, CIA, sv, vl, vf)
+
+    def _budget(self):
+        sim = self.sim
+        if sim.interrupt_after is None:
+            return None
+        return max(0, sim.interrupt_after - sim.element_ops)
+
+    def _interrupt(self, s, sv, srcstep, dststep, ssub, dsub):
+        sim = self.sim
+        s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
+        sim.interrupt_after = None
+        raise ElementInterrupt(f"element-level interrupt after {sim.element_ops} element "
+                               f"operations (srcstep={srcstep} dststep={dststep})")
+
+    def _run_fast(self, s, CIA, sv, vl):
+        subvl = self.rm.subvl
+        k0 = ((sv >> SV.SH_SRC) & 0x7F) * subvl + ((sv >> SV.SH_SSUB) & 3)
+        n = vl * subvl
+        budget = self._budget()
+        k1 = n if budget is None else min(n, k0 + budget)
+        sim = self.sim
+        try:
+            self._loop(s, CIA, k0, k1, self.c.sem, Trap)
+        except Trap as t:
+            k = getattr(t, "sv_k", k0)
+            sim.element_ops += k - k0
+            s.svstate = SV.with_steps(sv, k // subvl, k // subvl, k % subvl, k % subvl)
+            raise
+        sim.element_ops += k1 - k0
+        if k1 < n:
+            self._interrupt(s, sv, k1 // subvl, k1 // subvl, k1 % subvl, k1 % subvl)
+        s.svstate = sv & ~SV.STEPS_MASK
+        return CIA + 8
+
+    def _run_general(self, s, CIA, sv, vl, vf):
+        r = self.rm
+        sim = self.sim
+        emit = sim._sv_emit
+        subvl = r.subvl
+        srcstep = (sv >> SV.SH_SRC) & 0x7F
+        dststep = (sv >> SV.SH_DST) & 0x7F
+        ssub = (sv >> SV.SH_SSUB) & 3
+        dsub = (sv >> SV.SH_DSUB) & 3
+        pack = (sv >> SV.SH_PACK) & 1
+        unpack = (sv >> SV.SH_UNPACK) & 1
+        if r.predicated:
+            dmask = pred_mask(s, r.mmode, r.mask, vl)
+            smask = dmask if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl)
+        else:
+            dmask = smask = ALL
+        twin = r.ptype == 2
+        sz, dz = r.sz, r.dz
+        if not twin:
+            sz = sz and not dz
+        rg = r.rg
+        budget = self._budget()
+        done = 0
+        while srcstep < vl and dststep < vl:
+            se = (smask >> (vl - 1 - srcstep if rg else srcstep)) & 1
+            de = (dmask >> (vl - 1 - dststep if rg else dststep)) & 1
+            if twin:
+                if not se and not sz and ssub == 0:
+                    srcstep += 1
+                    if vf:
+                        break
+                    continue
+                if not de and not dz and dsub == 0:
+                    dststep += 1
+                    if vf:
+                        break
+                    continue
+            elif not de and not (sz or dz):
+                srcstep += 1
+                dststep += 1
+                if vf:
+                    break
+                continue
+            if budget is not None and done >= budget:
+                self._interrupt(s, sv, srcstep, dststep, ssub, dsub)
+            si = vl - 1 - srcstep if rg else srcstep
+            di = vl - 1 - dststep if rg else dststep
+            ks = (ssub * vl + si) if pack else (si * subvl + ssub)
+            kd = (dsub * vl + di) if unpack else (di * subvl + dsub)
+            szero = not se
+            dzero = not de
+            try:
+                stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep,
+                                     ssub, dsub, se, de)
+            except Trap:
+                sim.element_ops += done
+                s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
+                raise
+            done += 1
+            if vf:
+                break
+            ssub += 1
+            dsub += 1
+            if ssub >= subvl:
+                ssub = 0
+                srcstep += 1
+            if dsub >= subvl:
+                dsub = 0
+                dststep += 1
+            if stop is not None:  # fail-first: truncate VL
+                sv = SV.put(sv, "vl", stop)
+                break
+            if self.scalar_dest and not dzero:
+                break
+        sim.element_ops += done
+        if vf:
+            s.svstate = sv if not done or stop is None else sv
+            return CIA + 8
+        s.svstate = sv & ~SV.STEPS_MASK
+        return CIA + 8
+
+    def _element(self, s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep, ssub, dsub,
+                 se, de):
+        """One element operation; returns the new VL if fail-first hit, else None."""
+        r = self.rm
+        args = list(self.base_args)
+        reads, writes = {}, {}
+        for o in self.ops:
+            if o.vec:
+                k = kd if o.dst else ks
+                args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
+        crf = self.crbase + kd if self.crvec else self.crbase
+        if dzero:
+            for o in self.dstops:
+                if o.cls in ("gpr", "fpr"):
+                    regs = s.gpr if o.cls == "gpr" else s.fpr
+                    write_elem(regs, o.base, kd if o.vec else 0, r.ew if o.cls == "gpr" else 64, 0)
+                    writes[o.field] = args[o.pos]
+                elif o.cls == "crf":
+                    s.cr[args[o.pos] & 127] = 0
+                    writes[o.field] = args[o.pos]
+            if emit is not None:
+                self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes)
+            return None
+        for o in self.ops:
+            if o.src:
+                reads[o.field] = args[o.pos]
+            if o.dst:
+                writes[o.field] = args[o.pos]
+        snap = None
+        if self.ffcr is not None and not r.vli:
+            snap = [(o, read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
+                                  kd if o.vec else 0, 64)) for o in self.dstops
+                    if o.cls in ("gpr", "fpr")]
+        mem = None
+        if self.memstride is not None:
+            mem = s.mem
+            kind, step = self.memstride
+            s.mem = _OffsetMemory(mem, kd if kind == "unit" else ks,
+                                  None if kind == "unit" else step)
+        try:
+            if self.scratch_needed or (szero and self.gops):
+                self._scratch_call(s, CIA, args, crf, ks, kd, szero)
+            elif szero:
+                raise Trap("SVP64 source zeroing of FP/CR operands is not implemented",
+                           "illegal")
+            else:
+                self.c.sem(s, CIA, *args, crf)
+        finally:
+            if mem is not None:
+                s.mem = mem
+        if emit is not None:
+            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes)
+        if self.ffcr is not None:
+            kind, o = self.ffcr
+            field = crf if kind == "rc" else args[o.pos]
+            bit = (s.cr[field & 127] >> (3 - r.cr_sel)) & 1
+            if bit != r.inv:
+                if snap:
+                    for o2, v in snap:
+                        write_elem(s.gpr if o2.cls == "gpr" else s.fpr, o2.base,
+                                   kd if o2.vec else 0, 64, v)
+                return dststep + (1 if r.vli else 0)
+        return None
+
+    def _scratch_call(self, s, CIA, args, crf, ks, kd, szero):
+        r = self.rm
+        sc = self.scratch
+        real = s.gpr
+        for o in self.gops:
+            if o.src and szero:
+                v = 0
+            elif o.src:
+                v = read_elem(real, o.base, ks if o.vec else 0, r.ews)
+            else:
+                v = read_elem(real, o.base, kd if o.vec else 0, r.ew)
+            sc[o.sidx] = v
+            args[o.pos] = o.sidx
+        s.gpr = sc
+        try:
+            self.c.sem(s, CIA, *args, crf)
+        finally:
+            s.gpr = real
+        for o in self.gops:
+            if o.dst and o.field in self.c.writes:
+                write_elem(real, o.base, kd if o.vec else 0, r.ew, sc[o.sidx])
+
+    def _event(self, emit, CIA, srcstep, dststep, ssub, dsub, se, de, zeroed, reads, writes):
+        emit({"type": "element", "pc": CIA, "mnemonic": self.mnemonic,
+              "srcstep": srcstep, "dststep": dststep, "ssubstep": ssub, "dsubstep": dsub,
+              "src_pred": se, "dst_pred": de, "zeroed": zeroed,
+              "reads": dict(reads), "writes": dict(writes),
+              "op": self.sim.element_ops})
+
+
+def build(isa, sim, prefix, suffix):
+    return SVInsn(isa, sim, prefix, suffix)

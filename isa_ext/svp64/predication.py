@@ -1,0 +1,36 @@
+"""Predicate masks: integer (r3 / ~r3 / 1<<r3 / r10 / ~r10 / r30 / ~r30) and CR
+(lt ge gt le eq ne so ns over CR fields CR_PRED_OFFSET + i)."""
+
+M64 = (1 << 64) - 1
+ALL = (1 << 128) - 1
+
+# First CR field of CR-based predicate masks: element i tests CR[CR_PRED_OFFSET + i].
+# libre-soc's spec text gives CR32 ("offs is defined as CR32"); see docs/svp64.md.
+CR_PRED_OFFSET = 32
+
+
+def int_mask(gpr, code):
+    if code == 0:
+        return ALL
+    if code == 1:
+        return 1 << (gpr[3] & 63)
+    reg = (3, 3, 10, 10, 30, 30)[code - 2]
+    v = gpr[reg]
+    return (v ^ M64) if code & 1 else v
+
+
+def cr_mask(cr, code, vl):
+    bit = 3 - (code >> 1)  # lt gt eq so -> field bit 3..0
+    want = 0 if code & 1 else 1
+    m = 0
+    for i in range(vl):
+        if ((cr[(CR_PRED_OFFSET + i) & 127] >> bit) & 1) == want:
+            m |= 1 << i
+    return m
+
+
+def mask(state, mmode, code, vl):
+    """The predicate mask (bit i = element i enabled) for a MASK/MASK_SRC value."""
+    if mmode:
+        return cr_mask(state.cr, code, vl)
+    return int_mask(state.gpr, code)

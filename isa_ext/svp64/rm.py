@@ -1,0 +1,168 @@
+"""SVP64 prefix and RM (the 24-bit Remapped Encoding).
+
+The prefix is a word with primary opcode 1 and MSB0 bits 7 and 9 set.  RM[0]
+sits at prefix bit 6, RM[1] at bit 8, RM[2:23] at bits 10:31.  Common fields
+(RM MSB0): MASKMODE 0, MASK 1:3, ELWIDTH 4:5, ELWIDTH_SRC 6:7, SUBVL 8:9,
+EXTRA 10:18, MODE 19:23.
+
+Each instruction's RM *category* (the table's ``sv`` column, ``RM-1P-2S1D``...)
+says whether it is single- or twin-predicated, where MASK_SRC is, and which mode
+table applies.  Categories are a registry so that other extensions can add theirs
+(:func:`register_category`).
+"""
+from ..errors import Trap
+
+# predicate selector values (MASK / MASK_SRC), integer and CR
+INT_PRED_NAMES = {0: None, 1: "1<<r3", 2: "r3", 3: "~r3", 4: "r10", 5: "~r10",
+                  6: "r30", 7: "~r30"}
+CR_PRED_NAMES = {0: "lt", 1: "ge", 2: "gt", 3: "le", 4: "eq", 5: "ne", 6: "so", 7: "ns"}
+CR_PRED_ALIASES = {"nl": "ge", "ng": "le", "un": "so", "nu": "ns"}
+CR_BIT_NAMES = ("lt", "gt", "eq", "so")
+ELWIDTH_BITS = {0: 64, 1: 32, 2: 16, 3: 8}
+
+
+def is_prefix(word):
+    return (word >> 26) == 1 and (word >> 24) & 0x5 == 0x5
+
+
+def rm_of(prefix):
+    """RM[0:23] of a prefix word, RM[0] most significant."""
+    return (((prefix >> 25) & 1) << 23) | (((prefix >> 23) & 1) << 22) | (prefix & 0x3FFFFF)
+
+
+def prefix_of(rm):
+    """The prefix word carrying RM."""
+    return (1 << 26) | (((rm >> 23) & 1) << 25) | (1 << 24) | (((rm >> 22) & 1) << 23) | \
+        (1 << 22) | (rm & 0x3FFFFF)
+
+
+def bits(rm, a, b):
+    """RM[a:b] (MSB0, inclusive)."""
+    return (rm >> (23 - b)) & ((1 << (b - a + 1)) - 1)
+
+
+def put_bits(rm, a, b, v):
+    sh = 23 - b
+    m = ((1 << (b - a + 1)) - 1) << sh
+    return (rm & ~m) | ((v << sh) & m)
+
+
+class Category:
+    """One RM category: predication type and mode table.
+
+    ``ptype`` 1 or 2 (single/twin predication); ``mode_kind`` None picks the mode
+    table from the instruction ("normal", "crop" or, for LDSTRM, "ldst");
+    ``decode_mode(mode_bits, ctx) -> dict`` may replace the standard decoder.
+    """
+
+    def __init__(self, name, ptype, mode_kind=None, decode_mode=None):
+        self.name, self.ptype, self.mode_kind = name, ptype, mode_kind
+        self.decode_mode = decode_mode
+
+    def __repr__(self):
+        return f"Category({self.name!r}, {self.ptype}P)"
+
+
+CATEGORIES = {}
+
+
+def register_category(name, ptype, mode_kind=None, decode_mode=None):
+    CATEGORIES[name] = Category(name, ptype, mode_kind, decode_mode)
+    return CATEGORIES[name]
+
+
+for _n in ("RM-1P-3S1D", "RM-1P-2S1D", "RM-1P-1S", "RM-1P-1D"):
+    register_category(_n, 1)
+for _n in ("RM-2P-1S1D", "RM-2P-2S1D", "RM-2P-1S", "RM-2P-2S"):
+    register_category(_n, 2)
+for _n in ("LDSTRM-2P-1S1D", "LDSTRM-2P-1S2D", "LDSTRM-2P-2S", "LDSTRM-2P-2S1D",
+           "LDSTRM-2P-3S"):
+    register_category(_n, 2, "ldst")
+
+
+def category(name):
+    cat = CATEGORIES.get(name)
+    if cat is None:
+        raise Trap(f"SVP64 RM category {name!r} is not implemented", "illegal")
+    return cat
+
+
+class RM:
+    """Decoded RM: common fields plus the mode, for one instruction.
+
+    Mode attributes: ``mode`` one of normal / mapreduce / ffirst (others trap);
+    ``sz dz`` zeroing; ``rg`` reverse gear; ``inv cr_sel vli`` fail-first;
+    ``els`` element-strided LD/ST.
+    """
+    __slots__ = ("rm", "mmode", "mask", "smask", "ew", "ews", "subvl", "extra", "mode_bits",
+                 "mode", "sz", "dz", "rg", "inv", "cr_sel", "vli", "els", "ptype")
+
+    def __init__(self, rm, ptype=1):
+        self.rm = rm
+        self.ptype = ptype
+        self.mmode = bits(rm, 0, 0)
+        self.mask = bits(rm, 1, 3)
+        self.ew = ELWIDTH_BITS[bits(rm, 4, 5)]
+        self.ews = ELWIDTH_BITS[bits(rm, 6, 7)]
+        self.subvl = bits(rm, 8, 9) + 1
+        self.extra = bits(rm, 10, 18)
+        self.mode_bits = bits(rm, 19, 23)
+        # twin predication: MASK_SRC is EXTRA[6:8] (RM[16:18])
+        self.smask = bits(rm, 16, 18) if ptype == 2 else self.mask
+        self.mode, self.sz, self.dz, self.rg = "normal", 0, 0, 0
+        self.inv, self.cr_sel, self.vli, self.els = 0, 0, 0, 0
+
+    @property
+    def predicated(self):
+        return self.mmode == 1 or self.mask != 0 or self.smask != 0
+
+    def __repr__(self):
+        return (f"RM(0x{self.rm:06x} mode={self.mode} mask={self.mmode}:{self.mask}/{self.smask}"
+                f" ew={self.ew}/{self.ews} subvl={self.subvl} extra=0b{self.extra:09b})")
+
+
+def _mbit(m, i):
+    return (m >> (4 - i)) & 1
+
+
+def decode_mode(r, kind, rc, crdest):
+    """Fill ``r``'s mode attributes from MODE (RM[19:23]).
+
+    ``kind``: "normal", "crop" or "ldst"; ``rc``: Rc=1; ``crdest``: the instruction
+    writes a CR field itself (cmp), so fail-first tests that field.  Reserved and
+    unimplemented encodings trap.
+    """
+    m = r.mode_bits
+    m0, m1, m2, m3, m4 = (_mbit(m, i) for i in range(5))
+    if kind == "ldst":
+        if m1:
+            raise Trap("SVP64 LD/ST fail-first mode is not implemented", "illegal")
+        r.els = m0
+        if m2:
+            raise Trap("SVP64 LD/ST post-increment mode (/pi) is not implemented", "illegal")
+        r.sz = r.dz = m3
+        if m4:
+            raise Trap("SVP64 LD/ST mode bit RM[23] (LF/SEA) is not implemented", "illegal")
+        return r
+    if m1:  # data-dependent fail-first
+        r.mode = "ffirst"
+        r.vli, r.inv = m0, m2
+        if rc or crdest:
+            r.cr_sel = (m3 << 1) | m4
+        else:
+            raise Trap("SVP64 fail-first with Rc=0 (RC1 / z-nonz) is not implemented", "illegal")
+        return r
+    if kind == "crop":
+        if m0:
+            r.mode = "mapreduce"
+        r.rg, r.dz, r.sz = m2, m3, m4
+        return r
+    if m0:
+        raise Trap("SVP64 saturation mode is not implemented", "illegal")
+    if m2:
+        if m3:
+            raise Trap(f"reserved SVP64 normal-mode encoding MODE=0b{m:05b}", "illegal")
+        r.mode, r.rg = "mapreduce", m4
+        return r
+    r.dz, r.sz = m3, m4
+    return r
