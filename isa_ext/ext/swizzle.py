@@ -200,6 +200,8 @@ class SwizzleOperand:
 
 def activate(isa):
     isa.operand_types["swizzle"] = SwizzleOperand
+    from . import swizzle_sv
+    swizzle_sv.install(isa)
 
 
 def _register():

@@ -632,6 +632,12 @@ class PageCompiler:
                 self.note_write()
                 self.emit(f"s.spr_write({idx.code}, {self.fit(v, 64)})")
                 return
+            setter = library.SETTERS.get(fname)
+            if setter is not None:
+                # an extension-defined assignable function: F(args) <- v
+                self.note_write()
+                self.emit(setter(self, [self.expr(a) for a in args], v))
+                return
             self.err(f"cannot assign to {fname}()", node)
         if kind in ("index", "slice"):
             base = target.children[0]

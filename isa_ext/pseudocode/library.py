@@ -15,6 +15,8 @@ from ..errors import Trap
 INTRINSICS = {}
 RUNTIME = {"Trap": Trap}
 CONSTANTS = {}
+# assignable functions "F(args) <- v": name -> gen(compiler, [arg Val], value Val) -> code
+SETTERS = {}
 M64 = (1 << 64) - 1
 
 

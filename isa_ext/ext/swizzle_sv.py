@@ -1,0 +1,293 @@
+"""sv.mv.swiz / sv.fmv.swiz: the MVRM-2P-2S1D RM category (seed 001).
+
+The semantics of one element group are the ``sv.*`` pages of
+``pseudocode/swizzle/svswizzle.mdwn``.  This module only walks the groups: it
+decodes RM with the SVP64 primitives (``isa_ext.svp64``), twin-predicates groups
+(MASK on destination groups, MASK_SRC on source groups), lays groups out
+interleaved or planar (pack/unpack, docs/swizzle.md), runs the page per group with
+element access supplied through the page functions SRC_SUB / DST_SUB, and commits
+each group's writes together.
+
+* Horizontal-first: any overlap of source and destination elements over groups
+  0..VL-1 is UNDEFINED; strict simulators stop with an ``hf-overlap`` diagnostic,
+  permissive ones record it and run in group order.
+* Vertical-first (SVSTATE.vfirst): one execution handles the group at
+  srcstep/dststep; sources are read before destinations are written.
+* Atomicity: an injected element-level interrupt (``Simulator.interrupt_after``) is
+  only taken between groups; SVSTATE's steps record the progress so that
+  re-executing the instruction resumes.
+"""
+from ..diagnostics import report
+from ..errors import Trap
+from ..pseudocode import library
+from ..pseudocode.compiler import PageCompiler, Val, build, parse, CompileError
+from ..errors import SpecError
+from ..svp64 import rm as rmmod, extra as extramod, predication, svstate
+
+CATEGORY = "MVRM-2P-2S1D"
+M64 = (1 << 64) - 1
+# destination ELWIDTH code -> (bits, IEEE-style 1.0) for sv.fmv.swiz; 0b11 is bf16
+FP_ELWIDTH = {0: (64, 0x3FF0_0000_0000_0000), 1: (32, 0x3F80_0000), 2: (16, 0x3C00),
+              3: (16, 0x3F80)}
+INT_ELWIDTH = {0: 64, 1: 32, 2: 16, 3: 8}
+
+
+# --- page functions ------------------------------------------------------------
+
+def _gen(code, width):
+    return lambda comp, *args: Val(code.format(*[a.code for a in args]), width)
+
+
+def _install_page_functions():
+    library.INTRINSICS["SRC_SUB"] = _gen("f__grp.src({})", 64)
+    library.INTRINSICS["DST_SUB"] = _gen("f__grp.dst({})", 64)
+    library.SETTERS["DST_SUB"] = lambda comp, args, v: \
+        f"f__grp.set_dst({args[0].code}, {comp.fit(v, 64)})"
+    library.CONSTANTS.setdefault("SVP64_GROUP_PAGE", (1, 1))
+
+
+_GROUP_NAMES = {"SRC_N": ("f__grp.src_n", None), "DST_N": ("f__grp.dst_n", None),
+                "IN_PLACE": ("f__grp.in_place", 1), "FP_ONE": ("f__grp.fp_one", 64)}
+
+
+class _GroupPageCompiler(PageCompiler):
+    """A page compiler that also knows the group names the engine supplies."""
+
+    def x_name(self, node):
+        name = str(node.children[0])
+        if name in _GROUP_NAMES and name not in self.vars:
+            self.fields_used.add("_grp")
+            code, width = _GROUP_NAMES[name]
+            return Val(code, width)
+        return super().x_name(node)
+
+
+def compile_group_page(isa, row):
+    page = isa.pages.get("sv." + row.mnemonic)
+    if page is None:
+        raise SpecError(f"{row.mnemonic} has no 'sv.{row.mnemonic}' group page", row.where)
+    tree = parse(page.code, page.filename, page.code_line)
+    pc = _GroupPageCompiler(row.form, isa.forms.regclass, name="sv_" + row.mnemonic.replace(".", "_"),
+                            where_file=page.filename, first_line=page.code_line,
+                            extra_params=("_grp",))
+    try:
+        params = pc.compile(tree)
+    except CompileError as e:
+        raise SpecError(f"pseudocode error in sv.{row.mnemonic}: {e}", page.where) from None
+    return build(pc, params, page)
+
+
+# --- element access ------------------------------------------------------------
+
+def read_element(regs, base, index, width):
+    """Element ``index`` of ``width`` bits of the vector starting at register ``base``:
+    elements are packed from the least significant end of each 64-bit register."""
+    bit = index * width
+    reg = (base + bit // 64) & 127
+    return (regs[reg] >> (bit % 64)) & ((1 << width) - 1)
+
+
+def element_bytes(base, index, width):
+    """(register, first byte, last byte) of an element, for overlap checks."""
+    bit = index * width
+    reg = (base + bit // 64) & 127
+    first = (bit % 64) // 8
+    return reg, first, first + width // 8 - 1
+
+
+class Group:
+    """What the group page sees: one source group and one destination group."""
+    __slots__ = ("regs", "src_n", "dst_n", "in_place", "fp_one", "src_offsets",
+                 "dst_offsets", "src_base", "dst_base", "ews", "ew", "src_zero", "writes")
+
+    def __init__(self, regs, src_n, dst_n, in_place, fp_one, ews, ew):
+        self.regs, self.src_n, self.dst_n = regs, src_n, dst_n
+        self.in_place, self.fp_one, self.ews, self.ew = in_place, fp_one, ews, ew
+        self.writes = {}
+
+    def src(self, k):
+        if k >= self.src_n or self.src_zero:
+            return 0
+        return read_element(self.regs, self.src_base, self.src_offsets[k], self.ews)
+
+    def dst(self, i):
+        return read_element(self.regs, self.dst_base, self.dst_offsets[i], self.ew)
+
+    def set_dst(self, i, value):
+        self.writes[i] = value & ((1 << self.ew) - 1)
+
+    def commit(self):
+        for i, v in self.writes.items():
+            bit = self.dst_offsets[i] * self.ew
+            reg = (self.dst_base + bit // 64) & 127
+            sh = bit % 64
+            m = ((1 << self.ew) - 1) << sh
+            self.regs[reg] = (self.regs[reg] & ~m & M64) | (v << sh)
+        self.writes = {}
+
+
+# --- the group walk ------------------------------------------------------------
+
+def offsets(group, n, vl, planar, vector):
+    """Element offsets of sub-elements 0..n-1 of ``group``: interleaved g*n + k,
+    planar k*VL + g; a scalar operand is always its first group."""
+    if not vector:
+        group = 0
+    if planar:
+        return [k * vl + group for k in range(n)]
+    return [group * n + k for k in range(n)]
+
+
+class SvSwizzle:
+    """One decoded sv.mv.swiz / sv.fmv.swiz; ``__call__(state, CIA)`` runs it."""
+
+    def __init__(self, sim, prefix, suffix, row, fields):
+        isa = sim.isa
+        self.sim, self.prefix, self.suffix, self.row = sim, prefix, suffix, row
+        self.name = "sv." + row.mnemonic
+        rmv = rmmod.rm_of(prefix)
+        r = rmmod.RM(rmv, ptype=2)
+        rmmod.decode_mode(r, "normal", 0, False)
+        if r.mode != "normal":
+            raise Trap(f"{self.name}: only the plain mode (zeroing sz/dz) applies to "
+                       f"MVRM-2P-2S1D", "illegal")
+        self.r = r
+        self.floating = row.mnemonic.startswith("f")
+        ewd, ews = rmmod.bits(rmv, 4, 5), rmmod.bits(rmv, 6, 7)
+        if self.floating:
+            self.ew, self.fp_one = FP_ELWIDTH[ewd]
+            self.ews = FP_ELWIDTH[ews][0]
+        else:
+            self.ew, self.ews, self.fp_one = INT_ELWIDTH[ewd], INT_ELWIDTH[ews], 0
+        slots = extramod.parse_slots(row.extra)
+        rt_name, ra_name = (("FRTp", "FRAp") if self.floating else ("RTp", "RAp"))
+        spec_d = extramod.slot_spec(r.extra, _slot_of(slots, rt_name), 2)
+        spec_s = extramod.slot_spec(r.extra, _slot_of(slots, ra_name), 2)
+        self.rt, self.rt_vec = extramod.ext_reg(fields[rt_name], spec_d, 2)
+        self.ra, self.ra_vec = extramod.ext_reg(fields[ra_name], spec_s, 2)
+        self.subvl = r.subvl
+        self.src_subvl = rmmod.bits(rmv, 14, 15) + 1
+        from .swizzle import group_sizes
+        self.dst_n, self.src_n = group_sizes(self.subvl, self.src_subvl)
+        self.dst_planar = self.subvl == 1 and self.src_subvl > 1
+        self.src_planar = self.src_subvl == 1 and self.subvl > 1
+        self.in_place = int(self.rt == self.ra and self.ew == self.ews
+                            and self.rt_vec == self.ra_vec)
+        c = _group_page(isa, row)
+        self.sem = c.sem
+        self.args = [fields[p] for p in c.params if p != "_grp"]
+        self.grp_at = c.params.index("_grp")
+
+    def regs(self, s):
+        return s.fpr if self.floating else s.gpr
+
+    def overlap(self, vl):
+        """Registers where source and destination elements of groups 0..VL-1 meet."""
+        def span(base, vec, n, planar, width):
+            out = set()
+            for g in range(vl):
+                for e in offsets(g, n, vl, planar, vec):
+                    reg, a, b = element_bytes(base, e, width)
+                    out.update((reg, byte) for byte in range(a, b + 1))
+            return out
+        src = span(self.ra, self.ra_vec, self.src_n, self.src_planar, self.ews)
+        dst = span(self.rt, self.rt_vec, self.dst_n, self.dst_planar, self.ew)
+        return sorted({reg for reg, _ in src & dst})
+
+    def __call__(self, s, CIA):
+        sv = s.svstate
+        vl = svstate.get(sv, "vl")
+        vertical = svstate.get(sv, "vfirst")
+        srcstep, dststep = svstate.get(sv, "srcstep"), svstate.get(sv, "dststep")
+        r = self.r
+        regs = self.regs(s)
+        dmask = predication.mask(s, r.mmode, r.mask, vl)
+        smask = predication.mask(s, r.mmode, r.smask, vl)
+        if vl and not vertical:
+            shared = self.overlap(vl)
+            if shared:
+                report(self.sim, "hf-overlap", CIA,
+                       f"{self.name}: source and destination elements overlap in "
+                       f"horizontal-first mode (UNDEFINED): "
+                       + ", ".join(f"{'f' if self.floating else 'r'}{n}" for n in shared),
+                       instruction=self.name, registers=shared)
+        sim = self.sim
+        while srcstep < vl and dststep < vl:
+            if not r.sz:
+                while srcstep < vl and not (smask >> srcstep) & 1:
+                    srcstep += 1
+            if not r.dz:
+                while dststep < vl and not (dmask >> dststep) & 1:
+                    dststep += 1
+            if srcstep >= vl or dststep >= vl:
+                break
+            if sim.interrupt_after is not None and sim.element_ops >= sim.interrupt_after:
+                # between groups only: record progress so that re-running resumes
+                s.svstate = svstate.with_steps(sv, srcstep, dststep)
+                raise Trap(f"{self.name}: element-level interrupt before group "
+                           f"src {srcstep} / dst {dststep}", "interrupt")
+            self.group(s, CIA, regs, srcstep, dststep, vl, smask, dmask)
+            sim.element_ops += self.dst_n
+            if vertical or not (self.rt_vec or self.ra_vec):
+                break
+            if not self.rt_vec:
+                break  # a scalar destination takes one group
+            srcstep += 1 if self.ra_vec else 0
+            dststep += 1
+        if not vertical:
+            s.svstate = svstate.with_steps(s.svstate, 0, 0)
+        return CIA + 8
+
+    def group(self, s, CIA, regs, srcstep, dststep, vl, smask, dmask):
+        g = Group(regs, self.src_n, self.dst_n, self.in_place, self.fp_one, self.ews, self.ew)
+        g.src_base, g.dst_base = self.ra, self.rt
+        g.src_offsets = offsets(srcstep, self.src_n, vl, self.src_planar, self.ra_vec)
+        g.dst_offsets = offsets(dststep, self.dst_n, vl, self.dst_planar, self.rt_vec)
+        g.src_zero = self.r.sz and not (smask >> srcstep) & 1
+        if self.r.dz and not (dmask >> dststep) & 1:
+            for i in range(self.dst_n):  # a masked-out destination group is zeroed
+                g.set_dst(i, 0)
+        else:
+            args = list(self.args)
+            args.insert(self.grp_at, g)
+            self.sem(s, CIA, *args)
+        g.commit()
+
+
+def _slot_of(slots, name):
+    for i, entries in enumerate(slots):
+        if any(n == name for _d, n in entries):
+            return i
+    raise Trap(f"EXTRA does not name {name}", "illegal")
+
+
+def _group_page(isa, row):
+    cache = isa.__dict__.setdefault("_sv_group_pages", {})
+    c = cache.get(id(row))
+    if c is None:
+        c = cache[id(row)] = compile_group_page(isa, row)
+    return c
+
+
+def install(isa):
+    """Register the category and route swizzle rows' prefixed forms here."""
+    _install_page_functions()
+    if CATEGORY not in rmmod.CATEGORIES:
+        rmmod.register_category(CATEGORY, 2, "mvrm")
+    rmmod.CATEGORIES[CATEGORY].execute = build_executor
+    previous = isa.prefix_handler
+
+    def prefix_handler(sim, prefix, suffix):
+        d = isa.decode(suffix)
+        if d is not None and d.spec.sv == CATEGORY:
+            return build_executor(sim, prefix, suffix, d.spec, d.fields)
+        if previous is None:
+            raise Trap(f"SVP64 prefix 0x{prefix:08x}: no SVP64 engine for this suffix",
+                       "illegal")
+        return previous(sim, prefix, suffix)
+
+    isa.prefix_handler = prefix_handler
+
+
+def build_executor(sim, prefix, suffix, row, fields):
+    return SvSwizzle(sim, prefix, suffix, row, fields)
