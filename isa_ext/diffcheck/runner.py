@@ -126,7 +126,8 @@ class Figures:
     cases: int = 0                 # cases compared (QEMU and isa_ext both ran them)
     by_kind: dict = dc_field(default_factory=dict)
     variants_total: int = 0
-    covered: set = dc_field(default_factory=set)
+    exercised: set = dc_field(default_factory=set)  # variants run under both
+    covered: set = dc_field(default_factory=set)    # variants run with agreeing results
     skipped: dict = dc_field(default_factory=dict)     # mnemonic -> reason
     assembler_rejects: dict = dc_field(default_factory=dict)
     qemu_rejects: dict = dc_field(default_factory=dict)
@@ -138,14 +139,21 @@ class Figures:
 
     @property
     def ok(self):
-        return self.mismatch_count == 0 and not self.decode_mismatches
+        return (self.mismatch_count == 0 and not self.decode_mismatches
+                and not self.assembler_rejects and not self.qemu_rejects)
+
+    @property
+    def not_exercised(self):
+        """Variants neither exercised nor skipped for a documented reason."""
+        return self.variants_total - len(self.exercised) - len(self.skipped)
 
     def summary(self):
         lines = [f"cases run: {self.cases} "
                  f"({', '.join(f'{k} {v}' for k, v in sorted(self.by_kind.items()))}) "
                  f"in {self.batches} ELF(s), {self.seconds:.1f} s",
-                 f"instructions covered: {len(self.covered)} of {self.variants_total} "
-                 f"table variants ({len(self.skipped)} not sandwichable, "
+                 f"instructions covered: {len(self.exercised)} of {self.variants_total} "
+                 f"table variants exercised, {len(self.covered)} with agreeing results "
+                 f"({len(self.skipped)} not sandwichable, "
                  f"{len(self.assembler_rejects)} rejected by GNU as, "
                  f"{len(self.qemu_rejects)} rejected by QEMU)",
                  f"mismatches: {self.mismatch_count} cases"
@@ -296,6 +304,7 @@ class DiffCheck:
     def account(self, case, result, figures, work):
         figures.cases += 1
         figures.by_kind[case.kind] = figures.by_kind.get(case.kind, 0) + 1
+        figures.exercised.update(i.mnemonic for i in case.insns)
         for insn, word in zip(case.insns, result.words):
             d = self.isa.decode(word)
             got = d.mnemonic if d else None
