@@ -36,3 +36,15 @@ def test_assembled_program_runs_like_hand_computation(isa):
                  "bne loop\n")
     # 4 + 3 + 2 + 1 = 10
     assert sim.run(max_steps=100).gpr[3] == 10
+
+
+def test_benchmark_script_runs(capsys):
+    import importlib.util
+    import os
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "benchmarks", "bench_scalar.py")
+    spec = importlib.util.spec_from_file_location("bench_scalar", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--iterations", "2000", "--runs", "1"]) == 0
+    assert "instr/s" in capsys.readouterr().out
