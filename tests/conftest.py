@@ -5,6 +5,8 @@ import shutil
 
 import pytest
 
+pytest_plugins = ["isa_ext.pytest_plugin"]  # --isa-coverage
+
 SHARED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared")
 
 
