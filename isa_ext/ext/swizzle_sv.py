@@ -173,6 +173,15 @@ class SvSwizzle:
         self.src_planar = self.src_subvl == 1 and self.subvl > 1
         self.in_place = int(self.rt == self.ra and self.ew == self.ews
                             and self.rt_vec == self.ra_vec)
+        # illegal selectors are a property of the encoding, not of the data: trap at
+        # decode even when predication would execute no group (the group page states
+        # the same rules and would raise them at the first group)
+        from .swizzle import selectors, SEL_RESERVED
+        imm_sels = selectors(fields["imm"])
+        if SEL_RESERVED in imm_sels:
+            raise Trap(f"{self.name}: selector 0b001 is reserved", "illegal")
+        if any(sel >> 2 and (sel & 3) >= self.src_n for sel in imm_sels[:self.dst_n]):
+            raise Trap(f"{self.name}: selector beyond the source SUBVL", "illegal")
         c = _group_page(isa, row)
         self.sem = c.sem
         self.args = [fields[p] for p in c.params if p != "_grp"]
