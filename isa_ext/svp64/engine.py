@@ -78,7 +78,10 @@ class _OffsetMemory:
         self.little = mem.little
 
     def _off(self, n):
-        return self.k * (self.els_step if self.els_step is not None else n)
+        # unit stride: EA_i = EA + i*size ; element stride: EA_i = (RA) + i*D = EA + (i-1)*D
+        if self.els_step is None:
+            return self.k * n
+        return (self.k - 1) * self.els_step
 
     def read(self, addr, n):
         return self.mem.read(addr + self._off(n), n)
