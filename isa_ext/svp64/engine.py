@@ -243,8 +243,17 @@ class SVInsn:
             return CIA + 8
         sim = self.sim
         vf = sv & 1
-        if self.fast and not vf and sim._sv_emit is None:
-            return self._run_fast(s, CIA, sv, vl)
+        if self.fast and sim._sv_emit is None:
+            if not vf:
+                return self._run_fast(s, CIA, sv, vl)
+            subvl = self.rm.subvl
+            k = ((sv >> SV.SH_SRC) & 0x7F) * subvl + ((sv >> SV.SH_SSUB) & 3)
+            if k < vl * subvl:
+                if sim.interrupt_after is not None and sim.element_ops >= sim.interrupt_after:
+                    self._interrupt(s, sv, k // subvl, k // subvl, k % subvl, k % subvl)
+                self._loop(s, CIA, k, k + 1, self.c.sem, Trap)
+                sim.element_ops += 1
+            return CIA + 8
         return self._run_general(s, CIA, sv, vl, vf)
 
     def _budget(self):

@@ -1,0 +1,84 @@
+"""Property: an element-level interrupt after k element operations, then resume,
+gives exactly the state of an uninterrupted run (every vectorised class)."""
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+
+from isa_ext.isa import ISA
+from isa_ext.sim import Simulator
+from isa_ext.svp64 import svstate as SV
+
+M64 = (1 << 64) - 1
+ISA_ = None
+
+CLASSES = [  # (template, needs_w) ; {p} predicate, {w} element width modifiers
+    "sv.add{m}{w} *20, *40, *60",          # RM-1P-2S1D
+    "sv.add.{m}{w} *20, 40, *60",          # Rc=1, scalar source
+    "sv.addi{m}{w} *20, *40, 7",           # RM-2P-1S1D
+    "sv.ori{tw} *20, *40, 3",              # twin predication
+    "sv.add/vec2{m} *20, *40, *60",        # SUBVL
+    "sv.subf/mr 20, 20, *40",              # map-reduce
+    "sv.neg{m}{w} *20, *40",
+]
+
+
+def isa():
+    global ISA_
+    if ISA_ is None:
+        ISA_ = ISA(extensions=["base", "svp64"])
+    return ISA_
+
+
+def build(template, mask, width, twin):
+    m = f"/m={mask}" if mask else ""
+    w = f"/w={width}" if width else ""
+    tw = twin or ""
+    return template.format(m=m, w=w, tw=tw)
+
+
+def setup(text, vl, regs, interrupt_after=None):
+    i = isa()
+    mn, _, ops = text.partition(" ")
+    words = i.sv_assemble(mn, ops.split(","), 0, lambda t: int(t, 0))
+    sim = Simulator(isa=i)
+    sim.load_words(words)
+    sim.state.svstate = SV.make(maxvl=max(vl, 1), vl=vl)
+    for k, v in enumerate(regs):
+        sim.state.gpr[k] = v
+    sim.interrupt_after = interrupt_after
+    return sim
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cls=st.sampled_from(CLASSES), vl=st.integers(0, 12),
+       mask=st.sampled_from([None, "r3", "~r3", "1<<r3", "r10", "~r30"]),
+       width=st.sampled_from([None, 8, 16, 32]),
+       twin=st.sampled_from([None, "/sm=r3", "/dm=r10", "/sm=r3/dm=~r10", "/sz/sm=r3"]),
+       regs=st.lists(st.integers(0, M64), min_size=128, max_size=128),
+       k=st.integers(0, 30))
+def test_interrupt_resume_equals_uninterrupted(cls, vl, mask, width, twin, regs, k):
+    text = build(cls, mask, width, twin)
+    ref = setup(text, vl, regs).run()
+    sim = setup(text, vl, regs, interrupt_after=k)
+    first = sim.run()
+    if first.stop == "interrupt":
+        assert first.pc == 0x1000
+        second = sim.run()
+        res = second
+    else:
+        res = first
+    assert res.stop == ref.stop == "end"
+    assert res.gpr == ref.gpr and res.state.cr == ref.state.cr
+    assert res.state.svstate == ref.state.svstate and res.xer == ref.xer
+
+
+def test_interrupt_at_every_point_of_predicated_elwidth_add():
+    regs = [(0x0123456789ABCDEF * (i + 1)) & M64 for i in range(128)]
+    regs[3] = 0b1011011
+    text = "sv.add/m=r3/w=16 *20, *40, *60"
+    ref = setup(text, 7, regs).run()
+    for k in range(8):
+        sim = setup(text, 7, regs, interrupt_after=k)
+        r = sim.run()
+        if r.stop == "interrupt":
+            r = sim.run()
+        assert r.gpr == ref.gpr, k
