@@ -62,23 +62,16 @@ def compare(expected, actual):
     return out
 
 
-def load_elf_memory(sim, path):
-    """Place an ELF's loadable segments in ``sim``'s memory; returns {symbol: address}."""
+def elf_symbols(path, names=("casetab",)):
+    """{name: address} of the named symbols of an ELF."""
     from elftools.elf.elffile import ELFFile
     symbols = {}
     with open(path, "rb") as f:
-        elf = ELFFile(f)
-        for seg in elf.iter_segments():
-            if seg["p_type"] == "PT_LOAD":
-                data = seg.data()
-                sim.state.mem.load(seg["p_vaddr"], data + bytes(seg["p_memsz"] - len(data)))
-        symtab = elf.get_section_by_name(".symtab")
-        if symtab is not None:
-            for name in ("casetab", "ncases", "_start"):
-                found = symtab.get_symbol_by_name(name)
-                if found:
-                    symbols[name] = found[0]["st_value"]
-        symbols["entry"] = elf.header["e_entry"]
+        symtab = ELFFile(f).get_section_by_name(".symtab")
+        for name in names:
+            found = symtab.get_symbol_by_name(name) if symtab is not None else None
+            if found:
+                symbols[name] = found[0]["st_value"]
     return symbols
 
 
@@ -86,7 +79,8 @@ def run_cases_in_isa_ext(isa, elf_path, count):
     """Run each case of a harness ELF in isa_ext; [(initial, final or None, stop, words)]."""
     from ..sim import Simulator
     sim = Simulator(isa=isa)
-    syms = load_elf_memory(sim, elf_path)
+    sim.load_elf(elf_path)
+    syms = elf_symbols(elf_path)
     mem = sim.state.mem
     tab = syms["casetab"]
     entries = [tuple(mem.read(tab + CASETAB_ENTRY * i + 8 * k, 8) for k in range(4))
