@@ -13,7 +13,8 @@ setup(
     package_dir={"isa_ext.spec_pseudocode": "pseudocode",
                  "isa_ext.spec_decoder": "decoder"},
     package_data={"isa_ext.spec_pseudocode": ["*.mdwn", "*/*.mdwn"],
-                  "isa_ext.spec_decoder": ["*.txt", "*.csv", "*/*.csv"],
+                  "isa_ext.spec_decoder": ["*.txt", "*.csv", "*/*.csv", "*/*/*.csv",
+                                             "*/*.txt", "reference/*"],
                   "isa_ext.pseudocode": ["*.lark"]},
     install_requires=["lark>=1.1", "pyelftools>=0.29"],
     extras_require={
