@@ -28,11 +28,13 @@ class Coverage:
         lines.add(line)
 
     def activate(self):
+        """Collect from now on; :meth:`deactivate` restores the collector that was
+        active before (a session-wide one keeps collecting after a nested use)."""
+        self._previous = compiler.COVERAGE
         compiler.COVERAGE = self
 
-    @staticmethod
-    def deactivate():
-        compiler.COVERAGE = None
+    def deactivate(self):
+        compiler.COVERAGE = getattr(self, "_previous", None)
 
 
 def page_key(page):
