@@ -572,6 +572,14 @@ class PageCompiler:
             return hex(v.const & ((1 << width) - 1))
         return f"({v.code} & {mask_code(width)})"
 
+    def fit_state(self, v, width):
+        """Like fit(), for machine state: a one-bit comparison result is stored
+        as the int 0/1, never as a Python bool, so state prints and serialises
+        as numbers."""
+        if width == 1 and v.const is None:
+            return f"(1 if {v.code} else 0)"
+        return self.fit(v, width)
+
     def note_write(self):
         self.state_written = True
 
@@ -602,7 +610,7 @@ class PageCompiler:
             if name in SPECIALS and name not in self.vars:
                 attr, w = SPECIALS[name]
                 self.note_write()
-                self.emit(f"s.{attr} = {self.fit(v, w)}")
+                self.emit(f"s.{attr} = {self.fit_state(v, w)}")
                 return
             if self.is_field(name):
                 self.err(f"cannot assign to instruction field {name}", node)
@@ -647,7 +655,7 @@ class PageCompiler:
                     idx = target.children[1]
                     if isinstance(idx, Tree) and idx.data == "name" and str(idx.children[0]) in XER_BITS:
                         self.note_write()
-                        self.emit(f"s.{XER_BITS[str(idx.children[0])][0]} = {self.fit(v, 1)}")
+                        self.emit(f"s.{XER_BITS[str(idx.children[0])][0]} = {self.fit_state(v, 1)}")
                         return
                 if bname == "CR" and "CR" not in self.vars:
                     self.prologue.add("CRF")
