@@ -36,3 +36,42 @@ def report(sim, kind, pc, message, **details):
         raise UndefinedBehaviour(d)
     sim.diagnostics.append(d)
     return d
+
+
+# --- reporting ----------------------------------------------------------------
+# ``isa-ext run`` and ``isa-ext diag`` print ``format_diagnostics(result.diagnostics)``;
+# API users read ``result.diagnostics`` or ``diagnostics_as_dicts(...)`` (JSON-ready).
+
+def summarize(diagnostics):
+    """[(kind, count, first pc)] in order of first appearance."""
+    seen = {}
+    for d in diagnostics:
+        kind, count, first = seen.get(d.kind, (d.kind, 0, d.pc))
+        seen[d.kind] = (kind, count + 1, first)
+    return list(seen.values())
+
+
+def format_diagnostics(diagnostics, limit=20):
+    """Text for a run's diagnostics: a count per kind, then the first ``limit``
+    records with their pc and message.  One line "diagnostics: none" if empty."""
+    diagnostics = list(diagnostics)
+    if not diagnostics:
+        return "diagnostics: none"
+    lines = [f"diagnostics: {len(diagnostics)} (UNDEFINED or reserved behaviour met)"]
+    for kind, count, first in summarize(diagnostics):
+        lines.append(f"  {kind}: {count} time(s), first at pc=0x{first:x}")
+    for d in diagnostics[:limit]:
+        extra = " ".join(f"{k}={_show(v)}" for k, v in sorted(d.details.items()))
+        lines.append(f"  pc=0x{d.pc:x} {d.kind}: {d.message}" + (f" [{extra}]" if extra else ""))
+    if len(diagnostics) > limit:
+        lines.append(f"  ... {len(diagnostics) - limit} more")
+    return "\n".join(lines)
+
+
+def diagnostics_as_dicts(diagnostics):
+    return [{"kind": d.kind, "pc": d.pc, "message": d.message, "details": dict(d.details)}
+            for d in diagnostics]
+
+
+def _show(v):
+    return f"0x{v:x}" if isinstance(v, int) and not isinstance(v, bool) and v > 9 else str(v)
