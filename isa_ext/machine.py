@@ -43,9 +43,14 @@ class Memory:
         off = addr & PAGE_MASK
         if off + len(data) <= PAGE_SIZE:
             self._page(addr)[off:off + len(data)] = data
-        else:
-            for i, b in enumerate(data):
-                self._page(addr + i)[(addr + i) & PAGE_MASK] = b
+        else:  # page by page (ELF segments, large buffers)
+            pos, n = 0, len(data)
+            while pos < n:
+                a = (addr + pos) & M64
+                o = a & PAGE_MASK
+                k = min(PAGE_SIZE - o, n - pos)
+                self._page(a)[o:o + k] = data[pos:pos + k]
+                pos += k
         self.writes += 1
 
     def read(self, addr, n):
