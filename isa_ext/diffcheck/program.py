@@ -12,7 +12,8 @@ from it through the case's *scratch* GPR (which the case's instructions do not
 use), the epilogue stores every register back over it and one ``write`` system
 call sends the record to standard output.  ``casetab`` lists, per case, the
 addresses of its first instruction, its end, its record and the scratch GPR
-number, so isa_ext can run exactly the case's instructions from the same ELF.
+number (section ``.casetab``), so isa_ext can run exactly the case's
+instructions from the same ELF.
 """
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ OFF_FPR = 256
 OFF_CR, OFF_XER, OFF_LR, OFF_CTR, OFF_FPSCR = 512, 520, 528, 536, 544
 OFF_WINDOW = 640
 CASETAB_ENTRY = 32
+CASETAB_SECTION = ".casetab"  # a section of its own: found without a symbol lookup
 SYS_WRITE, SYS_EXIT = 4, 1
 
 # XER bits that exist: SO OV CA, OV32 CA32, and the string byte count
@@ -93,10 +95,10 @@ def program(cases):
     text += [f"\tli 0,{SYS_EXIT}", "\tli 3,0", "\tsc"]
     if pads:
         text += ["\t.section .lowpad,\"ax\""] + pads
-    data = ["\t.data", "\t.balign 8", "\t.globl casetab", "casetab:"]
+    data = [f"\t.section {CASETAB_SECTION},\"aw\"", "\t.balign 8", "casetab:"]
     for c in cases:
         data.append(f"\t.quad beg{c.index},end{c.index},rec{c.index},{c.scratch}")
-    data.append("\t.balign 128")
+    data += ["\t.data", "\t.balign 128"]
     for c in cases:
         data += emit_record(c)
     return "\n".join(text + data) + "\n"

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field as dc_field
 from ..errors import IsaExtError, Trap
 from ..isa import ISA
 from .generate import Generator, Case, targets as all_targets
-from .program import (program, Record, RECORD_BYTES, CASETAB_ENTRY, OFF_WINDOW, XER_MASK)
+from .program import (program, Record, RECORD_BYTES, CASETAB_ENTRY, CASETAB_SECTION,
+                      OFF_WINDOW, XER_MASK)
 from . import tools
 from .report import Mismatch, write_reproducer
 
@@ -62,17 +63,14 @@ def compare(expected, actual):
     return out
 
 
-def elf_symbols(path, names=("casetab",)):
-    """{name: address} of the named symbols of an ELF."""
+def casetab_address(path):
+    """Address of the harness ELF's case table (its own section)."""
     from elftools.elf.elffile import ELFFile
-    symbols = {}
     with open(path, "rb") as f:
-        symtab = ELFFile(f).get_section_by_name(".symtab")
-        for name in names:
-            found = symtab.get_symbol_by_name(name) if symtab is not None else None
-            if found:
-                symbols[name] = found[0]["st_value"]
-    return symbols
+        sec = ELFFile(f).get_section_by_name(CASETAB_SECTION)
+        if sec is None:
+            raise IsaExtError(f"{path}: no {CASETAB_SECTION} section: not a diffcheck program")
+        return sec["sh_addr"]
 
 
 def run_cases_in_isa_ext(isa, elf_path, count):
@@ -80,9 +78,8 @@ def run_cases_in_isa_ext(isa, elf_path, count):
     from ..sim import Simulator
     sim = Simulator(isa=isa)
     sim.load_elf(elf_path)
-    syms = elf_symbols(elf_path)
     mem = sim.state.mem
-    tab = syms["casetab"]
+    tab = casetab_address(elf_path)
     entries = [tuple(mem.read(tab + CASETAB_ENTRY * i + 8 * k, 8) for k in range(4))
                for i in range(count)]
     initials = [Record.parse(mem.read_bytes(rec, RECORD_BYTES)) for _, _, rec, _ in entries]
