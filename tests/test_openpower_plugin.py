@@ -1,0 +1,115 @@
+"""isa_ext.openpower: pages stay readable by openpower-isa, rows convert to its
+table columns, and install/uninstall edit a checkout's files in place."""
+import csv
+import importlib.util
+
+import pytest
+
+from isa_ext import openpower
+from isa_ext.isa import ISA
+
+EXTS = [e for e in openpower.DEFAULT_EXTENSIONS]
+
+
+@pytest.fixture(scope="module")
+def full_isa():
+    return ISA()
+
+
+def test_extension_pages_use_only_openpower_isa_constructs(full_isa):
+    pages = [p for p in full_isa.all_pages if p.extension in EXTS]
+    assert pages
+    problems = [m for p in pages for m in openpower.compat_problems(openpower.convert_page(p), p.where)]
+    assert problems == []
+
+
+@pytest.mark.parametrize("code, why", [
+    ("    x <- a <=u b + 1", "<=u"), ("    y <- ~a", "operator spelling"),
+    ("    do i = 0 to 7 by 2\n        x <- i", "'do ... by STEP'"),
+    ("\tx <- 1", "tab in indentation"), ("    return <- 1", "keyword"),
+])
+def test_checker_flags_constructs_openpower_isa_lacks(code, why):
+    text = ("# T\n\nX-Form\n\n* t RT\n\nPseudo-code:\n\n" + code +
+            "\n\nSpecial Registers Altered:\n\n    None\n")
+    problems = openpower.compat_problems(text, "t.mdwn")
+    assert any(why in p and p.startswith("t.mdwn:9") for p in problems), problems
+
+
+def test_checker_flags_layout_openpower_isa_rejects():
+    text = "# T\n\nX-Form\n\nsome description\n* t RT\n\nPseudo-code:\n\n    x <- 1\n"
+    assert any("'* mnemonic operands'" in p for p in openpower.compat_problems(text, "t.mdwn"))
+
+
+def test_conversion_requotes_and_rewrites_inclusive_unsigned(full_isa):
+    page = full_isa.all_pages[0]
+    page = type(page)(**{**page.__dict__, "code": 'if a >=u b then ILLEGAL("no: x.y")\n'})
+    text = openpower.convert_page(page)
+    assert "    if ¬(a <u b) then ILLEGAL('no: x.y')" in text.splitlines()
+
+
+@pytest.fixture
+def fake_checkout(tmp_path):
+    """The two directories install() edits, with a minor_22.csv holding only a header
+    line and one foreign row."""
+    (tmp_path / "openpower" / "isa").mkdir(parents=True)
+    tables = tmp_path / "openpower" / "isatables"
+    tables.mkdir()
+    (tables / "minor_22.csv").write_text(",".join(openpower.MINOR_COLUMNS) + "\n"
+                                         "-----11011-,VL,OP_SETVL" + ",0" * 25 + "\n")
+    return tmp_path
+
+
+def test_install_writes_pages_and_rows_and_reinstall_replaces(fake_checkout, full_isa):
+    written = openpower.install(EXTS, root=str(fake_checkout), isa=full_isa)
+    minor = fake_checkout / "openpower" / "isatables" / "minor_22.csv"
+    po22_rows = [r for r in full_isa.rows if r.extension in EXTS and r.match.get("PO") == 22]
+    rows = list(csv.DictReader(l for l in minor.read_text().splitlines() if not l.startswith("#")))
+    assert rows[0]["opcode"] == "-----11011-"  # the foreign row is kept
+    ours = {r["comment"]: r for r in rows[1:]}
+    assert set(ours) == {r.mnemonic for r in po22_rows}
+    for r in po22_rows:
+        assert ours[r.mnemonic]["form"] == r.form.name
+        key = ours[r.mnemonic]["opcode"]
+        # the key reproduces the row's fixed bits 21..31
+        for bit, c in zip(range(21, 32), key):
+            if c != "-":
+                assert (r.value >> (31 - bit)) & 1 == int(c)
+    for ext in EXTS:
+        pages = [p for p in full_isa.all_pages if p.extension == ext]
+        if pages:
+            text = (fake_checkout / "openpower" / "isa" / f"isa_ext_{ext}.mdwn").read_text()
+            assert text.count("\nPseudo-code:\n") == len(pages)
+    sv_rows = [r for r in full_isa.rows if r.extension in EXTS and r.sv]
+    for r in sv_rows:
+        rm = fake_checkout / "openpower" / "isatables" / f"{r.sv}.csv"
+        got = {x["insn"]: x for x in csv.DictReader(l for l in rm.read_text().splitlines()
+                                                   if not l.startswith("#"))}
+        assert got[r.mnemonic]["0"] == openpower.rm_row(r)["0"] != ""
+    before = minor.read_text()
+    openpower.install(EXTS, root=str(fake_checkout), isa=full_isa)
+    assert minor.read_text() == before  # idempotent
+    openpower.uninstall(EXTS, root=str(fake_checkout))
+    assert "isa_ext" not in minor.read_text()
+    assert not list((fake_checkout / "openpower" / "isa").iterdir())
+    assert written
+
+
+def test_locate_rejects_non_checkout(tmp_path):
+    with pytest.raises(openpower.OpenPowerError, match="not an openpower-isa checkout"):
+        openpower.locate(str(tmp_path))
+
+
+def test_cli_reports_errors_without_traceback(tmp_path, capsys):
+    assert openpower.main(["install", "--root", str(tmp_path)]) == 2
+    assert "not an openpower-isa checkout" in capsys.readouterr().err
+
+
+def test_pages_compile_with_openpower_isas_own_parser(full_isa):
+    if importlib.util.find_spec("openpower") is None:
+        pytest.skip("openpower-isa is not importable (it cannot be pip-installed here)")
+    from openpower.decoder.pseudo.parser import GardenSnakeCompiler
+    for page in full_isa.all_pages:
+        if page.extension in EXTS:
+            text = openpower.convert_page(page)
+            code = text.split("Pseudo-code:\n\n", 1)[1].split("\nSpecial Registers Altered:", 1)[0]
+            GardenSnakeCompiler(debug=False).compile(code, mode="exec", filename=page.where)
