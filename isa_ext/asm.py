@@ -810,13 +810,15 @@ class Assembler:
         if value % scale:
             self.error(f"{name} value {value} is not a multiple of {scale}", st.line, loc.column)
         value //= scale
+        value -= forms.bias.get(name, 0)
         if name in forms.signed:
             lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
         else:
             lo, hi = 0, (1 << width) - 1
         if not lo <= value <= hi:
-            self.error(f"{name} value {v.value if scale == 1 else value * scale} out of range "
-                       f"{lo * scale}..{hi * scale}", st.line, loc.column)
+            b = forms.bias.get(name, 0)
+            self.error(f"{name} value {v.value} out of range "
+                       f"{(lo + b) * scale}..{(hi + b) * scale}", st.line, loc.column)
         if name in forms.swaphalves:
             value = swap_halves(value, width)
         return value

@@ -87,7 +87,7 @@ class Disassembler:
             value = swap_halves(raw, width)
         if name in forms.signed and raw >> (width - 1):
             value = raw - (1 << width)
-        value *= forms.scale.get(name, 1)
+        value = (value + forms.bias.get(name, 0)) * forms.scale.get(name, 1)
         if name in forms.pcrel:
             if flags.get("AA"):
                 return f"0x{value:x}" if value >= 0 else str(value)

@@ -73,6 +73,7 @@ class FormSet:
     regclass: dict  # field name -> class ("gpr", "fpr", "crf", "crb")
     signed: set = dc_field(default_factory=set)  # fields holding signed numbers
     scale: dict = dc_field(default_factory=dict)  # field -> multiplier in assembly
+    bias: dict = dc_field(default_factory=dict)  # field -> assembly value minus field value
     pcrel: set = dc_field(default_factory=set)  # branch displacements (relative unless AA=1)
     swaphalves: set = dc_field(default_factory=set)  # assembly value = field halves swapped
 
@@ -104,6 +105,7 @@ def _parse_bits(text, where):
 
 def parse_forms(text, filename="forms.txt"):
     forms, regclass, signed, scale, pcrel, swaphalves = {}, {}, set(), {}, set(), set()
+    bias = {}
     current = None
     for lineno, raw in enumerate(text.splitlines(), 1):
         where = f"{filename}:{lineno}"
@@ -128,6 +130,9 @@ def parse_forms(text, filename="forms.txt"):
             elif words[0] == "scale" and len(words) == 3:
                 scale[words[1]] = int(words[2])
                 current = None
+            elif words[0] == "bias" and len(words) == 3:
+                bias[words[1]] = int(words[2])
+                current = None
             elif words[0] == "form" and len(words) == 2:
                 if words[1] in forms:
                     raise SpecError(f"form {words[1]} defined twice", where)
@@ -142,4 +147,5 @@ def parse_forms(text, filename="forms.txt"):
             if words[0] in current.fields:
                 raise SpecError(f"field {words[0]} defined twice in form {current.name}", where)
             current.fields[words[0]] = Field(words[0], _parse_bits(words[1:], where))
-    return FormSet(forms, regclass, signed, scale, pcrel, swaphalves)
+    return FormSet(forms, regclass, signed=signed, scale=scale, bias=bias, pcrel=pcrel,
+                   swaphalves=swaphalves)

@@ -42,8 +42,6 @@ def test_golden_encodings(isa, shared_dir):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.xfail(strict=True, reason="setvl's SVi operand is VL-1 in the encoding; "
-                   "decoder/svp64 has no operand bias for it yet")
 def test_golden_setvl(isa, shared_dir):
     rows = [r for r in golden(shared_dir) if r[0].startswith("setvl")]
     assert rows
