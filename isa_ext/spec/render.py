@@ -210,7 +210,8 @@ def po22_html(allocs):
            f'height="{rows * cell + 2}" role="img" aria-label="PO22 key map">']
     for v, who in enumerate(owners):
         x, y = 1 + (v % cols) * cell, 1 + (v // cols) * cell
-        kind = "free" if not who else ("clash" if len({a.owner for a in who}) > 1 else
+        kind = "free" if not who else ("clash" if len({a.name for a in who}) > 1 and
+                                       len({a.owner for a in who}) > 1 else
                                        ("openpower-isa" if who[0].owner == "openpower-isa" else "ours"))
         label = ", ".join(sorted({a.name for a in who})) or "free"
         svg.append(f'<rect class="{kind}" x="{x}" y="{y}" width="{cell - 1}" height="{cell - 1}">'
