@@ -55,7 +55,7 @@ def emit_case(case):
              f"\tld 0,{OFF_XER}({s})", "\tmtxer 0",
              f"\tld 0,{OFF_LR}({s})", "\tmtlr 0",
              f"\tld 0,{OFF_CTR}({s})", "\tmtctr 0",
-             f"\tlfd 0,{OFF_FPSCR}({s})", "\tmtfsf 255,0"]
+             f"\tlfd 0,{OFF_FPSCR}({s})", "\tmtfsf 255,0,1,0"]  # L=1: all 64 bits
     lines += [f"\tlfd {i},{OFF_FPR + 8 * i}({s})" for i in range(32)]
     lines += [f"\tld {i},{8 * i}({s})" for i in range(32) if i != s]
     lines += case_text(case)

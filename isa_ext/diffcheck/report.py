@@ -64,7 +64,7 @@ def _state_lines(rec, insn):
                 regs.append(f"r{v}=0x{rec.gpr[v]:016x}")
     return [" ".join(regs) or "(no register operands)",
             f"cr=0x{rec.cr:08x} xer=0x{rec.xer & XER_MASK:08x} lr=0x{rec.lr:x} "
-            f"ctr=0x{rec.ctr:x} fpscr=0x{rec.fpscr & 0xFFFFFFFF:08x}",
+            f"ctr=0x{rec.ctr:x} fpscr=0x{rec.fpscr & 0x7FFFFFFFF:08x}",
             f"window={rec.window.hex()}"]
 
 
