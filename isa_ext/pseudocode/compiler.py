@@ -137,6 +137,51 @@ class Compiled:
         self.writes = writes  # register fields written: {"RT"}
         self.uses_nia = uses_nia
         self.line_map = line_map  # generated line -> pseudocode line
+        self._loops = {}
+
+    def element_loop(self, arg_codes, crf_code="0"):
+        """A function ``loop(s, CIA, k0, k1)`` running this page once for each
+        ``k`` in ``range(k0, k1)``, with the body inlined in the loop.
+
+        ``arg_codes`` gives, per entry of :attr:`params`, a Python expression
+        for the field's value; it may use the loop index ``k`` (an SVP64 element
+        step: ``"5 + k"`` for a vector register).  Engines that repeat one
+        instruction over many elements use this instead of one ``sem`` call per
+        element.  A :class:`Trap` raised at element ``k`` carries ``sv_k = k``.
+        """
+        key = (tuple(arg_codes), crf_code)
+        fn = self._loops.get(key)
+        if fn is not None:
+            return fn
+        head, _, _ = self.source.partition("\ndef make(")
+        body = [line[4:] for line in head.splitlines()[1:]]
+        if not body or not body[-1].startswith("return "):
+            raise SpecError(f"internal: unexpected compiled form of {self.name}")
+        body.pop()
+        static = [l for l in body if l in _PROLOGUE.values()]
+        per_elem = [l for l in body if l not in _PROLOGUE.values()]
+        varying = [(p, c) for p, c in zip(self.params, arg_codes) if _uses_k(c)]
+        fixed = [(p, c) for p, c in zip(self.params, arg_codes) if not _uses_k(c)]
+        src = ["def loop(s, CIA, k0, k1):"]
+        src += ["    " + l for l in static]
+        src += [f"    f_{p} = {c}" for p, c in fixed]
+        if not _uses_k(crf_code):
+            src.append(f"    _crf = {crf_code}")
+        src += ["    k = k0", "    try:", "        for k in range(k0, k1):"]
+        src += [f"            f_{p} = {c}" for p, c in varying]
+        if _uses_k(crf_code):
+            src.append(f"            _crf = {crf_code}")
+        src += ["            " + l for l in per_elem] or ["            pass"]
+        src += ["    except Trap as t:", "        t.sv_k = k", "        raise"]
+        ns = self.sem.__globals__
+        local = {}
+        exec(compile("\n".join(src) + "\n", f"<isa_ext:{self.name}:loop>", "exec"), ns, local)
+        fn = self._loops[key] = local["loop"]
+        return fn
+
+
+def _uses_k(code):
+    return re.search(r"\bk\b", code) is not None
 
 
 class PageCompiler:

@@ -213,6 +213,9 @@ class SVInsn:
 
     # -- the generated loop for the common case ---------------------------------
     def _gen_loop(self):
+        """The page body inlined in a loop over element index k (see
+        Compiled.element_loop): vector operands are base + k, CR-bit operands
+        base + 4k, everything else a constant."""
         args = []
         for i, v in enumerate(self.base_args):
             op = next((o for o in self.vecops if o.pos == i), None)
@@ -223,17 +226,7 @@ class SVInsn:
             else:
                 args.append(f"{v} + k")
         crf = f"{self.crbase} + k" if self.crvec else str(self.crbase)
-        call = f"sem(s, CIA{''.join(', ' + a for a in args)}, {crf})"
-        src = ("def loop(s, CIA, k0, k1, sem, Trap):\n"
-               "    for k in range(k0, k1):\n"
-               "        try:\n"
-               f"            {call}\n"
-               "        except Trap as t:\n"
-               "            t.sv_k = k\n"
-               "            raise\n")
-        ns = {}
-        exec(compile(src, f"<svp64:{self.mnemonic}>", "exec"), ns)
-        return ns["loop"]
+        return self.c.element_loop(args, crf)
 
     # -- execution -------------------------------------------------------------------
     def __call__(self, s, CIA):
@@ -251,7 +244,7 @@ class SVInsn:
             if k < vl * subvl:
                 if sim.interrupt_after is not None and sim.element_ops >= sim.interrupt_after:
                     self._interrupt(s, sv, k // subvl, k // subvl, k % subvl, k % subvl)
-                self._loop(s, CIA, k, k + 1, self.c.sem, Trap)
+                self._loop(s, CIA, k, k + 1)
                 sim.element_ops += 1
             return CIA + 8
         return self._run_general(s, CIA, sv, vl, vf)
@@ -277,7 +270,7 @@ class SVInsn:
         k1 = n if budget is None else min(n, k0 + budget)
         sim = self.sim
         try:
-            self._loop(s, CIA, k0, k1, self.c.sem, Trap)
+            self._loop(s, CIA, k0, k1)
         except Trap as t:
             k = getattr(t, "sv_k", k0)
             sim.element_ops += k - k0
