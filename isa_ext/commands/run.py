@@ -28,6 +28,9 @@ def register(sub):
                    help="big-endian machine (an ELF sets its own byte order)")
     p.add_argument("--base", type=lambda t: int(t, 0), default=0x1000, metavar="ADDR",
                    help="load address of assembly or raw programs (default 0x1000)")
+    p.add_argument("--permissive", action="store_true",
+                   help="on UNDEFINED behaviour (e.g. a horizontal-first swizzle overlap) "
+                        "carry on and record a diagnostic instead of stopping")
     p.set_defaults(func=run)
 
 
@@ -105,7 +108,7 @@ def _hex(v):
 
 def run(args):
     from ..sim import Simulator
-    sim = Simulator(little=not args.big_endian)
+    sim = Simulator(little=not args.big_endian, strict=not args.permissive)
     load_program(sim, args)
     gprs = parse_assignments(args.gpr, "r", lambda t: int(t, 0))
     fprs = parse_assignments(args.fpr, "f", fpr_value)
@@ -121,6 +124,9 @@ def run(args):
     if res.trap is not None:
         t = res.trap
         print(f"trap: pc=0x{t.pc:x} word=0x{t.word:08x} ({t.kind}): {t.reason}")
+    if res.diagnostics:
+        from ..diagnostics import format_diagnostics
+        print(format_diagnostics(res.diagnostics))
     changed = res.changed()
     if changed:
         print("changed registers:")
