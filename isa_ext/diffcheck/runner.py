@@ -236,7 +236,9 @@ class DiffCheck:
         # after another FP instruction in a sequence it would differ for that reason.
         # mtfsf's FRB may be overwritten earlier in a sequence with exception
         # enables set, and QEMU then raises SIGFPE: mtfsf runs as single cases only.
-        plain = [t for t in targets if t.family == "plain"
+        # divde's operands are constrained against a QEMU bug (generate.py), which a
+        # sequence cannot guarantee.
+        plain = [t for t in targets if t.family == "plain" and t.row.mnemonic != "divde"
                  and not t.row.mnemonic.startswith(("mffs", "mtfsf"))]
         cases, order = [], []
         for i in range(count):
