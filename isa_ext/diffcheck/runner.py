@@ -26,6 +26,9 @@ from .report import Mismatch, write_reproducer
 FPSCR_MASK = 0x7_FFFB_F7FF
 FPRF_BITS = 0x1F000   # FPSCR[47:51]
 FPRF_C = 0x10000      # FPSCR[47]
+FPSCR_FX = 0x80000000  # FPSCR[32]
+FPSCR_FI = 0x20000     # FPSCR[46]
+CR1_FX = 0x08000000    # CR bit 4: CR1 copies FX FEX VX OX when Rc=1
 # Where QEMU 7.2 departs from the Power ISA for one instruction (docs/fpscr.md):
 # those FPSCR bits are left out for cases containing it; the other fields and
 # the results are still compared.
@@ -33,14 +36,26 @@ ORACLE_FPSCR_EXCEPTIONS = {
     "fcfids": FPRF_BITS, "fcfids.": FPRF_BITS,     # QEMU leaves FPRF unchanged
     "fcfidu": FPRF_BITS, "fcfidu.": FPRF_BITS,
     "fcfidus": FPRF_BITS, "fcfidus.": FPRF_BITS,
-    "fcmpo": FPRF_C,                               # QEMU sets C with a NaN operand
+    "fcmpo": FPRF_C | FPSCR_FI,                    # QEMU sets C with a NaN operand,
+    "fcmpu": FPSCR_FI,                             # and clears FI (ISA: FI unaltered)
+    "mtfsb1": FPSCR_FX, "mtfsb1.": FPSCR_FX,       # QEMU: no implicit FX on 0 -> 1
 }
+# The same departure seen through CR1: any later Rc=1 FP instruction in the case
+# (and mtfsb1. itself) copies FPSCR FX FEX VX OX into CR1.
+ORACLE_CR_EXCEPTIONS = {"mtfsb1": CR1_FX, "mtfsb1.": CR1_FX}
 
 
 def fpscr_mask(case):
     mask = FPSCR_MASK
     for insn in case.insns if case is not None else ():
         mask &= ~ORACLE_FPSCR_EXCEPTIONS.get(insn.mnemonic, 0)
+    return mask
+
+
+def cr_mask(case):
+    mask = 0xFFFFFFFF
+    for insn in case.insns if case is not None else ():
+        mask &= ~ORACLE_CR_EXCEPTIONS.get(insn.mnemonic, 0)
     return mask
 
 
@@ -57,10 +72,10 @@ class CaseResult:
     def differences(self):
         if self.actual is None:
             return [f"isa_ext stopped: {self.stop}"]
-        return compare(self.expected, self.actual, fpscr_mask(self.case))
+        return compare(self.expected, self.actual, fpscr_mask(self.case), cr_mask(self.case))
 
 
-def compare(expected, actual, fpscr_bits=FPSCR_MASK):
+def compare(expected, actual, fpscr_bits=FPSCR_MASK, cr_bits=0xFFFFFFFF):
     """Human-readable differences between two records (QEMU first)."""
     out = []
     for i in range(32):
@@ -69,7 +84,7 @@ def compare(expected, actual, fpscr_bits=FPSCR_MASK):
     for i in range(32):
         if expected.fpr[i] != actual.fpr[i]:
             out.append(f"f{i}: qemu 0x{expected.fpr[i]:016x} isa_ext 0x{actual.fpr[i]:016x}")
-    for name, mask, width in (("cr", 0xFFFFFFFF, 8), ("xer", XER_MASK, 8), ("lr", -1, 16),
+    for name, mask, width in (("cr", cr_bits, 8), ("xer", XER_MASK, 8), ("lr", -1, 16),
                               ("ctr", -1, 16), ("fpscr", fpscr_bits, 8)):
         a, b = getattr(expected, name) & mask, getattr(actual, name) & mask
         if a != b:
