@@ -1,0 +1,1 @@
+"""Power ISA pseudocode: page parser, grammar, compiler to Python, helper library."""
