@@ -6,6 +6,7 @@ Exit status: 0 success, 1 the program/check failed (trap, mismatch), 2 bad input
 """
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -38,6 +39,13 @@ def main(argv=None):
     except IsaExtError as e:
         print(f"isa-ext: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader went away (`isa-ext asm x.s | head`): not an error of ours
+        try:  # point stdout at /dev/null so the exit-time flush stays quiet
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return 0
     except OSError as e:
         print(f"isa-ext: error: {e.filename or ''}: {e.strerror}", file=sys.stderr)
         return 2
