@@ -26,9 +26,12 @@ EXTENSION_HOOKS["svp64"] = activate
 def svstate_next(s, mode, vf):
     """svstep's SVSTATE_NEXT(SVi, vf).
 
-    mode 0: advance to the next sub-element / element; at the end of the loop
-    reset the steps and leave vertical-first mode.  Returns the new srcstep.
-    mode 5..8: return srcstep, dststep, ssubstep, dsubstep (no change).
+    mode 0: advance to the next sub-element / element (:func:`engine.advance_steps`)
+    under the stepping context of the instruction: a prefixed ``sv.svstep`` runs
+    with its own SUBVL and predicate masks (``s.sv_loop``, set by the engine), a
+    plain ``svstep`` steps whole elements without a predicate.  At the end of the
+    loop the steps are reset and vertical-first mode is left.  Returns the new
+    srcstep.  mode 5..8: return srcstep, dststep, ssubstep, dsubstep (no change).
     mode 1..4 (REMAP indices) trap as not implemented; others are reserved.
     """
     sv = s.svstate
@@ -38,25 +41,11 @@ def svstate_next(s, mode, vf):
         raise Trap("svstep REMAP index modes (SVi 1..4) are not implemented", "illegal")
     if mode != 0:
         raise Trap(f"svstep SVi={mode} is reserved", "illegal")
-    vl = SV.get(sv, "vl")
-    subvl = 1  # svstep advances whole elements (SUBVL stepping: not implemented)
-    src, dst = SV.get(sv, "srcstep"), SV.get(sv, "dststep")
-    ssub, dsub = SV.get(sv, "ssubstep"), SV.get(sv, "dsubstep")
-    ssub += 1
-    dsub += 1
-    if ssub >= subvl:
-        ssub, src = 0, src + 1
-    if dsub >= subvl:
-        dsub, dst = 0, dst + 1
-    end = src >= vl or dst >= vl
-    if end:
-        sv = SV.put(SV.with_steps(sv, 0, 0, 0, 0), "vfirst", 0)
-        s.svstate = sv
-        s.sv_end = 1
-        return 0
-    s.svstate = SV.with_steps(sv, src, dst, ssub, dsub)
-    s.sv_end = 0
-    return src
+    ctx = getattr(s, "sv_loop", None) or engine.PLAIN
+    sv, end = engine.advance_steps(sv, ctx)
+    s.svstate = sv
+    s.sv_end = 1 if end else 0
+    return (sv >> SV.SH_SRC) & 0x7F
 
 
 library.RUNTIME["_svstate_next"] = svstate_next

@@ -10,8 +10,19 @@ _crf)`` with EXTRA-extended register numbers offset by the element index.
 * Element widths below 64 (GPRs): elements are packed little-endian into the
   register file (element k of a vector at r<n> is bits ``k*w mod 64`` of
   r<n + k*w div 64>).  The page runs on a scratch register list holding the
-  zero-extended source elements; the destination element is written back at
-  its width.
+  source elements extended to 64 bits (sign-extended for the rows listed in
+  ``decoder/svp64/signed_sources.txt``, zero-extended otherwise); the
+  destination element is written back truncated to its width, and an Rc=1 CR0
+  field is recomputed from that truncated element.  The address register of a
+  load/store is always read at 64 bits.
+* Vertical-first with predication: before its element runs, an instruction
+  moves srcstep / dststep forward over masked-out elements (unless zeroing) and
+  records the new steps in SVSTATE; with no enabled element left the steps are
+  left at VL and nothing runs (the next ``svstep`` ends the loop).
+* A page that reads or writes SVSTATE (``svstep``) runs with SVSTATE holding
+  the element's steps and ``s.sv_loop`` holding the stepping context
+  (:class:`LoopContext`: SUBVL and predicate masks) of the prefixed
+  instruction.
 * Progress is kept in SVSTATE's steps: an element-level interrupt or a trap
   inside the loop leaves PC at the instruction and the steps at the element
   that did not complete, so running again resumes.
@@ -23,6 +34,71 @@ from .extra import parse_slots, etype, slot_spec, EXTENDERS
 from .predication import mask as pred_mask, ALL
 
 M64 = (1 << 64) - 1
+_SIGNED = None
+
+
+def signed_sources():
+    """Base mnemonics whose source elements are sign-extended under ELWIDTH_SRC
+    (``decoder/svp64/signed_sources.txt``)."""
+    global _SIGNED
+    if _SIGNED is None:
+        import os
+        path = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))), "decoder", "svp64", "signed_sources.txt")
+        names = set()
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.split("#", 1)[0].strip()
+                if line:
+                    names.add(line)
+        _SIGNED = frozenset(names)
+    return _SIGNED
+
+
+class LoopContext:
+    """How ``svstep`` advances the steps on behalf of a prefixed instruction:
+    ``subvl``, source/destination masks (bit i = element i) and whether masked-out
+    elements are skipped on each side (predicated without zeroing).  An unprefixed
+    svstep uses :data:`PLAIN` (SUBVL 1, no predicate)."""
+    __slots__ = ("subvl", "smask", "dmask", "sskip", "dskip")
+
+    def __init__(self, subvl=1, smask=ALL, dmask=ALL, sskip=False, dskip=False):
+        self.subvl, self.smask, self.dmask = subvl, smask, dmask
+        self.sskip, self.dskip = sskip, dskip
+
+
+PLAIN = LoopContext()
+
+
+def next_enabled(mask, step, vl, skip):
+    """The first step >= ``step`` whose mask bit is set (``step`` itself when not
+    skipping); ``vl`` when none is left."""
+    if not skip:
+        return step
+    while step < vl and not (mask >> step) & 1:
+        step += 1
+    return step
+
+
+def advance_steps(sv, ctx):
+    """SVSTATE after one ``svstep`` advance under ``ctx``, and whether the loop
+    ended.  Sub-elements step first (ssubstep 0..SUBVL-1, then the next element);
+    a new element is the next enabled one on each side.  At the end (srcstep or
+    dststep reaches VL) the steps are reset and vertical-first mode is left."""
+    vl = (sv >> SV.SH_VL) & 0x7F
+    src = (sv >> SV.SH_SRC) & 0x7F
+    dst = (sv >> SV.SH_DST) & 0x7F
+    ssub = ((sv >> SV.SH_SSUB) & 3) + 1
+    dsub = ((sv >> SV.SH_DSUB) & 3) + 1
+    if ssub >= ctx.subvl:
+        ssub = 0
+        src = next_enabled(ctx.smask, src + 1, vl, ctx.sskip)
+    if dsub >= ctx.subvl:
+        dsub = 0
+        dst = next_enabled(ctx.dmask, dst + 1, vl, ctx.dskip)
+    if src >= vl or dst >= vl:
+        return (sv & ~SV.STEPS_MASK) & ~1, True
+    return SV.with_steps(sv, src, dst, ssub, dsub), False
 
 
 class ElementInterrupt(Trap):
@@ -201,6 +277,19 @@ class SVInsn:
                         self.memstride = ("els", v * isa.forms.scale.get(f, 1))
                     else:
                         self.memstride = ("unit", None)
+        # the address register of a load/store is never element-width overridden
+        self.addr_field = None
+        if self.kind == "ldst":
+            dop = [op for op in row.operands if op.base]
+            self.addr_field = dop[0].base if dop else None
+        self.sext = row.mnemonic in signed_sources()
+        # Rc=1 CR0 of a narrow destination: recomputed from the truncated element
+        self.rc_op = None
+        if self.rc and row.rc == "CR0" and r.ew != 64:
+            self.rc_op = next((o for n in row.outs for o in gops if o.dst and o.field == n),
+                              None)
+        # pages using SVSTATE (svstep) see the element's steps and the loop context
+        self.uses_sv = "svstate" in c.source.lower()
         ra0_vec = any(o.ra0 and o.vec and o.base == 0 for o in self.ops)
         self.scratch_needed = bool(gops) and (r.ew != 64 or r.ews != 64 or ra0_vec)
         self.scratch = [0] * 128
@@ -208,7 +297,8 @@ class SVInsn:
             o.sidx = 0 if (o.ra0 and not o.vec and o.base == 0) else j + 1
         self.gops = gops
         self.fast = (not r.predicated and r.mode == "normal" and not self.scratch_needed
-                     and self.memstride is None and not self.scalar_dest)
+                     and self.memstride is None and not self.scalar_dest
+                     and not self.uses_sv)
         self._loop = self._gen_loop() if self.fast else None
 
     # -- the generated loop for the common case ---------------------------------
@@ -303,27 +393,36 @@ class SVInsn:
         if not twin:
             sz = sz and not dz
         rg = r.rg
+        if vf and r.predicated:
+            # vertical-first: move over masked-out elements first (spec: svstep
+            # "still respecting predicate masks"; openpower-isa's pre-increment)
+            if ssub == 0:
+                srcstep = self._skip(smask, srcstep, vl, rg, not sz if twin else not (sz or dz))
+            if dsub == 0:
+                dststep = self._skip(dmask, dststep, vl, rg, not dz if twin else not (sz or dz))
+            sv = SV.with_steps(sv, min(srcstep, vl), min(dststep, vl), ssub, dsub)
+            s.svstate = sv
+        if self.uses_sv:
+            ctx = LoopContext(subvl, smask if not rg else _reverse(smask, vl),
+                              dmask if not rg else _reverse(dmask, vl),
+                              r.predicated and not (sz if twin else (sz or dz)),
+                              r.predicated and not (dz if twin else (sz or dz)))
         budget = self._budget()
         done = 0
+        stop = None
         while srcstep < vl and dststep < vl:
             se = (smask >> (vl - 1 - srcstep if rg else srcstep)) & 1
             de = (dmask >> (vl - 1 - dststep if rg else dststep)) & 1
             if twin:
                 if not se and not sz and ssub == 0:
                     srcstep += 1
-                    if vf:
-                        break
                     continue
                 if not de and not dz and dsub == 0:
                     dststep += 1
-                    if vf:
-                        break
                     continue
             elif not de and not (sz or dz):
                 srcstep += 1
                 dststep += 1
-                if vf:
-                    break
                 continue
             if budget is not None and done >= budget:
                 self._interrupt(s, sv, srcstep, dststep, ssub, dsub)
@@ -334,8 +433,21 @@ class SVInsn:
             szero = not se
             dzero = not de
             try:
-                stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep,
-                                     ssub, dsub, se, de)
+                if self.uses_sv:
+                    s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
+                    s.sv_loop = ctx
+                    try:
+                        stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep,
+                                             dststep, ssub, dsub, se, de)
+                    finally:
+                        s.sv_loop = None
+                    if vf:
+                        sim.element_ops += 1
+                        return CIA + 8  # the page's SVSTATE stands (svstep advanced it)
+                    sv = s.svstate
+                else:
+                    stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep,
+                                         ssub, dsub, se, de)
             except Trap:
                 sim.element_ops += done
                 s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
@@ -358,10 +470,19 @@ class SVInsn:
                 break
         sim.element_ops += done
         if vf:
-            s.svstate = sv if not done or stop is None else sv
+            if stop is not None:
+                s.svstate = SV.put(s.svstate, "vl", stop)
             return CIA + 8
         s.svstate = sv & ~SV.STEPS_MASK
         return CIA + 8
+
+    @staticmethod
+    def _skip(mask, step, vl, rg, skip):
+        if not skip:
+            return step
+        while step < vl and not (mask >> (vl - 1 - step if rg else step)) & 1:
+            step += 1
+        return step
 
     def _element(self, s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep, ssub, dsub,
                  se, de):
@@ -431,11 +552,16 @@ class SVInsn:
         r = self.rm
         sc = self.scratch
         real = s.gpr
+        ews, sext = r.ews, self.sext
         for o in self.gops:
-            if o.src and szero:
+            if o.field == self.addr_field:
+                v = 0 if szero and o.src else read_elem(real, o.base, ks if o.vec else 0, 64)
+            elif o.src and szero:
                 v = 0
             elif o.src:
-                v = read_elem(real, o.base, ks if o.vec else 0, r.ews)
+                v = read_elem(real, o.base, ks if o.vec else 0, ews)
+                if sext and ews != 64 and v >> (ews - 1):
+                    v |= M64 ^ ((1 << ews) - 1)
             else:
                 v = read_elem(real, o.base, kd if o.vec else 0, r.ew)
             sc[o.sidx] = v
@@ -447,7 +573,15 @@ class SVInsn:
             s.gpr = real
         for o in self.gops:
             if o.dst and o.field in self.c.writes:
-                write_elem(real, o.base, kd if o.vec else 0, r.ew, sc[o.sidx])
+                w = 64 if o.field == self.addr_field else r.ew
+                write_elem(real, o.base, kd if o.vec else 0, w, sc[o.sidx])
+        o = self.rc_op
+        if o is not None:
+            # CR0 of an element-width result: the truncated element, signed
+            v = sc[o.sidx] & ((1 << r.ew) - 1)
+            f = crf & 127
+            c = 0b1000 if v >> (r.ew - 1) else (0b0100 if v else 0b0010)
+            s.cr[f] = c | (s.cr[f] & 1)
 
     def _event(self, emit, CIA, srcstep, dststep, ssub, dsub, se, de, zeroed, reads, writes):
         emit({"type": "element", "pc": CIA, "mnemonic": self.mnemonic,
@@ -455,6 +589,15 @@ class SVInsn:
               "src_pred": se, "dst_pred": de, "zeroed": zeroed,
               "reads": dict(reads), "writes": dict(writes),
               "op": self.sim.element_ops})
+
+
+def _reverse(mask, vl):
+    """Mask bit i moved to bit vl-1-i (reverse gear: steps count from the top)."""
+    out = 0
+    for i in range(vl):
+        if (mask >> i) & 1:
+            out |= 1 << (vl - 1 - i)
+    return out
 
 
 def build(isa, sim, prefix, suffix):
