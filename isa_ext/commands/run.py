@@ -5,7 +5,9 @@ ELF magic, raw instruction bytes otherwise.  Prints the stop reason, steps,
 changed registers, exit status and the program's stdout; a trap prints pc,
 word and reason and exits with status 1.  ``--trace`` prints one line per
 event as the program runs (instructions: pc, words, disassembly, registers
-written; any other event type generically).
+written; any other event type generically).  ``--interrupt-after K`` injects an
+SVP64 element-level interrupt (``Simulator.interrupt_after``); ``--resume``
+then runs again from the saved PC and SVSTATE steps, as the API does.
 """
 import struct
 import sys
@@ -24,6 +26,12 @@ def register(sub):
                    help="set an FPR: raw 64-bit pattern (0x...) or a decimal float")
     p.add_argument("--max-steps", type=int, default=10_000_000, metavar="N")
     p.add_argument("--trace", action="store_true", help="print every instruction")
+    p.add_argument("--interrupt-after", type=int, default=None, metavar="K",
+                   help="inject an element-level interrupt before SVP64 element operation "
+                        "K+1 (stop 'interrupt'; prints PC and SVSTATE steps)")
+    p.add_argument("--resume", action="store_true",
+                   help="with --interrupt-after: after the interrupt, run again from the "
+                        "saved PC/SVSTATE (Simulator.run() again) to the end")
     p.add_argument("--big-endian", action="store_true",
                    help="big-endian machine (an ELF sets its own byte order)")
     p.add_argument("--base", type=lambda t: int(t, 0), default=0x1000, metavar="ADDR",
@@ -118,7 +126,24 @@ def run(args):
         sim.state.fpr[i] = v
     if args.trace:
         sim.tracer = TracePrinter(sim, sys.stdout)
+    if args.interrupt_after is not None:
+        if args.interrupt_after < 0:
+            raise IsaExtError("--interrupt-after needs K >= 0")
+        sim.interrupt_after = args.interrupt_after
+    elif args.resume:
+        raise IsaExtError("--resume needs --interrupt-after")
     res = sim.run(max_steps=args.max_steps)
+    if res.stop == "interrupt":
+        from ..svp64 import svstate as SV
+        sv = sim.state.svstate
+        print(f"interrupt: pc=0x{sim.state.pc:x} after {sim.element_ops} element operations"
+              + "".join(f" {n}={SV.get(sv, n)}"
+                        for n in ("srcstep", "dststep", "ssubstep", "dsubstep")))
+        if args.resume:
+            first = res
+            res = sim.run(max_steps=args.max_steps)
+            res.steps += first.steps
+            res.initial = first.initial
     print(f"stop: {res.stop}")
     print(f"steps: {res.steps}")
     if res.trap is not None:
@@ -140,4 +165,4 @@ def run(args):
         if not res.stdout.endswith(b"\n"):
             print()
     sys.stdout.flush()
-    return 1 if res.trap is not None else 0
+    return 1 if res.trap is not None and res.stop != "interrupt" else 0
