@@ -331,6 +331,10 @@ class Alias:
     bindings: dict  # alias-local constants (the "at" branch hint)
     disasm: bool
     where: str
+    # optional "when" column: an expression over the operands; the row applies when
+    # it is non-zero, else the next row of the same name (``fallback``) is tried
+    when: str = None
+    fallback: object = None
 
     @property
     def required(self):
@@ -405,9 +409,13 @@ def _load_aliases(text, filename, isa, aliases):
                 continue  # the base instruction is not in the tables (yet)
             for hint_char, at in hints:
                 name = row["mnemonic"] + chars + hint_char
-                aliases.setdefault(name, Alias(
-                    name, operands, base + chars, templates, {"at": at},
-                    row.get("disasm", "") == "1", where))
+                alias = Alias(name, operands, base + chars, templates, {"at": at},
+                              row.get("disasm", "") == "1", where, row.get("when") or None)
+                last = aliases.setdefault(name, alias)
+                while last is not alias and last.when is not None:
+                    if last.fallback is None:
+                        last.fallback = alias
+                    last = last.fallback
 
 
 IDENT_PATTERN = r"(?<![\w.$%]){}(?![\w.$])"
@@ -705,6 +713,12 @@ class Assembler:
         if alias is not None:  # also an instruction's short form: "sc" for "sc 0"
             return self.expand(alias, st, pc)
         if mn.startswith("sv.") and getattr(self.isa, "sv_assemble", None) is not None:
+            name, slash, mods = mn[3:].partition("/")
+            sv_alias = self.aliases.get(name)
+            if sv_alias is not None:  # an extended mnemonic under an SVP64 prefix
+                base, expanded = self.expansion(sv_alias, st, pc)
+                st = Statement(st.line, st.column, "sv." + base + slash + mods, expanded,
+                               st.source, st.end_column, st.order)
             return self.svp64(st, pc)
         self.error(f"unknown mnemonic {mn!r}", st.line, st.column)
 
@@ -831,6 +845,14 @@ class Assembler:
         return 32
 
     def expand(self, alias, st, pc):
+        base, expanded = self.expansion(alias, st, pc)
+        inner = Statement(st.line, st.column, base, expanded, st.source,
+                          st.end_column, st.order)
+        row, flags = self.isa.by_mnemonic[base]
+        return [self.encode(row, flags, inner, pc)]
+
+    def expansion(self, alias, st, pc):
+        """(base mnemonic, [Located operand]) of an alias statement."""
         ops = alias.operands
         given = st.operands if not (len(st.operands) == 1 and not st.operands[0].text) else []
         if len(given) not in (alias.required, len(ops)):
@@ -861,10 +883,11 @@ class Assembler:
                     col = columns[name]
                     break
             expanded.append(Located(substitute(tmpl, texts), col))
-        inner = Statement(st.line, st.column, alias.base_mnemonic, expanded, st.source,
-                          st.end_column, st.order)
-        row, flags = self.isa.by_mnemonic[alias.base_mnemonic]
-        return [self.encode(row, flags, inner, pc)]
+        if alias.when is not None and alias.fallback is not None:
+            cond = self.evaluate(Located(substitute(alias.when, texts), st.column), st.line, pc)
+            if not cond.value:
+                return self.expansion(alias.fallback, st, pc)
+        return alias.base_mnemonic, expanded
 
     def svp64(self, st, pc):
         def resolve(text):

@@ -268,6 +268,8 @@ class PageCompiler:
         if name in library.CONSTANTS:
             v, w = library.CONSTANTS[name]
             return const(v, w)
+        if name in library.NAMES:  # run-time names an extension supplies (VL, ...)
+            return library.NAMES[name](self)
         self.err(f"unknown name {name!r} (not a field of form {self.form.name}, "
                  f"a variable assigned earlier, or a register)", node)
 

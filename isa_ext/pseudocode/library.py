@@ -17,6 +17,8 @@ RUNTIME = {"Trap": Trap}
 CONSTANTS = {}
 # assignable functions "F(args) <- v": name -> gen(compiler, [arg Val], value Val) -> code
 SETTERS = {}
+# names read like variables but computed at run time: name -> gen(compiler) -> Val
+NAMES = {}
 M64 = (1 << 64) - 1
 
 

@@ -206,6 +206,10 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
             return
         if text.strip().startswith("*"):
             raise SVAsmError(f"{field} is not a register: no '*'")
+        notation = isa.operand_type(row, field)  # the table's optype column
+        if notation is not None:
+            values[field] = notation.parse(text.strip())
+            return
         n = resolve(text.strip())
         scale = forms.scale.get(field, 1)
         if n % scale:

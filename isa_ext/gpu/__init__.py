@@ -1,0 +1,1 @@
+"""GPU cross-lane operations: the vector-scope instruction mechanism."""

@@ -1,0 +1,304 @@
+"""Vector-scope instructions: pseudocode that sees the whole SVP64 vector at once.
+
+An ordinary SVP64 instruction runs its page once per element.  A *vector-scope*
+instruction (table ``sv`` column ``VSRM-1P``) runs its page once for the whole
+vector, the way a GPU cross-lane operation sees a whole warp: lane ``i`` is
+element ``i`` of the current VL, the active lanes are the predicate mask, the warp
+size is VL (at most 64).  Without a prefix the instruction is a one-lane warp
+whose operands are all scalar.
+
+The page reaches the vector through these names and functions (installed in the
+pseudocode library, so any future page can use them):
+
+    VL                 number of lanes (unsized integer)
+    ACTIVE             64-bit mask of active lanes (lane i = value 2**i, MSB0 bit 63-i)
+    LANE_ACTIVE(i)     1 when lane i exists and is active
+    LANE(X, j)         lane j of register operand X: element j of a vector operand
+                       (at its element width, zero-extended to 64 bits), the register
+                       itself for a scalar operand
+    GROUP(X, n, i, k)  sub-element k of lane i's n-element group: element n*i+k of a
+                       vector operand, element k of a scalar one
+    LANE(X, i) <- v    lane i's result; a write to an inactive lane of a vector
+                       operand is dropped (predication), a scalar operand keeps the
+                       first value written to it
+    TRAP_AT_LANE(i, "why")  stop with a trap at lane i; state written for earlier
+                       lanes (memory) stays, register results are discarded
+
+The engine honours EXTRA vector/scalar tags, register extension to r0..r127,
+ELWIDTH / ELWIDTH_SRC on GPR operands, the predicate (MASK, MASKMODE) and
+zeroing: ``dz`` zeroes inactive lanes of vector destinations, ``sz`` makes an
+inactive lane read as 0.  Register results are buffered and written when the page
+ends: every read sees the registers as they were when the instruction started, and
+a trap leaves them untouched.
+
+Reading a vector operand in an inactive lane is UNDEFINED: a strict simulator stops
+with an ``inactive-lane-read`` diagnostic; a permissive one records the diagnostic
+and reads that lane's current register contents (0 with ``sz``).
+"""
+from ..diagnostics import report
+from ..errors import Trap
+from ..pseudocode import library
+from ..svp64 import rm as rmmod, svstate as SV
+from ..svp64.extra import parse_slots, etype, slot_spec, ext_reg
+from ..svp64.engine import read_elem, write_elem
+from ..svp64.predication import mask as predicate_mask
+
+CATEGORY = "VSRM-1P"
+MAX_LANES = 64
+M64 = (1 << 64) - 1
+
+
+class LaneFault(Trap):
+    """TRAP_AT_LANE: a trap part-way through the lanes."""
+
+    def __init__(self, reason, lane):
+        self.lane = lane
+        super().__init__(reason, "trap")
+
+
+class Operand:
+    __slots__ = ("field", "cls", "base", "vec", "width", "dest")
+
+    def __init__(self, field, cls, base, vec, width, dest):
+        self.field, self.cls, self.base = field, cls, base
+        self.vec, self.width, self.dest = vec, width, dest
+
+
+class Scope:
+    """What the page functions see while one vector-scope instruction runs."""
+
+    def __init__(self, sim, state, pc, name, vl, active, operands, source_zeroing):
+        self.sim, self.state, self.pc, self.name = sim, state, pc, name
+        self.vl, self.active = vl, active
+        self.operands = operands
+        self.source_zeroing = source_zeroing
+        self.pending = {}  # (field, lane or 0) -> value
+
+    def _operand(self, field):
+        op = self.operands.get(field)
+        if op is None:
+            raise Trap(f"{self.name}: {field} is not a register operand of this "
+                       f"instruction", "illegal")
+        return op
+
+    def _regs(self, op):
+        return self.state.gpr if op.cls == "gpr" else self.state.fpr
+
+    def is_active(self, lane):
+        return int(0 <= lane < self.vl and (self.active >> lane) & 1)
+
+    def read(self, field, lane):
+        op = self._operand(field)
+        if not op.vec:
+            return read_elem(self._regs(op), op.base, 0, op.width)
+        return self._element(op, lane, lane)
+
+    def group(self, field, n, lane, k):
+        op = self._operand(field)
+        if not op.vec:
+            return read_elem(self._regs(op), op.base, k, op.width)
+        return self._element(op, lane, n * lane + k)
+
+    def _element(self, op, lane, element):
+        if not 0 <= lane < self.vl:
+            raise Trap(f"{self.name}: lane {lane} outside the vector (VL={self.vl})",
+                       "illegal")
+        if not (self.active >> lane) & 1:
+            report(self.sim, "inactive-lane-read", self.pc,
+                   f"{self.name}: reads {op.field} of inactive lane {lane} (UNDEFINED)",
+                   instruction=self.name, lane=lane, operand=op.field)
+            if self.source_zeroing:
+                return 0
+        return read_elem(self._regs(op), op.base, element, op.width)
+
+    def write(self, field, lane, value):
+        op = self._operand(field)
+        if op.vec:
+            if not self.is_active(lane):
+                return
+            self.pending[(field, lane)] = value
+        else:
+            self.pending.setdefault((field, 0), value)
+
+    def commit(self, zero_inactive):
+        for (field, lane), value in self.pending.items():
+            op = self.operands[field]
+            write_elem(self._regs(op), op.base, lane, op.width, value & ((1 << op.width) - 1))
+        if zero_inactive:
+            for op in self.operands.values():
+                if op.dest and op.vec:
+                    for lane in range(self.vl):
+                        if not (self.active >> lane) & 1:
+                            write_elem(self._regs(op), op.base, lane, op.width, 0)
+        self.pending = {}
+
+
+def current_scope(s):
+    scope = getattr(s, "vector_scope", None)
+    if scope is None:
+        raise Trap("a vector-scope page function ran outside a vector-scope instruction",
+                   "illegal")
+    return scope
+
+
+# --- page functions -----------------------------------------------------------------
+
+def _field_name(comp, v, fn):
+    if not v.code.startswith("f_"):
+        raise TypeError(f"{fn}() takes a register operand field as first argument")
+    name = v.code[2:]
+    if comp.regclass_of(name) not in ("gpr", "fpr"):
+        raise TypeError(f"{fn}(): {name} is not a GPR/FPR field")
+    return name
+
+
+def _install_page_functions():
+    from ..pseudocode.compiler import Val
+    library.RUNTIME["_vs"] = current_scope
+    library.RUNTIME["_LaneFault"] = LaneFault
+    library.NAMES["VL"] = lambda comp: Val("_vs(s).vl", None)
+    library.NAMES["ACTIVE"] = lambda comp: Val("_vs(s).active", 64)
+    library.INTRINSICS["LANE_ACTIVE"] = lambda comp, i: Val(f"_vs(s).is_active({i.code})", 1)
+
+    def lane(comp, x, j):
+        return Val(f"_vs(s).read({_field_name(comp, x, 'LANE')!r}, {j.code})", 64)
+
+    def group(comp, x, n, i, k):
+        return Val(f"_vs(s).group({_field_name(comp, x, 'GROUP')!r}, {n.code}, {i.code}, "
+                   f"{k.code})", 64)
+
+    def set_lane(comp, args, v):
+        if len(args) != 2:
+            raise TypeError("LANE(X, i) <- v takes two arguments")
+        return f"_vs(s).write({_field_name(comp, args[0], 'LANE')!r}, {args[1].code}, " \
+               f"{comp.fit(v, 64)})"
+
+    def trap_at_lane(comp, i, reason):
+        msg = reason.code if reason.code.startswith(("'", '"')) else repr(reason.code)
+        return Val(f"raise _LaneFault({msg}, {i.code})", None)
+
+    library.INTRINSICS["LANE"] = lane
+    library.INTRINSICS["GROUP"] = group
+    library.SETTERS["LANE"] = set_lane
+    library.INTRINSICS["TRAP_AT_LANE"] = trap_at_lane
+
+
+# --- the engine -------------------------------------------------------------------
+
+class VectorScopeInsn:
+    """One decoded vector-scope instruction (prefixed or not); ``__call__(s, CIA)``."""
+
+    def __init__(self, isa, sim, row, fields, prefix=None):
+        self.isa, self.sim, self.row = isa, sim, row
+        self.prefixed = prefix is not None
+        self.name = ("sv." if self.prefixed else "") + row.mnemonic_for(
+            {k: fields[k] for k in row.suffix})
+        self.c = c = isa.compiled(row)
+        regclass = isa.forms.regclass
+        syntax_fields = set(row.fields_used)
+        outs = set(row.outs)
+        self.rm = None
+        ew = ews = 64
+        if self.prefixed:
+            r = self.rm = rmmod.RM(rmmod.rm_of(prefix), 1)
+            rmmod.decode_mode(r, "normal", 0, False)
+            if r.mode != "normal":
+                raise Trap(f"{self.name}: only the normal mode (with dz/sz zeroing) applies "
+                           f"to a vector-scope instruction", "illegal")
+            ew, ews = r.ew, r.ews
+            slots = parse_slots(row.extra)
+            et = etype(slots, 1)
+            where = {}
+            for i, slot in enumerate(slots):
+                for _d, name in slot:
+                    where.setdefault(name, i)
+        self.operands = {}
+        for name in c.params:
+            cls = regclass.get(name)
+            if cls not in ("gpr", "fpr") or name not in syntax_fields:
+                continue
+            base, vec = fields[name], False
+            if self.prefixed and name in where:
+                base, vec = ext_reg(fields[name], slot_spec(self.rm.extra, where[name], et), et)
+            dest = name in outs
+            width = (ew if dest else ews) if cls == "gpr" else 64
+            if cls == "fpr" and self.prefixed and (ew != 64 or ews != 64):
+                raise Trap(f"{self.name}: element-width overrides on FP registers are not "
+                           f"implemented", "illegal")
+            self.operands[name] = Operand(name, cls, base, vec, width, dest)
+        self.args = [self.operands[p].base if p in self.operands else fields[p]
+                     for p in c.params]
+
+    def __call__(self, s, CIA):
+        if self.prefixed:
+            sv = s.svstate
+            vl = SV.get(sv, "vl")
+            if SV.get(sv, "vfirst"):
+                raise Trap(f"{self.name}: a vector-scope instruction runs horizontal-first "
+                           f"only", "illegal")
+            if vl > MAX_LANES:
+                raise Trap(f"{self.name}: VL={vl} exceeds the warp size limit of "
+                           f"{MAX_LANES} lanes", "illegal")
+            r = self.rm
+            active = predicate_mask(s, r.mmode, r.mask, vl) & ((1 << vl) - 1)
+            zero_dest, zero_src = r.dz, r.sz
+            length = 8
+        else:
+            vl, active, zero_dest, zero_src, length = 1, 1, 0, 0, 4
+        if vl == 0:
+            return CIA + length
+        scope = Scope(self.sim, s, CIA, self.name, vl, active, self.operands, zero_src)
+        previous = getattr(s, "vector_scope", None)
+        s.vector_scope = scope
+        try:
+            self.c.sem(s, CIA, *self.args)
+        except LaneFault as fault:
+            if self.prefixed:
+                s.svstate = SV.with_steps(s.svstate, fault.lane, fault.lane)
+            raise Trap(f"{self.name}: lane {fault.lane}: {fault.reason} (lanes before it "
+                       f"applied)", "trap") from None
+        finally:
+            s.vector_scope = previous
+        scope.commit(zero_dest)
+        if self.sim is not None:
+            self.sim.element_ops += vl
+        if self.prefixed:
+            s.svstate = SV.with_steps(s.svstate, 0, 0)
+        return CIA + length
+
+
+def install(isa):
+    """Register the category and the page functions; route the rows once every
+    extension is active (the SVP64 prefix handler is installed by another one)."""
+    _install_page_functions()
+    if CATEGORY not in rmmod.CATEGORIES:
+        rmmod.register_category(CATEGORY, 1)
+    isa.late_hooks.append(_route)
+
+
+def _route(isa):
+    previous_prefix = isa.prefix_handler
+
+    def prefix_handler(sim, prefix, suffix):
+        d = isa.decode(suffix)
+        if d is not None and d.spec.sv == CATEGORY:
+            return VectorScopeInsn(isa, sim, d.spec, d.fields, prefix)
+        if previous_prefix is None:
+            raise Trap(f"SVP64 prefix 0x{prefix:08x}: no SVP64 engine for this suffix",
+                       "illegal")
+        return previous_prefix(sim, prefix, suffix)
+
+    isa.prefix_handler = prefix_handler
+    plain_executable = isa.executable
+    one_lane = {}
+
+    def executable(word):
+        d = isa.decode(word)
+        if d is not None and d.spec.sv == CATEGORY:
+            f = one_lane.get(word)
+            if f is None:
+                f = one_lane[word] = VectorScopeInsn(isa, None, d.spec, d.fields)
+            return f
+        return plain_executable(word)
+
+    isa.executable = executable
