@@ -10,9 +10,13 @@ the assembly notations of two immediates:
 * ``surfdim``: a surface reduction's dimensionality, ``1d 1d_buffer 1d_array 2d
   2d_array 3d``.
 """
+import math
+import struct
+
 from ..errors import IsaExtError
 from ..isa import EXTENSION_HOOKS
 from ..gpu import vector_scope
+from ..pseudocode.library import runtime_function
 
 SEGMENT_WIDTHS = {1 << k: k for k in range(7)}
 SURFACE_DIMS = ("1d", "1d_buffer", "1d_array", "2d", "2d_array", "3d")
@@ -50,6 +54,67 @@ class SurfaceDim:
     @staticmethod
     def format(code):
         return SURFACE_DIMS[code] if code < len(SURFACE_DIMS) else f"reserved({code})"
+
+
+# --- surface-atomic floating point: flush-to-zero, round to nearest even, no FPSCR ---
+# (GPU atomics neither read nor write the Power FPSCR).  A NaN result is the
+# format's canonical quiet NaN; min/max return the other operand when one is NaN.
+
+class _Format:
+    def __init__(self, code, bits, exp_bits, qnan):
+        self.code, self.bits, self.exp_bits, self.qnan = code, bits, exp_bits, qnan
+        self.man_bits = bits - 1 - exp_bits
+        self.sign = 1 << (bits - 1)
+
+    def flush(self, x):
+        """A subnormal becomes a zero of the same sign."""
+        if (x >> self.man_bits) & ((1 << self.exp_bits) - 1) == 0:
+            return x & self.sign
+        return x
+
+    def value(self, x):
+        return struct.unpack("<" + self.code, x.to_bytes(self.bits // 8, "little"))[0]
+
+    def encode(self, v):
+        if math.isnan(v):
+            return self.qnan
+        try:
+            raw = struct.pack("<" + self.code, v)
+        except OverflowError:  # rounds beyond the largest finite value
+            raw = struct.pack("<" + self.code, math.copysign(math.inf, v))
+        return self.flush(int.from_bytes(raw, "little"))
+
+    def add(self, a, b):
+        # the double-precision sum rounded once more is correctly rounded for
+        # binary32 and binary16 operands (53 >= 2p + 2)
+        return self.encode(self.value(self.flush(a)) + self.value(self.flush(b)))
+
+    def pick(self, a, b, smaller):
+        a, b = self.flush(a), self.flush(b)
+        va, vb = self.value(a), self.value(b)
+        if math.isnan(va) and math.isnan(vb):
+            return self.qnan
+        if math.isnan(va):
+            return b
+        if math.isnan(vb):
+            return a
+        # -0 orders below +0
+        ka, kb = (va, -1 if a & self.sign else 0), (vb, -1 if b & self.sign else 0)
+        return a if (ka <= kb) == smaller else b
+
+
+F32 = _Format("f", 32, 8, 0x7FC00000)
+F16 = _Format("e", 16, 5, 0x7E00)
+
+
+def _halves(fn):
+    return lambda a, b: (fn(a >> 16, b >> 16) << 16) | fn(a & 0xFFFF, b & 0xFFFF)
+
+
+runtime_function("F32ADD_FTZ_RN", 32, "_f32add_ftz_rn")(F32.add)
+runtime_function("F16X2ADD_FTZ_RN", 32, "_f16x2add_ftz_rn")(_halves(F16.add))
+runtime_function("F16X2MIN", 32, "_f16x2min")(_halves(lambda a, b: F16.pick(a, b, True)))
+runtime_function("F16X2MAX", 32, "_f16x2max")(_halves(lambda a, b: F16.pick(a, b, False)))
 
 
 def activate(isa):
