@@ -279,23 +279,14 @@ def _group_page(isa, row):
 
 
 def install(isa):
-    """Register the category and route swizzle rows' prefixed forms here."""
+    """Register the category (executor, EXTRA2 layout, src_SUBVL length field
+    ``/svecN``, zeroing-only modes); the SVP64 prefix handler dispatches to it."""
     _install_page_functions()
-    if CATEGORY not in rmmod.CATEGORIES:
-        rmmod.register_category(CATEGORY, 2, "mvrm")
-    rmmod.CATEGORIES[CATEGORY].execute = build_executor
-    previous = isa.prefix_handler
-
-    def prefix_handler(sim, prefix, suffix):
-        d = isa.decode(suffix)
-        if d is not None and d.spec.sv == CATEGORY:
-            return build_executor(sim, prefix, suffix, d.spec, d.fields)
-        if previous is None:
-            raise Trap(f"SVP64 prefix 0x{prefix:08x}: no SVP64 engine for this suffix",
-                       "illegal")
-        return previous(sim, prefix, suffix)
-
-    isa.prefix_handler = prefix_handler
+    rmmod.register_category(CATEGORY, 2, "mvrm", execute=build_executor, etype=2,
+                            length_fields={"s": (14, 15)}, mode_mods=("sz", "dz", "zz"))
+    if isa.prefix_handler is None:  # SVP64 extension off: dispatch by category alone
+        from ..svp64.engine import build
+        isa.prefix_handler = lambda sim, prefix, suffix: build(isa, sim, prefix, suffix)
 
 
 def build_executor(sim, prefix, suffix, row, fields):

@@ -3,7 +3,9 @@
 ``sv.add/vec2/m=r30 *1, *5, *9``: modifiers after ``/``; a ``*`` marks a vector
 operand.  Modifiers: ``vec2 vec3 vec4``, ``m= sm= dm=`` (r3 ~r3 1<<r3 r10 ~r10 r30
 ~r30, lt ge gt le eq ne so ns and aliases nl ng un nu), ``w= sw= dw=`` (8 16 32
-64), ``sz dz``, ``mr mrr``, ``ff=<cond>``, ``vli``, ``els``, ``pi``.
+64), ``sz dz``, ``mr mrr``, ``ff=<cond>``, ``vli``, ``els``, ``pi``; a category's
+length fields add ``<p>vecN`` / ``<p>subvl=N`` (MVRM: ``svec2``, ``ssubvl=2``).
+Operands with a registered notation (table column ``optype``) use it.
 """
 import re
 
@@ -54,6 +56,22 @@ def _ew(text, what):
         raise SVAsmError(f"bad element width {what}={text!r} (8, 16, 32 or 64)") from None
 
 
+_MODE_MODS = {"sz", "dz", "zz", "mr", "mrr", "ff", "vli", "els", "pi"}
+
+
+def _length_field(cat, key, eq, val):
+    """((a, b), N) when ``key`` is one of the category's length modifiers
+    (``<p>vecN`` or ``<p>subvl=N``), else None."""
+    for p, span in cat.length_fields.items():
+        if not eq and key.startswith(p + "vec") and key[len(p) + 3:] in ("1", "2", "3", "4"):
+            return span, int(key[len(p) + 3:])
+        if eq and key == p + "subvl":
+            if val.strip() not in ("1", "2", "3", "4"):
+                raise SVAsmError(f"/{key}={val}: expected 1, 2, 3 or 4")
+            return span, int(val)
+    return None
+
+
 def parse_modifiers(mods, cat, kind):
     """RM bits (without EXTRA) from the modifier list."""
     rm = 0
@@ -65,7 +83,14 @@ def parse_modifiers(mods, cat, kind):
     for mod in mods:
         key, eq, val = mod.partition("=")
         key = key.strip().lower()
-        if key in ("vec2", "vec3", "vec4") and not eq:
+        if cat.mode_mods is not None and key in _MODE_MODS and key not in cat.mode_mods:
+            raise SVAsmError(f"/{key} does not apply to {cat.name} "
+                             f"(allowed: {', '.join(sorted(cat.mode_mods)) or 'none'})")
+        length = _length_field(cat, key, eq, val)
+        if length is not None:
+            (a, b), n = length
+            rm = rmmod.put_bits(rm, a, b, n - 1)
+        elif key in ("vec2", "vec3", "vec4") and not eq:
             rm = rmmod.put_bits(rm, 8, 9, int(key[3]) - 1)
         elif key in ("m", "sm", "dm"):
             mm, code = _pred(val, key)
@@ -172,7 +197,7 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
         raise SVAsmError(f"{base} takes {len(row.operands)} operand(s) "
                          f"({', '.join(map(str, row.operands))}), got {len(ops)}")
     slots = parse_slots(row.extra)
-    et = etype(slots, cat.ptype)
+    et = (cat.etype or etype(slots, cat.ptype))
     where = {}
     for i, s in enumerate(slots):
         for _d, name in s:
@@ -230,7 +255,7 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
         extra9 |= spec_bits(spec, slot, et)
     if cat.ptype == 2:
         extra9 |= smask
-    rm = rmmod.put_bits(rm, 10, 18, extra9)
+    rm |= rmmod.put_bits(0, 10, 18, extra9)  # length fields may sit in EXTRA (MVRM)
     try:
         suffix = encode_row(forms, row, values, flags)
     except EncodeError as e:
@@ -295,6 +320,10 @@ def sv_disassemble(isa, prefix, suffix):
     mods = []
     if r.subvl > 1:
         mods.append(f"vec{r.subvl}")
+    for p, (a, b) in cat.length_fields.items():
+        n = rmmod.bits(r.rm, a, b) + 1
+        if n > 1:
+            mods.append(f"{p}vec{n}")
     if r.predicated:
         if cat.ptype == 2 and r.mask != r.smask:
             if r.smask or r.mmode:
@@ -315,7 +344,7 @@ def sv_disassemble(isa, prefix, suffix):
     if any(m.startswith("MODE=") for m in mods):
         return None  # reserved mode: print as words
     slots = parse_slots(row.extra)
-    et = etype(slots, cat.ptype)
+    et = (cat.etype or etype(slots, cat.ptype))
     where = {}
     for i, s in enumerate(slots):
         for _d, name in s:
@@ -328,6 +357,9 @@ def sv_disassemble(isa, prefix, suffix):
         if cls in EXTENDERS and field in where:
             n, vec = EXTENDERS[cls](v, slot_spec(r.extra, where[field], et), et)
             return ("*" if vec else "") + str(n)
+        ot = isa.operand_type(row, field) if row.optypes else None
+        if ot is not None:
+            return ot.format(v)
         if field in forms.signed:
             w = row.form.fields[field].width
             if v >> (w - 1):

@@ -197,7 +197,7 @@ class SVInsn:
         self.rc = bool(fields.get("Rc")) and row.rc in ("CR0", "CR1")
         regclass = isa.forms.regclass
         slots = parse_slots(row.extra)
-        et = self.et = etype(slots, cat.ptype)
+        et = self.et = (cat.etype or etype(slots, cat.ptype))
         where = {}
         for i, s in enumerate(slots):
             for dd, name in s:
@@ -601,4 +601,12 @@ def _reverse(mask, vl):
 
 
 def build(isa, sim, prefix, suffix):
+    """The executor of one prefixed instruction: the category's ``execute`` hook
+    when it has one (``rm.register_category(..., execute=...)``), else the
+    generic loop engine :class:`SVInsn`."""
+    d = isa.decode(suffix)
+    if d is not None and d.spec.sv:
+        cat = rmmod.CATEGORIES.get(d.spec.sv)
+        if cat is not None and cat.execute is not None:
+            return cat.execute(sim, prefix, suffix, d.spec, d.fields)
     return SVInsn(isa, sim, prefix, suffix)

@@ -52,12 +52,27 @@ class Category:
 
     ``ptype`` 1 or 2 (single/twin predication); ``mode_kind`` None picks the mode
     table from the instruction ("normal", "crop" or, for LDSTRM, "ldst");
-    ``decode_mode(mode_bits, ctx) -> dict`` may replace the standard decoder.
+    ``decode_mode(rm, insn)`` runs after the standard mode decode of the engine.
+    Optional layout and execution hooks (all default to the standard behaviour):
+
+    * ``etype`` -- force EXTRA2 (2) or EXTRA3 (3) instead of deriving it from
+      the number of used slots;
+    * ``length_fields`` -- ``{prefix: (a, b)}``: RM[a:b] holds a length N as
+      N-1, written ``/<prefix>vecN`` or ``/<prefix>subvl=N`` in assembly (MVRM's
+      src_SUBVL is ``{"s": (14, 15)}``: ``/svec2``, ``/ssubvl=2``);
+    * ``mode_mods`` -- the mode modifiers allowed (None: every one);
+    * ``execute(sim, prefix, suffix, row, fields) -> f(s, CIA) -> NIA`` -- an
+      executor replacing the generic loop engine for the category's rows.
     """
 
-    def __init__(self, name, ptype, mode_kind=None, decode_mode=None):
+    def __init__(self, name, ptype, mode_kind=None, decode_mode=None, execute=None,
+                 etype=None, length_fields=None, mode_mods=None):
         self.name, self.ptype, self.mode_kind = name, ptype, mode_kind
         self.decode_mode = decode_mode
+        self.execute = execute
+        self.etype = etype
+        self.length_fields = dict(length_fields or {})
+        self.mode_mods = None if mode_mods is None else frozenset(mode_mods)
 
     def __repr__(self):
         return f"Category({self.name!r}, {self.ptype}P)"
@@ -66,8 +81,10 @@ class Category:
 CATEGORIES = {}
 
 
-def register_category(name, ptype, mode_kind=None, decode_mode=None):
-    CATEGORIES[name] = Category(name, ptype, mode_kind, decode_mode)
+def register_category(name, ptype, mode_kind=None, decode_mode=None, **hooks):
+    """Add (or replace) a category; ``hooks``: ``execute etype length_fields
+    mode_mods`` (see :class:`Category`)."""
+    CATEGORIES[name] = Category(name, ptype, mode_kind, decode_mode, **hooks)
     return CATEGORIES[name]
 
 
