@@ -35,6 +35,18 @@ def svstate_next(s, mode, vf):
     mode 1..4 (REMAP indices) trap as not implemented; others are reserved.
     """
     sv = s.svstate
+    if mode == 0 and getattr(s, "sv_loop", None) is None:
+        # plain svstep: next whole element, no predicate (advance_steps with PLAIN)
+        vl = (sv >> SH_VL) & 0x7F
+        src = ((sv >> SH_SRC) & 0x7F) + 1
+        dst = ((sv >> SH_DST) & 0x7F) + 1
+        if src >= vl or dst >= vl:
+            s.svstate = sv & CLEAR_END
+            s.sv_end = 1
+            return 0
+        s.svstate = (sv & CLEAR_STEPS) | (src << SH_SRC) | (dst << SH_DST)
+        s.sv_end = 0
+        return src
     if mode in (5, 6, 7, 8):
         return SV.get(sv, ("srcstep", "dststep", "ssubstep", "dsubstep")[mode - 5])
     if 1 <= mode <= 4:
@@ -48,6 +60,9 @@ def svstate_next(s, mode, vf):
     return (sv >> SV.SH_SRC) & 0x7F
 
 
+SH_VL, SH_SRC, SH_DST = SV.SH_VL, SV.SH_SRC, SV.SH_DST
+CLEAR_STEPS = ~SV.STEPS_MASK
+CLEAR_END = ~(SV.STEPS_MASK | 1)  # steps reset, vertical-first left
 library.RUNTIME["_svstate_next"] = svstate_next
 library.RUNTIME["_sv_end"] = lambda s: getattr(s, "sv_end", 0)
 

@@ -300,6 +300,7 @@ class SVInsn:
                      and self.memstride is None and not self.scalar_dest
                      and not self.uses_sv)
         self._loop = self._gen_loop() if self.fast else None
+        self.subvl = r.subvl
 
     # -- the generated loop for the common case ---------------------------------
     def _gen_loop(self):
@@ -325,11 +326,11 @@ class SVInsn:
         if vl == 0:
             return CIA + 8
         sim = self.sim
-        vf = sv & 1
         if self.fast and sim._sv_emit is None:
-            if not vf:
+            if not sv & 1:
                 return self._run_fast(s, CIA, sv, vl)
-            subvl = self.rm.subvl
+            # vertical-first, unpredicated: the one (sub-)element at the steps
+            subvl = self.subvl
             k = ((sv >> SV.SH_SRC) & 0x7F) * subvl + ((sv >> SV.SH_SSUB) & 3)
             if k < vl * subvl:
                 if sim.interrupt_after is not None and sim.element_ops >= sim.interrupt_after:
@@ -337,7 +338,7 @@ class SVInsn:
                 self._loop(s, CIA, k, k + 1)
                 sim.element_ops += 1
             return CIA + 8
-        return self._run_general(s, CIA, sv, vl, vf)
+        return self._run_general(s, CIA, sv, vl, sv & 1)
 
     def _budget(self):
         sim = self.sim
