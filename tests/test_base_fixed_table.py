@@ -17,7 +17,7 @@ from isa_ext.isa import ISA
 # and passed to encode(): shift/mask values >= 32 exercise the split 6-bit fields.
 SAMPLE = {"RT": 3, "RA": 4, "RB": 5, "RS": 6, "BF": 2, "BFA": 3, "L": 1, "SI": -3,
           "UI": 0x1234, "SH": 5, "MB": 6, "ME": 27, "sh": 37, "mb": 41, "me": 41,
-          "TO": 4, "BC": 6}
+          "TO": 4, "BC": 6, "RC": 7}
 
 
 @pytest.fixture(scope="module")
