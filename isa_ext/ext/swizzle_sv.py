@@ -23,6 +23,7 @@ from ..pseudocode import library
 from ..pseudocode.compiler import PageCompiler, Val, build, parse, CompileError
 from ..errors import SpecError
 from ..svp64 import rm as rmmod, extra as extramod, predication, svstate
+from ..svp64.engine import ElementInterrupt
 
 CATEGORY = "MVRM-2P-2S1D"
 M64 = (1 << 64) - 1
@@ -228,20 +229,29 @@ class SvSwizzle:
             if not r.dz:
                 while dststep < vl and not (dmask >> dststep) & 1:
                     dststep += 1
+            if vertical:
+                # the steps moved over masked-out groups are recorded (as the SVP64
+                # engine does), so that svstep advances from the group that ran; with
+                # no enabled group left they stay at VL and svstep ends the loop
+                sv = s.svstate = svstate.with_steps(sv, min(srcstep, vl), min(dststep, vl))
             if srcstep >= vl or dststep >= vl:
                 break
             if sim.interrupt_after is not None and sim.element_ops >= sim.interrupt_after:
-                # between groups only: record progress so that re-running resumes
+                # between groups only (one-shot): record progress so that re-running
+                # resumes at this group
                 s.svstate = svstate.with_steps(sv, srcstep, dststep)
-                raise Trap(f"{self.name}: element-level interrupt before group "
-                           f"src {srcstep} / dst {dststep}", "interrupt")
+                sim.interrupt_after = None
+                raise ElementInterrupt(f"{self.name}: element-level interrupt before group "
+                                       f"src {srcstep} / dst {dststep}")
             self.group(s, CIA, regs, srcstep, dststep, vl, smask, dmask)
             sim.element_ops += self.dst_n
-            if vertical or not (self.rt_vec or self.ra_vec):
+            if vertical:
                 break
-            if not self.rt_vec:
-                break  # a scalar destination takes one group
-            srcstep += 1 if self.ra_vec else 0
+            if not self.rt_vec and (dmask >> dststep) & 1:
+                break  # a scalar destination ends the loop at its first written group
+            # both steps advance in lock-step, as in the SVP64 engine; a scalar
+            # operand stays at its register whatever its step
+            srcstep += 1
             dststep += 1
         if not vertical:
             s.svstate = svstate.with_steps(s.svstate, 0, 0)
