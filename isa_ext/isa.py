@@ -147,6 +147,18 @@ class ISA:
                             f"(is its extension switched on?)", row.where)
         return ot
 
+    def why_illegal(self, word):
+        """The reason a word that decodes to nothing is illegal: an invalid form
+        of an instruction (reserved bits set), or no instruction at all."""
+        for row in self._by_po.get(word >> 26, ()):
+            opcode_mask = row.mask & ~row.reserved_mask
+            if word & opcode_mask == row.value and word & row.reserved_mask:
+                bad = word & row.reserved_mask
+                bits = [b for b in range(32) if bad >> (31 - b) & 1]
+                return (f"invalid form of {row.mnemonic}: reserved bit(s) "
+                        f"{', '.join(map(str, bits))} set in word 0x{word:08x}")
+        return f"no instruction matches word 0x{word:08x}"
+
     def overlaps(self):
         return overlaps(self.rows)
 
@@ -257,7 +269,7 @@ class ISA:
             return f
         d = self.decode(word)
         if d is None:
-            raise Trap(f"no instruction matches word 0x{word:08x}", "illegal")
+            raise Trap(self.why_illegal(word), "illegal")
         c = self.compiled(d.spec)
         f = c.make(*[d.fields[p] for p in c.params])
         self._exec_cache[word] = f

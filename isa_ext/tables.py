@@ -54,6 +54,7 @@ class InsnSpec:
     where: str
     mask: int = 0
     value: int = 0
+    reserved_mask: int = 0  # bits that must be 0 (part of mask)
     page: object = None  # pseudocode.pages.Page, attached by the ISA loader
     variants: dict = dc_field(default_factory=dict)  # mnemonic -> {flag: value}
     optypes: dict = dc_field(default_factory=dict)  # field -> operand type name
@@ -157,7 +158,14 @@ def parse_table(text, forms, extension, filename):
             f = form.fields[k]
             mask |= f.mask()
             value = f.insert(value, v)
-        spec.mask, spec.value = mask, value
+        # Bits no operand, suffix flag or fixed field of this row covers are
+        # reserved: they must be 0, and a word with one set is an invalid form
+        # that traps as illegal rather than running as the instruction.
+        used = 0
+        for name in set(spec.fields_used) | set(suffix) | set(match):
+            used |= form.fields[name].mask()
+        spec.reserved_mask = 0xFFFFFFFF & ~used
+        spec.mask, spec.value = mask | spec.reserved_mask, value
         for item in row.get("optype", "").split():
             fname, _, tname = item.partition(":")
             if fname not in form.fields or not tname:

@@ -70,7 +70,8 @@ def test_every_row_has_a_page_and_an_index_link(site, isa):
 
 
 def test_diagrams_show_each_rows_fixed_bits(site, isa):
-    """Rebuilding mask and value from the drawn constant boxes gives the decoder's."""
+    """Rebuilding mask and value from the drawn constant boxes and the reserved
+    ("/", must be zero) boxes gives the decoder's."""
     index = (site / "index.html").read_text()
     slug_of = dict((m, s) for s, m in re.findall(r'href="insn/([^"]+)\.html"><code>([^<]+)</code>', index))
     for row in isa.rows:
@@ -78,7 +79,10 @@ def test_diagrams_show_each_rows_fixed_bits(site, isa):
         covered = [b for first, last, *_ in boxes for b in range(first, last + 1)]
         assert sorted(covered) == list(range(32)), row.mnemonic
         mask = value = 0
-        for first, last, _label, shown in boxes:
+        for first, last, label, shown in boxes:
+            if label == "/":
+                mask |= ((1 << (last - first + 1)) - 1) << (31 - last)
+                continue
             if shown is None:
                 continue
             n = last - first + 1
@@ -118,7 +122,8 @@ def test_multi_piece_field_is_drawn_per_piece():
     boxes = [(b.first, b.last, b.label, b.value) for b in encoding_boxes(row)]
     assert (16, 20, "sh[0:4]", 0b10000) in boxes
     assert (30, 30, "sh[5]", 1) in boxes
-    assert (31, 31, "Rc", None) in boxes
+    # the row has no Rc suffix, so bit 31 is reserved (must be 0), drawn "/"
+    assert (31, 31, "/", None) in boxes
 
 
 def test_bits_no_field_covers_are_reserved():

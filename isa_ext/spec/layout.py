@@ -2,8 +2,9 @@
 
 A form may give several names to the same bits (RT/RS/FRT); the diagram shows
 the names this instruction uses: its constant (match) fields first, then its
-operands and suffix flags, then the form's other fields where bits are still
-free.  Bits no chosen field covers are shown as reserved ("/").
+operands and suffix flags.  Bits none of those covers are reserved: they must
+be 0 (the decoder treats a word with one set as an invalid form) and are drawn
+as "/", as the Power ISA books draw them.
 """
 from dataclasses import dataclass
 
@@ -30,7 +31,6 @@ def encoding_boxes(row, used=()):
     showing (the fields its pseudocode reads), in preference order."""
     form = row.form
     wanted = list(row.match) + row.fields_used + list(row.suffix) + list(used)
-    wanted += sorted(form.fields, key=lambda n: min(form.fields[n].bits))
     taken, chosen = set(), []
     for name in wanted:
         field = form.fields.get(name)
