@@ -707,7 +707,7 @@ class Assembler:
         mn = st.mnemonic
         entry = self.isa.by_mnemonic.get(mn)
         alias = self.aliases.get(mn)
-        if entry is not None and (alias is None or len(entry[0].operands) == len(
+        if entry is not None and (alias is None or entry[0].required_operands <= len(
                 [o for o in st.operands if o.text])):
             return [self.encode(entry[0], entry[1], st, pc)]
         if alias is not None:  # also an instruction's short form: "sc" for "sc 0"
@@ -737,8 +737,11 @@ class Assembler:
                 self.error("empty operand", st.line, o.column)
 
     def encode(self, row, flags, st, pc):
-        self.check_count(st, len(row.operands), len(row.operands))
-        values = {}
+        given = len([o for o in st.operands if o.text])
+        need, most = row.required_operands, len(row.operands)
+        self.check_count(st, min(max(given, need), most),
+                         str(most) if need == most else f"{need} to {most}")
+        values = {op.field: 0 for op in row.operands[given:] if op.optional}
         for op, loc in zip(row.operands, st.operands):
             if op.base:
                 disp, base = self.split_displacement(loc, st)

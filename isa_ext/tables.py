@@ -30,9 +30,12 @@ SUFFIX_ORDER = ("OE", "Rc", "LK", "AA")
 
 @dataclass
 class Operand:
-    """One assembly operand: a field, or ``D(RA)`` displacement-with-base."""
+    """One assembly operand: a field, or ``D(RA)`` displacement-with-base.
+    ``[BH]`` in the syntax column marks a trailing operand that may be left
+    out (its field is then 0), as GNU as allows for ``bclr BO,BI``."""
     field: str
     base: str = None  # for "D(RA)": the base register field
+    optional: bool = False
 
     def __str__(self):
         return f"{self.field}({self.base})" if self.base else self.field
@@ -58,6 +61,10 @@ class InsnSpec:
     page: object = None  # pseudocode.pages.Page, attached by the ISA loader
     variants: dict = dc_field(default_factory=dict)  # mnemonic -> {flag: value}
     optypes: dict = dc_field(default_factory=dict)  # field -> operand type name
+
+    @property
+    def required_operands(self):
+        return sum(1 for o in self.operands if not o.optional)
 
     @property
     def fields_used(self):
@@ -96,6 +103,11 @@ def parse_operands(text, where):
         return ops
     for tok in text.split(","):
         tok = tok.strip()
+        if tok.startswith("[") and tok.endswith("]"):
+            ops.append(Operand(tok[1:-1].strip(), optional=True))
+            continue
+        if ops and ops[-1].optional:
+            raise SpecError(f"operand {tok!r} follows an optional one", where)
         if "(" in tok:
             if not tok.endswith(")"):
                 raise SpecError(f"bad operand {tok!r}", where)

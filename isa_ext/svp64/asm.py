@@ -193,8 +193,10 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
     kind = mode_kind(isa, row, cat)
     rm, smask = parse_modifiers(mods, cat, kind)
     ops = [o for o in operands if o.strip()] if not (len(operands) == 1 and not operands[0].strip()) else []
-    if len(ops) != len(row.operands):
-        raise SVAsmError(f"{base} takes {len(row.operands)} operand(s) "
+    if not row.required_operands <= len(ops) <= len(row.operands):
+        counts = (str(len(row.operands)) if row.required_operands == len(row.operands)
+                  else f"{row.required_operands} to {len(row.operands)}")
+        raise SVAsmError(f"{base} takes {counts} operand(s) "
                          f"({', '.join(map(str, row.operands))}), got {len(ops)}")
     slots = parse_slots(row.extra)
     et = (cat.etype or etype(slots, cat.ptype))
