@@ -183,15 +183,25 @@ class Simulator:
                 nia = f(s, pc)
                 steps += 1
                 pc = nia
-        except Trap as t:
-            stop, trap = ("interrupt" if t.kind == "interrupt" else "trap"), self._trapinfo(pc, t)
-        except ProgramExit as e:
-            steps += 1
-            stop, exit_status = "exit", e.status
-        s.pc = pc
+        except (Trap, ProgramExit) as e:
+            stop, trap, exit_status, counted = self._ended_by(e, pc)
+            steps += counted
+        return self._result(pc, steps, stop, trap, exit_status, initial)
+
+    def _ended_by(self, exc, pc):
+        """(stop, trap info, exit status, steps to add) for what ended a run."""
+        if isinstance(exc, ProgramExit):
+            return "exit", None, exc.status, 1  # the sc itself completed
+        stop = "interrupt" if exc.kind == "interrupt" else "trap"
+        return stop, self._trapinfo(pc, exc), None, 0
+
+    def _result(self, pc, steps, stop, trap, exit_status, initial, events=()):
+        self.state.pc = pc
         self.isa.save_cache()
-        return RunResult(s, steps, stop, trap, exit_status, initial,
-                         diagnostics=list(self.diagnostics))
+        res = RunResult(self.state, steps, stop, trap, exit_status, initial,
+                        diagnostics=list(self.diagnostics))
+        res.events = list(events)
+        return res
 
     def _decode_into_cache(self, pc):
         fn, length, word = self._fetch(pc)
@@ -230,17 +240,12 @@ class Simulator:
                       "changes": _diff(before, after), "step": steps})
                 steps += 1
                 pc = nia
-        except Trap as t:
-            stop, trap = ("interrupt" if t.kind == "interrupt" else "trap"), self._trapinfo(pc, t)
-        except ProgramExit as e:
-            steps += 1
-            stop, exit_status = "exit", e.status
-        self._sv_emit = None
-        s.pc = pc
-        res = RunResult(s, steps, stop, trap, exit_status, initial,
-                        diagnostics=list(self.diagnostics))
-        res.events = events
-        return res
+        except (Trap, ProgramExit) as e:
+            stop, trap, exit_status, counted = self._ended_by(e, pc)
+            steps += counted
+        finally:
+            self._sv_emit = None
+        return self._result(pc, steps, stop, trap, exit_status, initial, events)
 
 
 def _diff(before, after):
