@@ -285,17 +285,12 @@ def _cr0(v, so):
 
 @runtime()
 def _xer_get(s):
-    return (s.so << 31) | (s.ov << 30) | (s.ca << 29) | (s.ov32 << 19) | (s.ca32 << 18) | s.xer_rest
+    return s.xer  # State composes SO OV CA OV32 CA32 and the byte count
 
 
 @runtime()
 def _xer_put(s, v):
-    s.so = (v >> 31) & 1
-    s.ov = (v >> 30) & 1
-    s.ca = (v >> 29) & 1
-    s.ov32 = (v >> 19) & 1
-    s.ca32 = (v >> 18) & 1
-    s.xer_rest = v & 0x7F  # the string-op byte count field
+    s.xer = v
 
 
 @runtime()
