@@ -80,16 +80,16 @@ def test_shuffle_matches_reference(case):
     t, a = ("*f32", "*f64") if fp else ("*r32", "*r64")
     op = ("f" if fp else "") + ("shfli" if form == "imm" else "shfl")
     if form == "imm":
-        text = f"sv.{op}.{mode}/m=r10{w} {t},{a},{b[0]},{1 << seg}\n" \
-               f"sv.shflvi.{mode}/m=r10 r3,{b[0]},{1 << seg}"
+        text = f"sv.{op}.{mode}/m=r10{w} {t},{a},{b[0]},{seg}\n" \
+               f"sv.shflvi.{mode}/m=r10 r3,{b[0]},{seg}"
         gpr = []
     elif form == "reg-scalar":
         text = f"sv.{op}.{mode}/m=r10{w} {t},{a},r5,r6\nsv.shflv.{mode}/m=r10{w} r3,r5,r6"
         gpr = [(5, b[0]), (6, c[0])]
     else:
-        text = f"sv.{op}.{mode}/m=r10{w} {t},{a},*r8,*r20\n" \
-               f"sv.shflv.{mode}/m=r10{w} r3,*r8,*r20"
-        gpr = packed(b, 8, width) + packed(c, 20, width)
+        text = f"sv.{op}.{mode}/m=r10{w} {t},{a},*r12,*r100\n" \
+               f"sv.shflv.{mode}/m=r10{w} r3,*r12,*r100"
+        gpr = packed(b, 12, width) + packed(c, 100, width)
     old = [0x5A5A5A5A5A5A5A5A & ((1 << width) - 1)] * vl
     regs = packed(data, 64, width) + packed(old, 32, width)
     sim, res = simulate(f"setvl 0,0,{vl},0,1,1\n" + text,

@@ -3,12 +3,9 @@
 Semantics are the pages of ``pseudocode/gpu/``, encodings ``decoder/gpu/gpu.csv``,
 GLSL-style names ``decoder/gpu/aliases/glsl.csv``.  This module holds only what is
 not semantics: the vector-scope engine hook (:mod:`isa_ext.gpu.vector_scope`) and
-the assembly notations of two immediates:
-
-* ``segwidth``: a shuffle's immediate c operand, written as the segment width
-  (a power of two 1..64) and encoded as its base-2 logarithm;
-* ``surfdim``: a surface reduction's dimensionality, ``1d 1d_buffer 1d_array 2d
-  2d_array 3d``.
+the assembly notation ``surfdim`` of a surface reduction's dimensionality
+(``1d 1d_buffer 1d_array 2d 2d_array 3d``, or the encoded number), and the
+floating-point helpers of the surface atomics.
 """
 import math
 import struct
@@ -18,34 +15,15 @@ from ..isa import EXTENSION_HOOKS
 from ..gpu import vector_scope
 from ..pseudocode.library import runtime_function
 
-SEGMENT_WIDTHS = {1 << k: k for k in range(7)}
 SURFACE_DIMS = ("1d", "1d_buffer", "1d_array", "2d", "2d_array", "3d")
-
-
-class SegmentWidth:
-    @staticmethod
-    def parse(text):
-        body = text.strip()
-        while body.startswith("(") and body.endswith(")"):
-            body = body[1:-1].strip()
-        try:
-            width = int(body, 0)
-        except ValueError:
-            raise IsaExtError(f"segment width {text!r}: expected a number "
-                              f"(1, 2, 4, 8, 16, 32 or 64)") from None
-        if width not in SEGMENT_WIDTHS:
-            raise IsaExtError(f"segment width {width} is not a power of two from 1 to 64")
-        return SEGMENT_WIDTHS[width]
-
-    @staticmethod
-    def format(code):
-        return str(1 << code) if code < 7 else f"reserved({code})"
 
 
 class SurfaceDim:
     @staticmethod
     def parse(text):
         name = text.strip().lower()
+        if name.isdigit() and int(name) < 8:  # the encoded number (6, 7 reserved)
+            return int(name)
         if name not in SURFACE_DIMS:
             raise IsaExtError(f"surface dimension {text!r}: expected one of "
                               f"{', '.join(SURFACE_DIMS)}")
@@ -53,7 +31,7 @@ class SurfaceDim:
 
     @staticmethod
     def format(code):
-        return SURFACE_DIMS[code] if code < len(SURFACE_DIMS) else f"reserved({code})"
+        return SURFACE_DIMS[code] if code < len(SURFACE_DIMS) else str(code)
 
 
 # --- surface-atomic floating point: flush-to-zero, round to nearest even, no FPSCR ---
@@ -118,7 +96,6 @@ runtime_function("F16X2MAX", 32, "_f16x2max")(_halves(lambda a, b: F16.pick(a, b
 
 
 def activate(isa):
-    isa.operand_types["segwidth"] = SegmentWidth
     isa.operand_types["surfdim"] = SurfaceDim
     vector_scope.install(isa)
 

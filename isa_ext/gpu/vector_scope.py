@@ -1,7 +1,7 @@
 """Vector-scope instructions: pseudocode that sees the whole SVP64 vector at once.
 
 An ordinary SVP64 instruction runs its page once per element.  A *vector-scope*
-instruction (table ``sv`` column ``VSRM-1P``) runs its page once for the whole
+instruction (table ``sv`` column in the ``VSRM`` family, ``VSRM-1P-3S1D``...) runs its page once for the whole
 vector, the way a GPU cross-lane operation sees a whole warp: lane ``i`` is
 element ``i`` of the current VL, the active lanes are the predicate mask, the warp
 size is VL (at most 64).  Without a prefix the instruction is a one-lane warp
@@ -43,7 +43,13 @@ from ..svp64.extra import parse_slots, etype, slot_spec, ext_reg
 from ..svp64.engine import read_elem, write_elem
 from ..svp64.predication import mask as predicate_mask
 
-CATEGORY = "VSRM-1P"
+# RM category families, single-predicated (the predicate is the active-lane mask);
+# VSLDSTRM for the rows that access memory
+FAMILIES = ("VSRM", "VSLDSTRM")
+
+
+def is_vector_scope(row):
+    return row.sv.split("-", 1)[0] in FAMILIES
 MAX_LANES = 64
 M64 = (1 << 64) - 1
 
@@ -271,8 +277,9 @@ def install(isa):
     """Register the category and the page functions; route the rows once every
     extension is active (the SVP64 prefix handler is installed by another one)."""
     _install_page_functions()
-    if CATEGORY not in rmmod.CATEGORIES:
-        rmmod.register_category(CATEGORY, 1)
+    for row in isa.rows:
+        if is_vector_scope(row) and row.sv not in rmmod.CATEGORIES:
+            rmmod.register_category(row.sv, 1)
     isa.late_hooks.append(_route)
 
 
@@ -281,7 +288,7 @@ def _route(isa):
 
     def prefix_handler(sim, prefix, suffix):
         d = isa.decode(suffix)
-        if d is not None and d.spec.sv == CATEGORY:
+        if d is not None and is_vector_scope(d.spec):
             return VectorScopeInsn(isa, sim, d.spec, d.fields, prefix)
         if previous_prefix is None:
             raise Trap(f"SVP64 prefix 0x{prefix:08x}: no SVP64 engine for this suffix",
@@ -294,7 +301,7 @@ def _route(isa):
 
     def executable(word):
         d = isa.decode(word)
-        if d is not None and d.spec.sv == CATEGORY:
+        if d is not None and is_vector_scope(d.spec):
             f = one_lane.get(word)
             if f is None:
                 f = one_lane[word] = VectorScopeInsn(isa, None, d.spec, d.fields)

@@ -21,7 +21,7 @@ MAX_EXTRA_SLOTS = 4
 FIXED_SLOT_ROLES = {"MVRM": ("d", "s")}
 
 # Families for loads and stores: they, and only they, access memory.
-LDST_FAMILIES = ("LDSTRM",)
+LDST_FAMILIES = ("LDSTRM", "VSLDSTRM")  # VSLDSTRM: vector-scope rows (docs/gpu-ops.md)
 
 
 @dataclass
