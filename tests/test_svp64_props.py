@@ -10,14 +10,17 @@ from isa_ext.svp64 import svstate as SV
 M64 = (1 << 64) - 1
 ISA_ = None
 
+# Destinations start at r80 so that no element overwrites a predicate register
+# (r3, r10, r30): the mask is read once per instruction, and a resumed
+# instruction reads it again.
 CLASSES = [  # (template, needs_w) ; {p} predicate, {w} element width modifiers
-    "sv.add{m}{w} *20, *40, *60",          # RM-1P-2S1D
-    "sv.add.{m}{w} *20, 40, *60",          # Rc=1, scalar source
-    "sv.addi{m}{w} *20, *40, 7",           # RM-2P-1S1D
-    "sv.ori{tw} *20, *40, 3",              # twin predication
-    "sv.add/vec2{m} *20, *40, *60",        # SUBVL
+    "sv.add{m}{w} *80, *40, *60",          # RM-1P-2S1D
+    "sv.add.{m}{w} *80, 40, *60",          # Rc=1, scalar source
+    "sv.addi{m}{w} *80, *40, 7",           # RM-2P-1S1D
+    "sv.ori{tw} *80, *40, 3",              # twin predication
+    "sv.add/vec2{m} *80, *40, *60",        # SUBVL
     "sv.subf/mr 20, 20, *40",              # map-reduce
-    "sv.neg{m}{w} *20, *40",
+    "sv.neg{m}{w} *80, *40",
 ]
 
 

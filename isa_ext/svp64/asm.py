@@ -3,7 +3,8 @@
 ``sv.add/vec2/m=r30 *1, *5, *9``: modifiers after ``/``; a ``*`` marks a vector
 operand.  Modifiers: ``vec2 vec3 vec4``, ``m= sm= dm=`` (r3 ~r3 1<<r3 r10 ~r10 r30
 ~r30, lt ge gt le eq ne so ns and aliases nl ng un nu), ``w= sw= dw=`` (8 16 32
-64), ``sz dz``, ``mr mrr``, ``ff=<cond>``, ``vli``, ``els``, ``pi``; a category's
+64), ``sz dz``, ``mr mrr``, ``ff=<cond>``, ``vli``, ``els``, ``pi``; LD/ST also
+``zz``, ``lf`` (immediate forms) / ``sea`` (indexed forms), ``ff=RC1`` / ``ff=~RC1``; a category's
 length fields add ``<p>vecN`` / ``<p>subvl=N`` (MVRM: ``svec2``, ``ssubvl=2``).
 Operands with a registered notation (table column ``optype``) use it.
 """
@@ -56,7 +57,7 @@ def _ew(text, what):
         raise SVAsmError(f"bad element width {what}={text!r} (8, 16, 32 or 64)") from None
 
 
-_MODE_MODS = {"sz", "dz", "zz", "mr", "mrr", "ff", "vli", "els", "pi"}
+_MODE_MODS = {"sz", "dz", "zz", "mr", "mrr", "ff", "vli", "els", "pi", "lf", "sea"}
 
 
 def _length_field(cat, key, eq, val):
@@ -123,6 +124,13 @@ def parse_modifiers(mods, cat, kind):
                 mbits[0], mbits[2] = 1, 1
             else:
                 mbits[2], mbits[4] = 1, 1
+        elif key == "ff" and kind == "ldst":
+            v = val.strip().upper()
+            if v not in ("RC1", "~RC1"):
+                raise SVAsmError(f"LD/ST fail-first takes ff=RC1 or ff=~RC1, got ff={val!r}")
+            mbits[1], mbits[2], mbits[4] = 1, int(v.startswith("~")), 1
+        elif key in ("lf", "sea") and not eq and kind == "ldst":
+            mbits[4] = 1
         elif key == "ff":
             c = _FF.get(val.strip().lower())
             if c is None:
@@ -137,6 +145,11 @@ def parse_modifiers(mods, cat, kind):
             mbits[2] = 1
         else:
             raise SVAsmError(f"unknown SVP64 modifier /{mod}")
+    if kind == "ldst" and mbits[1] and mbits[0] and any(
+            m.strip().lower() == "els" for m in mods):
+        # fail-first LD/ST: VLi is bit 0, els moves to bit 3
+        mbits[3] = 1
+        mbits[0] = int(any(m.strip().lower() == "vli" for m in mods))
     if z["sz"] or z["dz"]:
         if mbits[1]:
             raise SVAsmError("sz/dz cannot be combined with fail-first")
@@ -267,13 +280,20 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
 
 # --- disassembly --------------------------------------------------------------
 
-def _mode_text(r, kind, rc):
+def _mode_text(r, kind, rc, indexed=False):
     m = r.mode_bits
     b = [(m >> (4 - i)) & 1 for i in range(5)]
     out = []
     if kind == "ldst":
         if b[1]:
-            return [f"MODE=0b{m:05b}"]
+            if not b[4]:
+                return [f"MODE=0b{m:05b}"]
+            out.append("ff=~RC1" if b[2] else "ff=RC1")
+            if b[0]:
+                out.append("vli")
+            if b[3]:
+                out.append("els")
+            return out
         if b[0]:
             out.append("els")
         if b[2]:
@@ -281,7 +301,7 @@ def _mode_text(r, kind, rc):
         if b[3]:
             out.append("zz")
         if b[4]:
-            out.append(f"MODE=0b{m:05b}")
+            out.append("sea" if indexed else "lf")
         return out
     if b[1]:
         cond = rmmod.CR_BIT_NAMES[(b[3] << 1) | b[4]]
@@ -342,7 +362,8 @@ def sv_disassemble(isa, prefix, suffix):
             mods.append(f"dw={r.ew}")
         if r.ews != 64:
             mods.append(f"sw={r.ews}")
-    mods += _mode_text(r, kind, d.fields.get("Rc", 0))
+    mods += _mode_text(r, kind, d.fields.get("Rc", 0),
+                       not any(op.base for op in row.operands))
     if any(m.startswith("MODE=") for m in mods):
         return None  # reserved mode: print as words
     slots = parse_slots(row.extra)

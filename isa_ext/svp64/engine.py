@@ -145,34 +145,120 @@ def write_elem(regs, base, k, w, value):
     regs[r] = (regs[r] & ~m) | ((value << sh) & m)
 
 
-class _OffsetMemory:
-    """Memory view adding an element offset to every access (unit/element stride)."""
-    __slots__ = ("mem", "k", "els_step", "little")
+class _LdStMemory:
+    """Memory view for one LD/ST element: adds the element's offset to every
+    access (``offset(n)`` for an n-byte access: unit stride, element stride,
+    post-increment) and checks the memory-side element width (ldst.mdwn: an
+    elwidth narrower than the operation width is UNDEFINED; trapped here)."""
+    __slots__ = ("mem", "offset", "mw", "little")
 
-    def __init__(self, mem, k, els_step):
-        self.mem, self.k, self.els_step = mem, k, els_step
+    def __init__(self, mem, offset, mw):
+        self.mem, self.offset, self.mw = mem, offset, mw
         self.little = mem.little
 
-    def _off(self, n):
-        # unit stride: EA_i = EA + i*size ; element stride: EA_i = (RA) + i*D = EA + (i-1)*D
-        if self.els_step is None:
-            return self.k * n
-        return (self.k - 1) * self.els_step
+    def _ea(self, addr, n):
+        if n * 8 > self.mw:
+            raise Trap(f"SVP64 LD/ST: a {n * 8}-bit access with a {self.mw}-bit memory-side "
+                       "element width is UNDEFINED (ldst.mdwn)", "illegal")
+        return (addr + self.offset(n)) & M64
 
     def read(self, addr, n):
-        return self.mem.read(addr + self._off(n), n)
+        return self.mem.read(self._ea(addr, n), n)
 
     def write(self, addr, n, value):
-        return self.mem.write(addr + self._off(n), n, value)
+        return self.mem.write(self._ea(addr, n), n, value)
 
     def read_bytes(self, addr, n):
-        return self.mem.read_bytes(addr + self._off(n), n)
+        return self.mem.read_bytes(self._ea(addr, n), n)
 
     def write_bytes(self, addr, data):
-        return self.mem.write_bytes(addr + self._off(len(data)), data)
+        return self.mem.write_bytes(self._ea(addr, len(data)), data)
 
     def __getattr__(self, name):
         return getattr(self.mem, name)
+
+
+class LdSt:
+    """How a vectorised load/store addresses memory (ldst.mdwn), decided once.
+
+    ``data`` the data register field (RT/FRT of a load, RS/FRS of a store),
+    ``addr`` the base address field (RA), ``index`` RB of an indexed form (else
+    None), ``disp`` the displacement in bytes of an immediate form, ``store``,
+    ``mode``: "pi" (post-increment), "unit", "els" (immediate element stride
+    ``(RA) + i*D``), "xels" (indexed element stride ``(RA) + i*(RB)``) or None
+    (indexed: vector RA and/or RB, or everything scalar), ``sea`` sign-extend
+    RB from ELWIDTH_SRC, ``lf`` speculative fault-first, ``mw`` memory-side
+    element width (ELWIDTH_SRC for a load, ELWIDTH for a store)."""
+
+    def __init__(self, isa, row, fields, r, ops):
+        mem_outs = "MEM" in row.outs
+        self.store = mem_outs
+        self.data = row.operands[0].field
+        dop = next((op for op in row.operands if op.base), None)
+        byname = {o.field: o for o in ops}
+        self.disp = 0
+        if dop is not None:
+            self.addr, self.index = dop.base, None
+            f = dop.field
+            v = fields[f]
+            if f in isa.forms.signed:
+                v = _signed(v, row.form.fields[f].width)
+            self.disp = v * isa.forms.scale.get(f, 1)
+        else:
+            regs = [op.field for op in row.operands[1:]]
+            self.addr = regs[0] if regs else None
+            self.index = regs[1] if len(regs) > 1 else None
+        a = byname.get(self.addr)
+        b = byname.get(self.index) if self.index else None
+        avec = a is not None and a.vec
+        bvec = b is not None and b.vec
+        self.mode = None
+        if r.pi:
+            if dop is None or self.addr not in row.outs:
+                raise Trap("SVP64 /pi applies to update-form immediate LD/ST only", "illegal")
+            self.mode = "pi"
+        elif dop is not None and not avec:
+            self.mode = "els" if r.els else "unit"
+        elif dop is None and r.els and not avec and not bvec and b is not None:
+            self.mode = "xels"
+        self.sea = bool(r.lfsea) and dop is None
+        self.lf = bool(r.lfsea) and dop is not None
+        self.mw = r.ew if self.store else r.ews
+        self.index_op = b
+
+    def needs_view(self):
+        return self.mode is not None or self.mw != 64
+
+    def view(self, s, mem, ks, kd, ews):
+        """The memory view of element (ks, kd): loads step memory with the source
+        index, stores with the destination index (ldst.mdwn: i for LD, j for ST)."""
+        k = kd if self.store else ks
+        mode = self.mode
+        if mode == "unit":
+            def off(n):
+                return k * n
+        elif mode == "els":
+            d = self.disp
+
+            def off(n):
+                return (k - 1) * d
+        elif mode == "xels":
+            o = self.index_op
+            rb = read_elem(s.gpr, o.base, 0, ews)
+            if self.sea and ews != 64 and rb >> (ews - 1):
+                rb |= M64 ^ ((1 << ews) - 1)
+
+            def off(n):
+                return (k - 1) * rb
+        elif mode == "pi":
+            d = self.disp
+
+            def off(n):
+                return -d
+        else:
+            def off(n):
+                return 0
+        return _LdStMemory(mem, off, self.mw)
 
 
 class SVInsn:
@@ -248,7 +334,12 @@ class SVInsn:
         if r.mode == "ffirst":
             if r.subvl > 1:
                 raise Trap("SVP64 fail-first with SUBVL>1 is not implemented", "illegal")
-            if self.rc:
+            if self.kind == "ldst":
+                if "MEM" in row.outs:
+                    raise Trap("SVP64 data-dependent fail-first on a store is not "
+                               "implemented (no result to test)", "illegal")
+                self.ffcr = ("rc1", None)
+            elif self.rc:
                 self.ffcr = ("rc", None)
             else:
                 cro = [o for o in self.dstops if o.cls == "crf"]
@@ -261,27 +352,17 @@ class SVInsn:
         if fops and (r.ew != 64 or r.ews != 64):
             raise Trap("SVP64 element-width overrides on FP registers are not implemented",
                        "illegal")
-        # LD/ST immediate with scalar base: unit stride (or element stride with /els)
-        self.memstride = None
+        # LD/ST: addressing mode (unit / element stride, post-increment, indexed)
+        self.ldst = None
+        self.addr_fields = ()
+        self.data_op = None
         if self.kind == "ldst":
-            dop = [op for op in row.operands if op.base]
-            if dop:
-                bop = next((o for o in self.ops if o.field == dop[0].base), None)
-                if bop is None or not bop.vec:
-                    if r.els:
-                        f = dop[0].field
-                        w = row.form.fields[f].width
-                        v = fields[f]
-                        if f in isa.forms.signed:
-                            v = _signed(v, w)
-                        self.memstride = ("els", v * isa.forms.scale.get(f, 1))
-                    else:
-                        self.memstride = ("unit", None)
-        # the address register of a load/store is never element-width overridden
-        self.addr_field = None
-        if self.kind == "ldst":
-            dop = [op for op in row.operands if op.base]
-            self.addr_field = dop[0].base if dop else None
+            ld = self.ldst = LdSt(isa, row, fields, r, self.ops)
+            # the address register is never element-width overridden
+            self.addr_fields = (ld.addr,)
+            self.data_op = next((o for o in self.ops if o.field == ld.data), None)
+        self.addr_field = self.addr_fields[0] if self.addr_fields else None
+        self.mview = self.ldst is not None and self.ldst.needs_view()
         self.sext = row.mnemonic in signed_sources()
         # Rc=1 CR0 of a narrow destination: recomputed from the truncated element
         self.rc_op = None
@@ -297,7 +378,8 @@ class SVInsn:
             o.sidx = 0 if (o.ra0 and not o.vec and o.base == 0) else j + 1
         self.gops = gops
         self.fast = (not r.predicated and r.mode == "normal" and not self.scratch_needed
-                     and self.memstride is None and not self.scalar_dest
+                     and not self.mview and not self.scalar_dest
+                     and self.ffcr is None
                      and not self.uses_sv)
         self._loop = self._gen_loop() if self.fast else None
         self.subvl = r.subvl
@@ -496,8 +578,14 @@ class SVInsn:
                 k = kd if o.dst else ks
                 args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
         crf = self.crbase + kd if self.crvec else self.crbase
+        ld = self.ldst
+        if szero and ld is not None and not ld.store:
+            # a load's source element is the memory element: zero, no access
+            dzero = True
         if dzero:
             for o in self.dstops:
+                if ld is not None and o is not self.data_op:
+                    continue  # LD/ST zeroing: the data register only, RA keeps its value
                 if o.cls in ("gpr", "fpr"):
                     regs = s.gpr if o.cls == "gpr" else s.fpr
                     write_elem(regs, o.base, kd if o.vec else 0, r.ew if o.cls == "gpr" else 64, 0)
@@ -508,6 +596,8 @@ class SVInsn:
             if emit is not None:
                 self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes)
             return None
+        if szero and any(o.src and o.cls != "gpr" for o in self.ops):
+            raise Trap("SVP64 source zeroing of FP/CR operands is not implemented", "illegal")
         for o in self.ops:
             if o.src:
                 reads[o.field] = args[o.pos]
@@ -515,21 +605,15 @@ class SVInsn:
                 writes[o.field] = args[o.pos]
         snap = None
         if self.ffcr is not None and not r.vli:
-            snap = [(o, read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
-                                  kd if o.vec else 0, 64)) for o in self.dstops
-                    if o.cls in ("gpr", "fpr")]
+            # the failing element's register results are discarded (CR kept)
+            snap = (list(s.gpr), list(s.fpr))
         mem = None
-        if self.memstride is not None:
+        if self.mview:
             mem = s.mem
-            kind, step = self.memstride
-            s.mem = _OffsetMemory(mem, kd if kind == "unit" else ks,
-                                  None if kind == "unit" else step)
+            s.mem = ld.view(s, mem, ks, kd, r.ews)
         try:
             if self.scratch_needed or (szero and self.gops):
                 self._scratch_call(s, CIA, args, crf, ks, kd, szero)
-            elif szero:
-                raise Trap("SVP64 source zeroing of FP/CR operands is not implemented",
-                           "illegal")
             else:
                 self.c.sem(s, CIA, *args, crf)
         finally:
@@ -539,13 +623,22 @@ class SVInsn:
             self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes)
         if self.ffcr is not None:
             kind, o = self.ffcr
-            field = crf if kind == "rc" else args[o.pos]
+            if kind == "rc1":
+                # LD/ST RC1: CR field (CR0 + element) from the loaded element as if Rc=1
+                o = self.data_op
+                w = r.ew if o.cls == "gpr" else 64
+                v = read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
+                              kd if o.vec else 0, w)
+                field = kd & 127
+                s.cr[field] = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | \
+                    (s.so & 1)
+            else:
+                field = crf if kind == "rc" else args[o.pos]
             bit = (s.cr[field & 127] >> (3 - r.cr_sel)) & 1
             if bit != r.inv:
                 if snap:
-                    for o2, v in snap:
-                        write_elem(s.gpr if o2.cls == "gpr" else s.fpr, o2.base,
-                                   kd if o2.vec else 0, 64, v)
+                    s.gpr[:] = snap[0]
+                    s.fpr[:] = snap[1]
                 return dststep + (1 if r.vli else 0)
         return None
 
@@ -554,14 +647,17 @@ class SVInsn:
         sc = self.scratch
         real = s.gpr
         ews, sext = r.ews, self.sext
+        ld = self.ldst
+        index = ld.index if ld is not None else None
         for o in self.gops:
             if o.field == self.addr_field:
-                v = 0 if szero and o.src else read_elem(real, o.base, ks if o.vec else 0, 64)
-            elif o.src and szero:
+                # LD/ST base address: 64 bits, never zeroed (only the data is)
+                v = read_elem(real, o.base, ks if o.vec else 0, 64)
+            elif o.src and szero and o.field != index:
                 v = 0
             elif o.src:
                 v = read_elem(real, o.base, ks if o.vec else 0, ews)
-                if sext and ews != 64 and v >> (ews - 1):
+                if (ld.sea if o.field == index else sext) and ews != 64 and v >> (ews - 1):
                     v |= M64 ^ ((1 << ews) - 1)
             else:
                 v = read_elem(real, o.base, kd if o.vec else 0, r.ew)
@@ -575,7 +671,10 @@ class SVInsn:
         for o in self.gops:
             if o.dst and o.field in self.c.writes:
                 w = 64 if o.field == self.addr_field else r.ew
-                write_elem(real, o.base, kd if o.vec else 0, w, sc[o.sidx])
+                v = sc[o.sidx]
+                if ld is not None and o is self.data_op and ews != 64:
+                    v &= (1 << ews) - 1  # load: op width -> ELWIDTH_SRC -> ELWIDTH
+                write_elem(real, o.base, kd if o.vec else 0, w, v)
         o = self.rc_op
         if o is not None:
             # CR0 of an element-width result: the truncated element, signed

@@ -109,10 +109,13 @@ class RM:
 
     Mode attributes: ``mode`` one of normal / mapreduce / ffirst (others trap);
     ``sz dz`` zeroing; ``rg`` reverse gear; ``inv cr_sel vli`` fail-first;
-    ``els`` element-strided LD/ST.
+    ``els`` element-strided LD/ST; LD/ST ``pi`` post-increment, ``lfsea`` RM[23]
+    (LF on immediate forms, SEA on indexed forms), ``rc1`` fail-first test of the
+    result as if Rc=1; ``sat`` saturation ("s" signed / "u" unsigned / None).
     """
     __slots__ = ("rm", "mmode", "mask", "smask", "ew", "ews", "subvl", "extra", "mode_bits",
-                 "mode", "sz", "dz", "rg", "inv", "cr_sel", "vli", "els", "ptype")
+                 "mode", "sz", "dz", "rg", "inv", "cr_sel", "vli", "els", "ptype",
+                 "pi", "lfsea", "rc1", "sat")
 
     def __init__(self, rm, ptype=1):
         self.rm = rm
@@ -128,6 +131,7 @@ class RM:
         self.smask = bits(rm, 16, 18) if ptype == 2 else self.mask
         self.mode, self.sz, self.dz, self.rg = "normal", 0, 0, 0
         self.inv, self.cr_sel, self.vli, self.els = 0, 0, 0, 0
+        self.pi, self.lfsea, self.rc1, self.sat = 0, 0, 0, None
 
     @property
     def predicated(self):
@@ -152,14 +156,18 @@ def decode_mode(r, kind, rc, crdest):
     m = r.mode_bits
     m0, m1, m2, m3, m4 = (_mbit(m, i) for i in range(5))
     if kind == "ldst":
+        # simple:     els 0 PI  zz  LF|SEA
+        # fail-first: VLi 1 inv els RC1   (LD/ST rows have no Rc: the Rc=0 row)
         if m1:
-            raise Trap("SVP64 LD/ST fail-first mode is not implemented", "illegal")
-        r.els = m0
-        if m2:
-            raise Trap("SVP64 LD/ST post-increment mode (/pi) is not implemented", "illegal")
+            r.mode = "ffirst"
+            r.vli, r.inv, r.els, r.rc1 = m0, m2, m3, m4
+            r.cr_sel = 2  # the EQ bit of the CR computed from the result
+            if not m4:
+                raise Trap("SVP64 LD/ST fail-first without RC1 (CR-bit select needs Rc=1, "
+                           "which LD/ST lack) is not implemented", "illegal")
+            return r
+        r.els, r.pi, r.lfsea = m0, m2, m4
         r.sz = r.dz = m3
-        if m4:
-            raise Trap("SVP64 LD/ST mode bit RM[23] (LF/SEA) is not implemented", "illegal")
         return r
     if m1:  # data-dependent fail-first
         r.mode = "ffirst"
