@@ -397,3 +397,89 @@ def test_element_width_32_packs_lanes(isa):
     assert res.stop == "end", res.trap
     # lanes 1 2 3 4 -> 2 1 4 3
     assert sim.state.gpr[32] == (1 << 32) | 2 and sim.state.gpr[33] == (3 << 32) | 4
+
+
+# --- seed 004: SURED, hand-derived -------------------------------------------------------
+
+SURF = 0x20000
+DESC_AT = 0x1F000
+
+
+def descriptor(width=16, height=4, depth=1, esize=4, pitch=64, slice_pitch=256,
+               enabled=1, ba=0, clamp=1):
+    return (SURF.to_bytes(8, "little") + pitch.to_bytes(4, "little")
+            + slice_pitch.to_bytes(4, "little") + width.to_bytes(4, "little")
+            + height.to_bytes(4, "little") + depth.to_bytes(4, "little")
+            + bytes([esize, enabled | ba << 1 | clamp << 2, 0, 0]))
+
+
+def word_at(sim, addr, n=4):
+    return int.from_bytes(sim.state.mem.read_bytes(addr, n), "little")
+
+
+def test_seed004_example_2d_add_u32(isa):
+    # SURED.D.2D.ADD.U32 [R2], R4, R6: x = r2 = 3, y = r3 = 2, operand r4 = 2,
+    # descriptor at r6.  Address = base + y*pitch + x*4 = 0x20000 + 128 + 12 = 0x2008C
+    sim, res = run(isa, "sured.add.u32 r2,r4,r6,2d",
+                   gpr={2: 3, 3: 2, 4: 2, 6: DESC_AT},
+                   memory={DESC_AT: descriptor(), 0x2008C: (40).to_bytes(4, "little")})
+    assert res.stop == "end", res.trap
+    assert word_at(sim, 0x2008C) == 42
+
+
+def test_trap_clamp_stops_at_the_faulting_lane_with_earlier_lanes_applied(isa):
+    # 1d, 4 lanes add 1 at x = 0 1 99 3; width 16 -> lane 2 out of range (clamp trap)
+    sim, res = run(isa, """
+        setvl 0,0,4,0,1,1
+        sv.sured.add.u32 *r32,*r40,r6,1d
+    """, gpr={32: 0, 33: 1, 34: 99, 35: 3, 40: 1, 41: 1, 42: 1, 43: 1, 6: DESC_AT},
+        memory={DESC_AT: descriptor(clamp=2)})
+    assert res.stop == "trap" and "lane 2" in res.trap.reason
+    assert [word_at(sim, SURF + 4 * x) for x in range(4)] == [1, 1, 0, 0]
+    assert (sim.state.svstate >> 43) & 0x7F == 2   # SVSTATE.srcstep reports lane 2
+
+
+def test_near_clamps_and_ign_drops_and_disabled_drops_all(isa):
+    # x = -5 and 40 with width 16: near -> x 0 and 15; ign -> nothing
+    prog = """
+        setvl 0,0,2,0,1,1
+        sv.sured.max.s32 *r32,*r40,r6,1d
+    """
+    gpr = {32: (-5) & 0xFFFFFFFF, 33: 40, 40: 7, 41: 9, 6: DESC_AT}
+    sim, res = run(isa, prog, gpr=gpr, memory={DESC_AT: descriptor(clamp=1)})
+    assert res.stop == "end" and word_at(sim, SURF) == 7 and word_at(sim, SURF + 60) == 9
+    for mode in ({"clamp": 0}, {"clamp": 2, "enabled": 0}):
+        sim, res = run(isa, prog, gpr=gpr, memory={DESC_AT: descriptor(**mode)})
+        assert res.stop == "end" and word_at(sim, SURF) == 0 and word_at(sim, SURF + 60) == 0
+
+
+def test_byte_addressing_and_alignment(isa):
+    # .ba with u32: x = 8 is a byte address -> bytes 8..11; x = 6 is misaligned
+    sim, res = run(isa, "sured.or.u32 r2,r4,r6,1d", gpr={2: 8, 4: 0xF0, 6: DESC_AT},
+                   memory={DESC_AT: descriptor(ba=1), SURF + 8: b"\x0f\0\0\0"})
+    assert res.stop == "end" and word_at(sim, SURF + 8) == 0xFF
+    sim, res = run(isa, "sured.or.u32 r2,r4,r6,1d", gpr={2: 6, 4: 1, 6: DESC_AT},
+                   memory={DESC_AT: descriptor(ba=1)})
+    assert res.stop == "trap" and "aligned" in res.trap.reason
+
+
+def test_inc_dec_and_float_sizes(isa):
+    def one(op, m, v, n=4):
+        sim, res = run(isa, f"sured.{op} r2,r4,r6,1d", gpr={2: 0, 4: v, 6: DESC_AT},
+                       memory={DESC_AT: descriptor(esize=n), SURF: m.to_bytes(n, "little")})
+        assert res.stop == "end", res.trap
+        return word_at(sim, SURF, n)
+    # INC: M >= Rb ? 0 : M + 1 ; DEC: (M == 0 || M > Rb) ? Rb : M - 1
+    assert (one("inc.u32", 5, 5), one("inc.u32", 4, 5)) == (0, 5)
+    assert (one("dec.u32", 0, 7), one("dec.u32", 9, 7), one("dec.u32", 3, 7)) == (7, 7, 2)
+    # f32: 1.5 + 2.25 = 3.75 (0x3FC00000 + 0x40100000 -> 0x40700000)
+    assert one("add.f32", 0x3FC00000, 0x40100000) == 0x40700000
+    # f32 ftz: a subnormal (0x00000001) plus +0 is flushed to +0
+    assert one("add.f32", 0x00000001, 0) == 0
+    # f16x2: (1.0, 2.0) + (1.0, -2.0) = (2.0, +0.0): 0x3C00_4000 + 0x3C00_C000
+    assert one("add.f16x2", 0x3C004000, 0x3C00C000) == 0x40000000
+    # f16x2 min: min(1.0, -0.0) = -0.0, min(2.0, 3.0) = 2.0
+    assert one("min.f16x2", 0x3C004000, 0x80004200) == 0x80004000
+    # u64 / s64: 64-bit element
+    assert one("max.s64", 5, (1 << 64) - 1, 8) == 5
+    assert one("max.u64", 5, (1 << 64) - 1, 8) == (1 << 64) - 1
