@@ -1,5 +1,5 @@
-"""The amaranth swizzle decoder against the Python decoder, in simulation; its
-Verilog read back by yosys."""
+"""The amaranth swizzle decoder against the Python decoder and the SVP64 engine's
+RM/EXTRA2 decoding, in simulation; its Verilog read back by yosys."""
 import random
 import subprocess
 
@@ -8,27 +8,25 @@ import pytest
 from amaranth.sim import Simulator as HdlSimulator
 
 from isa_ext.encoding import encode
-from isa_ext.ext.swizzle import decode_swizzle, SwizzleDecode, KIND_COPY, KIND_ONE
+from isa_ext.ext.swizzle import decode_words, SwizzleDecode, KIND_COPY, KIND_ONE
 from isa_ext.hdl.swizzle import SwizzleDecoder
+from isa_ext.svp64 import rm as rmmod, extra as extramod
 
 from conftest import need_tool
 
 
 def simulate(cases):
-    """[(word, rm or None)] -> [dict of decoder outputs] from amaranth simulation."""
+    """[(word0, word1)] -> [dict of decoder outputs] from amaranth simulation."""
     dut = SwizzleDecoder()
     results = []
 
     async def bench(ctx):
-        for word, rm in cases:
-            ctx.set(dut.insn, word)
-            ctx.set(dut.prefixed, rm is not None)
-            ctx.set(dut.rm, rm or 0)
+        for w0, w1 in cases:
+            ctx.set(dut.word0, w0)
+            ctx.set(dut.word1, w1)
             out = {}
             for name in SwizzleDecode.FIELDS:
-                if name == "prefixed":
-                    out[name] = int(rm is not None) if ctx.get(dut.match) else 0
-                elif name in ("sel_kind", "sel_src"):
+                if name in ("sel_kind", "sel_src"):
                     out[name] = [ctx.get(getattr(dut, name)[p]) for p in range(4)]
                 else:
                     out[name] = ctx.get(getattr(dut, name))
@@ -40,24 +38,37 @@ def simulate(cases):
     return results
 
 
-def python_outputs(isa, word, rm):
-    return decode_swizzle(isa, word, rm).as_dict()
+def spec_prefix(rm, bit7=1, bit9=1):
+    """A prefix word built from the SVP64 spec's layout (independent of the engine):
+    PO=1 in bits 0:5, RM[0] at bit 6, bit 7, RM[1] at bit 8, bit 9, RM[2:23] at 10:31
+    (MSB0 bit b is 2**(31-b))."""
+    return (1 << 26) | ((rm >> 23) & 1) << 25 | bit7 << 24 | ((rm >> 22) & 1) << 23 | \
+        bit9 << 22 | (rm & ((1 << 22) - 1))
 
 
 def compare(isa, cases):
     hw = simulate(cases)
-    bad = [(hex(w), rm, h, python_outputs(isa, w, rm)) for (w, rm), h in zip(cases, hw)
-           if h != python_outputs(isa, w, rm)]
+    bad = [(hex(w0), hex(w1), h, decode_words(isa, w0, w1).as_dict())
+           for (w0, w1), h in zip(cases, hw) if h != decode_words(isa, w0, w1).as_dict()]
     return bad
 
 
+def swizzle_word(isa, imm, rt, ra, floating):
+    names = ("FRTp", "FRAp") if floating else ("RTp", "RAp")
+    return encode(isa, "fmv.swiz" if floating else "mv.swiz",
+                  **{names[0]: rt, names[1]: ra, "imm": imm})
+
+
 def test_all_immediates_unprefixed(isa):
+    # representative registers: even pairs, odd RT, both odd, r0; word1 is noise
+    rng = random.Random(3)
     regs = [(4, 6), (5, 8), (30, 31), (0, 0)]
     cases = []
     for imm in range(4096):
         rt, ra = regs[imm % len(regs)]
-        mn, names = (("fmv.swiz", ("FRTp", "FRAp")) if imm & 1 else ("mv.swiz", ("RTp", "RAp")))
-        cases.append((encode(isa, mn, **{names[0]: rt, names[1]: ra, "imm": imm}), None))
+        cases.append((swizzle_word(isa, imm, rt, ra, imm & 1), rng.randrange(1 << 32)))
+    hw = simulate(cases)
+    assert all(h["prefixed"] == 0 and h["rm"] == 0 and h["match"] == 1 for h in hw)
     assert compare(isa, cases) == []
 
 
@@ -65,20 +76,89 @@ def test_all_immediates_with_random_rm(isa):
     rng = random.Random(1)
     cases = []
     for imm in range(4096):
-        mn, names = (("fmv.swiz", ("FRTp", "FRAp")) if imm & 2 else ("mv.swiz", ("RTp", "RAp")))
-        word = encode(isa, mn, **{names[0]: rng.randrange(32), names[1]: rng.randrange(32),
-                                  "imm": imm})
-        cases.append((word, rng.randrange(1 << 24)))
+        word = swizzle_word(isa, imm, rng.randrange(32), rng.randrange(32), imm & 2)
+        cases.append((spec_prefix(rng.randrange(1 << 24)), word))
+    hw = simulate(cases)
+    # the decoded prefix: prefixed, and RM back exactly as it was put in
+    assert all(h["prefixed"] == 1 for h in hw)
+    assert [h["rm"] for h in hw] == [
+        ((w0 >> 25) & 1) << 23 | ((w0 >> 23) & 1) << 22 | (w0 & 0x3FFFFF) for w0, _ in cases]
     assert compare(isa, cases) == []
+
+
+def test_prefix_recognition(isa):
+    # PO=1 words with bits 7 and 9 in all four combinations: only 1/1 is an SVP64
+    # prefix; otherwise word0 is the instruction (a PO=1 word: not a swizzle)
+    word = swizzle_word(isa, 0o4567, 8, 16, False)
+    for b7 in (0, 1):
+        for b9 in (0, 1):
+            w0 = spec_prefix(0x123456, b7, b9)
+            h = simulate([(w0, word)])[0]
+            assert (h["prefixed"], h["match"]) == ((1, 1) if b7 and b9 else (0, 0))
+    # a prefix followed by a word that is not a swizzle: nothing matches
+    h = simulate([(spec_prefix(0xFFFFFF), 0x38630001)])[0]   # addi r3, r3, 1
+    assert (h["prefixed"], h["match"], h["rm"]) == (0, 0, 0)
 
 
 def test_other_words_do_not_match(isa):
     rng = random.Random(2)
-    cases = [(rng.randrange(1 << 32), rng.choice([None, rng.randrange(1 << 24)]))
-             for _ in range(300)]
+    cases = [(rng.randrange(1 << 32), rng.randrange(1 << 32)) for _ in range(300)]
+    # prefixes with random bits 7 and 9 before swizzle words and before noise
+    cases += [(spec_prefix(rng.randrange(1 << 24), rng.randint(0, 1), rng.randint(0, 1)),
+               rng.choice([rng.randrange(1 << 32),
+                           swizzle_word(isa, rng.randrange(4096), 2, 4, False)]))
+              for _ in range(300)]
     # near misses: PO 22 with other XO values
-    cases += [((22 << 26) | (rng.randrange(1 << 22) << 4) | xo, None) for xo in range(16)]
+    cases += [((22 << 26) | (rng.randrange(1 << 22) << 4) | xo, 0) for xo in range(16)]
     assert compare(isa, cases) == []
+
+
+def test_mvrm_decode_matches_the_svp64_engine(isa):
+    # the SVP64 engine's own RM / EXTRA2 decoding (isa_ext/svp64/rm.py, extra.py, the
+    # category's length field for src_SUBVL) against the hardware, random RM values
+    cat = rmmod.category("MVRM-2P-2S1D")
+    assert cat.etype == 2
+    sa, sb = cat.length_fields["s"]
+    rng = random.Random(5)
+    cases, want = [], []
+    for _ in range(1500):
+        floating = rng.random() < 0.5
+        row = next(r for r in isa.rows if r.mnemonic == ("fmv.swiz" if floating else "mv.swiz"))
+        rt_name, ra_name = ("FRTp", "FRAp") if floating else ("RTp", "RAp")
+        slots = extramod.parse_slots(row.extra)
+        slot = {name: i for i, entries in enumerate(slots) for _d, name in entries}
+        rm = rng.randrange(1 << 24)
+        rt, ra = rng.randrange(32), rng.randrange(32)
+        r = rmmod.RM(rm, ptype=2)
+        rt_ext, rt_vec = extramod.ext_reg(rt, extramod.slot_spec(r.extra, slot[rt_name], 2), 2)
+        ra_ext, ra_vec = extramod.ext_reg(ra, extramod.slot_spec(r.extra, slot[ra_name], 2), 2)
+        cases.append((rmmod.prefix_of(rm), swizzle_word(isa, rng.randrange(4096), rt, ra,
+                                                        floating)))
+        want.append({"prefixed": 1, "rm": rmmod.rm_of(cases[-1][0]), "rt_ext": rt_ext,
+                     "rt_vec": int(rt_vec), "ra_ext": ra_ext, "ra_vec": int(ra_vec),
+                     "subvl": r.subvl, "src_subvl": rmmod.bits(rm, sa, sb) + 1,
+                     "mask_src": r.smask})
+    hw = simulate(cases)
+    got = [{k: h[k] for k in want[0]} for h in hw]
+    assert got == want
+
+
+def test_engine_prefix_rm_layout_matches_the_hardware():
+    # rm.prefix_of / rm_of (the engine) against the spec layout the hardware uses
+    rng = random.Random(6)
+    for _ in range(2000):
+        rm = rng.randrange(1 << 24)
+        assert rmmod.prefix_of(rm) == spec_prefix(rm)
+        assert rmmod.rm_of(spec_prefix(rm)) == rm
+
+
+@pytest.mark.xfail(strict=True, reason="svp64.rm.is_prefix tests bit 5 (always 1 under "
+                   "PO=1) instead of bit 9: a PO=1 word with bit 9 clear is taken for an "
+                   "SVP64 prefix; reported to the SVP64 owner")
+def test_engine_prefix_recognition_requires_bits_7_and_9():
+    for b7 in (0, 1):
+        for b9 in (0, 1):
+            assert rmmod.is_prefix(spec_prefix(0, b7, b9)) == bool(b7 and b9)
 
 
 def test_hand_derived_decodes(isa):
@@ -88,7 +168,7 @@ def test_hand_derived_decodes(isa):
     # Rsrc_EXTRA2(12:13)=0b01 scalar -> 32+6 = 38, src_SUBVL(14:15)=0b01 -> 2,
     # MASK_SRC(16:18)=0b101.  Bits 8..18 = 01 10 01 01 101, MSB0 bit b is 2**(23-b).
     rm = 0b01_10_01_01_101 << 5
-    hw_plain, hw_sv = simulate([(word, None), (word, rm)])
+    hw_plain, hw_sv = simulate([(word, 0), (spec_prefix(rm), word)])
     assert hw_plain["sel_kind"] == [KIND_COPY, 0, KIND_COPY, KIND_ONE]
     assert hw_plain["sel_src"] == [3, 0, 1, 0]
     assert (hw_plain["illegal"], hw_plain["atomic"], hw_plain["rt_ext"]) == (0, 1, 4)
@@ -98,8 +178,8 @@ def test_hand_derived_decodes(isa):
     # positions Z and W do not exist and do not count
     assert (hw_sv["illegal_range"], hw_sv["illegal"]) == (1, 1)
     odd = encode(isa, "mv.swiz", RTp=5, RAp=6, imm=0o4567)
-    assert simulate([(odd, None)])[0]["illegal_odd"] == 1
-    assert simulate([(odd, 0)])[0]["illegal"] == 0  # SVP64: no pair rule
+    assert simulate([(odd, 0)])[0]["illegal_odd"] == 1
+    assert simulate([(spec_prefix(0), odd)])[0]["illegal"] == 0  # SVP64: no pair rule
 
 
 def test_hdl_command_writes_verilog_that_yosys_reads(tmp_path):

@@ -134,9 +134,9 @@ def group_sizes(subvl, src_subvl):
 
 class SwizzleDecode:
     """What the decoder reports for one (possibly prefixed) swizzle instruction."""
-    FIELDS = ("match", "is_fmv", "rt", "ra", "even_ok", "sel_kind", "sel_src",
+    FIELDS = ("prefixed", "rm", "match", "is_fmv", "rt", "ra", "even_ok", "sel_kind", "sel_src",
               "illegal_odd", "illegal_reserved", "illegal_range", "illegal", "atomic",
-              "prefixed", "rt_ext", "ra_ext", "rt_vec", "ra_vec", "subvl", "src_subvl",
+              "rt_ext", "ra_ext", "rt_vec", "ra_vec", "subvl", "src_subvl",
               "mask_src", "dst_group", "src_group")
 
     def __init__(self, **kw):
@@ -174,6 +174,7 @@ def decode_swizzle(isa, word, rm=None):
     else:
         # SVP64: elements, not register pairs, so the even-pair rule does not apply
         out.prefixed = 1
+        out.rm = rm
         out.rt_ext, out.rt_vec = extra2_register(rt, rm_field(rm, "Rdest_EXTRA2"))
         out.ra_ext, out.ra_vec = extra2_register(ra, rm_field(rm, "Rsrc_EXTRA2"))
         out.rt_vec, out.ra_vec = int(out.rt_vec), int(out.ra_vec)
@@ -188,6 +189,25 @@ def decode_swizzle(isa, word, rm=None):
                                                     srcs[:out.dst_group])))
     out.illegal = int(out.illegal_odd or out.illegal_reserved or out.illegal_range)
     return out
+
+
+def is_svp64_prefix(word):
+    """SVP64 prefix: primary opcode 1 (bits 0:5) with bits 7 and 9 set (MSB0)."""
+    return word >> 26 == 1 and (word >> (31 - 7)) & 1 == 1 and (word >> (31 - 9)) & 1 == 1
+
+
+def prefix_rm(prefix):
+    """RM[0:23] of a prefix word: RM[0] = bit 6, RM[1] = bit 8, RM[2:23] = bits 10:31."""
+    return ((prefix >> (31 - 6)) & 1) << 23 | ((prefix >> (31 - 8)) & 1) << 22 | \
+        (prefix & ((1 << 22) - 1))
+
+
+def decode_words(isa, word0, word1):
+    """Decode the instruction at PC from the words at PC and PC+4: a prefixed
+    (``sv.``) swizzle when ``word0`` is an SVP64 prefix, else ``word0`` alone."""
+    if is_svp64_prefix(word0):
+        return decode_swizzle(isa, word1, prefix_rm(word0))
+    return decode_swizzle(isa, word0)
 
 
 # --- extension activation ------------------------------------------------------------

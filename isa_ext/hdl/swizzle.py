@@ -1,10 +1,14 @@
 """Combinational decoder for mv.swiz / fmv.swiz and their SVP64 (MVRM-2P-2S1D) form.
 
-Inputs: the 32-bit instruction (the suffix, when prefixed), ``prefixed`` and the
-24-bit RM of the prefix.  Outputs: which instruction, the register fields and their
-EXTRA2-extended numbers, the four decoded selectors, the sub-vector lengths and
-MASK_SRC, the illegal conditions, and ``atomic`` for the issue logic (a swizzle group
-must complete before any interrupt is taken).
+Inputs: the two instruction words at PC (``word0``) and PC+4 (``word1``).  When
+``word0`` is an SVP64 prefix (primary opcode 1, bits 7 and 9 set) the instruction is
+the 64-bit ``sv.`` form: ``word1`` is the suffix and the prefix carries the 24-bit RM
+(RM[0] = prefix bit 6, RM[1] = bit 8, RM[2:23] = bits 10:31); otherwise ``word0`` is
+the instruction.  Outputs: ``prefixed`` and ``rm`` (the decoded prefix), which
+instruction, the register fields and their EXTRA2-extended numbers, the four decoded
+selectors, the sub-vector lengths and MASK_SRC, the illegal conditions, and
+``atomic`` for the issue logic (a swizzle group must complete before any interrupt
+is taken).
 
 Bit numbering: the ISA numbers bits MSB0; amaranth slices are LSB0.  ``_msb0(v, a, b,
 n)`` selects MSB0 bits a..b of an n-bit value so that the code reads like the spec.
@@ -32,11 +36,12 @@ def _rm(rm, name):
 
 
 class SwizzleDecoder(wiring.Component):
-    insn: In(32)
-    prefixed: In(1)
-    rm: In(24)
+    word0: In(32)          # the word at PC
+    word1: In(32)          # the word at PC+4 (the suffix when word0 is a prefix)
 
-    match: Out(1)          # the word is mv.swiz or fmv.swiz
+    prefixed: Out(1)       # an SVP64 prefix followed by a swizzle suffix
+    rm: Out(24)            # RM of the prefix (0 when not prefixed)
+    match: Out(1)          # the instruction is mv.swiz or fmv.swiz
     is_fmv: Out(1)
     rt: Out(5)
     ra: Out(5)
@@ -60,7 +65,14 @@ class SwizzleDecoder(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        insn, rm = self.insn, self.rm
+        w0 = self.word0
+        is_prefix = (_msb0(w0, 0, 5, 32) == 1) & _msb0(w0, 7, 7, 32) & _msb0(w0, 9, 9, 32)
+        insn = Signal(32)
+        rm = Signal(24)
+        m.d.comb += insn.eq(Mux(is_prefix, self.word1, w0))
+        # RM[0] = prefix bit 6, RM[1] = bit 8, RM[2:23] = bits 10:31 (MSB0)
+        m.d.comb += rm.eq(Mux(is_prefix, Cat(_msb0(w0, 10, 31, 32), _msb0(w0, 8, 8, 32),
+                                             _msb0(w0, 6, 6, 32)), 0))
         po = _msb0(insn, 0, 5, 32)
         xo = _msb0(insn, 28, 31, 32)
         imm = _msb0(insn, 16, 27, 32)
@@ -69,6 +81,8 @@ class SwizzleDecoder(wiring.Component):
             self.is_fmv.eq(self.match & (xo == XO_FMV)),
             self.rt.eq(Mux(self.match, _msb0(insn, 6, 10, 32), 0)),
             self.ra.eq(Mux(self.match, _msb0(insn, 11, 15, 32), 0)),
+            self.prefixed.eq(is_prefix & self.match),
+            self.rm.eq(Mux(self.prefixed, rm, 0)),
         ]
         m.d.comb += self.even_ok.eq(self.match & ~self.rt[0] & ~self.ra[0])
 
