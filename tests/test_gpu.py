@@ -483,3 +483,12 @@ def test_inc_dec_and_float_sizes(isa):
     # u64 / s64: 64-bit element
     assert one("max.s64", 5, (1 << 64) - 1, 8) == 5
     assert one("max.u64", 5, (1 << 64) - 1, 8) == (1 << 64) - 1
+
+
+def test_example_program_gpu_scan(isa):
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "examples", "gpu_scan.s")
+    with open(path) as f:
+        sim, res = run(isa, f.read(), fpr=X)
+    assert res.stop == "end", res.trap
+    assert lanes_of(sim) == [(i + 1) * (i + 2) / 2 for i in range(32)]
