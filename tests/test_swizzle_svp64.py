@@ -268,3 +268,66 @@ def test_scalar_pair_is_never_split_by_an_interrupt(isa):
     sim.interrupt_after = 0
     res = sim.run(max_steps=2)
     assert res.stop == "end" and (res.gpr[8], res.gpr[9]) == (0x11, 0x22)
+
+
+def test_hf_overlap_across_groups_permissive_runs_in_element_order(isa):
+    # RT *10 (field 2, EXTRA2 0b11 -> r10) one group above RA *8 (field 2, 0b10 -> r8),
+    # vec2 "YX", VL=3: sources r8..r13 and destinations r10..r15 share r10..r13.
+    # Element (group) order: g0 r10,r11 <- (r9, r8) = (B, A); g1 reads the new
+    # r10, r11: r12, r13 <- (A, B); g2: r14, r15 <- (r13, r12) = (B, A).
+    A, B = 0xA, 0xB
+    prog = sv_program(isa, "mv.swiz", 2, 2, "YX", subvl=2, src_subvl=2, rt_extra=0b11)
+    _, res = run_sv(isa, prog, 3, {8: A, 9: B}, strict=False)
+    assert res.stop == "end"
+    assert [d.kind for d in res.diagnostics] == ["hf-overlap"]
+    assert res.diagnostics[0].details["registers"] == [10, 11, 12, 13]
+    assert "sv.mv.swiz" in res.diagnostics[0].message
+    assert res.gpr[8:16] == [A, B, B, A, A, B, B, A]
+    # strict: stops before any write, naming the instruction and the registers
+    _, res = run_sv(isa, prog, 3, {8: A, 9: B})
+    assert res.stop == "trap" and res.trap.kind == "undefined" and res.trap.pc == 0x1000
+    assert "sv.mv.swiz" in res.trap.reason and "r10, r11, r12, r13" in res.trap.reason
+    assert res.gpr[8:16] == [A, B, 0, 0, 0, 0, 0, 0]
+
+
+def test_pack_planes_into_vec3_and_vec2(isa):
+    # seed: "SRC_SUBVL=1, SUBVL=2/3/4 to give a pack effect".  SUBVL=3, VL=2: planes
+    # X = r32 r33, Y = r34 r35, Z = r36 r37 -> groups r16..18 = (X0, Y0, Z0),
+    # r19..21 = (X1, Y1, Z1); "ZYX" reverses each group.
+    regs = {32 + i: 0x100 + i for i in range(6)}
+    prog = sv_program(isa, "mv.swiz", 4, 8, "ZYX", subvl=3, src_subvl=1)
+    _, res = run_sv(isa, prog, 2, regs)
+    assert res.gpr[16:22] == [0x104, 0x102, 0x100, 0x105, 0x103, 0x101]
+    # SUBVL=2, VL=3: planes X = r32..34, Y = r35..37 -> (X0,Y0) (X1,Y1) (X2,Y2)
+    prog = sv_program(isa, "mv.swiz", 4, 8, "XY", subvl=2, src_subvl=1)
+    _, res = run_sv(isa, prog, 3, regs)
+    assert res.gpr[16:22] == [0x100, 0x103, 0x101, 0x104, 0x102, 0x105]
+
+
+def test_unpack_vec3_and_vec2_into_planes(isa):
+    # seed: "SUBVL=1, SRC_SUBVL=2/3/4 to give an unpack".  SRC_SUBVL=3, VL=2: groups
+    # r32..34, r35..37 -> planes X = r16 r17 = (r32, r35), Y = r18 r19 = (r33, r36),
+    # Z = r20 r21 = (r34, r37).
+    regs = {32 + i: 0x100 + i for i in range(6)}
+    prog = sv_program(isa, "mv.swiz", 4, 8, "XYZ", subvl=1, src_subvl=3)
+    _, res = run_sv(isa, prog, 2, regs)
+    assert res.gpr[16:22] == [0x100, 0x103, 0x101, 0x104, 0x102, 0x105]
+    # SRC_SUBVL=2, VL=3, "YX": planes X <- Y of each group, Y <- X:
+    # X = r16..18 = (r33, r35, r37), Y = r19..21 = (r32, r34, r36)
+    prog = sv_program(isa, "mv.swiz", 4, 8, "YX", subvl=1, src_subvl=2)
+    _, res = run_sv(isa, prog, 3, regs)
+    assert res.gpr[16:22] == [0x101, 0x103, 0x105, 0x100, 0x102, 0x104]
+
+
+@pytest.mark.parametrize("mode_bits", [0b01000, 0b10000, 0b11000, 0b01011])
+def test_other_rm_modes_trap_without_writes(isa, mode_bits):
+    # MODE = RM[19:23]; RM[19:20] = 00 is the plain mode (dz RM[22], sz RM[23]);
+    # 01 (map-reduce), 10 (fail-first), 11 (saturation / pred-result) are not
+    # MVRM-2P-2S1D modes (errata 001-6 (c)): illegal, trapped at the instruction,
+    # nothing written
+    rm = rmmod.put_bits(make_rm(subvl=2, src_subvl=2), 19, 23, mode_bits)
+    word = encode(isa, "mv.swiz", RTp=4, RAp=8, imm=parse_swizzle("YX"))
+    regs = {16 + i: 0x77 for i in range(4)}
+    _, res = run_sv(isa, [rmmod.prefix_of(rm), word], 2, regs)
+    assert res.stop == "trap" and res.trap.kind == "illegal" and res.trap.pc == 0x1000
+    assert res.gpr[16:20] == [0x77] * 4
