@@ -492,3 +492,22 @@ def test_example_program_gpu_scan(isa):
         sim, res = run(isa, f.read(), fpr=X)
     assert res.stop == "end", res.trap
     assert lanes_of(sim) == [(i + 1) * (i + 2) / 2 for i in range(32)]
+
+
+def test_cr_predicate_zeroing_and_source_zeroing(isa):
+    # CR predicate /m=eq: lane i active when CR(32+i).eq is set; lanes 0 and 2 here
+    sim2 = Simulator(isa)
+    sim2.load_asm("setvl 0,0,4,0,1,1\nsv.laneid/m=eq *r32\n")
+    sim2.state.cr[32] = sim2.state.cr[34] = 0b0010  # eq is bit 1 of the 4-bit field
+    for k in range(4):
+        sim2.state.gpr[32 + k] = 0x77
+    assert sim2.run(max_steps=5).stop == "end"
+    assert sim2.state.gpr[32:36] == [0, 0x77, 2, 0x77]
+    # dz zeroes inactive destination lanes; sz makes the inactive lane 2 read as 0
+    # (no diagnostic even in strict mode): every lane reads lane 2 (idx 2, width 4)
+    sim, res = run(isa, """
+        setvl 0,0,4,0,1,1
+        sv.shfli.idx/m=r10/dz/sz *r32,*r64,2,2
+    """, gpr={10: 0b1011, 64: 1, 65: 2, 66: 3, 67: 4, **{32 + k: 0x55 for k in range(4)}})
+    assert res.stop == "end", res.trap
+    assert sim.state.gpr[32:36] == [0, 0, 0, 0] and not sim.diagnostics

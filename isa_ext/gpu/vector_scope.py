@@ -31,9 +31,10 @@ inactive lane read as 0.  Register results are buffered and written when the pag
 ends: every read sees the registers as they were when the instruction started, and
 a trap leaves them untouched.
 
-Reading a vector operand in an inactive lane is UNDEFINED: a strict simulator stops
-with an ``inactive-lane-read`` diagnostic; a permissive one records the diagnostic
-and reads that lane's current register contents (0 with ``sz``).
+Reading a vector operand in an inactive lane reads 0 with ``sz``; without it the
+value is UNDEFINED: a strict simulator stops with an ``inactive-lane-read``
+diagnostic, a permissive one records the diagnostic and reads that lane's current
+register contents.
 """
 from ..diagnostics import report
 from ..errors import Trap
@@ -110,11 +111,11 @@ class Scope:
             raise Trap(f"{self.name}: lane {lane} outside the vector (VL={self.vl})",
                        "illegal")
         if not (self.active >> lane) & 1:
+            if self.source_zeroing:  # sz defines an inactive lane's value: zero
+                return 0
             report(self.sim, "inactive-lane-read", self.pc,
                    f"{self.name}: reads {op.field} of inactive lane {lane} (UNDEFINED)",
                    instruction=self.name, lane=lane, operand=op.field)
-            if self.source_zeroing:
-                return 0
         return read_elem(self._regs(op), op.base, element, op.width)
 
     def write(self, field, lane, value):
