@@ -150,17 +150,19 @@ class _LdStMemory:
     access (``offset(n)`` for an n-byte access: unit stride, element stride,
     post-increment) and checks the memory-side element width (ldst.mdwn: an
     elwidth narrower than the operation width is UNDEFINED; trapped here)."""
-    __slots__ = ("mem", "offset", "mw", "little")
+    __slots__ = ("mem", "offset", "mw", "little", "last")
 
     def __init__(self, mem, offset, mw):
         self.mem, self.offset, self.mw = mem, offset, mw
         self.little = mem.little
+        self.last = 0
 
     def _ea(self, addr, n):
         if n * 8 > self.mw:
             raise Trap(f"SVP64 LD/ST: a {n * 8}-bit access with a {self.mw}-bit memory-side "
                        "element width is UNDEFINED (ldst.mdwn)", "illegal")
-        return (addr + self.offset(n)) & M64
+        self.last = self.offset(n)
+        return (addr + self.last) & M64
 
     def read(self, addr, n):
         return self.mem.read(self._ea(addr, n), n)
@@ -225,6 +227,9 @@ class LdSt:
         self.lf = bool(r.lfsea) and dop is not None
         self.mw = r.ew if self.store else r.ews
         self.index_op = b
+        # update forms in a strided mode: RA receives the element's full EA
+        self.update_op = a if (a is not None and self.addr in row.outs
+                               and self.mode in ("unit", "els", "xels")) else None
 
     def needs_view(self):
         return self.mode is not None or self.mw != 64
@@ -330,6 +335,12 @@ class SVInsn:
         # a scalar destination ends the loop at its first write (unless map-reduce)
         self.scalar_dest = bool(regdst) and not any(o.vec for o in regdst) and \
             not (self.rc and self.crvec) and r.mode != "mapreduce"
+        if self.kind == "ldst":
+            # ldst.mdwn: a scalar load destination ends the loop; a store's
+            # destination is memory (a vector of stores, even to one address)
+            data = row.operands[0].field
+            self.scalar_dest = "MEM" not in row.outs and not any(
+                o.vec for o in self.ops if o.field == data) and r.mode != "ffirst"
         self.ffcr = None
         if r.mode == "ffirst":
             if r.subvl > 1:
@@ -610,7 +621,7 @@ class SVInsn:
         mem = None
         if self.mview:
             mem = s.mem
-            s.mem = ld.view(s, mem, ks, kd, r.ews)
+            view = s.mem = ld.view(s, mem, ks, kd, r.ews)
         try:
             if self.scratch_needed or (szero and self.gops):
                 self._scratch_call(s, CIA, args, crf, ks, kd, szero)
@@ -619,6 +630,10 @@ class SVInsn:
         finally:
             if mem is not None:
                 s.mem = mem
+        if mem is not None and ld.update_op is not None and view.last:
+            # the page set RA <- EA without the stride offset; RA gets the full EA
+            n = ld.update_op.base
+            s.gpr[n] = (s.gpr[n] + view.last) & M64
         if emit is not None:
             self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes)
         if self.ffcr is not None:

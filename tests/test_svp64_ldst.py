@@ -1,0 +1,373 @@
+"""SVP64 LD/ST modes (libre-soc ldst.mdwn, RM "LD/ST immed" / "LD/ST indexed" tables).
+
+Every expectation is worked out by hand in the comment above it from the spec's
+addressing rules; memory contents are chosen so that each element's source is
+recognisable (value = its own address, or a marked byte)."""
+import pytest
+
+from isa_ext.isa import ISA
+from isa_ext.sim import Simulator
+from isa_ext.svp64 import svstate as SV
+
+M64 = (1 << 64) - 1
+BASE = 0x8000
+
+
+@pytest.fixture(scope="module")
+def svisa():
+    return ISA(extensions=["base", "svp64"])
+
+
+def words(isa, line):
+    mn, _, ops = line.partition(" ")
+    return isa.sv_assemble(mn, ops.split(",") if ops else [], 0, lambda t: int(t, 0))
+
+
+def sim_for(isa, line, vl, regs=(), mem=(), memw=8):
+    sim = Simulator(isa=isa)
+    sim.load_words(words(isa, line))
+    sim.state.svstate = SV.make(maxvl=max(vl, 1), vl=vl)
+    for i, v in dict(regs).items():
+        sim.state.gpr[i] = v & M64
+    for a, v in dict(mem).items():
+        sim.state.mem.write(a, memw, v)
+    return sim
+
+
+def tagged(sim, n=8, count=16):
+    """Doublewords at BASE + 8i hold 0x1000 + i (so a load names its address)."""
+    for i in range(count):
+        sim.state.mem.write(BASE + 8 * i, 8, 0x1000 + i)
+
+
+def vl_of(r):
+    return SV.get(r.state.svstate, "vl")
+
+
+# --- immediate forms ------------------------------------------------------------
+
+def test_unit_stride_words(svisa):
+    # sv.lwz *4, 4(10), r10 = BASE, VL=3: unit stride EA_i = (RA) + D + i*4
+    # = BASE+4, BASE+8, BASE+12; the words there are 0x11, 0x22, 0x33.
+    sim = sim_for(svisa, "sv.lwz *4, 4(10)", 3, {10: BASE},
+                  {BASE + 4: 0x11, BASE + 8: 0x22, BASE + 12: 0x33}, memw=4)
+    r = sim.run()
+    assert r.stop == "end" and r.gpr[4:7] == [0x11, 0x22, 0x33]
+    assert r.gpr[10] == BASE
+
+
+def test_unit_stride_load_steps_memory_with_the_source_index(svisa):
+    # sv.ld/sm=r3 *4, 0(10), r3 = 0b101, VL=3.  Loads: offs = immed + i*op_width
+    # with i the source (RA-side) index.  Source steps 0, 2 are enabled; dest
+    # steps 0, 1.  r4 <- MEM(BASE+0) = 0x1000, r5 <- MEM(BASE+16) = 0x1002; r6 kept.
+    sim = sim_for(svisa, "sv.ld/sm=r3 *4, 0(10)", 3, {3: 0b101, 10: BASE, 6: 77})
+    tagged(sim)
+    r = sim.run()
+    assert r.gpr[4:7] == [0x1000, 0x1002, 77]
+
+
+def test_unit_stride_store_steps_memory_with_the_dest_index(svisa):
+    # sv.std/dm=r3 *4, 0(10), r3 = 0b101, VL=3.  Stores: offs = j*op_width with j
+    # the destination (memory-side) index: dest steps 0, 2 take r4, r5:
+    # MEM(BASE) = r4, MEM(BASE+16) = r5; MEM(BASE+8) untouched.
+    sim = sim_for(svisa, "sv.std/dm=r3 *4, 0(10)", 3,
+                  {3: 0b101, 10: BASE, 4: 0xA, 5: 0xB, 6: 0xC}, {BASE + 8: 0x99})
+    r = sim.run()
+    m = sim.state.mem
+    assert [m.read(BASE + 8 * i, 8) for i in range(3)] == [0xA, 0x99, 0xB]
+    assert r.stop == "end"
+
+
+def test_element_stride_zero_immediate_is_a_splat(svisa):
+    # sv.ld/els *4, 0(10): EA_i = (RA) + i*0 = BASE for every element (LD-VSPLAT)
+    sim = sim_for(svisa, "sv.ld/els *4, 0(10)", 3, {10: BASE})
+    tagged(sim)
+    assert sim.run().gpr[4:7] == [0x1000] * 3
+
+
+def test_element_stride_store(svisa):
+    # sv.std/els *4, 24(10), VL=3: EA_j = (RA) + j*24 = BASE, BASE+24, BASE+48
+    sim = sim_for(svisa, "sv.std/els *4, 24(10)", 3, {10: BASE, 4: 1, 5: 2, 6: 3})
+    sim.run()
+    m = sim.state.mem
+    assert [m.read(BASE + 24 * j, 8) for j in range(3)] == [1, 2, 3]
+    assert m.read(BASE + 8, 8) == 0
+
+
+def test_vector_ra_is_a_vector_of_addresses(svisa):
+    # golden sv.lwz *4, 0(*10): EA_i = r(10+i) + 0
+    sim = sim_for(svisa, "sv.lwz *4, 0(*10)", 3,
+                  {10: BASE + 40, 11: BASE + 8, 12: BASE + 100},
+                  {BASE + 40: 0xAAAA, BASE + 8: 0xBBBB, BASE + 100: 0xCCCC}, memw=4)
+    assert sim.run().gpr[4:7] == [0xAAAA, 0xBBBB, 0xCCCC]
+
+
+# --- indexed (X-form) --------------------------------------------------------------
+
+def test_indexed_vector_rb(svisa):
+    # sv.ldx *4, 10, *20: EA_i = r10 + r(20+i) = BASE + 16, + 0, + 8
+    sim = sim_for(svisa, "sv.ldx *4, 10, *20", 3, {10: BASE, 20: 16, 21: 0, 22: 8})
+    tagged(sim)
+    assert sim.run().gpr[4:7] == [0x1002, 0x1000, 0x1001]
+
+
+def test_golden_stdx_vector_ra_and_rb(svisa):
+    # golden sv.stdx *4, *8, *12: EA_i = r(8+i) + r(12+i); MEM(EA_i) <- r(4+i)
+    sim = sim_for(svisa, "sv.stdx *4, *8, *12", 2,
+                  {4: 0x44, 5: 0x55, 8: BASE, 9: BASE + 100, 12: 8, 13: 4})
+    sim.run()
+    assert sim.state.mem.read(BASE + 8, 8) == 0x44
+    assert sim.state.mem.read(BASE + 104, 8) == 0x55
+
+
+def test_indexed_scalar_scalar_is_a_splat(svisa):
+    # sv.ldx *4, 10, 11 with both scalar: every element loads from r10 + r11
+    sim = sim_for(svisa, "sv.ldx *4, 10, 11", 3, {10: BASE, 11: 8})
+    tagged(sim)
+    assert sim.run().gpr[4:7] == [0x1001] * 3
+
+
+def test_indexed_element_stride(svisa):
+    # sv.ldx/els *4, 10, 11, both scalar: register-strided EA_i = r10 + i*r11
+    # r11 = 24: BASE, BASE+24, BASE+48 -> tags 0x1000, 0x1003, 0x1006
+    sim = sim_for(svisa, "sv.ldx/els *4, 10, 11", 3, {10: BASE, 11: 24})
+    tagged(sim)
+    assert sim.run().gpr[4:7] == [0x1000, 0x1003, 0x1006]
+
+
+def test_sea_sign_extends_rb_from_source_width(svisa):
+    # sv.lbzx/sw=16/sea *4, 10, *20: RB elements are 16 bits (packed in r20):
+    # element 0 = 0xFFFF, element 1 = 0x0002.  SEA sign-extends: EA = r10 - 1,
+    # r10 + 2.  Without /sea, EA_0 = r10 + 0xFFFF.
+    mem = {BASE - 1: 0x5A, BASE + 2: 0x3C, BASE + 0xFFFF: 0x77}
+    regs = {10: BASE, 20: 0x0002FFFF}
+    sim = sim_for(svisa, "sv.lbzx/sw=16/sea *4, 10, *20", 2, regs, mem, memw=1)
+    assert sim.run().gpr[4:6] == [0x5A, 0x3C]
+    sim = sim_for(svisa, "sv.lbzx/sw=16 *4, 10, *20", 2, regs, mem, memw=1)
+    assert sim.run().gpr[4:6] == [0x77, 0x3C]
+
+
+# --- post-increment and update forms ----------------------------------------------
+
+def test_post_increment_load_and_store(svisa):
+    # /pi: MEM at (RA) first, then RA <- (RA) + D.  VL=2, D=24:
+    # sv.stwu/pi *4, 24(22), r22=BASE: stores r4 at BASE, r5 at BASE+24; r22 = BASE+48
+    # sv.lwzu/pi *8, 24(20), r20=BASE: loads from BASE, BASE+24;        r20 = BASE+48
+    sim = sim_for(svisa, "sv.stwu/pi *4, 24(22)", 2, {22: BASE, 4: 0x1234, 5: 0x1235})
+    r = sim.run()
+    assert sim.state.mem.read(BASE, 4) == 0x1234
+    assert sim.state.mem.read(BASE + 24, 4) == 0x1235
+    assert r.gpr[22] == BASE + 48
+    sim2 = sim_for(svisa, "sv.lwzu/pi *8, 24(20)", 2, {20: BASE})
+    sim2.state.mem.write(BASE, 4, 0x1234)
+    sim2.state.mem.write(BASE + 24, 4, 0x1235)
+    r2 = sim2.run()
+    assert r2.gpr[8:10] == [0x1234, 0x1235] and r2.gpr[20] == BASE + 48
+
+
+def test_golden_lbzu_pi_dw8(svisa):
+    # golden sv.lbzu/pi/dw=8 *4, 1(*10), VL=4: element i loads the byte at
+    # r(10+i) (post-increment: before adding D), then r(10+i) += 1.  The bytes go
+    # to 8-bit elements packed little-endian in r4: byte i of r4; bytes 4..7 of
+    # r4 keep their old value (0xEE..).  Address registers stay 64-bit.
+    addrs = [BASE + 3, BASE + 10, BASE + 0x200, BASE + 7]
+    vals = [0x11, 0x22, 0x33, 0x44]
+    regs = {10 + i: a for i, a in enumerate(addrs)}
+    regs[4] = 0xEEEEEEEEEEEEEEEE
+    sim = sim_for(svisa, "sv.lbzu/pi/dw=8 *4, 1(*10)", 4, regs,
+                  dict(zip(addrs, vals)), memw=1)
+    r = sim.run()
+    assert r.gpr[4] == 0xEEEEEEEE44332211
+    assert r.gpr[10:14] == [a + 1 for a in addrs]
+
+
+def test_update_form_unit_stride_scalar_ra_compounds(svisa):
+    # sv.lbzu *4, 1(10) with scalar RA, VL=3 (ldst.mdwn op_load: srcbase = ireg[RA]
+    # read per element, offs = immed + i*op_width, RAupdate <- EA):
+    #   i=0: EA = 0x100 + 1 + 0 = 0x101, r10 = 0x101
+    #   i=1: EA = 0x101 + 1 + 1 = 0x103, r10 = 0x103
+    #   i=2: EA = 0x103 + 1 + 2 = 0x106, r10 = 0x106
+    mem = {BASE + k: k for k in range(8)}
+    sim = sim_for(svisa, "sv.lbzu *4, 1(10)", 3, {10: BASE}, mem, memw=1)
+    r = sim.run()
+    assert r.gpr[4:7] == [1, 3, 6] and r.gpr[10] == BASE + 6
+
+
+def test_trap_inside_update_loop_is_element_precise(svisa):
+    # sv.lbzu *8, 1(10), VL=3 (scalar RA, unit stride, compounding as above):
+    #   i=0: EA = BASE+1, r10 = BASE+1, r8 = MEM(BASE+1) = 0x61
+    #   i=1: EA = BASE+1+1+1 = BASE+3, r10 = BASE+3, r9 = MEM(BASE+3) = 0x62
+    #   i=2: RT = r10 = RA: the invalid form traps.  Elements 0, 1 stay done,
+    #   SVSTATE steps at 2, PC at the instruction.
+    mem = {BASE + 1: 0x61, BASE + 3: 0x62}
+    sim = sim_for(svisa, "sv.lbzu *8, 1(10)", 3, {10: BASE}, mem, memw=1)
+    r = sim.run()
+    assert r.stop == "trap" and r.trap.kind == "illegal" and r.pc == 0x1000
+    assert r.gpr[8:11] == [0x61, 0x62, BASE + 3]
+    assert SV.get(r.state.svstate, "srcstep") == 2
+
+
+def test_scalar_load_destination_ends_the_loop(svisa):
+    # ldst.mdwn op_load: "if (!RT.isvec) break": sv.lbzu/pi 5, 1(*10), VL=3 loads
+    # once (element 0: r5 = MEM(r10), r10 += 1); r11, r12 untouched.
+    sim = sim_for(svisa, "sv.lbzu/pi 5, 1(*10)", 3, {10: BASE, 11: 7, 12: 9},
+                  {BASE: 0x42}, memw=1)
+    r = sim.run()
+    assert r.gpr[5] == 0x42 and r.gpr[10:13] == [BASE + 1, 7, 9]
+
+
+# --- element widths -----------------------------------------------------------------
+
+def test_golden_lwz_w32_packs_two_words_per_register(svisa):
+    # golden sv.lwz/w=32 *4, 0(10), VL=3: unit stride 4 bytes; 32-bit elements
+    # pack little-endian: r4 = w1:w0, r5 low half = w2, r5 high half unchanged.
+    mem = {BASE: 0x11111111, BASE + 4: 0x22222222, BASE + 8: 0x33333333}
+    sim = sim_for(svisa, "sv.lwz/w=32 *4, 0(10)", 3, {10: BASE, 5: 0xABCDEF0055555555},
+                  mem, memw=4)
+    r = sim.run()
+    assert r.gpr[4] == 0x2222222211111111 and r.gpr[5] == 0xABCDEF0033333333
+
+
+def test_load_truncates_to_source_width_then_zero_extends(svisa):
+    # sv.lha/sw=16/dw=32 *4, 0(10): lha loads 0x80F0 sign-extended to 64 bits;
+    # ldst.mdwn: truncate op width -> source elwidth (16: 0x80F0), then
+    # zero-extend to the dest elwidth (32: 0x000080F0).  Without /sw the 64-bit
+    # value truncates to 32 bits: 0xFFFF80F0.
+    sim = sim_for(svisa, "sv.lha/sw=16/dw=32 *4, 0(10)", 1, {10: BASE}, {BASE: 0x80F0}, memw=2)
+    assert sim.run().gpr[4] & 0xFFFFFFFF == 0x000080F0
+    sim = sim_for(svisa, "sv.lha/dw=32 *4, 0(10)", 1, {10: BASE}, {BASE: 0x80F0}, memw=2)
+    assert sim.run().gpr[4] & 0xFFFFFFFF == 0xFFFF80F0
+
+
+def test_store_reads_narrow_source_elements(svisa):
+    # sv.stw/sw=16 *4, 0(10), VL=3: RS elements are 16 bits packed in r4 (0x1111,
+    # 0x2222, 0x3333), zero-extended, stored as words at BASE, +4, +8 (unit stride
+    # at the 4-byte operation width).
+    sim = sim_for(svisa, "sv.stw/sw=16 *4, 0(10)", 3, {10: BASE, 4: 0x4444333322221111})
+    sim.run()
+    m = sim.state.mem
+    assert [m.read(BASE + 4 * i, 4) for i in range(3)] == [0x1111, 0x2222, 0x3333]
+
+
+@pytest.mark.parametrize("line", ["sv.lhz/sw=8 *4, 0(10)", "sv.stw/dw=16 *4, 0(10)",
+                                  "sv.ld/w=32 *4, 0(10)"])
+def test_memory_width_narrower_than_operation_is_undefined(svisa, line):
+    # ldst.mdwn: an elwidth on the memory side (sw for LD, dw for ST) smaller than
+    # the operation width is UNDEFINED: trapped, nothing written.
+    sim = sim_for(svisa, line, 2, {10: BASE, 4: 0x1234, 5: 0x5678})
+    r = sim.run()
+    assert r.stop == "trap" and "UNDEFINED" in r.trap.reason
+    assert r.gpr[4] == 0x1234 and sim.state.mem.read(BASE, 8) == 0
+
+
+# --- predication and zeroing -------------------------------------------------------
+
+def test_load_dest_zeroing(svisa):
+    # sv.ld/dm=r3/zz *4, 0(10), r3 = 0b101, VL=3: dest 1 is masked out and zeroed
+    # (its source step 1 is consumed); dest 0 <- MEM(BASE), dest 2 <- MEM(BASE+16)
+    sim = sim_for(svisa, "sv.ld/dm=r3/zz *4, 0(10)", 3, {3: 0b101, 10: BASE, 5: 99})
+    tagged(sim)
+    assert sim.run().gpr[4:7] == [0x1000, 0, 0x1002]
+
+
+def test_load_source_zeroing_gives_zero_without_access(svisa):
+    # sv.ld/sm=r3/zz *4, 0(10), r3 = 0b101: source element 1 masked out with zeroing:
+    # the loaded element is 0 (no memory access); r4, r6 load BASE, BASE+16.
+    sim = sim_for(svisa, "sv.ld/sm=r3/zz *4, 0(10)", 3, {3: 0b101, 10: BASE, 5: 99})
+    tagged(sim)
+    assert sim.run().gpr[4:7] == [0x1000, 0, 0x1002]
+
+
+def test_store_source_zeroing_stores_zero(svisa):
+    # sv.std/sm=r3/zz *4, 0(10): source 1 masked out, zeroed: MEM(BASE+8) <- 0
+    sim = sim_for(svisa, "sv.std/sm=r3/zz *4, 0(10)", 3,
+                  {3: 0b101, 10: BASE, 4: 7, 5: 8, 6: 9}, {BASE + 8: 0x55})
+    sim.run()
+    m = sim.state.mem
+    assert [m.read(BASE + 8 * i, 8) for i in range(3)] == [7, 0, 9]
+
+
+def test_golden_stw_source_mask_compresses(svisa):
+    # golden sv.stw/sm=r3 *4, 0(10), r3 = 0b110, VL=3: sources 1, 2 go to memory
+    # elements 0, 1: MEM(BASE) = r5, MEM(BASE+4) = r6; MEM(BASE+8) untouched.
+    sim = sim_for(svisa, "sv.stw/sm=r3 *4, 0(10)", 3, {3: 0b110, 10: BASE, 4: 1, 5: 2, 6: 3})
+    sim.run()
+    m = sim.state.mem
+    assert [m.read(BASE + 4 * i, 4) for i in range(3)] == [2, 3, 0]
+
+
+# --- data-dependent fail-first -----------------------------------------------------
+
+STR = b"hel\x00e\x00"
+
+
+def _string_sim(isa, line):
+    mem = {BASE + i: c for i, c in enumerate(STR)}
+    regs = {16 + i: 0xBEEF00 + i for i in range(8)}
+    regs[10] = BASE
+    return sim_for(isa, line, 8, regs, mem, memw=1)
+
+
+def test_ldst_ffirst_rc1_exclusive(svisa):
+    # sv.lbz/ff=RC1 *16, 1(10), VL=8: loads "el\0" from BASE+1.. ; each element's
+    # CR field (CR0+i) is set as if Rc=1 and EQ tested (inv=0): element 2 loads 0,
+    # EQ=1 -> VL truncated to 2 (exclusive); r18 keeps its old value; CR2 = eq kept.
+    r = _string_sim(svisa, "sv.lbz/ff=RC1 *16, 1(10)").run()
+    assert vl_of(r) == 2
+    assert r.gpr[16:19] == [ord("e"), ord("l"), 0xBEEF02]
+    assert r.state.cr[0:3] == [0b0100, 0b0100, 0b0010]
+
+
+def test_ldst_ffirst_rc1_inclusive(svisa):
+    # /vli: the failing element is kept: VL = 3, r18 = 0
+    r = _string_sim(svisa, "sv.lbz/ff=RC1/vli *16, 1(10)").run()
+    assert vl_of(r) == 3 and r.gpr[16:20] == [ord("e"), ord("l"), 0, 0xBEEF03]
+
+
+def test_ldst_ffirst_inverted(svisa):
+    # sv.lbz/ff=~RC1 *16, 3(10): bytes at BASE+3.. are 0, 'e', 0: stop at the first
+    # non-zero (EQ=0 equals inv=1) -> element 1: VL=1, r16 = 0, r17 kept.
+    r = _string_sim(svisa, "sv.lbz/ff=~RC1 *16, 3(10)").run()
+    assert vl_of(r) == 1 and r.gpr[16:18] == [0, 0xBEEF01]
+
+
+def test_ldst_ffirst_linked_list_walk(svisa):
+    # sv.ld/ff=RC1/vli *17, 8(*16): element i loads MEM(r(16+i) + 8) into r(17+i),
+    # which is the next element's address.  r16 = 24; the list: MEM(32) = 48,
+    # MEM(56) = 8, MEM(16) = 80, MEM(88) = 0.  r17=48, r18=8, r19=80, r20=0 (EQ at
+    # element 3, inclusive): VL = 4.
+    mem = {32: 48, 56: 8, 16: 80, 88: 0}
+    regs = {16 + i: 0xBEEF00 + i for i in range(9)}
+    regs[16] = 24
+    r = sim_for(svisa, "sv.ld/ff=RC1/vli *17, 8(*16)", 8, regs, mem).run()
+    assert vl_of(r) == 4 and r.gpr[17:22] == [48, 8, 80, 0, 0xBEEF05]
+
+
+def test_ldst_ffirst_on_store_traps_not_implemented(svisa):
+    sim = sim_for(svisa, "sv.std/ff=RC1 *4, 0(10)", 2, {10: BASE, 4: 5})
+    r = sim.run()
+    assert r.stop == "trap" and "not implemented" in r.trap.reason
+    assert sim.state.mem.read(BASE, 8) == 0
+
+
+# --- assembly ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "sv.lbz/ff=RC1/vli *16, 1(10)", "sv.ld/ff=~RC1 *4, 16(2)", "sv.lwzu/pi *8, 24(20)",
+    "sv.lbzx/sw=16/sea *4, 10, *20", "sv.ld/lf *4, 8(10)", "sv.ldx/els *4, 10, 11",
+    "sv.ld/ff=RC1/vli/els *4, 8(10)"])
+def test_ldst_modifiers_roundtrip(svisa, text):
+    w = words(svisa, text)
+    dis = svisa.sv_disassemble(*w)
+    assert words(svisa, dis) == w
+    assert set(dis.split(" ")[0].split("/")[1:]) == set(text.split(" ")[0].split("/")[1:])
+
+
+def test_ldst_ff_mode_bits_by_hand(svisa):
+    # LD/ST fail-first MODE (RM[19:23]) = VLi 1 inv els RC1:
+    # /ff=RC1/vli -> 0b11001; /ff=~RC1 -> 0b01101; /pi -> 0b00100; /lf -> 0b00001
+    for text, mode in (("sv.lbz/ff=RC1/vli *16, 1(10)", 0b11001),
+                       ("sv.lbz/ff=~RC1 *16, 1(10)", 0b01101),
+                       ("sv.lbzu/pi *16, 1(10)", 0b00100),
+                       ("sv.lbz/lf *16, 1(10)", 0b00001)):
+        assert words(svisa, text)[0] & 0x1F == mode, text
