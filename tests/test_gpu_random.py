@@ -208,3 +208,19 @@ def test_sured_matches_reference(opsz, dim, clamp, ba, vl, data):
         assert res.stop == "end", res.trap
     else:
         assert res.stop == "trap" and f"lane {fault}:" in res.trap.reason
+
+
+@SETTINGS
+@given(st.sampled_from(["shuffleNV", "shuffleUpNV", "shuffleDownNV", "shuffleXorNV"]),
+       st.integers(0, 63), st.sampled_from([2, 4, 8, 16, 32]), st.data())
+def test_glsl_aliases_match_the_glsl_rules(kind, index, width, data):
+    vl = width * data.draw(st.integers(1, 64 // width))
+    values = data.draw(st.lists(st.integers(0, (1 << 64) - 1), min_size=vl, max_size=vl))
+    want, want_valid = ref.glsl_shuffle(kind, values, index, width)
+    valid_alias = kind.replace("NV", "ValidNV")
+    sim, res = simulate(f"setvl 0,0,{vl},0,1,1\nsv.{kind} *r64,*r0,{index},{width}\n"
+                        f"sv.{valid_alias} r63,{index},{width}",
+                        gpr=list(enumerate(values)))
+    assert res.stop == "end", res.trap
+    assert sim.state.gpr[64:64 + vl] == want
+    assert [(sim.state.gpr[63] >> i) & 1 for i in range(vl)] == want_valid

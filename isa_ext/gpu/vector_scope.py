@@ -49,10 +49,11 @@ from ..svp64.predication import mask as predicate_mask
 FAMILIES = ("VSRM", "VSLDSTRM")
 
 
+MAX_LANES = 64
+
+
 def is_vector_scope(row):
     return row.sv.split("-", 1)[0] in FAMILIES
-MAX_LANES = 64
-M64 = (1 << 64) - 1
 
 
 class LaneFault(Trap):
