@@ -60,6 +60,21 @@ def fmt_for(bits):
     return SINGLE_FMT if bits == 32 else DOUBLE_FMT
 
 
+def op_fmt(s, bits):
+    """The format an operation of precision ``bits`` rounds to.  An SVP64 FP
+    element-width override sets ``s.fp_elfmt`` = (format of double-precision
+    operations, format of single-precision operations or None if undefined)."""
+    ov = getattr(s, "fp_elfmt", None)
+    if ov is None:
+        return fmt_for(bits)
+    f = ov[0] if bits == 64 else ov[1]
+    if f is None:
+        from ..errors import Trap
+        raise Trap("SVP64: a single-precision operation at half of an FP16 element "
+                   "(8-bit FP) is not defined", "illegal")
+    return f
+
+
 # --- the 64-bit image ----------------------------------------------------------
 
 def is_nan(x):
@@ -258,7 +273,7 @@ def fp_muladd(s, a, c, b, negate_addend, negate_result, bits, has_product=True,
     NaN precedence follows the A-form order FRA, FRB, FRC.
     """
     rn = s.fpscr & RN_MASK
-    fmt = fmt_for(bits)
+    fmt = op_fmt(s, bits)
     order = [a] + ([b] if has_addend else []) + ([c] if has_product else [])
     snan = _snan_flag(*order)
     invalid = 0
@@ -313,7 +328,7 @@ def fp_muladd(s, a, c, b, negate_addend, negate_result, bits, has_product=True,
 
 def fp_div(s, a, b, bits):
     rn = s.fpscr & RN_MASK
-    fmt = fmt_for(bits)
+    fmt = op_fmt(s, bits)
     snan = _snan_flag(a, b)
     nan = _nan_result([a, b], bits)
     if nan is not None:
@@ -339,7 +354,7 @@ def fp_div(s, a, b, bits):
 
 def fp_sqrt(s, b, bits):
     rn = s.fpscr & RN_MASK
-    fmt = fmt_for(bits)
+    fmt = op_fmt(s, bits)
     nan = _nan_result([b], bits)
     if nan is not None:
         return finish(s, nan, _snan_flag(b), False)
@@ -371,7 +386,7 @@ def fp_round_single(s, b):
     if is_inf(b) or is_zero(b):
         return finish(s, b, 0, False)
     sign, m, e = finite_parts(b)
-    result, flags, up = round_to(sign, m, e, False, SINGLE_FMT, rn)
+    result, flags, up = round_to(sign, m, e, False, op_fmt(s, 32), rn)
     return finish(s, result, flags, up)
 
 
@@ -428,7 +443,7 @@ def int_to_fp(s, x, is_signed, bits):
     """fcfid*: a 64-bit integer to a double- or single-precision value."""
     rn = s.fpscr & RN_MASK
     v = x - (1 << 64) if is_signed and x >> 63 else x
-    result, flags, up = round_to(1 if v < 0 else 0, abs(v), 0, False, fmt_for(bits), rn)
+    result, flags, up = round_to(1 if v < 0 else 0, abs(v), 0, False, op_fmt(s, bits), rn)
     return finish(s, result, flags, up)
 
 

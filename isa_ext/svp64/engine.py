@@ -360,9 +360,20 @@ class SVInsn:
                 self.ffcr = ("op", cro[0])
         gops = [o for o in self.ops if o.cls == "gpr"]
         fops = [o for o in self.ops if o.cls == "fpr"]
-        if fops and (r.ew != 64 or r.ews != 64):
-            raise Trap("SVP64 element-width overrides on FP registers are not implemented",
-                       "illegal")
+        # FP element widths (fpelw): binary32 / binary16 elements; bf16 reserved
+        self.fp_elw = bool(fops) and (r.ew != 64 or r.ews != 64)
+        if self.fp_elw:
+            if r.ew == 8 or r.ews == 8:
+                raise Trap("SVP64 FP ELWIDTH=11 (bf16) is reserved", "illegal")
+            if gops or self.kind == "ldst":
+                raise Trap("SVP64 FP element-width overrides on FP loads/stores and "
+                           "GPR/FPR-mixed instructions are not implemented", "illegal")
+            self.fp_scratch = [0] * 128
+            for j, o in enumerate(fops):
+                o.sidx = j
+            self.fops = fops
+            from .fpelw import elfmt
+            self.fp_fmt = elfmt(r.ew)
         # LD/ST: addressing mode (unit / element stride, post-increment, indexed)
         self.ldst = None
         self.addr_fields = ()
@@ -389,6 +400,7 @@ class SVInsn:
             o.sidx = 0 if (o.ra0 and not o.vec and o.base == 0) else j + 1
         self.gops = gops
         self.fast = (not r.predicated and r.mode == "normal" and not self.scratch_needed
+                     and not self.fp_elw
                      and not self.mview and not self.scalar_dest
                      and self.ffcr is None
                      and not self.uses_sv)
@@ -599,7 +611,8 @@ class SVInsn:
                     continue  # LD/ST zeroing: the data register only, RA keeps its value
                 if o.cls in ("gpr", "fpr"):
                     regs = s.gpr if o.cls == "gpr" else s.fpr
-                    write_elem(regs, o.base, kd if o.vec else 0, r.ew if o.cls == "gpr" else 64, 0)
+                    write_elem(regs, o.base, kd if o.vec else 0,
+                               r.ew if o.cls == "gpr" or self.fp_elw else 64, 0)
                     writes[o.field] = args[o.pos]
                 elif o.cls == "crf":
                     s.cr[args[o.pos] & 127] = 0
@@ -625,6 +638,8 @@ class SVInsn:
         try:
             if self.scratch_needed or (szero and self.gops):
                 self._scratch_call(s, CIA, args, crf, ks, kd, szero)
+            elif self.fp_elw:
+                self._fp_scratch_call(s, CIA, args, crf, ks, kd)
             else:
                 self.c.sem(s, CIA, *args, crf)
         finally:
@@ -697,6 +712,33 @@ class SVInsn:
             f = crf & 127
             c = 0b1000 if v >> (r.ew - 1) else (0b0100 if v else 0b0010)
             s.cr[f] = c | (s.cr[f] & 1)
+
+    def _fp_scratch_call(self, s, CIA, args, crf, ks, kd):
+        """One element with FP element widths: sources widened exactly to
+        doubles, rounding redirected to the element format, the result encoded
+        back at ELWIDTH (see :mod:`.fpelw`)."""
+        from .fpelw import to_double, from_double
+        r = self.rm
+        sc = self.fp_scratch
+        real = s.fpr
+        for o in self.fops:
+            if o.src:
+                sc[o.sidx] = to_double(read_elem(real, o.base, ks if o.vec else 0, r.ews), r.ews)
+            else:
+                sc[o.sidx] = to_double(read_elem(real, o.base, kd if o.vec else 0, r.ew), r.ew)
+            args[o.pos] = o.sidx
+        s.fpr = sc
+        s.fp_elfmt = self.fp_fmt
+        try:
+            self.c.sem(s, CIA, *args, crf)
+        finally:
+            s.fpr = real
+            s.fp_elfmt = None
+        rn = s.fpscr & 3
+        for o in self.fops:
+            if o.dst and o.field in self.c.writes:
+                write_elem(real, o.base, kd if o.vec else 0, r.ew,
+                           from_double(sc[o.sidx], r.ew, rn))
 
     def _event(self, emit, CIA, srcstep, dststep, ssub, dsub, se, de, zeroed, reads, writes):
         emit({"type": "element", "pc": CIA, "mnemonic": self.mnemonic,
