@@ -17,9 +17,7 @@ CR_BIT_TEXT = {v: k for k, v in reversed(list(CR_BIT_NAMES.items()))}
 REG_PREFIX = {"gpr": "r", "fpr": "f", "crf": "cr"}
 
 
-def is_svp64_prefix(word):
-    """Primary opcode 1 with MSB0 bits 7 and 9 set marks an SVP64 prefix."""
-    return word >> 26 == 1 and (word >> 24) & 0x5 == 0x5
+from .encoding import is_svp64_prefix  # noqa: E402  (re-exported for callers)
 
 
 class Disassembler:

@@ -40,3 +40,9 @@ def encode(isa, mnemonic, **values):
         raise EncodeError(f"unknown mnemonic {mnemonic!r}")
     row, flags = entry
     return encode_row(isa.forms, row, values, flags)
+
+
+def is_svp64_prefix(word):
+    """An SVP64 prefix: primary opcode 1 with MSB0 bits 7 and 9 set (LSB0 bits
+    24 and 22).  Such a word and the one after it form one 8-byte instruction."""
+    return word >> 26 == 1 and (word >> 22) & 0x5 == 0x5

@@ -6,6 +6,7 @@ tracing) sits outside the loop.
 """
 from dataclasses import dataclass, field as dc_field
 
+from .encoding import is_svp64_prefix
 from .errors import Trap
 from .isa import ISA
 from .machine import State, ProgramExit
@@ -150,7 +151,7 @@ class Simulator:
         """(callable, length, word) for the instruction at ``pc``; traps if illegal."""
         mem = self.state.mem
         word = mem.read_word(pc)
-        if word >> 26 == 1 and self.isa.prefix_handler is not None and (word >> 24) & 0x5 == 0x5:
+        if self.isa.prefix_handler is not None and is_svp64_prefix(word):
             suffix = mem.read_word(pc + 4)
             fn = self.isa.prefix_handler(self, word, suffix)
             return fn, 8, word

@@ -152,9 +152,6 @@ def test_engine_prefix_rm_layout_matches_the_hardware():
         assert rmmod.rm_of(spec_prefix(rm)) == rm
 
 
-@pytest.mark.xfail(strict=True, reason="svp64.rm.is_prefix tests bit 5 (always 1 under "
-                   "PO=1) instead of bit 9: a PO=1 word with bit 9 clear is taken for an "
-                   "SVP64 prefix; reported to the SVP64 owner")
 def test_engine_prefix_recognition_requires_bits_7_and_9():
     for b7 in (0, 1):
         for b9 in (0, 1):

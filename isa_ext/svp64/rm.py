@@ -10,6 +10,7 @@ says whether it is single- or twin-predicated, where MASK_SRC is, and which mode
 table applies.  Categories are a registry so that other extensions can add theirs
 (:func:`register_category`).
 """
+from ..encoding import is_svp64_prefix
 from ..errors import Trap
 
 # predicate selector values (MASK / MASK_SRC), integer and CR
@@ -22,7 +23,7 @@ ELWIDTH_BITS = {0: 64, 1: 32, 2: 16, 3: 8}
 
 
 def is_prefix(word):
-    return (word >> 26) == 1 and (word >> 24) & 0x5 == 0x5
+    return is_svp64_prefix(word)
 
 
 def rm_of(prefix):
