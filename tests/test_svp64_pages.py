@@ -1,0 +1,66 @@
+"""The SVP64 management pages (pseudocode/svp64/simplev.mdwn): every branch of
+setvl and svstep, expectations worked out by hand from the page text."""
+import pytest
+
+from isa_ext.isa import ISA
+from isa_ext.sim import Simulator
+from isa_ext.svp64 import svstate as SV
+
+
+@pytest.fixture(scope="module")
+def svisa():
+    return ISA(extensions=["base", "svp64"])
+
+
+def run(isa, text, sv=0, regs=()):
+    sim = Simulator(isa=isa)
+    sim.load_asm(text)
+    sim.state.svstate = sv
+    for i, v in dict(regs).items():
+        sim.state.gpr[i] = v
+    r = sim.run()
+    assert r.stop == "end", r.trap
+    return r
+
+
+def test_setvl_ms0_keeps_maxvl_and_clamps_large_ra(svisa):
+    # setvl 0,5,8,0,1,0: ms=0 -> newmvl = SVSTATE.maxvl = 10; vs=1, RA=5 != 0,
+    # (RA)=200 >u 127 -> newvl = 127 -> > newmvl -> 10.  ms=0: SVSTATE keeps bits
+    # 14:63 (srcstep 3 stays).  RT=0: no register write.
+    sv = SV.make(maxvl=10, vl=2, srcstep=3)
+    r = run(svisa, "setvl 0,5,8,0,1,0", sv, {5: 200})
+    st = r.state.svstate
+    assert SV.get(st, "maxvl") == 10 and SV.get(st, "vl") == 10
+    assert SV.get(st, "srcstep") == 3 and r.gpr[0] == 0
+
+
+def test_setvl_vl_from_ra(svisa):
+    # (RA) = 6 <= 127: newvl = (RA)[57:63] = 6 (<= newmvl 10)
+    r = run(svisa, "setvl 0,5,8,0,1,0", SV.make(maxvl=10, vl=2), {5: 6})
+    assert SV.get(r.state.svstate, "vl") == 6
+
+
+def test_setvl_vs0_keeps_vl_clipped_to_new_maxvl(svisa):
+    # setvl 3,0,4,0,0,1: ms=1 -> newmvl = VLi+1 = 4; vs=0 -> newvl = SVSTATE.vl = 7,
+    # > 4 -> 4; RT=3 <- 4
+    r = run(svisa, "setvl 3,0,4,0,0,1", SV.make(maxvl=8, vl=7))
+    assert SV.get(r.state.svstate, "vl") == 4 and r.gpr[3] == 4
+
+
+def test_setvl_dot_zero_vl_sets_eq(svisa):
+    # setvl. 0,5,8,0,1,0 with (RA)=0: newvl = 0; Rc=1 and VL=0 -> CR0 = 0b0010
+    r = run(svisa, "setvl. 0,5,8,0,1,0", SV.make(maxvl=10, vl=2), {5: 0})
+    assert SV.get(r.state.svstate, "vl") == 0 and r.state.cr[0] == 0b0010
+
+
+@pytest.mark.parametrize("svi,pack,unpack", [(14, 1, 0), (13, 0, 1), (15, 1, 1), (12, 0, 0)])
+def test_svstep_sets_pack_unpack(svisa, svi, pack, unpack):
+    # SVi is 7 bits (MSB0 0:6): SVi[3:4] = 0b11 is SVi = 0b0011pu = 12 + 2p + u.
+    # SVSTATE[53] <- p (pack),
+    # SVSTATE[54] <- u (unpack); RT <- [0]*62 || SVSTATE[53:54] = 2p + u.
+    # Start with the opposite bits set to see them change.
+    sv = SV.make(maxvl=4, vl=4, pack=1 - pack, unpack=1 - unpack)
+    r = run(svisa, f"svstep 5,0,{svi},0", sv)
+    assert SV.get(r.state.svstate, "pack") == pack
+    assert SV.get(r.state.svstate, "unpack") == unpack
+    assert r.gpr[5] == 2 * pack + unpack
