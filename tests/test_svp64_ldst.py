@@ -371,3 +371,19 @@ def test_ldst_ff_mode_bits_by_hand(svisa):
                        ("sv.lbzu/pi *16, 1(10)", 0b00100),
                        ("sv.lbz/lf *16, 1(10)", 0b00001)):
         assert words(svisa, text)[0] & 0x1F == mode, text
+
+
+@pytest.mark.parametrize("line", ["sv.lbz/pi *4, 1(10)", "sv.ldx/pi *4, 10, 11"])
+def test_pi_without_update_form_traps_cleanly(svisa, line):
+    # /pi is defined for update forms with an immediate (RA <- (RA)+D afterwards)
+    sim = sim_for(svisa, line, 2, {10: BASE, 4: 5})
+    r = sim.run()
+    assert r.stop == "trap" and r.trap.kind == "illegal" and "/pi" in r.trap.reason
+    assert r.gpr[4] == 5 and r.gpr[10] == BASE
+
+
+def test_bad_ldst_modifiers_are_assembly_errors(svisa):
+    from isa_ext.errors import IsaExtError
+    for line in ("sv.ld/ff=eq *4, 0(10)", "sv.ld/ff=RC1/zz *4, 0(10)", "sv.add/sea *1, *2, *3"):
+        with pytest.raises(IsaExtError):
+            words(svisa, line)
