@@ -511,3 +511,23 @@ def test_cr_predicate_zeroing_and_source_zeroing(isa):
     """, gpr={10: 0b1011, 64: 1, 65: 2, 66: 3, 67: 4, **{32 + k: 0x55 for k in range(4)}})
     assert res.stop == "end", res.trap
     assert sim.state.gpr[32:36] == [0, 0, 0, 0] and not sim.diagnostics
+
+
+def test_min_max_unsigned_and_signed_sizes(isa):
+    """MIN/MAX (seed 004 table): unsigned compare for .u32/.u64, signed for .s32/.s64.
+    0xFFFFFFFF is 4294967295 unsigned but -1 signed, so the two disagree on it."""
+    def one(op, m, v, n):
+        sim, res = run(isa, f"sured.{op} r2,r4,r6,1d", gpr={2: 0, 4: v, 6: DESC_AT},
+                       memory={DESC_AT: descriptor(esize=n), SURF: m.to_bytes(n, "little")})
+        assert res.stop == "end", res.trap
+        return word_at(sim, SURF, n)
+    # u32: min(7, 5) = 5 (operand smaller), min(5, 7) = 5; max(5, 7) = 7, max(7, 5) = 7
+    assert (one("min.u32", 7, 5, 4), one("min.u32", 5, 7, 4)) == (5, 5)
+    assert (one("max.u32", 5, 7, 4), one("max.u32", 7, 5, 4)) == (7, 7)
+    # unsigned vs signed on 0xFFFFFFFF: min.u32 keeps 1, min.s32 takes -1
+    assert one("min.u32", 1, 0xFFFFFFFF, 4) == 1
+    assert one("min.s32", 1, 0xFFFFFFFF, 4) == 0xFFFFFFFF
+    # u64: min(2^63, 3) = 3 (unsigned), max.s64 of 2^63 (negative) and 3 is 3
+    assert one("min.u64", 1 << 63, 3, 8) == 3
+    assert one("min.u64", 3, 1 << 63, 8) == 3
+    assert one("max.s64", 1 << 63, 3, 8) == 3
