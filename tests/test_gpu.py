@@ -531,3 +531,50 @@ def test_min_max_unsigned_and_signed_sizes(isa):
     assert one("min.u64", 1 << 63, 3, 8) == 3
     assert one("min.u64", 3, 1 << 63, 8) == 3
     assert one("max.s64", 1 << 63, 3, 8) == 3
+
+
+def test_source_lane_at_or_beyond_vl_is_out_of_range(isa):
+    # docs/gpu-ops.md "always: 0 <= j < VL".  VL = 6 inside one segment of width 8
+    # (SEGW = 3): down by 1, lanes 0..4 read lanes 1..5 (values 0x101..0x105);
+    # lane 5's source j = 6 is <= maxLane 7 but equals VL, so it is out of range:
+    # lane 5 keeps its own 0x105 and its validity bit is 0 -> mask 0b011111
+    sim, res = run(isa, """
+        setvl 0,0,6,0,1,1
+        sv.shfli.down *r32,*r64,1,3
+        sv.shflvi.down r3,1,3
+    """, gpr={64 + k: 0x100 + k for k in range(6)})
+    assert res.stop == "end", res.trap
+    assert sim.state.gpr[32:38] == [0x101, 0x102, 0x103, 0x104, 0x105, 0x105]
+    assert sim.state.gpr[3] == 0b011111
+
+
+def test_1d_buffer_coordinate_is_s32_only_with_near(isa):
+    # seed 004: "For 1D_BUFFER, the coordinate is S32 if .clamp is .NEAR.
+    # Otherwise, the coordinate is interpreted as U32."  x = 0xFFFFFFFF:
+    # near reads it as -1 and clamps it to x = 0 (SURF + 0), not to the last
+    # element x = 15 (SURF + 60) as the U32 reading 4294967295 would
+    sim, res = run(isa, "sured.add.u32 r2,r4,r6,1d_buffer", gpr={2: 0xFFFFFFFF, 4: 5, 6: DESC_AT},
+                   memory={DESC_AT: descriptor(clamp=1)})
+    assert res.stop == "end", res.trap
+    assert (word_at(sim, SURF), word_at(sim, SURF + 60)) == (5, 0)
+    # with trap the U32 x 4294967295 >= width 16 is out of range: trap, nothing written
+    sim, res = run(isa, "sured.add.u32 r2,r4,r6,1d_buffer", gpr={2: 0xFFFFFFFF, 4: 5, 6: DESC_AT},
+                   memory={DESC_AT: descriptor(clamp=2)})
+    assert res.stop == "trap" and word_at(sim, SURF) == 0
+
+
+def test_array_layer_is_u16_and_near_clamps_it_to_the_last_layer(isa):
+    # 1d_array: x = r2, layer = r3; 4 layers (depth), slice pitch 256.
+    # seed 004: array indices "are treated as U16": layer 0x10002 is layer 2 ->
+    # SURF + 2*256 + 1*4 = SURF + 516
+    memory = {DESC_AT: descriptor(depth=4, clamp=1)}
+    sim, res = run(isa, "sured.add.u32 r2,r4,r6,1d_array", gpr={2: 1, 3: 0x10002, 4: 7, 6: DESC_AT},
+                   memory=memory)
+    assert res.stop == "end", res.trap
+    assert word_at(sim, SURF + 516) == 7
+    # layer 4 = depth (one past the last): near clamps it to layer 3 ->
+    # SURF + 3*256 + 4 = SURF + 772; layer 4's address SURF + 1028 stays 0
+    sim, res = run(isa, "sured.add.u32 r2,r4,r6,1d_array", gpr={2: 1, 3: 4, 4: 7, 6: DESC_AT},
+                   memory=memory)
+    assert res.stop == "end", res.trap
+    assert (word_at(sim, SURF + 772), word_at(sim, SURF + 1028)) == (7, 0)
