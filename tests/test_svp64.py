@@ -293,16 +293,6 @@ def test_reserved_mode_traps_without_state_change(svisa):
     assert r.gpr[1] == 0 and r.pc == 0x1000
 
 
-def test_saturation_traps_not_implemented(svisa):
-    pre, suf = asm(svisa, ["sv.add *1, *5, *9"])
-    sat = RM.prefix_of(RM.put_bits(RM.rm_of(pre), 19, 23, 0b10000))
-    sim = Simulator(isa=svisa)
-    sim.load_words([sat, suf])
-    sim.state.svstate = SV.make(maxvl=2, vl=2)
-    r = sim.run()
-    assert r.stop == "trap" and "not implemented" in r.trap.reason
-
-
 def test_unprefixable_suffix_traps(svisa):
     # b (PO 18) has no RM category
     sim = Simulator(isa=svisa)

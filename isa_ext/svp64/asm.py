@@ -3,7 +3,8 @@
 ``sv.add/vec2/m=r30 *1, *5, *9``: modifiers after ``/``; a ``*`` marks a vector
 operand.  Modifiers: ``vec2 vec3 vec4``, ``m= sm= dm=`` (r3 ~r3 1<<r3 r10 ~r10 r30
 ~r30, lt ge gt le eq ne so ns and aliases nl ng un nu), ``w= sw= dw=`` (8 16 32
-64), ``sz dz``, ``mr mrr``, ``ff=<cond>``, ``vli``, ``els``, ``pi``; LD/ST also
+64), ``sz dz``, ``mr mrr``, ``ff=<cond>``, ``ff=RC1`` / ``ff=~RC1`` (Rc=0, with
+``zz``), ``sats satu``, ``vli``, ``els``, ``pi``; LD/ST also
 ``zz``, ``lf`` (immediate forms) / ``sea`` (indexed forms), ``ff=RC1`` / ``ff=~RC1``; a category's
 length fields add ``<p>vecN`` / ``<p>subvl=N`` (MVRM: ``svec2``, ``ssubvl=2``).
 Operands with a registered notation (table column ``optype``) use it.
@@ -57,7 +58,8 @@ def _ew(text, what):
         raise SVAsmError(f"bad element width {what}={text!r} (8, 16, 32 or 64)") from None
 
 
-_MODE_MODS = {"sz", "dz", "zz", "mr", "mrr", "ff", "vli", "els", "pi", "lf", "sea"}
+_MODE_MODS = {"sz", "dz", "zz", "mr", "mrr", "ff", "vli", "els", "pi", "lf", "sea",
+              "sats", "satu", "pr"}
 
 
 def _length_field(cat, key, eq, val):
@@ -81,6 +83,7 @@ def parse_modifiers(mods, cat, kind):
     ew = ews = None
     mbits = [0] * 5
     z = {"sz": 0, "dz": 0}
+    rc1 = sat = False
     for mod in mods:
         key, eq, val = mod.partition("=")
         key = key.strip().lower()
@@ -131,6 +134,19 @@ def parse_modifiers(mods, cat, kind):
             mbits[1], mbits[2], mbits[4] = 1, int(v.startswith("~")), 1
         elif key in ("lf", "sea") and not eq and kind == "ldst":
             mbits[4] = 1
+        elif key == "ff" and val.strip().upper() in ("RC1", "~RC1"):
+            # Rc=0 fail-first: VLi 1 inv zz RC1
+            mbits[1], mbits[2], mbits[4] = 1, int(val.strip().startswith("~")), 1
+            rc1 = True
+        elif key in ("sats", "satu") and not eq:
+            if kind != "normal":
+                raise SVAsmError(f"/{key}: saturation applies to arithmetic (normal-mode) "
+                                 "instructions only")
+            mbits[0], mbits[2] = 1, int(key == "sats")
+            sat = True
+        elif key == "pr":
+            raise SVAsmError("/pr= (predicate-result) is reserved/removed in the current "
+                             "SVP64 spec: no MODE encoding")
         elif key == "ff":
             c = _FF.get(val.strip().lower())
             if c is None:
@@ -150,8 +166,15 @@ def parse_modifiers(mods, cat, kind):
         # fail-first LD/ST: VLi is bit 0, els moves to bit 3
         mbits[3] = 1
         mbits[0] = int(any(m.strip().lower() == "vli" for m in mods))
+    if sat and (mbits[1] or any(m.strip().lower() in ("mr", "mrr") for m in mods)):
+        raise SVAsmError("saturation cannot be combined with fail-first or map-reduce")
     if z["sz"] or z["dz"]:
-        if mbits[1]:
+        if rc1 and kind == "normal":
+            if z["sz"] != z["dz"]:
+                raise SVAsmError("ff=RC1 zeroes both sides: use /zz")
+            mbits[3] = 1
+            z["sz"] = z["dz"] = 0
+        elif mbits[1]:
             raise SVAsmError("sz/dz cannot be combined with fail-first")
         if kind == "ldst":
             mbits[3] = 1
@@ -303,6 +326,15 @@ def _mode_text(r, kind, rc, indexed=False):
         if b[4]:
             out.append("sea" if indexed else "lf")
         return out
+    if b[1] and kind == "normal" and not rc:
+        if not b[4]:
+            return [f"MODE=0b{m:05b}"]  # Rc=0 z/nonz without RC1: no assembly spelling
+        out.append("ff=~RC1" if b[2] else "ff=RC1")
+        if b[0]:
+            out.append("vli")
+        if b[3]:
+            out.append("zz")
+        return out
     if b[1]:
         cond = rmmod.CR_BIT_NAMES[(b[3] << 1) | b[4]]
         if b[2]:
@@ -316,7 +348,9 @@ def _mode_text(r, kind, rc, indexed=False):
             out.append("mrr" if b[2] else "mr")
         elif b[2]:
             return [f"MODE=0b{m:05b}"]
-    elif b[0] or (b[2] and b[3]):
+    elif b[0]:
+        out.append("sats" if b[2] else "satu")
+    elif b[2] and b[3]:
         return [f"MODE=0b{m:05b}"]
     elif b[2]:
         return ["mrr" if b[4] else "mr"]
@@ -339,6 +373,7 @@ def sv_disassemble(isa, prefix, suffix):
     cat = rmmod.CATEGORIES[row.sv]
     r = rmmod.RM(rmmod.rm_of(prefix), cat.ptype)
     kind = mode_kind(isa, row, cat)
+    forms = isa.forms
     mods = []
     if r.subvl > 1:
         mods.append(f"vec{r.subvl}")
@@ -362,7 +397,9 @@ def sv_disassemble(isa, prefix, suffix):
             mods.append(f"dw={r.ew}")
         if r.ews != 64:
             mods.append(f"sw={r.ews}")
-    mods += _mode_text(r, kind, d.fields.get("Rc", 0),
+    rc = d.fields.get("Rc", 0) or any(
+        forms.regclass.get(o) in ("crf", "crb") for o in row.outs if o not in ("CR0", "CR1"))
+    mods += _mode_text(r, kind, rc,
                        not any(op.base for op in row.operands))
     if any(m.startswith("MODE=") for m in mods):
         return None  # reserved mode: print as words
@@ -372,7 +409,6 @@ def sv_disassemble(isa, prefix, suffix):
     for i, s in enumerate(slots):
         for _d, name in s:
             where.setdefault(name, i)
-    forms = isa.forms
 
     def text(field):
         v = d.fields[field]

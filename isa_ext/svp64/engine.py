@@ -37,22 +37,39 @@ M64 = (1 << 64) - 1
 _SIGNED = None
 
 
+def _name_list(fname, tags=False):
+    import os
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))), "decoder", "svp64", fname)
+    names = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            words = line.split("#", 1)[0].split()
+            if words:
+                names[words[0]] = tuple(words[1:])
+    return names if tags else frozenset(names)
+
+
 def signed_sources():
     """Base mnemonics whose source elements are sign-extended under ELWIDTH_SRC
     (``decoder/svp64/signed_sources.txt``)."""
     global _SIGNED
     if _SIGNED is None:
-        import os
-        path = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__)))), "decoder", "svp64", "signed_sources.txt")
-        names = set()
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                line = line.split("#", 1)[0].strip()
-                if line:
-                    names.add(line)
-        _SIGNED = frozenset(names)
+        _SIGNED = _name_list("signed_sources.txt")
     return _SIGNED
+
+
+_SAT_OV = None
+
+
+def sat_overflow_rows():
+    """{base mnemonic: tags} of rows whose OE=1 OV is the signed overflow of
+    the 64-bit result within one wrap (``decoder/svp64/sat_overflow.txt``; tag
+    "narrow": only for source elements of 32 bits or less)."""
+    global _SAT_OV
+    if _SAT_OV is None:
+        _SAT_OV = _name_list("sat_overflow.txt", tags=True)
+    return _SAT_OV
 
 
 class LoopContext:
@@ -342,9 +359,8 @@ class SVInsn:
             self.scalar_dest = "MEM" not in row.outs and not any(
                 o.vec for o in self.ops if o.field == data) and r.mode != "ffirst"
         self.ffcr = None
+        self._gsnap = None
         if r.mode == "ffirst":
-            if r.subvl > 1:
-                raise Trap("SVP64 fail-first with SUBVL>1 is not implemented", "illegal")
             if self.kind == "ldst":
                 if "MEM" in row.outs:
                     raise Trap("SVP64 data-dependent fail-first on a store is not "
@@ -352,6 +368,17 @@ class SVInsn:
                 self.ffcr = ("rc1", None)
             elif self.rc:
                 self.ffcr = ("rc", None)
+            elif self.kind == "normal" and not crdest:
+                # Rc=0: the result's CR as if Rc=1 (normal.mdwn "Rc=0: ffirst z/nonz")
+                res = next((o for n in row.outs for o in self.ops
+                            if o.dst and o.field == n and o.cls in ("gpr", "fpr")), None)
+                if res is None or res.cls != "gpr":
+                    raise Trap("SVP64 fail-first with Rc=0 on an instruction without a GPR "
+                               "result is not implemented", "illegal")
+                if not row.rc:
+                    # no Rc column: the as-if-Rc=1 field is CR0, a vector with the result
+                    self.crbase, self.crvec = 0, res.vec
+                self.ffcr = ("rc0", res)
             else:
                 cro = [o for o in self.dstops if o.cls == "crf"]
                 if not cro:
@@ -386,6 +413,26 @@ class SVInsn:
         self.addr_field = self.addr_fields[0] if self.addr_fields else None
         self.mview = self.ldst is not None and self.ldst.needs_view()
         self.sext = row.mnemonic in signed_sources()
+        # saturation (normal.mdwn "sat mode"): clamp the exact result to ELWIDTH
+        self.sat = None
+        if r.mode == "sat":
+            if fops:
+                raise Trap("SVP64 saturation of FP results is not implemented", "illegal")
+            if "CA" in row.outs:
+                raise Trap(f"SVP64 saturation of {d.mnemonic}: prohibited on operations "
+                           "with a carry output (normal.mdwn)", "illegal")
+            res = next((o for n in row.outs for o in gops if o.dst and o.field == n), None)
+            if res is None:
+                raise Trap(f"SVP64 saturation of {d.mnemonic}: no integer result",
+                           "illegal")
+            tags = sat_overflow_rows().get(row.mnemonic)
+            ov = "OE" in c.params and tags is not None
+            if r.ews == 64 and (r.sat == "u" or not ov or "narrow" in tags):
+                raise Trap(f"SVP64 /sat{r.sat} of {d.mnemonic} with 64-bit source elements "
+                           "is not implemented (the exact result beyond 64 bits is not "
+                           "known)", "illegal")
+            self.sat = (res, c.params.index("OE") if ov else None)
+            self.sext = r.sat == "s"
         # Rc=1 CR0 of a narrow destination: recomputed from the truncated element
         self.rc_op = None
         if self.rc and row.rc == "CR0" and r.ew != 64:
@@ -394,7 +441,8 @@ class SVInsn:
         # pages using SVSTATE (svstep) see the element's steps and the loop context
         self.uses_sv = "svstate" in c.source.lower()
         ra0_vec = any(o.ra0 and o.vec and o.base == 0 for o in self.ops)
-        self.scratch_needed = bool(gops) and (r.ew != 64 or r.ews != 64 or ra0_vec)
+        self.scratch_needed = bool(gops) and (r.ew != 64 or r.ews != 64 or ra0_vec
+                                              or self.sat is not None)
         self.scratch = [0] * 128
         for j, o in enumerate(gops):
             o.sidx = 0 if (o.ra0 and not o.vec and o.base == 0) else j + 1
@@ -538,6 +586,9 @@ class SVInsn:
             kd = (dsub * vl + di) if unpack else (di * subvl + dsub)
             szero = not se
             dzero = not de
+            if self.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf):
+                # fail-first over sub-vectors: a failing sub-element discards its group
+                self._gsnap = (list(s.gpr), list(s.fpr))
             try:
                 if self.uses_sv:
                     s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
@@ -549,6 +600,14 @@ class SVInsn:
                         s.sv_loop = None
                     if vf:
                         sim.element_ops += 1
+                        if stop is not None:
+                            # fail-first on a VF svstep: VL truncated; steps the page
+                            # moved to or past the new VL end the loop as svstep does
+                            nsv = SV.put(s.svstate, "vl", stop)
+                            if ((nsv >> SV.SH_SRC) & 0x7F) >= stop or \
+                                    ((nsv >> SV.SH_DST) & 0x7F) >= stop:
+                                nsv = (nsv & ~SV.STEPS_MASK) & ~1
+                            s.svstate = nsv
                         return CIA + 8  # the page's SVSTATE stands (svstep advanced it)
                     sv = s.svstate
                 else:
@@ -628,8 +687,10 @@ class SVInsn:
             if o.dst:
                 writes[o.field] = args[o.pos]
         snap = None
-        if self.ffcr is not None and not r.vli:
-            # the failing element's register results are discarded (CR kept)
+        rc1 = self.ffcr is not None and self.ffcr[0] == "rc0" and r.rc1
+        if rc1 or (self.ffcr is not None and not r.vli and r.subvl == 1):
+            # RC1: the result is never stored; otherwise the failing element's
+            # register results are discarded (CR kept)
             snap = (list(s.gpr), list(s.fpr))
         mem = None
         if self.mview:
@@ -662,13 +723,25 @@ class SVInsn:
                 field = kd & 127
                 s.cr[field] = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | \
                     (s.so & 1)
-            else:
-                field = crf if kind == "rc" else args[o.pos]
-            bit = (s.cr[field & 127] >> (3 - r.cr_sel)) & 1
-            if bit != r.inv:
-                if snap:
+                crval = s.cr[field]
+            elif kind == "rc0":
+                # Rc=0: CR of the result element as if Rc=1 (signed at ELWIDTH, SO
+                # copied); stored only with RC1, which discards the result instead
+                w = r.ew
+                v = read_elem(s.gpr, o.base, kd if o.vec else 0, w)
+                crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
+                if r.rc1:
+                    s.cr[crf & 127] = crval
                     s.gpr[:] = snap[0]
                     s.fpr[:] = snap[1]
+            else:
+                crval = s.cr[(crf if kind == "rc" else args[o.pos]) & 127]
+            if ((crval >> (3 - r.cr_sel)) & 1) != r.inv:
+                if not r.vli:
+                    back = snap if r.subvl == 1 else self._gsnap
+                    if back:
+                        s.gpr[:] = back[0]
+                        s.fpr[:] = back[1]
                 return dststep + (1 if r.vli else 0)
         return None
 
@@ -693,11 +766,21 @@ class SVInsn:
                 v = read_elem(real, o.base, kd if o.vec else 0, r.ew)
             sc[o.sidx] = v
             args[o.pos] = o.sidx
+        sat = self.sat
+        if sat is not None and sat[1] is not None:
+            # OE=1 evaluation on a saved XER: OV places the exact result
+            oe = args[sat[1]]
+            xer = (s.ov, s.ov32, s.so)
+            args[sat[1]] = 1
+            s.ov = 0
         s.gpr = sc
         try:
             self.c.sem(s, CIA, *args, crf)
         finally:
             s.gpr = real
+        if sat is not None:
+            satd = self._saturate(s, sc, crf, oe if sat[1] is not None else None,
+                                  xer if sat[1] is not None else None)
         for o in self.gops:
             if o.dst and o.field in self.c.writes:
                 w = 64 if o.field == self.addr_field else r.ew
@@ -705,6 +788,13 @@ class SVInsn:
                 if ld is not None and o is self.data_op and ews != 64:
                     v &= (1 << ews) - 1  # load: op width -> ELWIDTH_SRC -> ELWIDTH
                 write_elem(real, o.base, kd if o.vec else 0, w, v)
+        if sat is not None:
+            if self.rc:
+                # Rc=1: CR of the saturated element; SO = saturation occurred
+                v = sc[sat[0].sidx] & ((1 << r.ew) - 1)
+                c = 0b1000 if v >> (r.ew - 1) else (0b0100 if v else 0b0010)
+                s.cr[crf & 127] = c | satd
+            return
         o = self.rc_op
         if o is not None:
             # CR0 of an element-width result: the truncated element, signed
@@ -712,6 +802,25 @@ class SVInsn:
             f = crf & 127
             c = 0b1000 if v >> (r.ew - 1) else (0b0100 if v else 0b0010)
             s.cr[f] = c | (s.cr[f] & 1)
+
+    def _saturate(self, s, sc, crf, oe, xer):
+        """Clamp the page's 64-bit result (sc) to the ELWIDTH range; returns 1
+        when it saturated.  The exact result is the 64-bit value read as signed,
+        moved past the 64-bit range when the OE=1 evaluation set OV."""
+        r = self.rm
+        o = self.sat[0]
+        v = sc[o.sidx] & M64
+        e = v - (1 << 64) if v >> 63 else v
+        if xer is not None:
+            if s.ov:
+                e += -(1 << 64) if e >= 0 else (1 << 64)
+            if not oe:
+                s.ov, s.ov32, s.so = xer
+        w = r.ew
+        lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if r.sat == "s" else (0, (1 << w) - 1)
+        c = lo if e < lo else hi if e > hi else e
+        sc[o.sidx] = c & M64
+        return int(c != e)
 
     def _fp_scratch_call(self, s, CIA, args, crf, ks, kd):
         """One element with FP element widths: sources widened exactly to

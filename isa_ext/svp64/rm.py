@@ -108,7 +108,7 @@ def category(name):
 class RM:
     """Decoded RM: common fields plus the mode, for one instruction.
 
-    Mode attributes: ``mode`` one of normal / mapreduce / ffirst (others trap);
+    Mode attributes: ``mode`` one of normal / mapreduce / ffirst / sat;
     ``sz dz`` zeroing; ``rg`` reverse gear; ``inv cr_sel vli`` fail-first;
     ``els`` element-strided LD/ST; LD/ST ``pi`` post-increment, ``lfsea`` RM[23]
     (LF on immediate forms, SEA on indexed forms), ``rc1`` fail-first test of the
@@ -170,21 +170,27 @@ def decode_mode(r, kind, rc, crdest):
         r.els, r.pi, r.lfsea = m0, m2, m4
         r.sz = r.dz = m3
         return r
-    if m1:  # data-dependent fail-first
+    if m1:  # data-dependent fail-first: VLi 1 inv CR-bit (Rc=1) / VLi 1 inv zz RC1 (Rc=0)
         r.mode = "ffirst"
         r.vli, r.inv = m0, m2
-        if rc or crdest:
+        if rc or crdest or kind == "crop":
             r.cr_sel = (m3 << 1) | m4
         else:
-            raise Trap("SVP64 fail-first with Rc=0 (RC1 / z-nonz) is not implemented", "illegal")
+            # Rc=0: the EQ bit of the result's CR (computed as if Rc=1) is tested;
+            # RC1=1 stores that CR, not the result (a cmp); zz zeroes both sides
+            r.cr_sel, r.rc1 = 2, m4
+            r.sz = r.dz = m3
         return r
     if kind == "crop":
         if m0:
             r.mode = "mapreduce"
         r.rg, r.dz, r.sz = m2, m3, m4
         return r
-    if m0:
-        raise Trap("SVP64 saturation mode is not implemented", "illegal")
+    if m0:  # saturation: 1 0 N dz sz (N=0 unsigned, N=1 signed)
+        r.mode = "sat"
+        r.sat = "s" if m2 else "u"
+        r.dz, r.sz = m3, m4
+        return r
     if m2:
         if m3:
             raise Trap(f"reserved SVP64 normal-mode encoding MODE=0b{m:05b}", "illegal")

@@ -1,0 +1,264 @@
+"""SVP64 normal-mode features: Rc=0 fail-first (RC1), fail-first over
+sub-vectors, saturation, the removed predicate-result mode.  Expected values
+are derived by hand in the comments from normal.mdwn (libre-soc wiki) and the
+MODE table of openpower-isa's RM decoder (``VLi 1 inv zz RC1``, ``1 0 N dz sz``)."""
+import pytest
+
+from isa_ext.isa import ISA
+from isa_ext.sim import Simulator
+from isa_ext.svp64 import svstate as SV, rm as RM
+
+M64 = (1 << 64) - 1
+
+
+@pytest.fixture(scope="module")
+def svisa():
+    return ISA(extensions=["base", "svp64"])
+
+
+def words(isa, line):
+    mn, _, ops = line.partition(" ")
+    return isa.sv_assemble(mn, ops.split(",") if ops else [], 0, lambda t: int(t, 0))
+
+
+def run(isa, prog, vl, regs=(), cr=(), so=0):
+    sim = Simulator(isa=isa)
+    ws = []
+    for p in prog:
+        ws += words(isa, p) if isinstance(p, str) else list(p)
+    sim.load_words(ws)
+    sim.state.svstate = SV.make(maxvl=max(vl, 1), vl=vl)
+    for i, v in dict(regs).items():
+        sim.state.gpr[i] = v & M64
+    for i, v in dict(cr).items():
+        sim.state.cr[i] = v
+    sim.state.so = so
+    return sim.run()
+
+
+def vl_of(r):
+    return SV.get(r.state.svstate, "vl")
+
+
+def with_mode(isa, line, mode):
+    pre, suf = words(isa, line)
+    return [RM.prefix_of(RM.put_bits(RM.rm_of(pre), 19, 23, mode)), suf]
+
+
+# --- Rc=0 fail-first -------------------------------------------------------------
+
+def test_ff_rc1_encoding(svisa):
+    # MODE = VLi 1 inv zz RC1: ff=RC1 -> 01001, ff=~RC1/vli/zz -> 11111; the rest of
+    # RM equals the unmodified instruction's
+    plain = RM.rm_of(words(svisa, "sv.subf *0, 8, *0")[0])
+    for mods, mode in (("ff=RC1", 0b01001), ("ff=~RC1/vli/zz", 0b11111),
+                       ("ff=RC1/vli", 0b11001)):
+        pre, _ = words(svisa, f"sv.subf/{mods} *0, 8, *0")
+        assert RM.rm_of(pre) == RM.put_bits(plain, 19, 23, mode)
+        assert svisa.sv_disassemble(*words(svisa, f"sv.subf/{mods} *0, 8, *0")) == \
+            f"sv.subf/{mods} *0, 8, *0"
+
+
+def test_ff_rc1_stores_crs_not_results(svisa):
+    # subf RT=RB-RA: r0..r3 = 9 8 3 4, r8 = 3 -> results 6 5 0 1.  RC1: CR(0+i) as if
+    # Rc=1 = GT GT EQ; EQ set at element 2 != inv 0 -> stop, VL = 2.  normal.mdwn:
+    # "when RC1=1 the result elements are never stored, only the CRs": r0..r3 unchanged,
+    # CR3 never computed.
+    r = run(svisa, ["sv.subf/ff=RC1 *0, 8, *0"], 4, {0: 9, 1: 8, 2: 3, 3: 4, 8: 3},
+            cr={3: 0b0001})
+    assert r.stop == "end"
+    assert r.gpr[0:4] == [9, 8, 3, 4]
+    assert r.state.cr[0:4] == [0b0100, 0b0100, 0b0010, 0b0001]
+    assert vl_of(r) == 2 and SV.get(r.state.svstate, "srcstep") == 0
+
+
+def test_ff_rc1_vli_and_zero_vl(svisa):
+    # /vli: the failing element counts: VL = 3
+    r = run(svisa, ["sv.subf/ff=RC1/vli *0, 8, *0"], 4, {0: 9, 1: 8, 2: 3, 3: 4, 8: 3})
+    assert vl_of(r) == 3 and r.gpr[0:4] == [9, 8, 3, 4]
+    # element 0 is 3-3 = 0: without VLi VL becomes 0 (data-dependent ffirst may set 0)
+    r = run(svisa, ["sv.subf/ff=RC1 *0, 8, *0"], 4, {0: 3, 1: 8, 8: 3})
+    assert vl_of(r) == 0 and r.state.cr[0] == 0b0010 and r.state.cr[1] == 0
+    # with VLi it is 1
+    r = run(svisa, ["sv.subf/ff=RC1/vli *0, 8, *0"], 4, {0: 3, 1: 8, 8: 3})
+    assert vl_of(r) == 1
+
+
+def test_ff_not_rc1_inverted(svisa):
+    # ~RC1 (inv=1): stop at the first non-zero result.  r0..r2 = 3 3 5, r8 = 3 ->
+    # 0 0 2: CR EQ EQ GT (SO copied: XER.SO=1 -> +1); element 2 EQ=0 != inv -> VL = 2
+    r = run(svisa, ["sv.subf/ff=~RC1 *0, 8, *0"], 3, {0: 3, 1: 3, 2: 5, 8: 3}, so=1)
+    assert vl_of(r) == 2
+    assert r.state.cr[0:3] == [0b0011, 0b0011, 0b0101]
+
+
+def test_ff_rc1_on_row_without_rc(svisa):
+    # addi has no Rc: the as-if-Rc=1 field is CR0 + element.  r0..r2 = 5 3 7, SI=-3
+    # -> 2 0 4: CR0 GT, CR1 EQ -> VL = 1, r0..r2 unchanged
+    r = run(svisa, ["sv.addi/ff=RC1 *0, *0, -3"], 3, {0: 5, 1: 3, 2: 7})
+    assert vl_of(r) == 1 and r.gpr[0:3] == [5, 3, 7]
+    assert r.state.cr[0:3] == [0b0100, 0b0010, 0]
+
+
+def test_ff_rc0_without_rc1_tests_zero_keeps_results(svisa):
+    # MODE 01000 (Rc=0, RC1=0, "z/nonz"): results stored, no CR written, test = result
+    # zero.  6 5 0 1: element 2 is zero -> VL = 2, its result discarded (r2 keeps 3)
+    prog = [with_mode(svisa, "sv.subf *0, 8, *0", 0b01000)]
+    r = run(svisa, prog, 4, {0: 9, 1: 8, 2: 3, 3: 4, 8: 3}, cr={0: 0b0001, 2: 0b0001})
+    assert r.gpr[0:4] == [6, 5, 3, 4] and vl_of(r) == 2
+    assert r.state.cr[0:4] == [0b0001, 0, 0b0001, 0]
+    # VLi (MODE 11000): the zero result is written, VL = 3
+    prog = [with_mode(svisa, "sv.subf *0, 8, *0", 0b11000)]
+    r = run(svisa, prog, 4, {0: 9, 1: 8, 2: 3, 3: 4, 8: 3})
+    assert r.gpr[0:4] == [6, 5, 0, 4] and vl_of(r) == 3
+    # no assembly spelling: disassembles to nothing (printed as words)
+    assert svisa.sv_disassemble(*with_mode(svisa, "sv.subf *0, 8, *0", 0b01000)) is None
+
+
+def test_ff_rc1_zz_zeroes_masked_out(svisa):
+    # /zz (bit 3) zeroes on both sides: m=r3=0b101, elements 0..2; element 1 masked
+    # out -> zeroed destination; RC1 never stores results, so the zeroed element is the
+    # only write: r1 = 0.  Results 6 . 1 -> CR0 GT, CR2 GT, no fail: VL stays 3
+    r = run(svisa, ["sv.subf/ff=RC1/zz/m=r3 *0, 8, *0"], 3,
+            {0: 9, 1: 8, 2: 4, 3: 0b101, 8: 3})
+    assert r.gpr[0:3] == [9, 0, 4] and vl_of(r) == 3
+    assert r.state.cr[0] == 0b0100 and r.state.cr[2] == 0b0100
+
+
+# --- fail-first with SUBVL > 1 ----------------------------------------------------
+
+def test_ff_subvl_discards_group(svisa):
+    # sv.subf./vec2/ff=eq *0, 8, *0, VL=3 groups of 2: r0..r5 = 9 8 3 7 5 6, r8 = 3 ->
+    # 6 5 0 4 2 3.  Sub-element 2 (group 1, first) is zero: EQ -> VL = 1 (VL counts
+    # groups), group 1 discarded (r2, r3 keep 3, 7), CR2 = EQ kept, later ones untouched
+    r = run(svisa, ["sv.subf./vec2/ff=eq *0, 8, *0"], 3,
+            {0: 9, 1: 8, 2: 3, 3: 7, 4: 5, 5: 6, 8: 3})
+    assert r.gpr[0:6] == [6, 5, 3, 7, 5, 6] and vl_of(r) == 1
+    assert r.state.cr[0:4] == [0b0100, 0b0100, 0b0010, 0]
+    # failing on the second sub-element: 9 8 7 3 -> 6 5 4 0: group 1's first result
+    # (4) is discarded with it
+    r = run(svisa, ["sv.subf./vec2/ff=eq *0, 8, *0"], 3,
+            {0: 9, 1: 8, 2: 7, 3: 3, 4: 5, 5: 6, 8: 3})
+    assert r.gpr[0:6] == [6, 5, 7, 3, 5, 6] and vl_of(r) == 1
+
+
+def test_ff_subvl_vli(svisa):
+    # /vli: VL = 2 includes group 1; the failing sub-element is written, the loop ends
+    # there (r3 not computed: keeps 7, CR3 untouched)
+    r = run(svisa, ["sv.subf./vec2/ff=eq/vli *0, 8, *0"], 3,
+            {0: 9, 1: 8, 2: 3, 3: 7, 4: 5, 5: 6, 8: 3})
+    assert r.gpr[0:6] == [6, 5, 0, 7, 5, 6] and vl_of(r) == 2
+    assert r.state.cr[3] == 0
+
+
+def test_ff_subvl_rc1_vl0(svisa):
+    # RC1 over vec2: 3 9 -> 0 6: sub-element 0 zero -> VL 0, nothing stored
+    r = run(svisa, ["sv.subf/vec2/ff=RC1 *0, 8, *0"], 2, {0: 3, 1: 9, 8: 3})
+    assert vl_of(r) == 0 and r.gpr[0:2] == [3, 9] and r.state.cr[0] == 0b0010
+
+
+# --- saturation -------------------------------------------------------------------
+
+def test_sat_encoding(svisa):
+    # MODE = 1 0 N dz sz: satu 10000, sats 10100, sats/dz 10110
+    plain = RM.rm_of(words(svisa, "sv.add/w=8 *1, *5, *9")[0])
+    for mods, mode in (("w=8/satu", 0b10000), ("w=8/sats", 0b10100),
+                       ("w=8/sats/dz", 0b10110)):
+        pre, suf = words(svisa, f"sv.add/{mods} *1, *5, *9")
+        assert RM.rm_of(pre) == RM.put_bits(plain, 19, 23, mode)
+        assert svisa.sv_disassemble(pre, suf) == f"sv.add/{mods} *1, *5, *9"
+
+
+def test_satu_w8(svisa):
+    # bytes: 200+100 = 300 -> 255; 10+20 = 30; the other bytes of r1 are kept
+    r = run(svisa, ["sv.add/satu/w=8 *1, *5, *9"], 2,
+            {1: 0x1111111111111111, 5: 0x0AC8, 9: 0x1464})
+    assert r.gpr[1] == 0x1111111111111EFF
+    # subf RT = RB - RA: 100 - 200 = -100 -> 0; 50 - 20 = 30
+    r = run(svisa, ["sv.subf/satu/w=8 *1, *5, *9"], 2, {5: 0x14C8, 9: 0x3264})
+    assert r.gpr[1] & 0xFFFF == 0x1E00
+
+
+def test_sats_w8(svisa):
+    # subf RB - RA, signed bytes: -128-100 = -228 -> -128 (0x80); 100-(-100) = 200 -> 127;
+    # 3-5 = -2 (0xFE)
+    r = run(svisa, ["sv.subf/sats/w=8 *1, *5, *9"], 3, {5: 0x059C64, 9: 0x036480})
+    assert r.gpr[1] & 0xFFFFFF == 0xFE7F80
+
+
+def test_sat_mixed_widths(svisa):
+    # 16-bit sources, 8-bit destination: 300 + 0 -> 255 (satu); -200 + 0 -> -128 (sats)
+    r = run(svisa, ["sv.add/satu/dw=8/sw=16 *1, *5, *9"], 1, {5: 300})
+    assert r.gpr[1] & 0xFF == 0xFF
+    r = run(svisa, ["sv.add/sats/dw=8/sw=16 *1, *5, *9"], 1, {5: 0x10000 - 200})
+    assert r.gpr[1] & 0xFF == 0x80
+
+
+def test_sat_mulld_narrow(svisa):
+    # 32-bit unsigned: 0xFFFFFFFF^2 > 2^32-1 -> 0xFFFFFFFF; 3*5 = 15
+    r = run(svisa, ["sv.mulld/satu/w=32 *1, *5, *9"], 2,
+            {5: 0x3FFFFFFFF, 9: 0x5FFFFFFFF})
+    assert r.gpr[1] == 0xFFFFFFFFF
+    # 16-bit signed: 300*200 = 60000 -> 32767; -300*200 -> -32768 (0x8000)
+    r = run(svisa, ["sv.mulld/sats/w=16 *1, *5, *9"], 2,
+            {5: ((0x10000 - 300) << 16) | 300, 9: (200 << 16) | 200})
+    assert r.gpr[1] & 0xFFFFFFFF == 0x80007FFF
+
+
+def test_sats_add_64bit_overflow(svisa):
+    # (2^63-1) + 1 -> 2^63-1; -2^63 + -1 -> -2^63; 5 + -7 = -2.  XER untouched (OE=0)
+    r = run(svisa, ["sv.add/sats *1, *5, *9"], 3,
+            {5: (1 << 63) - 1, 9: 1, 6: -(1 << 63), 10: -1, 7: 5, 11: -7})
+    assert r.gpr[1:4] == [(1 << 63) - 1, 1 << 63, M64 - 1]
+    assert (r.state.ov, r.state.so) == (0, 0)
+
+
+def test_sat_rc1_so_is_saturation(svisa):
+    # Rc=1: CR per element, SO bit = saturation occurred (XER.SO ignored even if set).
+    # 100+100 = 200 -> 127: GT|SO = 0b0101; 1+1 = 2: GT only.  CR0 shares RT's EXTRA3
+    # slot: *1 is field 0 with spec 0b1_01 -> CR (0<<3 | 1<<2) = CR4 + element
+    r = run(svisa, ["sv.add./sats/w=8 *1, *5, *9"], 2, {5: 0x0164, 9: 0x0164}, so=1)
+    assert r.gpr[1] & 0xFFFF == 0x027F
+    assert r.state.cr[4:6] == [0b0101, 0b0100] and r.state.cr[0:4] == [0] * 4
+
+
+def test_sat_predicated_dz(svisa):
+    # m=r3=0b01: element 0 saturates (250+10 -> 255), element 1 masked out, dz -> 0
+    r = run(svisa, ["sv.add/satu/w=8/m=r3/dz *1, *5, *9"], 2,
+            {1: 0xFFFF, 3: 1, 5: 0x01FA, 9: 0x010A})
+    assert r.gpr[1] == 0x00FF
+
+
+@pytest.mark.parametrize("line,why", [
+    ("sv.addc/sats *1, *5, *9", "carry"),
+    ("sv.add/satu *1, *5, *9", "not implemented"),
+    ("sv.mulld/sats *1, *5, *9", "not implemented"),
+    ("sv.fadd/sats *1, *5, *9", "not implemented"),
+])
+def test_sat_traps_leave_no_state(svisa, line, why):
+    r = run(svisa, [line], 2, {1: 77, 5: 1, 9: 2})
+    assert r.stop == "trap" and why in r.trap.reason
+    assert r.gpr[1] == 77 and r.pc == 0x1000 and vl_of(r) == 2
+
+
+def test_assembler_rejects(svisa):
+    from isa_ext.svp64.asm import SVAsmError
+    for line, why in (("sv.add/pr=eq *1, *5, *9", "removed"),
+                      ("sv.add/sats/ff=eq *1, *5, *9", "saturation"),
+                      ("sv.add/sats/mr *1, *5, *9", "saturation"),
+                      ("sv.subf/ff=RC1/sz *0, 8, *0", "zz")):
+        with pytest.raises(SVAsmError, match=why):
+            words(svisa, line)
+
+
+def test_no_mode_encoding_is_left_for_pred_result(svisa):
+    # every MODE value of an Rc=0 sv.add decodes to a mode (or reserved 00110/00111):
+    # 11xxx is fail-first with VLi, so predicate-result has no encoding
+    for mode in range(32):
+        r = RM.RM(RM.put_bits(0, 19, 23, mode), 1)
+        if mode in (0b00110, 0b00111):
+            with pytest.raises(Exception, match="reserved"):
+                RM.decode_mode(r, "normal", False, False)
+            continue
+        RM.decode_mode(r, "normal", False, False)
+        assert r.mode in ("normal", "mapreduce", "ffirst", "sat")
