@@ -154,6 +154,7 @@ def test_disassembler_prefers_objdumps_extended_mnemonic(isa, tmp_path):
                         str(tmp_path / "x.o")], capture_output=True, text=True, check=True)
     dis = Disassembler(isa)
     mismatches = []
+    compared = 0
     for line in r.stdout.splitlines():
         parts = line.split("\t")
         if len(parts) < 3 or not parts[0].strip().endswith(":"):
@@ -162,8 +163,11 @@ def test_disassembler_prefers_objdumps_extended_mnemonic(isa, tmp_path):
         word = int.from_bytes(bytes.fromhex(parts[1].replace(" ", "")), "little")
         objdump_name = parts[2].split()[0]
         ours = dis.word(word, addr)
+        compared += 1
         if ours.split()[0] != objdump_name:
             mismatches.append(f"{word:08x}: objdump {parts[2].strip()!r} ours {ours!r}")
+    # every instruction line was parsed out of objdump's listing (not a vacuous pass)
+    assert compared == len([t for t in text.splitlines() if not t.endswith(":")])
     assert not mismatches, "\n".join(mismatches)
 
 

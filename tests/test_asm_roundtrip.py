@@ -139,6 +139,7 @@ def test_every_row_disassembles_and_reassembles(isa):
     prog = assemble("".join(f"{t}\n" for _, t in samples), isa=isa, base=0x4000)
     dis = Disassembler(isa)
     problems = []
+    assert len(prog.words) == len(samples)   # one word per sample: zip drops none
     for i, ((row, text), word) in enumerate(zip(samples, prog.words)):
         pc = 0x4000 + 4 * i
         decoded = isa.decode(word)
