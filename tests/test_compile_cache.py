@@ -1,0 +1,49 @@
+"""Compiled pseudocode is cached on disk, keyed by everything it depends on."""
+import pytest
+
+from isa_ext.isa import ISA
+from isa_ext.pseudocode import compiler
+
+
+def test_second_isa_uses_the_disk_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    first = ISA(extensions=["base"])
+    row = first.by_mnemonic["add"][0]
+    first.compiled(row)
+    first.save_cache()
+    assert (tmp_path / "compiled.json").is_file()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("compiled again instead of using the cache")
+    monkeypatch.setattr(compiler, "compile_page", refuse)
+    second = ISA(extensions=["base"])
+    c = second.compiled(second.by_mnemonic["add"][0])
+    assert "def sem(" in c.source
+
+
+def test_changed_page_is_compiled_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    isa = ISA(extensions=["base"])
+    row = isa.by_mnemonic["add"][0]
+    isa.compiled(row)
+    isa.save_cache()
+    calls = []
+    real = compiler.compile_page
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(compiler, "compile_page", counting)
+    again = ISA(extensions=["base"])
+    row2 = again.by_mnemonic["add"][0]
+    row2.page.code = row2.page.code + "RT <- (RT)\n"   # a different page text
+    again.compiled(row2)
+    assert calls == [1]
+
+
+def test_use_cache_false_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    isa = ISA(extensions=["base"], use_cache=False)
+    isa.compiled(isa.by_mnemonic["add"][0])
+    isa.save_cache()
+    assert not (tmp_path / "compiled.json").exists()
