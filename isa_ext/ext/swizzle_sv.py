@@ -244,6 +244,8 @@ class SvSwizzle:
                 raise ElementInterrupt(f"{self.name}: element-level interrupt before group "
                                        f"src {srcstep} / dst {dststep}")
             self.group(s, CIA, regs, srcstep, dststep, vl, smask, dmask)
+            if getattr(sim, "_sv_emit", None) is not None:
+                self.event(sim, CIA, srcstep, dststep, vl, smask, dmask)
             sim.element_ops += self.dst_n
             if vertical:
                 break
@@ -256,6 +258,27 @@ class SvSwizzle:
         if not vertical:
             s.svstate = svstate.with_steps(s.svstate, 0, 0)
         return CIA + 8
+
+    def event(self, sim, CIA, srcstep, dststep, vl, smask, dmask):
+        """One trace event per group, in the SVP64 engine's element-event format:
+        reads/writes name the registers holding the group's source/destination
+        elements."""
+        def regs_of(base, step, n, planar, vec, width):
+            return sorted({element_bytes(base, e, width)[0]
+                           for e in offsets(step, n, vl, planar, vec)})
+        se, de = (smask >> srcstep) & 1, (dmask >> dststep) & 1
+        src = "FRAp" if self.floating else "RAp"
+        dst = "FRTp" if self.floating else "RTp"
+        zeroed = bool(self.r.dz and not de)
+        sim._sv_emit({
+            "type": "element", "pc": CIA, "mnemonic": self.name,
+            "srcstep": srcstep, "dststep": dststep, "ssubstep": 0, "dsubstep": 0,
+            "src_pred": se, "dst_pred": de, "zeroed": zeroed,
+            "reads": {} if zeroed else {src: regs_of(self.ra, srcstep, self.src_n,
+                                                     self.src_planar, self.ra_vec, self.ews)},
+            "writes": {dst: regs_of(self.rt, dststep, self.dst_n, self.dst_planar,
+                                    self.rt_vec, self.ew)},
+            "op": sim.element_ops})
 
     def group(self, s, CIA, regs, srcstep, dststep, vl, smask, dmask):
         g = Group(regs, self.src_n, self.dst_n, self.in_place, self.fp_one, self.ews, self.ew)

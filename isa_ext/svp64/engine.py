@@ -340,7 +340,9 @@ class SVInsn:
             else:
                 self.crbase = b
         crdest = any(o.dst and o.cls in ("crf", "crb") for o in self.ops)
-        rmmod.decode_mode(r, self.kind, self.rc, crdest)
+        # an Rc=1 instruction whose page records CR0 itself (svstep.) uses the Rc=1 table
+        rc_field = bool(fields.get("Rc"))
+        rmmod.decode_mode(r, self.kind, self.rc or rc_field, crdest)
         if cat.decode_mode is not None:
             cat.decode_mode(r, self)
         self.base_args = [fields[p] for p in c.params]
@@ -366,7 +368,7 @@ class SVInsn:
                     raise Trap("SVP64 data-dependent fail-first on a store is not "
                                "implemented (no result to test)", "illegal")
                 self.ffcr = ("rc1", None)
-            elif self.rc:
+            elif self.rc or rc_field:
                 self.ffcr = ("rc", None)
             elif self.kind == "normal" and not crdest:
                 # Rc=0: the result's CR as if Rc=1 (normal.mdwn "Rc=0: ffirst z/nonz")

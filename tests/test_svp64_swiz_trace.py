@@ -1,0 +1,60 @@
+"""Element trace events of sv.mv.swiz (one per group, SVP64 event format)."""
+import re
+
+from isa_ext.cli import main
+from isa_ext.sim import Simulator
+from isa_ext.svp64 import svstate as SV
+
+
+def test_swiz_groups_traced():
+    # sv.mv.swiz/vec4/svec4 *8, *16, "WZYX", VL=2, 64-bit elements: group g reads
+    # r16+4g..r19+4g and writes r8+4g..r11+4g (non-planar: element g*4+i)
+    sim = Simulator()
+    sim.load_asm(' sv.mv.swiz/vec4/svec4 *8, *16, "WZYX"\n')
+    sim.state.svstate = SV.make(maxvl=2, vl=2)
+    for i in range(8):
+        sim.state.gpr[16 + i] = i + 1
+    events = []
+    sim.tracer = events.append
+    r = sim.run()
+    assert r.stop == "end", r.trap
+    el = [e for e in events if e["type"] == "element"]
+    assert [(e["srcstep"], e["dststep"]) for e in el] == [(0, 0), (1, 1)]
+    assert el[0]["reads"] == {"RAp": [16, 17, 18, 19]}
+    assert el[0]["writes"] == {"RTp": [8, 9, 10, 11]}
+    assert el[1]["writes"] == {"RTp": [12, 13, 14, 15]}
+    assert all(e["mnemonic"] == "sv.mv.swiz" for e in el)
+    # WZYX reverses each group: r8..r11 = 4 3 2 1
+    assert r.gpr[8:12] == [4, 3, 2, 1]
+
+
+def test_swiz_trace_cli(tmp_path, capsys):
+    p = tmp_path / "s.s"
+    p.write_text(' setvl 0, 0, 2, 0, 1, 1\n sv.mv.swiz/vec4/svec4 *8, *16, "WZYX"\n')
+    assert main(["run", str(p), "--trace"]) == 0
+    out = capsys.readouterr().out
+    lines = re.findall(r"\[element\].*mnemonic=sv\.mv\.swiz.*dststep=(0x[0-9a-f]+)", out)
+    assert [int(x, 16) for x in lines] == [0, 1]
+
+
+def _svstep_once(line):
+    sim = Simulator()
+    sim.load_asm(f" {line}\n")
+    sim.state.svstate = SV.make(maxvl=4, vl=4, vfirst=1)
+    r = sim.run()
+    assert r.stop == "end", r.trap
+    d = SV.decode(r.state.svstate)
+    return d["vl"], d["srcstep"], d["vfirst"], r.state.cr[0]
+
+
+def test_vf_svstep_fail_first_truncates():
+    # VF, steps 0, VL 4.  svstep. advances to step 1 and records CR0 = 0b000 || end
+    # = 0 (SO clear; the page writes CR0 itself: the Rc=1 fail-first table applies).  Control: no fail-first -> steps 1, VL 4, still VF.
+    assert _svstep_once("sv.svstep. 0, 0, 0, 0") == (4, 1, 1, 0)
+    # /ff=ns hits (SO = 0): VL truncated to the element that ran (step 0) -> 0; the
+    # advanced step 1 is past the new VL, so the loop ends (steps reset, VF left)
+    assert _svstep_once("sv.svstep./ff=ns 0, 0, 0, 0") == (0, 0, 0, 0)
+    # with VLi: VL = 1; step 1 reaches it -> loop ends as well
+    assert _svstep_once("sv.svstep./ff=ns/vli 0, 0, 0, 0") == (1, 0, 0, 0)
+    # /ff=so does not hit (SO = 0): as the control
+    assert _svstep_once("sv.svstep./ff=so 0, 0, 0, 0") == (4, 1, 1, 0)
