@@ -136,6 +136,18 @@ def to_single_nan(x):
 
 # --- rounding ----------------------------------------------------------------
 
+def rounds_up(rn, sign, lsb, half, more):
+    """Whether rounding mode ``rn`` increments a magnitude whose last kept bit is
+    ``lsb``, given the discarded part: ``half`` (its top bit) and ``more`` (any
+    bit below it, or a sticky bit)."""
+    if rn == RN_NEAREST:
+        return bool(half and (more or lsb))
+    if rn == RN_ZERO:
+        return False
+    inexact = half or more
+    return bool(inexact and (sign if rn == RN_DOWN else not sign))
+
+
 def round_to(sign, mant, exp, sticky, fmt, rn):
     """Round sign * (mant + sticky fraction) * 2**exp to ``fmt``.
 
@@ -158,14 +170,7 @@ def round_to(sign, mant, exp, sticky, fmt, rn):
         rest_half = rest >= half
         rest_more = (rest & (half - 1)) != 0 or sticky
     inexact = rest_half or rest_more
-    if rn == RN_NEAREST:
-        up = rest_half and (rest_more or kept & 1)
-    elif rn == RN_ZERO:
-        up = False
-    elif rn == RN_UP:
-        up = inexact and not sign
-    else:
-        up = inexact and sign
+    up = rounds_up(rn, sign, kept & 1, rest_half, rest_more)
     kept += up
     flags = XX if inexact else 0
     if tiny and inexact:
@@ -413,14 +418,7 @@ def fp_to_int(s, b, width, is_signed, toward_zero):
             rest_half = rest >> (-e - 1) & 1 == 1
             rest_more = rest & ((1 << (-e - 1)) - 1) != 0
         inexact = rest_half or rest_more
-        if rn == RN_NEAREST:
-            up = rest_half and (rest_more or exact & 1)
-        elif rn == RN_ZERO:
-            up = False
-        elif rn == RN_UP:
-            up = inexact and not sign
-        else:
-            up = inexact and sign
+        up = rounds_up(rn, sign, exact & 1, rest_half, rest_more)
         mag = exact + up
         v = -mag if sign else mag
         if v < lo or v > hi:
