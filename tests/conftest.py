@@ -32,3 +32,16 @@ def shared_dir():
     if not os.path.isdir(d):
         pytest.skip("../shared/ (requirements and golden data) not beside the checkout")
     return d
+
+
+@pytest.fixture(scope="session")
+def svisa():
+    """The base ISA with SVP64 only (no swizzle/gpu categories)."""
+    from isa_ext.isa import ISA
+    return ISA(extensions=["base", "svp64"])
+
+
+def sv_words(isa, line):
+    """Assemble one ``sv.`` line ("sv.add *1, *5, *9") to its two words."""
+    mn, _, ops = line.partition(" ")
+    return isa.sv_assemble(mn, ops.split(",") if ops else [], 0, lambda t: int(t, 0))

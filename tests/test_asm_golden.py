@@ -3,7 +3,6 @@ assembler's full path (labels/expressions -> sv_assemble hook), and back through
 the disassembler: disassembly reassembles to the golden words."""
 import os
 
-import pytest
 
 from isa_ext.asm import assemble
 from isa_ext.disasm import Disassembler

@@ -10,7 +10,6 @@ targets as ".+offset" (GNU makes "." relative) or absolute for AA=1.
 import random
 import subprocess
 
-import pytest
 
 from conftest import need_tool
 from isa_ext.asm import assemble

@@ -2,7 +2,6 @@
 import os
 import struct
 
-import pytest
 
 from isa_ext.cli import main
 

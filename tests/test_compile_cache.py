@@ -1,6 +1,4 @@
 """Compiled pseudocode is cached on disk, keyed by everything it depends on."""
-import pytest
-
 from isa_ext.isa import ISA
 from isa_ext.pseudocode import compiler
 

@@ -14,8 +14,6 @@ from isa_ext.errors import AsmError
 from isa_ext.asm import assemble
 from isa_ext.spec.opcode_map import load_reference, row_key
 
-import gpu_reference as ref
-
 
 @pytest.fixture(scope="module")
 def isa():

@@ -3,7 +3,6 @@ RM/EXTRA2 decoding, in simulation; its Verilog read back by yosys."""
 import random
 import subprocess
 
-import pytest
 
 from amaranth.sim import Simulator as HdlSimulator
 

@@ -1,6 +1,5 @@
 """isa-ext spec: the generated site and Markdown describe every row, and the
 encoding diagrams agree with the decoder's masks."""
-import os
 import re
 from html.parser import HTMLParser
 

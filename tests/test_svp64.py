@@ -4,7 +4,6 @@ import os
 
 import pytest
 
-from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 from isa_ext.svp64 import svstate as SV, rm as RM, extra as EX
 from isa_ext.svp64.predication import CR_PRED_OFFSET
@@ -12,11 +11,6 @@ from isa_ext.svp64.predication import CR_PRED_OFFSET
 M64 = (1 << 64) - 1
 GOLDEN = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "golden",
                       "svp64_encodings.tsv")
-
-
-@pytest.fixture(scope="module")
-def svisa():
-    return ISA(extensions=["base", "svp64"])
 
 
 def asm(isa, lines):

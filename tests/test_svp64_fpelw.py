@@ -5,18 +5,12 @@ binary32 = 1 sign, 8 exponent (bias 127), 23 fraction bits; binary16 = 1, 5 (bia
 15), 10.  Elements pack little-endian in an FPR (element 0 in the low bits)."""
 import pytest
 
-from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 from isa_ext.svp64 import svstate as SV
 
 FX, OX, XX = 1 << 31, 1 << 28, 1 << 25          # FPSCR bits 32, 35, 38 (MSB0)
 FR, FI = 1 << 18, 1 << 17                       # bits 45, 46
 FPRF_SHIFT = 12                                 # FPRF = bits 47:51
-
-
-@pytest.fixture(scope="module")
-def svisa():
-    return ISA(extensions=["base", "svp64"])
 
 
 def run(isa, line, vl, fprs):

@@ -5,22 +5,13 @@ addressing rules; memory contents are chosen so that each element's source is
 recognisable (value = its own address, or a marked byte)."""
 import pytest
 
-from isa_ext.isa import ISA
+from conftest import sv_words as words
+
 from isa_ext.sim import Simulator
 from isa_ext.svp64 import svstate as SV
 
 M64 = (1 << 64) - 1
 BASE = 0x8000
-
-
-@pytest.fixture(scope="module")
-def svisa():
-    return ISA(extensions=["base", "svp64"])
-
-
-def words(isa, line):
-    mn, _, ops = line.partition(" ")
-    return isa.sv_assemble(mn, ops.split(",") if ops else [], 0, lambda t: int(t, 0))
 
 
 def sim_for(isa, line, vl, regs=(), mem=(), memw=8):

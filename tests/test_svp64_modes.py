@@ -4,21 +4,12 @@ are derived by hand in the comments from normal.mdwn (libre-soc wiki) and the
 MODE table of openpower-isa's RM decoder (``VLi 1 inv zz RC1``, ``1 0 N dz sz``)."""
 import pytest
 
-from isa_ext.isa import ISA
+from conftest import sv_words as words
+
 from isa_ext.sim import Simulator
 from isa_ext.svp64 import svstate as SV, rm as RM
 
 M64 = (1 << 64) - 1
-
-
-@pytest.fixture(scope="module")
-def svisa():
-    return ISA(extensions=["base", "svp64"])
-
-
-def words(isa, line):
-    mn, _, ops = line.partition(" ")
-    return isa.sv_assemble(mn, ops.split(",") if ops else [], 0, lambda t: int(t, 0))
 
 
 def run(isa, prog, vl, regs=(), cr=(), so=0):

@@ -2,14 +2,8 @@
 setvl and svstep, expectations worked out by hand from the page text."""
 import pytest
 
-from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 from isa_ext.svp64 import svstate as SV
-
-
-@pytest.fixture(scope="module")
-def svisa():
-    return ISA(extensions=["base", "svp64"])
 
 
 def run(isa, text, sv=0, regs=()):

@@ -1,6 +1,5 @@
 """Property: an element-level interrupt after k element operations, then resume,
 gives exactly the state of an uninterrupted run (every vectorised class)."""
-import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from isa_ext.isa import ISA

@@ -5,16 +5,10 @@ overrides", setvl.mdwn "Vertical First Mode", openpower-isa's test_caller_setvl
 facts for sv.svstep)."""
 import pytest
 
-from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 from isa_ext.svp64 import svstate as SV
 
 M64 = (1 << 64) - 1
-
-
-@pytest.fixture(scope="module")
-def svisa():
-    return ISA(extensions=["base", "svp64"])
 
 
 def sim_for(isa, text, vl, regs=(), vfirst=0, cr=()):

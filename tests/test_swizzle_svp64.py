@@ -5,7 +5,7 @@ import random
 import pytest
 
 from isa_ext.encoding import encode
-from isa_ext.ext.swizzle import parse_swizzle, format_swizzle
+from isa_ext.ext.swizzle import parse_swizzle
 from isa_ext.sim import Simulator
 from isa_ext.svp64 import rm as rmmod, svstate
 

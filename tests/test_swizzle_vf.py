@@ -20,7 +20,6 @@ import random
 import pytest
 
 from isa_ext.sim import Simulator
-from isa_ext.asm import assemble
 from isa_ext.svp64 import rm as rmmod, svstate
 
 M64 = (1 << 64) - 1

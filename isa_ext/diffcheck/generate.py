@@ -11,7 +11,7 @@ are listed in :data:`NOT_SANDWICHABLE` with the reason.
 """
 import random
 import struct
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
 
 from ..tables import SUFFIX_CHARS
 

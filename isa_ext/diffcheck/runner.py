@@ -6,12 +6,11 @@ record's initial state (as the prologue would load it), runs exactly the
 case's instructions from the case's first address to its end label, and reads
 its final state directly.
 """
-import os
 import tempfile
 import time
 from dataclasses import dataclass, field as dc_field
 
-from ..errors import IsaExtError, Trap
+from ..errors import IsaExtError
 from ..isa import ISA
 from .generate import Generator, Case, targets as all_targets
 from .program import (program, Record, RECORD_BYTES, CASETAB_ENTRY, CASETAB_SECTION,

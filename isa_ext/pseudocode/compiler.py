@@ -782,12 +782,12 @@ class PageCompiler:
             # a form without an Rc bit (addic., andi.) records unconditionally
             if self.is_field("Rc"):
                 self.fields_used.add("Rc")
-                self.emit(f"if f_Rc:")
+                self.emit("if f_Rc:")
                 self.indent += 1
             self.emit(f"CRF[_crf] = _cr0(G[f_{self.rc_target}], s.so)")
         elif self.rc == "CR1":
             self.fields_used.add("Rc")
-            self.emit(f"if f_Rc:")
+            self.emit("if f_Rc:")
             self.indent += 1
             self.emit("CRF[_crf] = (s.fpscr >> 28) & 0xF")
         self.indent = 1

@@ -18,7 +18,7 @@
 One ``.mdwn`` file holds any number of pages.
 """
 import re
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
 
 from ..errors import SpecError
 
