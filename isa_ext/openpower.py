@@ -87,7 +87,37 @@ def convert_page(page):
 _UNSIGNED_INCLUSIVE = re.compile(r"(?:(?<=\bif )|(?<=<- )|(?<=\())(\S+) ([<>])=u (\S+)(?= then\b|\)|$)")
 
 
+# "F(args) <- v": an assignable function of ours (library.SETTERS: LANE, DST_SUB,
+# ...), or GPR/FPR/SPR with an expression index.  openpower-isa's parser assigns
+# only to names, slices, MEM(...) and GPR/FPR/SPR(name); the call statement
+# "F_assign(args, v)" (as it does for MEM internally) parses, and an openpower-isa
+# helper of that name is what running such a page there needs.
+_CALL_TARGET = re.compile(r"^(?P<head>\s*(?:.*?\b(?:then|else)\s+)?)(?P<fn>[A-Za-z_]\w*)"
+                          r"\((?P<args>.*)\)\s*(?:<-iea|<-)\s*(?P<value>.+)$")
+_PLAIN_REGISTER_TARGET = re.compile(r"^(?:GPR|FPR|SPR)\(\s*[A-Za-z_]\w*\s*\)$|^MEM\(")
+
+
+def _rewrite_call_assignment(line):
+    m = _CALL_TARGET.match(line)
+    if m is None or not _balanced(m.group("args")):
+        return line
+    target = f"{m.group('fn')}({m.group('args')})"
+    if _PLAIN_REGISTER_TARGET.match(target):
+        return line
+    return f"{m.group('head')}{m.group('fn')}_assign({m.group('args')}, {m.group('value')})"
+
+
+def _balanced(text):
+    depth = 0
+    for c in text:
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def _requote(line):
+    line = _rewrite_call_assignment(line)
     line = re.sub(r'"([^"\']*)"', r"'\1'", line)
     return _UNSIGNED_INCLUSIVE.sub(
         lambda m: f"¬({m.group(1)} {'<' if m.group(2) == '>' else '>'}u {m.group(3)})", line)
@@ -100,6 +130,9 @@ _UNSUPPORTED = [
     (re.compile(r"\bdo\s+\w+\s*=.*\bby\b"), "'do ... by STEP' loops (openpower-isa has no step)"),
     (re.compile(r'"'), "double-quoted string left after conversion"),
     (re.compile(r"\b[A-Za-z_]\w*\.\w"), "dotted name (openpower-isa reads '.' as attribute access)"),
+    (re.compile(r"^\s*(?:.*?\b(?:then|else)\s+)?(?!(?:GPR|FPR|SPR)\(\s*[A-Za-z_]\w*\s*\)\s*<-)"
+                r"(?!MEM\()[A-Za-z_]\w*\(.*\)\s*<-"),
+     "assignment to a call other than MEM(...) or GPR/FPR/SPR(name)"),
 ]
 _RESERVED = ("def", "for", "return", "switch", "case", "default", "class")
 

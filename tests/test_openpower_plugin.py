@@ -2,6 +2,7 @@
 table columns, and install/uninstall edit a checkout's files in place."""
 import csv
 import importlib.util
+import textwrap
 
 import pytest
 
@@ -112,4 +113,6 @@ def test_pages_compile_with_openpower_isas_own_parser(full_isa):
         if page.extension in EXTS:
             text = openpower.convert_page(page)
             code = text.split("Pseudo-code:\n\n", 1)[1].split("\nSpecial Registers Altered:", 1)[0]
+            # openpower-isa's page reader dedents the block before compiling it
+            code = textwrap.dedent(code)
             GardenSnakeCompiler(debug=False).compile(code, mode="exec", filename=page.where)
