@@ -116,3 +116,18 @@ def test_pages_compile_with_openpower_isas_own_parser(full_isa):
             # openpower-isa's page reader dedents the block before compiling it
             code = textwrap.dedent(code)
             GardenSnakeCompiler(debug=False).compile(code, mode="exec", filename=page.where)
+
+
+def test_assignments_openpower_cannot_parse_become_call_statements():
+    # openpower-isa's parser assigns to names, slices, MEM(...) and GPR/FPR/SPR(name)
+    conv = openpower._rewrite_call_assignment
+    assert conv("    LANE(RT, i) <- v + 1") == "    LANE_assign(RT, i, v + 1)"
+    assert conv("    if a = 1 then DST_SUB(i) <- src[0:63]") == \
+        "    if a = 1 then DST_SUB_assign(i, src[0:63])"
+    assert conv("    GPR(RTp+1) <- x") == "    GPR_assign(RTp+1, x)"
+    for kept in ("    GPR(rt1) <- x", "    MEM(EA, 8) <- (RS)", "    RT <- LANE(RA, i)",
+                 "    x[0:3] <- 0b0000"):
+        assert conv(kept) == kept
+    assert openpower.compat_problems("# T\n\nX-Form\n\n* t RT\n\nPseudo-code:\n\n"
+                                     "    LANE(RT, i) <- 1\n\nSpecial Registers Altered:\n\n"
+                                     "    None\n")
