@@ -74,21 +74,9 @@ class RunResult:
 
     def changed(self):
         """{register name: (before, after)} for every register the run changed."""
-        out = {}
         if self.initial is None:
-            return out
-        now = self.state.copy_registers()
-        for kind, prefix in (("gpr", "r"), ("fpr", "f")):
-            for i, (a, b) in enumerate(zip(self.initial[kind], now[kind])):
-                if a != b:
-                    out[f"{prefix}{i}"] = (a, b)
-        for i, (a, b) in enumerate(zip(self.initial["cr"], now["cr"])):
-            if a != b:
-                out[f"cr{i}"] = (a, b)
-        for k in ("lr", "ctr", "tar", "xer", "msr", "fpscr", "svstate"):
-            if self.initial[k] != now[k]:
-                out[k] = (self.initial[k], now[k])
-        return out
+            return {}
+        return register_changes(self.initial, self.state.copy_registers())
 
 
 class Simulator:
@@ -249,16 +237,21 @@ class Simulator:
         return self._result(pc, steps, stop, trap, exit_status, initial, events)
 
 
-def _diff(before, after):
+def register_changes(before, after, specials=("lr", "ctr", "tar", "xer", "msr", "fpscr",
+                                               "svstate")):
+    """{register name: (before, after)} between two State.copy_registers() snapshots."""
     out = {}
-    for kind, prefix in (("gpr", "r"), ("fpr", "f")):
+    for kind, prefix in (("gpr", "r"), ("fpr", "f"), ("cr", "cr")):
         for i, (a, b) in enumerate(zip(before[kind], after[kind])):
             if a != b:
-                out[f"{prefix}{i}"] = b
-    for i, (a, b) in enumerate(zip(before["cr"], after["cr"])):
-        if a != b:
-            out[f"cr{i}"] = b
-    for k in ("lr", "ctr", "tar", "xer", "fpscr", "svstate"):
+                out[f"{prefix}{i}"] = (a, b)
+    for k in specials:
         if before[k] != after[k]:
-            out[k] = after[k]
+            out[k] = (before[k], after[k])
     return out
+
+
+def _diff(before, after):
+    """The new values of what one traced instruction changed (MSR left out)."""
+    changes = register_changes(before, after, ("lr", "ctr", "tar", "xer", "fpscr", "svstate"))
+    return {name: new for name, (_old, new) in changes.items()}
