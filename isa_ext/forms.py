@@ -103,9 +103,15 @@ def _parse_bits(text, where):
     return tuple(pieces)
 
 
+# Operand attributes: "signed SI D ..." name fields; "scale DS 4" a field and a number.
+_FIELD_SETS = ("signed", "pcrel", "swaphalves")
+_FIELD_NUMBERS = ("scale", "bias")
+
+
 def parse_forms(text, filename="forms.txt"):
-    forms, regclass, signed, scale, pcrel, swaphalves = {}, {}, set(), {}, set(), set()
-    bias = {}
+    forms, regclass = {}, {}
+    sets = {name: set() for name in _FIELD_SETS}
+    numbers = {name: {} for name in _FIELD_NUMBERS}
     current = None
     for lineno, raw in enumerate(text.splitlines(), 1):
         where = f"{filename}:{lineno}"
@@ -118,20 +124,15 @@ def parse_forms(text, filename="forms.txt"):
                 for name in words[2:]:
                     regclass[name] = words[1]
                 current = None
-            elif words[0] == "signed" and len(words) >= 2:
-                signed.update(words[1:])
+            elif words[0] in sets and len(words) >= 2:
+                sets[words[0]].update(words[1:])
                 current = None
-            elif words[0] == "pcrel" and len(words) >= 2:
-                pcrel.update(words[1:])
-                current = None
-            elif words[0] == "swaphalves" and len(words) >= 2:
-                swaphalves.update(words[1:])
-                current = None
-            elif words[0] == "scale" and len(words) == 3:
-                scale[words[1]] = int(words[2])
-                current = None
-            elif words[0] == "bias" and len(words) == 3:
-                bias[words[1]] = int(words[2])
+            elif words[0] in numbers and len(words) == 3:
+                try:
+                    numbers[words[0]][words[1]] = int(words[2])
+                except ValueError:
+                    raise SpecError(f"{words[0]} {words[1]}: {words[2]!r} is not a number",
+                                    where) from None
                 current = None
             elif words[0] == "form" and len(words) == 2:
                 if words[1] in forms:
@@ -147,5 +148,4 @@ def parse_forms(text, filename="forms.txt"):
             if words[0] in current.fields:
                 raise SpecError(f"field {words[0]} defined twice in form {current.name}", where)
             current.fields[words[0]] = Field(words[0], _parse_bits(words[1:], where))
-    return FormSet(forms, regclass, signed=signed, scale=scale, bias=bias, pcrel=pcrel,
-                   swaphalves=swaphalves)
+    return FormSet(forms, regclass, **sets, **numbers)
