@@ -98,6 +98,20 @@ SPR_ATTRS = {1: "xer", 8: "lr", 9: "ctr", 815: "tar", 720: "svstate"}
 SPR_NAMES = {"xer": 1, "lr": 8, "ctr": 9, "tar": 815, "svstate": 720}
 
 
+def cr_pack(fields):
+    """The 32-bit CR value of fields CR0..CR7 (CR0 in the top nibble)."""
+    v = 0
+    for i in range(8):
+        v = (v << 4) | fields[i]
+    return v
+
+
+def cr_unpack(fields, v):
+    """Set fields CR0..CR7 from a 32-bit CR value."""
+    for i in range(8):
+        fields[i] = (v >> (28 - 4 * i)) & 0xF
+
+
 class ProgramExit(Exception):
     """Raised by the exit/exit_group system calls."""
 
@@ -157,15 +171,11 @@ class State:
 
     @property
     def crval(self):
-        v = 0
-        for i in range(8):
-            v = (v << 4) | self.cr[i]
-        return v
+        return cr_pack(self.cr)
 
     @crval.setter
     def crval(self, v):
-        for i in range(8):
-            self.cr[i] = (v >> (28 - 4 * i)) & 0xF
+        cr_unpack(self.cr, v)
 
     # -- system calls ---------------------------------------------------
     def syscall(self):

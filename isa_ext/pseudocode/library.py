@@ -11,6 +11,7 @@ Two kinds of entries:
 Extensions add their own with :func:`intrinsic` and :func:`runtime`.
 """
 from ..errors import Trap
+from ..machine import cr_pack, cr_unpack
 
 INTRINSICS = {}
 RUNTIME = {"Trap": Trap}
@@ -228,18 +229,8 @@ def _i_syscall(comp, lev=None):
 # Pseudocode numbers CR bits 32..63 for CR0..CR7 (the 64-bit view of the ISA);
 # the numbering simply continues for higher fields.
 
-@runtime()
-def _cr_get(crf):
-    v = 0
-    for i in range(8):
-        v = (v << 4) | crf[i]
-    return v
-
-
-@runtime()
-def _cr_put(crf, v):
-    for i in range(8):
-        crf[i] = (v >> (28 - 4 * i)) & 0xF
+RUNTIME["_cr_get"] = cr_pack      # "CR" read whole
+RUNTIME["_cr_put"] = cr_unpack    # "CR <- v"
 
 
 @runtime()
