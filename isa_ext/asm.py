@@ -57,39 +57,40 @@ class Statement:
     order: int = 0  # position in the source, for numeric local labels (1b, 1f)
 
 
-def _strip_comment(line):
-    """The line without its ``#`` comment (``#`` inside a string is kept)."""
+def _unquoted(text, end=None):
+    """(index, character) for each character of ``text`` outside "..." strings
+    (opening quotes included; a backslash escapes inside a string).  With
+    ``end``, a final (len(text), end) follows unless a string is left open."""
     quote = False
     i = 0
-    while i < len(line):
-        c = line[i]
+    while i < len(text):
+        c = text[i]
         if quote:
             if c == "\\":
                 i += 1
             elif c == '"':
                 quote = False
-        elif c == '"':
-            quote = True
-        elif c == "#":
-            return line[:i]
+        else:
+            quote = c == '"'
+            yield i, c
         i += 1
+    if end is not None and not quote:
+        yield len(text), end
+
+
+def _strip_comment(line):
+    """The line without its ``#`` comment (``#`` inside a string is kept)."""
+    for i, c in _unquoted(line):
+        if c == "#":
+            return line[:i]
     return line
 
 
 def _split_top(text, sep, start_col):
     """Split at ``sep`` outside strings and parentheses -> [Located] (stripped)."""
-    parts, depth, quote, begin = [], 0, False, 0
-    i = 0
-    while i <= len(text):
-        c = text[i] if i < len(text) else sep
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                quote = False
-        elif c == '"':
-            quote = True
-        elif c == "(":
+    parts, depth, begin = [], 0, 0
+    for i, c in _unquoted(text, end=sep):
+        if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
@@ -98,7 +99,6 @@ def _split_top(text, sep, start_col):
             lead = len(piece) - len(piece.lstrip())
             parts.append(Located(piece.strip(), start_col + begin + lead))
             begin = i + 1
-        i += 1
     return parts
 
 
