@@ -303,20 +303,26 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
 
 # --- disassembly --------------------------------------------------------------
 
+def _rc1_ff_text(m, b, bit3):
+    """Modifiers of an RC1 fail-first mode (``VLi 1 inv <bit3> RC1``): LD/ST's
+    bit 3 is els, normal mode's zz.  Without RC1 it has no assembly spelling."""
+    if not b[4]:
+        return [f"MODE=0b{m:05b}"]
+    out = ["ff=~RC1" if b[2] else "ff=RC1"]
+    if b[0]:
+        out.append("vli")
+    if b[3]:
+        out.append(bit3)
+    return out
+
+
 def _mode_text(r, kind, rc, indexed=False):
     m = r.mode_bits
     b = [(m >> (4 - i)) & 1 for i in range(5)]
     out = []
+    if b[1] and (kind == "ldst" or (kind == "normal" and not rc)):
+        return _rc1_ff_text(m, b, "els" if kind == "ldst" else "zz")
     if kind == "ldst":
-        if b[1]:
-            if not b[4]:
-                return [f"MODE=0b{m:05b}"]
-            out.append("ff=~RC1" if b[2] else "ff=RC1")
-            if b[0]:
-                out.append("vli")
-            if b[3]:
-                out.append("els")
-            return out
         if b[0]:
             out.append("els")
         if b[2]:
@@ -325,15 +331,6 @@ def _mode_text(r, kind, rc, indexed=False):
             out.append("zz")
         if b[4]:
             out.append("sea" if indexed else "lf")
-        return out
-    if b[1] and kind == "normal" and not rc:
-        if not b[4]:
-            return [f"MODE=0b{m:05b}"]  # Rc=0 z/nonz without RC1: no assembly spelling
-        out.append("ff=~RC1" if b[2] else "ff=RC1")
-        if b[0]:
-            out.append("vli")
-        if b[3]:
-            out.append("zz")
         return out
     if b[1]:
         cond = rmmod.CR_BIT_NAMES[(b[3] << 1) | b[4]]
