@@ -112,13 +112,8 @@ class ISA:
         # parse(text) -> int (raising IsaExtError, optional .column) and
         # format(value) -> text
         self.operand_types = {}
-        # functions run once every extension is active (to chain onto another
-        # extension's hooks whatever the activation order)
-        self.late_hooks = []
         for ext in self.extensions:
             _activate_extension(self, ext)
-        for hook in self.late_hooks:
-            hook(self)
 
     # -- decoding ---------------------------------------------------------
     def decode(self, word):

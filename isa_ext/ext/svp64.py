@@ -6,16 +6,8 @@ from ..pseudocode import library
 from ..svp64 import engine, asm as svasm, svstate as SV
 
 
-def _prefix_handler(isa):
-    def handler(sim, prefix, suffix):
-        if not hasattr(sim, "_sv_emit"):
-            sim._sv_emit = None
-        return engine.build(isa, sim, prefix, suffix)
-    return handler
-
-
 def activate(isa):
-    isa.prefix_handler = _prefix_handler(isa)
+    engine.install_dispatch(isa)
     isa.sv_assemble = lambda mn, ops, pc, resolve: svasm.sv_assemble(isa, mn, ops, pc, resolve)
     isa.sv_disassemble = lambda p, s: svasm.sv_disassemble(isa, p, s)
 

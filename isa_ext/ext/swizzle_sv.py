@@ -23,7 +23,7 @@ from ..pseudocode import library
 from ..pseudocode.compiler import PageCompiler, Val, build, parse, CompileError
 from ..errors import SpecError
 from ..svp64 import rm as rmmod, extra as extramod, predication, svstate
-from ..svp64.engine import ElementInterrupt
+from ..svp64.engine import ElementInterrupt, install_dispatch
 
 CATEGORY = "MVRM-2P-2S1D"
 M64 = (1 << 64) - 1
@@ -317,9 +317,7 @@ def install(isa):
     _install_page_functions()
     rmmod.register_category(CATEGORY, 2, "mvrm", execute=build_executor, etype=2,
                             length_fields={"s": (14, 15)}, mode_mods=("sz", "dz", "zz"))
-    if isa.prefix_handler is None:  # SVP64 extension off: dispatch by category alone
-        from ..svp64.engine import build
-        isa.prefix_handler = lambda sim, prefix, suffix: build(isa, sim, prefix, suffix)
+    install_dispatch(isa)  # runs sv.mv.swiz even with the svp64 extension off
 
 
 def build_executor(sim, prefix, suffix, row, fields):

@@ -41,7 +41,7 @@ from ..errors import Trap
 from ..pseudocode import library
 from ..svp64 import rm as rmmod, svstate as SV
 from ..svp64.extra import parse_slots, etype, slot_spec, ext_reg
-from ..svp64.engine import read_elem, write_elem
+from ..svp64.engine import install_dispatch, read_elem, write_elem
 from ..svp64.predication import mask as predicate_mask
 
 # RM category families, single-predicated (the predicate is the active-lane mask);
@@ -275,29 +275,19 @@ class VectorScopeInsn:
         return CIA + length
 
 
+def _execute(sim, prefix, suffix, row, fields):
+    """RM-category executor (rm.register_category): a prefixed vector-scope row."""
+    return VectorScopeInsn(sim.isa, sim, row, fields, prefix)
+
+
 def install(isa):
-    """Register the category and the page functions; route the rows once every
-    extension is active (the SVP64 prefix handler is installed by another one)."""
+    """Register the page functions and the vector-scope categories, whose executor
+    the SVP64 prefix dispatch calls; unprefixed rows run as one-lane warps."""
     _install_page_functions()
     for row in isa.rows:
-        if is_vector_scope(row) and row.sv not in rmmod.CATEGORIES:
-            rmmod.register_category(row.sv, 1)
-    isa.late_hooks.append(_route)
-
-
-def _route(isa):
-    previous_prefix = isa.prefix_handler
-
-    def prefix_handler(sim, prefix, suffix):
-        d = isa.decode(suffix)
-        if d is not None and is_vector_scope(d.spec):
-            return VectorScopeInsn(isa, sim, d.spec, d.fields, prefix)
-        if previous_prefix is None:
-            raise Trap(f"SVP64 prefix 0x{prefix:08x}: no SVP64 engine for this suffix",
-                       "illegal")
-        return previous_prefix(sim, prefix, suffix)
-
-    isa.prefix_handler = prefix_handler
+        if is_vector_scope(row):
+            rmmod.register_category(row.sv, 1, execute=_execute)
+    install_dispatch(isa)
     plain_executable = isa.executable
     one_lane = {}
 

@@ -868,6 +868,14 @@ def _reverse(mask, vl):
     return out
 
 
+def install_dispatch(isa):
+    """Make ``isa`` run prefixed instructions through :func:`build` (by the RM
+    category of the suffix).  The svp64 extension installs it; an extension that
+    registers its own category installs it too, so its rows run with svp64 off."""
+    if isa.prefix_handler is None:
+        isa.prefix_handler = lambda sim, prefix, suffix: build(isa, sim, prefix, suffix)
+
+
 def build(isa, sim, prefix, suffix):
     """The executor of one prefixed instruction: the category's ``execute`` hook
     when it has one (``rm.register_category(..., execute=...)``), else the
