@@ -2,6 +2,7 @@
 with a clear reason when it is missing (``.ci/run`` installs them for CI)."""
 import os
 import shutil
+import subprocess
 
 import pytest
 
@@ -18,6 +19,22 @@ def need_tool(name):
         pytest.skip(f"{name} not installed (apt-get install the package that provides it; "
                     f".ci/run does)")
     return path
+
+
+def gnu_as_words(tmp_path, source, extra_args=(), name="gnu"):
+    """Assemble ``source`` (text, or a list of lines) with GNU as for Power in one
+    run; the .text section's little-endian 32-bit words, in order."""
+    from elftools.elf.elffile import ELFFile
+    text = source if isinstance(source, str) else "".join(f"{line}\n" for line in source)
+    src, obj = tmp_path / f"{name}.s", tmp_path / f"{name}.o"
+    src.write_text(text)
+    r = subprocess.run([need_tool("powerpc64le-linux-gnu-as"), "-mregnames", "-a64",
+                        "-mpower9", *extra_args, "-o", str(obj), str(src)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[:3000]
+    with open(obj, "rb") as f:
+        data = ELFFile(f).get_section_by_name(".text").data()
+    return [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
 
 
 @pytest.fixture(scope="session")

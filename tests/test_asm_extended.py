@@ -2,7 +2,7 @@
 same extended mnemonic as GNU objdump for the words it prints that way."""
 import subprocess
 
-from conftest import need_tool
+from conftest import gnu_as_words, need_tool
 from isa_ext.asm import assemble, extended_mnemonics
 from isa_ext.disasm import Disassembler
 
@@ -112,18 +112,6 @@ bctrl
 """
 
 
-def _gnu(tmp_path, text, extra_args=()):
-    from elftools.elf.elffile import ELFFile
-    (tmp_path / "x.s").write_text(text)
-    r = subprocess.run([need_tool("powerpc64le-linux-gnu-as"), "-mregnames", "-a64",
-                        "-mpower9", *extra_args, "-o", str(tmp_path / "x.o"),
-                        str(tmp_path / "x.s")], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    with open(tmp_path / "x.o", "rb") as f:
-        data = ELFFile(f).get_section_by_name(".text").data()
-    return [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
-
-
 def _available(isa, text):
     aliases = extended_mnemonics(isa)
     keep = []
@@ -139,7 +127,7 @@ def test_extended_mnemonics_match_gnu_as(isa, tmp_path):
     # every alias above has its base row in the tables by now
     assert len(lines) == len(LINES.strip().splitlines())
     text = "".join(f"{line}\n" for line in lines)
-    want = _gnu(tmp_path, text)
+    want = gnu_as_words(tmp_path, text)
     ours = assemble(text, isa=isa, base=0).words
     insns = [line for line in lines if not line.endswith(":")]
     bad = [f"{t}: ours {o:08x} GNU {w:08x}" for t, o, w in zip(insns, ours, want) if o != w]
@@ -149,7 +137,7 @@ def test_extended_mnemonics_match_gnu_as(isa, tmp_path):
 
 def test_disassembler_prefers_objdumps_extended_mnemonic(isa, tmp_path):
     text = "".join(f"{line}\n" for line in _available(isa, LINES))
-    _gnu(tmp_path, text)
+    gnu_as_words(tmp_path, text, name="x")  # leaves x.o for objdump
     r = subprocess.run([need_tool("powerpc64le-linux-gnu-objdump"), "-d", "-Mpower9",
                         str(tmp_path / "x.o")], capture_output=True, text=True, check=True)
     dis = Disassembler(isa)

@@ -8,10 +8,9 @@ as numbers or 4*crN+bit, displacements in bytes (scale applied), branch
 targets as ".+offset" (GNU makes "." relative) or absolute for AA=1.
 """
 import random
-import subprocess
 
 
-from conftest import need_tool
+from conftest import gnu_as_words
 from isa_ext.asm import assemble
 from isa_ext.disasm import Disassembler
 
@@ -107,26 +106,11 @@ def sample_lines(isa, rows, seed=1234):
     return out
 
 
-def gnu_words(lines, tmp_path):
-    """Assemble all lines in ONE GNU as run; the .text words in order."""
-    from elftools.elf.elffile import ELFFile
-    src = tmp_path / "all.s"
-    src.write_text("".join(f"{text}\n" for text in lines))
-    obj = tmp_path / "all.o"
-    r = subprocess.run([need_tool("powerpc64le-linux-gnu-as"), "-mregnames", "-a64",
-                        "-mpower9", "-o", str(obj), str(src)],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[:3000]
-    with open(obj, "rb") as f:
-        data = ELFFile(f).get_section_by_name(".text").data()
-    return [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
-
-
 def test_base_rows_match_gnu_as(isa, tmp_path):
     rows = [r for r in isa.rows if r.extension == "base"]
     assert rows
     samples = sample_lines(isa, rows)
-    want = gnu_words([t for _, t in samples], tmp_path)
+    want = gnu_as_words(tmp_path, [t for _, t in samples])
     ours = assemble("".join(f"{t}\n" for _, t in samples), isa=isa, base=0).words
     assert len(ours) == len(want) == len(samples)
     bad = [f"{t}: ours {o:08x} GNU {w:08x}" for (_, t), o, w in zip(samples, ours, want) if o != w]

@@ -1,11 +1,9 @@
 """The FP table rows against GNU as: every mnemonic variant of decoder/base/float.csv
 assembled in one invocation, each word compared with isa_ext.encoding.encode."""
 import os
-import subprocess
 
-from elftools.elf.elffile import ELFFile
 
-from conftest import need_tool
+from conftest import gnu_as_words
 from isa_ext.encoding import encode
 
 # operand values: distinct registers, a negative displacement, non-trivial masks
@@ -34,17 +32,9 @@ def asm_line(row, mnemonic):
 
 
 def test_every_float_variant_matches_gnu_as(isa, tmp_path):
-    as_ = need_tool("powerpc64le-linux-gnu-as")
     items = list(variants(isa))
     assert len(items) > 100   # 67 rows, most with a "." variant
-    src = tmp_path / "all.s"
-    src.write_text("\t.text\n" + "".join(f"\t{asm_line(r, m)}\n" for r, m in items))
-    obj = tmp_path / "all.o"
-    subprocess.run([as_, "-mpower9", "-o", str(obj), str(src)], check=True,
-                   capture_output=True)
-    with open(obj, "rb") as f:
-        text = ELFFile(f).get_section_by_name(".text").data()
-    words = [int.from_bytes(text[i:i + 4], "little") for i in range(0, len(text), 4)]
+    words = gnu_as_words(tmp_path, ["\t.text"] + [f"\t{asm_line(r, m)}" for r, m in items])
     assert len(words) == len(items)
     wrong = []
     for (row, mnemonic), word in zip(items, words):

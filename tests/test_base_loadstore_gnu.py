@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from conftest import need_tool
+from conftest import gnu_as_words, need_tool
 from isa_ext.encoding import encode
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
@@ -129,13 +129,7 @@ def test_instances_cover_every_variant(isa):
 
 
 def test_encodings_match_gnu_as(isa, tmp_path):
-    need_tool(AS)
-    src = tmp_path / "all.s"
-    src.write_text("".join(f"    {text}\n" for text, _, _ in INSTANCES))
-    obj = tmp_path / "all.o"
-    subprocess.run([AS, "-mpower9", "-o", str(obj), str(src)], check=True,
-                   capture_output=True, text=True)
-    words = text_words(obj)
+    words = gnu_as_words(tmp_path, [f"    {text}" for text, _, _ in INSTANCES])
     assert len(words) == len(INSTANCES)
     mismatches = []
     for (text, mnemonic, fields), gnu in zip(INSTANCES, words):
