@@ -7,7 +7,6 @@ of them in one run and each resulting word must equal ``encode(...)`` and decode
 back to the same mnemonic.
 """
 import os
-import struct
 import subprocess
 
 import pytest
@@ -112,13 +111,6 @@ TABLES = ("branch.csv", "cr.csv", "spr.csv", "system.csv", "loadstore.csv")
 @pytest.fixture(scope="module")
 def isa():
     return ISA(extensions=["base"])
-
-
-def text_words(obj_path):
-    from elftools.elf.elffile import ELFFile
-    with open(obj_path, "rb") as f:
-        data = ELFFile(f).get_section_by_name(".text").data()
-    return list(struct.unpack(f"<{len(data) // 4}I", data))
 
 
 def test_instances_cover_every_variant(isa):
