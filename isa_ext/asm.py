@@ -12,7 +12,6 @@ expressions with all labels known and encodes.  Errors are :class:`AsmError`
 located at file:line:column of the offending operand.
 """
 import csv
-import os
 import re
 from dataclasses import dataclass, field as dc_field
 
@@ -372,14 +371,8 @@ def extended_mnemonics(isa):
         return cached
     aliases = {}
     for ext in isa.extensions:
-        adir = os.path.join(isa.decoder_dir, ext, "aliases")
-        if not os.path.isdir(adir):
-            continue
-        for fn in sorted(os.listdir(adir)):
-            if fn.endswith(".csv"):
-                path = os.path.join(adir, fn)
-                with open(path, encoding="utf-8") as f:
-                    _load_aliases(f.read(), os.path.relpath(path), isa, aliases)
+        for where, text in isa.spec.files("decoder", ext, "aliases", suffix=".csv"):
+            _load_aliases(text, where, isa, aliases)
     isa._extended_mnemonics = aliases
     return aliases
 

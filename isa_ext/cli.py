@@ -10,12 +10,14 @@ import os
 import pkgutil
 import sys
 
+from . import __version__
 from .errors import IsaExtError, AsmError
 
 
 def build_parser():
     p = argparse.ArgumentParser(prog="isa-ext", description=(
         "Specify, run and review Power ISA / SVP64 extensions."))
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     from . import commands
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):

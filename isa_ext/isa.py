@@ -6,10 +6,12 @@ an :class:`ISA` can be built with any subset of extensions switched on.
 Pseudocode is compiled lazily, on an instruction's first decode, and the
 generated Python is cached on disk keyed by a hash of its inputs.
 """
+import functools
 import hashlib
 import json
 import os
 
+from . import specdata
 from .errors import SpecError, Trap
 from .forms import parse_forms
 from .tables import parse_table, overlaps
@@ -19,30 +21,8 @@ from .pseudocode import compiler as pcompiler
 COMPILER_VERSION = "3"
 
 
-def spec_dirs(root=None):
-    """(pseudocode_dir, decoder_dir): ``root``'s if given (a directory holding
-    decoder/ and pseudocode/, e.g. a copy under review), else the checkout's,
-    else the installed copy."""
-    if root is not None:
-        if not os.path.isfile(os.path.join(root, "decoder", "forms.txt")):
-            raise SpecError(f"{root}: no decoder/forms.txt (not a spec directory)")
-        return os.path.join(root, "pseudocode"), os.path.join(root, "decoder")
-    here = os.path.dirname(os.path.abspath(__file__))
-    top = os.path.dirname(here)
-    if os.path.isfile(os.path.join(top, "decoder", "forms.txt")):
-        return os.path.join(top, "pseudocode"), os.path.join(top, "decoder")
-    try:
-        import isa_ext.spec_pseudocode as sp
-        import isa_ext.spec_decoder as sd
-        return list(sp.__path__)[0], list(sd.__path__)[0]
-    except ImportError:
-        raise SpecError("cannot find the spec data (decoder/ and pseudocode/)") from None
-
-
 def available_extensions(root=None):
-    _, ddir = spec_dirs(root)
-    return sorted(d for d in os.listdir(ddir)
-                  if os.path.isdir(os.path.join(ddir, d)) and not d.startswith(("_", ".")))
+    return specdata.source(root).extensions()
 
 
 def _cache_dir():
@@ -62,11 +42,10 @@ class Decoded:
 
 class ISA:
     def __init__(self, extensions=None, use_cache=True, root=None):
-        pdir, ddir = spec_dirs(root)
-        self.pseudocode_dir, self.decoder_dir = pdir, ddir
-        with open(os.path.join(ddir, "forms.txt"), encoding="utf-8") as f:
-            self.forms = parse_forms(f.read(), os.path.relpath(os.path.join(ddir, "forms.txt")))
-        allext = available_extensions(root)
+        self.spec = spec = specdata.source(root)
+        where, text = spec.read("decoder", "forms.txt")
+        self.forms = parse_forms(text, where)
+        allext = spec.extensions()
         if extensions is None:
             extensions = allext
         unknown = set(extensions) - set(allext)
@@ -77,22 +56,13 @@ class ISA:
         self.pages = {}  # mnemonic (of any syntax line) -> Page
         self.all_pages = []
         for ext in self.extensions:
-            edir = os.path.join(ddir, ext)
-            for fn in sorted(os.listdir(edir)):
-                if fn.endswith(".csv"):
-                    path = os.path.join(edir, fn)
-                    with open(path, encoding="utf-8") as f:
-                        self.rows += parse_table(f.read(), self.forms, ext, _rel(path))
-            pext = os.path.join(pdir, ext)
-            if os.path.isdir(pext):
-                for fn in sorted(os.listdir(pext)):
-                    if fn.endswith(".mdwn"):
-                        path = os.path.join(pext, fn)
-                        with open(path, encoding="utf-8") as f:
-                            for page in parse_pages(f.read(), _rel(path), ext):
-                                self.all_pages.append(page)
-                                for syn in page.syntaxes:
-                                    self.pages.setdefault(syn[0], page)
+            for where, text in spec.files("decoder", ext, suffix=".csv"):
+                self.rows += parse_table(text, self.forms, ext, where)
+            for where, text in spec.files("pseudocode", ext, suffix=".mdwn"):
+                for page in parse_pages(text, where, ext):
+                    self.all_pages.append(page)
+                    for syn in page.syntaxes:
+                        self.pages.setdefault(syn[0], page)
         self.by_mnemonic = {}  # every variant mnemonic -> (row, flags)
         for row in self.rows:
             row.page = self.pages.get(row.mnemonic)
@@ -187,7 +157,7 @@ class ISA:
         for part in (COMPILER_VERSION, page.code, row.form.name,
                      repr(sorted((k, v.pieces) for k, v in row.form.fields.items())),
                      repr(sorted(self.forms.regclass.items())), row.rc, str(rc_target),
-                     pcompiler.__file__ and _mtime_tag()):
+                     _compiler_tag()):
             h.update(part.encode())
             h.update(b"\0")
         return h.hexdigest()
@@ -276,28 +246,11 @@ class ISA:
         return c, [fields[p] for p in c.params]
 
 
-def _rel(path):
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return path
-
-
-_MTIME = None
-
-
-def _mtime_tag():
+@functools.lru_cache(maxsize=None)
+def _compiler_tag():
     """Invalidates cached compiled code when the compiler or library changes."""
-    global _MTIME
-    if _MTIME is None:
-        parts = []
-        d = os.path.dirname(pcompiler.__file__)
-        for fn in sorted(os.listdir(d)):
-            if fn.endswith((".py", ".lark")):
-                with open(os.path.join(d, fn), "rb") as f:
-                    parts.append(hashlib.sha256(f.read()).hexdigest())
-        _MTIME = "".join(parts)
-    return _MTIME
+    return "".join(hashlib.sha256(data).hexdigest()
+                   for _, data in specdata.package_sources(pcompiler.__package__))
 
 
 # extension name -> activation function(isa); registered by extension modules

@@ -14,12 +14,12 @@ def register(sub):
 
 
 def run(args):
-    from ..isa import ISA, spec_dirs
+    from ..isa import ISA
     from ..spec.render import write_site
     isa = ISA(root=args.spec_root)
-    # errata and tests are looked up beside the spec data (the checkout's root)
-    project_root = os.path.dirname(os.path.abspath(spec_dirs(args.spec_root)[1]))
-    infos = write_site(isa, args.out, project_root)
+    # errata and tests are looked up beside the spec data (a checkout's root);
+    # an installed package has neither, and the site says so
+    infos = write_site(isa, args.out, isa.spec.project_dir)
     isa.save_cache()
     print(f"spec: {len(infos)} instructions written to {os.path.join(args.out, 'index.html')} "
           f"and {os.path.join(args.out, 'spec.md')}")

@@ -16,17 +16,16 @@ Each page compiles to a module with two functions sharing one body:
 Both return the next instruction address (``CIA + 4`` unless the page assigns NIA).
 ``s`` is the machine state (:class:`isa_ext.machine.State`).
 """
-import os
 import re
 
 from lark import Lark, Tree, Token
 from lark.exceptions import UnexpectedInput, UnexpectedCharacters, UnexpectedToken
 from lark.indenter import Indenter
 
+from .. import specdata
 from ..errors import SpecError
 from . import library
 
-_GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
 
 
 class _PseudoIndenter(Indenter):
@@ -50,9 +49,9 @@ _BLOCK_NODES = ("start", "suite", "one_line")
 def parser():
     global _parser
     if _parser is None:
-        with open(_GRAMMAR, encoding="utf-8") as f:
-            _parser = Lark(f.read(), parser="lalr", postlex=_PseudoIndenter(),
-                           propagate_positions=True, maybe_placeholders=False)
+        _, grammar = specdata.package_text(__package__, "grammar.lark")
+        _parser = Lark(grammar, parser="lalr", postlex=_PseudoIndenter(),
+                       propagate_positions=True, maybe_placeholders=False)
     return _parser
 
 

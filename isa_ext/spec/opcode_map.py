@@ -1,12 +1,12 @@
 """The primary opcode 22 (sandbox) map: who holds which 11-bit key
 (instruction bits 21..31), ours and openpower-isa's draft rows, and what is free."""
-import os
 from dataclasses import dataclass
+
+from .. import specdata
 
 SANDBOX_PO = 22
 KEY_FIRST, KEY_LAST = 21, 31
 KEY_BITS = KEY_LAST - KEY_FIRST + 1
-REFERENCE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "openpower_po22.txt")
 
 
 @dataclass
@@ -28,14 +28,15 @@ class Allocation:
         return all(a == "-" or b == "-" or a == b for a, b in zip(self.key, other.key))
 
 
-def load_reference(path=REFERENCE_FILE):
+def load_reference():
+    """openpower-isa's own PO22 rows (``isa_ext/spec/openpower_po22.txt``)."""
+    where, text = specdata.package_text(__package__, "openpower_po22.txt")
     out = []
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            line = line.split("#", 1)[0].split()
-            if len(line) >= 3:
-                out.append(Allocation(line[0], line[1], line[2], "openpower-isa",
-                                      f"{os.path.basename(path)}:{lineno}"))
+    for lineno, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].split()
+        if len(line) >= 3:
+            out.append(Allocation(line[0], line[1], line[2], "openpower-isa",
+                                  f"{where}:{lineno}"))
     return out
 
 

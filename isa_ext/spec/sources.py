@@ -75,7 +75,10 @@ def _anchor(title, line):
 
 
 def load_errata(project_root):
-    """(path, entries) of docs/errata.md, or (None, []) when there is none."""
+    """(path, entries) of docs/errata.md, or (None, []) when there is none
+    (``project_root`` None: an installed package, which ships no docs)."""
+    if project_root is None:
+        return None, []
     path = os.path.join(project_root, "docs", "errata.md")
     try:
         with open(path, encoding="utf-8") as f:
@@ -103,8 +106,11 @@ def _python_strings(text):
 
 
 def scan_references(project_root):
-    """{token: [(relative path, line), ...]} over tests/ and examples/."""
+    """{token: [(relative path, line), ...]} over tests/ and examples/ ({} for
+    ``project_root`` None: an installed package)."""
     index = {}
+    if project_root is None:
+        return index
     for top in SCANNED_DIRS:
         base = os.path.join(project_root, top)
         for dirpath, dirnames, filenames in os.walk(base):

@@ -27,6 +27,7 @@ _crf)`` with EXTRA-extended register numbers offset by the element index.
   inside the loop leaves PC at the instruction and the steps at the element
   that did not complete, so running again resumes.
 """
+from .. import specdata
 from ..errors import Trap
 from . import rm as rmmod
 from . import svstate as SV
@@ -38,15 +39,11 @@ _SIGNED = None
 
 
 def _name_list(fname, tags=False):
-    import os
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__)))), "decoder", "svp64", fname)
     names = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            words = line.split("#", 1)[0].split()
-            if words:
-                names[words[0]] = tuple(words[1:])
+    for line in specdata.source().read("decoder", "svp64", fname)[1].splitlines():
+        words = line.split("#", 1)[0].split()
+        if words:
+            names[words[0]] = tuple(words[1:])
     return names if tags else frozenset(names)
 
 

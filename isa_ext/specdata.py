@@ -1,0 +1,112 @@
+"""Where isa_ext's spec data lives: the one module that finds it.
+
+The data is the decoder tables and forms (``decoder/``), the pseudocode pages
+(``pseudocode/``), the pseudocode grammar, the SVP64 name lists and the primary
+opcode 22 reference list.  Everything is read through :mod:`importlib.resources`
+Traversables, never through paths computed from ``__file__``, so the same code
+works from a checkout, an editable install, a wheel and a zipped install.
+
+In the source tree the spec lives at the top level (``decoder/`` and
+``pseudocode/`` beside ``isa_ext/``: one source of truth, easy to review); a
+built package carries a copy inside itself as ``isa_ext/spec_decoder`` and
+``isa_ext/spec_pseudocode`` (see ``pyproject.toml``).
+"""
+import functools
+import os
+from importlib import resources
+from pathlib import Path
+
+from .errors import SpecError
+
+INSTALLED_NAMES = {"decoder": "spec_decoder", "pseudocode": "spec_pseudocode"}
+
+
+class SpecSource:
+    """One spec: a ``decoder`` and a ``pseudocode`` tree (Traversables).
+
+    ``project_dir`` is the directory holding both trees when they are plain
+    files in a project (a checkout, or a copy under review): errata and tests
+    are looked up there.  It is None for the copy inside an installed package.
+    """
+
+    def __init__(self, decoder, pseudocode, project_dir=None):
+        self.decoder, self.pseudocode, self.project_dir = decoder, pseudocode, project_dir
+
+    def where(self, tree, *parts):
+        """How messages name a file: relative to the current directory when it
+        is a plain file, else by its place in the source layout."""
+        node = (self.decoder if tree == "decoder" else self.pseudocode).joinpath(*parts)
+        if isinstance(node, Path):
+            try:
+                return os.path.relpath(node)
+            except ValueError:  # another drive (Windows)
+                return str(node)
+        return "/".join((tree,) + parts)
+
+    def read(self, tree, *parts):
+        """(where, text) of one file of ``tree`` ("decoder" or "pseudocode")."""
+        node = (self.decoder if tree == "decoder" else self.pseudocode).joinpath(*parts)
+        try:
+            return self.where(tree, *parts), node.read_text(encoding="utf-8")
+        except (OSError, KeyError) as e:  # zipfile.Path raises KeyError
+            raise SpecError(f"{self.where(tree, *parts)}: cannot read ({e})") from None
+
+    def files(self, tree, *parts, suffix=""):
+        """[(where, text)] of the files directly in a folder, sorted by name;
+        [] when the folder does not exist."""
+        folder = (self.decoder if tree == "decoder" else self.pseudocode).joinpath(*parts)
+        if not folder.is_dir():
+            return []
+        names = sorted(c.name for c in folder.iterdir() if c.is_file() and c.name.endswith(suffix))
+        return [self.read(tree, *parts, n) for n in names]
+
+    def extensions(self):
+        """The extension folders of ``decoder/``, sorted."""
+        return sorted(c.name for c in self.decoder.iterdir()
+                      if c.is_dir() and not c.name.startswith(("_", ".")))
+
+
+def _is_spec_tree(decoder):
+    return decoder.joinpath("forms.txt").is_file()
+
+
+def source(root=None):
+    """The spec under ``root`` (a directory holding ``decoder/`` and
+    ``pseudocode/``, e.g. a copy under review) if given, else isa_ext's own."""
+    if root is not None:
+        root = Path(root)
+        if not _is_spec_tree(root / "decoder"):
+            raise SpecError(f"{root}: no decoder/forms.txt (not a spec directory)")
+        return SpecSource(root / "decoder", root / "pseudocode", root)
+    return _own()
+
+
+@functools.lru_cache(maxsize=None)
+def _own():
+    package = resources.files("isa_ext")
+    # a built package (wheel, sdist install, zip): the copy inside isa_ext
+    decoder = package.joinpath(INSTALLED_NAMES["decoder"])
+    if decoder.is_dir() and _is_spec_tree(decoder):
+        return SpecSource(decoder, package.joinpath(INSTALLED_NAMES["pseudocode"]))
+    # the source tree (a checkout, an editable install): the folders beside isa_ext/
+    if isinstance(package, Path):
+        top = package.parent
+        if _is_spec_tree(top / "decoder"):
+            return SpecSource(top / "decoder", top / "pseudocode", top)
+    raise SpecError("cannot find isa_ext's spec data: neither isa_ext/spec_decoder "
+                    "(an installed package) nor decoder/ beside isa_ext/ (a checkout)")
+
+
+def package_text(package, name):
+    """(where, text) of a data file shipped inside one of isa_ext's own
+    packages (the grammar, the PO22 reference list)."""
+    node = resources.files(package).joinpath(name)
+    return f"{package.replace('.', '/')}/{name}", node.read_text(encoding="utf-8")
+
+
+def package_sources(package, suffixes=(".py", ".lark")):
+    """[(name, bytes)] of a package's own source files, sorted: what the
+    compiled-pseudocode cache key hashes."""
+    folder = resources.files(package)
+    return [(c.name, c.read_bytes()) for c in sorted(folder.iterdir(), key=lambda c: c.name)
+            if c.is_file() and c.name.endswith(suffixes)]
