@@ -32,10 +32,16 @@ class SpecSource:
     def __init__(self, decoder, pseudocode, project_dir=None):
         self.decoder, self.pseudocode, self.project_dir = decoder, pseudocode, project_dir
 
+    def _node(self, tree, parts):
+        node = self.decoder if tree == "decoder" else self.pseudocode
+        for part in parts:  # one at a time: Python 3.9's zipfile.Path takes one
+            node = node.joinpath(part)
+        return node
+
     def where(self, tree, *parts):
         """How messages name a file: relative to the current directory when it
         is a plain file, else by its place in the source layout."""
-        node = (self.decoder if tree == "decoder" else self.pseudocode).joinpath(*parts)
+        node = self._node(tree, parts)
         if isinstance(node, Path):
             try:
                 return os.path.relpath(node)
@@ -45,7 +51,7 @@ class SpecSource:
 
     def read(self, tree, *parts):
         """(where, text) of one file of ``tree`` ("decoder" or "pseudocode")."""
-        node = (self.decoder if tree == "decoder" else self.pseudocode).joinpath(*parts)
+        node = self._node(tree, parts)
         try:
             return self.where(tree, *parts), node.read_text(encoding="utf-8")
         except (OSError, KeyError) as e:  # zipfile.Path raises KeyError
@@ -54,7 +60,7 @@ class SpecSource:
     def files(self, tree, *parts, suffix=""):
         """[(where, text)] of the files directly in a folder, sorted by name;
         [] when the folder does not exist."""
-        folder = (self.decoder if tree == "decoder" else self.pseudocode).joinpath(*parts)
+        folder = self._node(tree, parts)
         if not folder.is_dir():
             return []
         names = sorted(c.name for c in folder.iterdir() if c.is_file() and c.name.endswith(suffix))
