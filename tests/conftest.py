@@ -13,11 +13,9 @@ SHARED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 
 def need_tool(name):
     path = shutil.which(name)
-    if path is None and os.environ.get("ISA_EXT_REQUIRE_TOOLS"):
-        pytest.fail(f"{name} is required in CI (ISA_EXT_REQUIRE_TOOLS) but not installed")
     if path is None:
-        pytest.skip(f"{name} not installed (apt-get install the package that provides it; "
-                    f".ci/run does)")
+        required_missing(f"{name} not installed (apt-get install the package that provides "
+                         "it; .ci/run does)")
     return path
 
 
@@ -43,12 +41,53 @@ def isa():
     return ISA()
 
 
+def required_missing(why):
+    """Skip for a missing oracle, or fail in CI (ISA_EXT_REQUIRE_TOOLS)."""
+    if os.environ.get("ISA_EXT_REQUIRE_TOOLS"):
+        pytest.fail(f"{why}: required in CI (ISA_EXT_REQUIRE_TOOLS)")
+    pytest.skip(why)
+
+
 @pytest.fixture
 def shared_dir():
     d = os.path.abspath(SHARED)
     if not os.path.isdir(d):
-        pytest.skip("../shared/ (requirements and golden data) not beside the checkout")
+        required_missing("../shared/ (requirements, golden data, vendored openpower-isa) "
+                         "not beside the checkout")
     return d
+
+
+class ISACaller:
+    """libre-soc's openpower-isa as built by ../shared/tools/isacaller-setup DIR:
+    runs Python snippets in its PyPy venv (ISACaller, SVP64Asm)."""
+
+    def __init__(self, root):
+        self.root = root
+        self.python = os.path.join(root, "venv", "bin", "python")
+
+    def run(self, code, stdin="", timeout=900):
+        """Run ``code`` with openpower-isa importable; its stdout."""
+        env = dict(os.environ, SILENCELOG="1", AS="powerpc64le-linux-gnu-as",
+                   LD="powerpc64le-linux-gnu-ld", OBJCOPY="powerpc64le-linux-gnu-objcopy")
+        env.pop("PYTHONPATH", None)
+        r = subprocess.run([self.python, "-c", code], input=stdin, capture_output=True,
+                           text=True, env=env, timeout=timeout, cwd=self.root)
+        assert r.returncode == 0, r.stderr[-4000:]
+        return r.stdout
+
+
+@pytest.fixture(scope="session")
+def isacaller():
+    """The ISACaller named by $ISA_EXT_ISACALLER (``.ci/run`` builds it there)."""
+    root = os.environ.get("ISA_EXT_ISACALLER")
+    if not root:
+        required_missing("no ISACaller: build one with ../shared/tools/isacaller-setup DIR "
+                         "and set ISA_EXT_ISACALLER=DIR")
+    ref = ISACaller(os.path.abspath(root))
+    if not os.path.isfile(ref.python):
+        required_missing(f"ISA_EXT_ISACALLER={root} holds no built ISACaller "
+                         "(run ../shared/tools/isacaller-setup on it)")
+    return ref
 
 
 @pytest.fixture(scope="session")

@@ -20,21 +20,14 @@ import zipfile
 
 import pytest
 
-from conftest import SHARED
+from conftest import SHARED, required_missing as _unavailable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples")
-REQUIRED = bool(os.environ.get("ISA_EXT_REQUIRE_TOOLS"))
 COPY_IGNORE = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__",
                                      ".hypothesis", ".pytest_cache", "site", "out")
 
 pytestmark = pytest.mark.slow
-
-
-def _unavailable(why):
-    if REQUIRED:
-        pytest.fail(f"{why} (required in CI: ISA_EXT_REQUIRE_TOOLS)")
-    pytest.skip(why)
 
 
 class Installed:
