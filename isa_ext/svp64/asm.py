@@ -83,10 +83,21 @@ def parse_modifiers(mods, cat, kind):
     ew = ews = None
     mbits = [0] * 5
     z = {"sz": 0, "dz": 0}
-    rc1 = sat = False
+    rc1 = False
+    modes = []  # the MODE-table rows the modifiers ask for: one at most
+    seen = set()
     for mod in mods:
         key, eq, val = mod.partition("=")
         key = key.strip().lower()
+        if key in seen:
+            raise SVAsmError(f"/{key} given twice")
+        seen.add(key)
+        if key in ("mr", "mrr"):
+            modes.append("map-reduce (/mr, /mrr)")
+        elif key == "ff":
+            modes.append("fail-first (/ff=)")
+        elif key in ("sats", "satu"):
+            modes.append("saturation (/sats, /satu)")
         if cat.mode_mods is not None and key in _MODE_MODS and key not in cat.mode_mods:
             raise SVAsmError(f"/{key} does not apply to {cat.name} "
                              f"(allowed: {', '.join(sorted(cat.mode_mods)) or 'none'})")
@@ -118,15 +129,9 @@ def parse_modifiers(mods, cat, kind):
         elif key == "zz" and not eq:
             z["sz"] = z["dz"] = 1
         elif key == "mr" and not eq:
-            if kind == "crop":
-                mbits[0] = 1
-            else:
-                mbits[2] = 1
+            mbits[2] = 1  # MODE 00 1 0 RG, normal and CR-op tables alike
         elif key == "mrr" and not eq:
-            if kind == "crop":
-                mbits[0], mbits[2] = 1, 1
-            else:
-                mbits[2], mbits[4] = 1, 1
+            mbits[2], mbits[4] = 1, 1
         elif key == "ff" and kind == "ldst":
             v = val.strip().upper()
             if v not in ("RC1", "~RC1"):
@@ -143,7 +148,6 @@ def parse_modifiers(mods, cat, kind):
                 raise SVAsmError(f"/{key}: saturation applies to arithmetic (normal-mode) "
                                  "instructions only")
             mbits[0], mbits[2] = 1, int(key == "sats")
-            sat = True
         elif key == "pr":
             raise SVAsmError("/pr= (predicate-result) is reserved/removed in the current "
                              "SVP64 spec: no MODE encoding")
@@ -166,8 +170,13 @@ def parse_modifiers(mods, cat, kind):
         # fail-first LD/ST: VLi is bit 0, els moves to bit 3
         mbits[3] = 1
         mbits[0] = int(any(m.strip().lower() == "vli" for m in mods))
-    if sat and (mbits[1] or any(m.strip().lower() in ("mr", "mrr") for m in mods)):
-        raise SVAsmError("saturation cannot be combined with fail-first or map-reduce")
+    if len(modes) > 1:
+        # each is a row of the MODE table: OR-ing their bits would encode another row
+        raise SVAsmError(f"{' and '.join(dict.fromkeys(modes))} are separate SVP64 modes: "
+                         "one per instruction")
+    if "map-reduce (/mr, /mrr)" in modes and (z["sz"] or z["dz"]):
+        # map-reduce is MODE 00 1 0 RG: no sz/dz bits (bit 3 set is another mode)
+        raise SVAsmError("map-reduce has no zeroing (/sz, /dz) in the MODE table")
     if z["sz"] or z["dz"]:
         if rc1 and kind == "normal":
             if z["sz"] != z["dz"]:
@@ -340,12 +349,9 @@ def _mode_text(r, kind, rc, indexed=False):
         if b[0]:
             out.append("vli")
         return out
-    if kind == "crop":
-        if b[0]:
-            out.append("mrr" if b[2] else "mr")
-        elif b[2]:
-            return [f"MODE=0b{m:05b}"]
-    elif b[0]:
+    if kind == "crop" and b[0]:
+        return [f"MODE=0b{m:05b}"]  # reserved in the CR-op table
+    if b[0]:
         out.append("sats" if b[2] else "satu")
     elif b[2] and b[3]:
         return [f"MODE=0b{m:05b}"]

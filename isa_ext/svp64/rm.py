@@ -182,9 +182,17 @@ def decode_mode(r, kind, rc, crdest):
             r.sz = r.dz = m3
         return r
     if kind == "crop":
+        # CR-op MODE (cr_ops.mdwn): 00 0 dz sz normal, 00 1 0 RG map-reduce,
+        # 00 1 1 CRM parallel reduce, 10 reserved
         if m0:
-            r.mode = "mapreduce"
-        r.rg, r.dz, r.sz = m2, m3, m4
+            raise Trap(f"reserved SVP64 CR-op MODE=0b{m:05b}", "illegal")
+        if m2 and m3:
+            raise Trap("SVP64 CR-op parallel reduce (MODE 00 1 1 CRM) is not implemented",
+                       "illegal")
+        if m2:
+            r.mode, r.rg = "mapreduce", m4
+            return r
+        r.dz, r.sz = m3, m4
         return r
     if m0:  # saturation: 1 0 N dz sz (N=0 unsigned, N=1 signed)
         r.mode = "sat"

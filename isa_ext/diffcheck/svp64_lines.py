@@ -1,0 +1,103 @@
+"""Random SVP64 assembly lines in libre-soc's syntax, for differential runs
+against libre-soc's own tools (its SVP64Asm assembler, ISACaller).
+
+Lines come from the instruction tables: every SVP64-capable row of the
+extensions libre-soc also has (``base``), with random scalar/vector register
+operands, immediates in their fields' ranges and a random handful of RM
+modifiers.  A candidate isa_ext's assembler rejects (an illegal combination:
+a register EXTRA2 cannot reach, a modifier the category lacks) is drawn again,
+so every line returned is one isa_ext accepts.
+"""
+import random
+
+from ..errors import IsaExtError
+from ..spec.rm import parse_category
+
+# libre-soc has these extensions' rows; the others are isa_ext's own
+SHARED_EXTENSIONS = ("base",)
+# rows whose SVP64 forms are checked elsewhere (SVP64 branches: their own modes)
+EXCLUDED = {"bc", "bclr", "bcctr"}
+
+_WIDTHS = ("8", "16", "32")
+_INT_PREDS = ("r3", "~r3", "1<<r3", "r10", "~r10", "r30", "~r30")
+_CR_PREDS = ("lt", "ge", "gt", "le", "eq", "ne", "so", "ns")
+_FF = ("lt", "ge", "gt", "le", "eq", "ne", "so", "ns", "RC1", "~RC1")
+
+
+def sv_rows(isa, extensions=SHARED_EXTENSIONS):
+    """The SVP64-capable rows of ``extensions``, in table order."""
+    return [r for r in isa.rows if r.extension in extensions and r.sv
+            and parse_category(r.sv) and r.mnemonic not in EXCLUDED]
+
+
+def _modifiers(rng, cat):
+    twin = cat.predicates == 2
+    ldst = cat.family.startswith("LDST")
+    pool = [lambda: f"w={rng.choice(_WIDTHS)}", lambda: f"sw={rng.choice(_WIDTHS)}",
+            lambda: f"dw={rng.choice(_WIDTHS)}", lambda: "sz", lambda: "dz",
+            lambda: f"vec{rng.choice('234')}", lambda: f"ff={rng.choice(_FF)}"]
+    pred = (lambda: f"{rng.choice(('sm', 'dm'))}={rng.choice(_INT_PREDS + _CR_PREDS)}") \
+        if twin else (lambda: f"m={rng.choice(_INT_PREDS + _CR_PREDS)}")
+    pool += [pred, pred]
+    pool += [lambda: "els", lambda: "pi"] if ldst else \
+        [lambda: "mr", lambda: "mrr", lambda: rng.choice(("sats", "satu"))]
+    chosen = {}
+    for make in rng.sample(pool, rng.randint(0, 3)):
+        mod = make()
+        chosen.setdefault(mod.split("=")[0], mod)  # one of each key
+    return "".join("/" + m for m in chosen.values())
+
+
+def _register(rng, vector):
+    n = rng.randrange(128) if vector else rng.randrange(64 if rng.random() < 0.8 else 128)
+    return f"*{n}" if vector else str(n)
+
+
+def _immediate(rng, isa, row, field):
+    f = row.form.fields[field]
+    width = f.width
+    signed = field in isa.forms.signed
+    lo, hi = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+    v = rng.choice((lo, hi, 0, 1, rng.randint(lo, hi)))
+    return str(v * isa.forms.scale.get(field, 1))
+
+
+def _operand(rng, isa, row, field, vector_bias):
+    cls = isa.forms.regclass.get(field)
+    if cls in ("gpr", "fpr", "crf", "crb"):
+        return _register(rng, rng.random() < vector_bias)
+    return _immediate(rng, isa, row, field)
+
+
+def candidate(rng, isa, row):
+    """One random line for ``row`` (not yet checked)."""
+    cat = parse_category(row.sv)
+    mnemonic = rng.choice(sorted(row.variants))
+    vector_bias = rng.choice((0.3, 0.7, 1.0))
+    ops = []
+    for op in row.operands:
+        text = _operand(rng, isa, row, op.field, vector_bias)
+        if op.base:
+            text += f"({_operand(rng, isa, row, op.base, vector_bias)})"
+        ops.append(text)
+    return f"sv.{mnemonic}{_modifiers(rng, cat)} {', '.join(ops)}"
+
+
+def random_lines(isa, seed, count, rows=None, tries=40):
+    """``count`` random lines (isa_ext assembles each), cycling over ``rows``
+    (default: :func:`sv_rows`) so that every row gets its share."""
+    from ..asm import assemble
+    rng = random.Random(seed)
+    rows = rows if rows is not None else sv_rows(isa)
+    out = []
+    for i in range(count):
+        row = rows[i % len(rows)]
+        for _ in range(tries):
+            line = candidate(rng, isa, row)
+            try:
+                assemble(line + "\n", isa=isa)
+            except IsaExtError:
+                continue
+            out.append(line)
+            break
+    return out
