@@ -30,26 +30,46 @@ def sv_rows(isa, extensions=SHARED_EXTENSIONS):
             and parse_category(r.sv) and r.mnemonic not in EXCLUDED]
 
 
-def _modifiers(rng, cat):
+# modifier groups a campaign can draw from (all by default)
+MODIFIER_GROUPS = ("width", "zeroing", "subvl", "ffirst", "predicate", "ldst", "mapreduce",
+                   "saturation")
+# "int_predicate": integer predicates only (a subset of "predicate")
+
+
+def _modifiers(rng, cat, groups=MODIFIER_GROUPS):
     twin = cat.predicates == 2
     ldst = cat.family.startswith("LDST")
-    pool = [lambda: f"w={rng.choice(_WIDTHS)}", lambda: f"sw={rng.choice(_WIDTHS)}",
-            lambda: f"dw={rng.choice(_WIDTHS)}", lambda: "sz", lambda: "dz",
-            lambda: f"vec{rng.choice('234')}", lambda: f"ff={rng.choice(_FF)}"]
-    pred = (lambda: f"{rng.choice(('sm', 'dm'))}={rng.choice(_INT_PREDS + _CR_PREDS)}") \
-        if twin else (lambda: f"m={rng.choice(_INT_PREDS + _CR_PREDS)}")
-    pool += [pred, pred]
-    pool += [lambda: "els", lambda: "pi"] if ldst else \
-        [lambda: "mr", lambda: "mrr", lambda: rng.choice(("sats", "satu"))]
+    def predicate(choices):
+        if twin:
+            return lambda: f"{rng.choice(('sm', 'dm'))}={rng.choice(choices)}"
+        return lambda: f"m={rng.choice(choices)}"
+    by_group = {
+        "width": [lambda: f"w={rng.choice(_WIDTHS)}", lambda: f"sw={rng.choice(_WIDTHS)}",
+                  lambda: f"dw={rng.choice(_WIDTHS)}"],
+        "zeroing": [lambda: "sz", lambda: "dz"],
+        "subvl": [lambda: f"vec{rng.choice('234')}"],
+        "ffirst": [lambda: f"ff={rng.choice(_FF)}"],
+        "predicate": [predicate(_INT_PREDS + _CR_PREDS)] * 2,
+        "int_predicate": [predicate(_INT_PREDS)] * 2,
+        "ldst": [lambda: "els", lambda: "pi"] if ldst else [],
+        "mapreduce": [] if ldst else [lambda: "mr", lambda: "mrr"],
+        "saturation": [] if ldst else [lambda: rng.choice(("sats", "satu"))],
+    }
+    pool = [make for g in groups for make in by_group[g]]
     chosen = {}
-    for make in rng.sample(pool, rng.randint(0, 3)):
+    for make in rng.sample(pool, rng.randint(0, min(3, len(pool)))):
         mod = make()
         chosen.setdefault(mod.split("=")[0], mod)  # one of each key
     return "".join("/" + m for m in chosen.values())
 
 
+# a vector of VL <= 8 elements, SUBVL <= 4, at 64 bits ends at or before r127
+VECTOR_LAST_BASE = 127 - 8 * 4
+
+
 def _register(rng, vector):
-    n = rng.randrange(128) if vector else rng.randrange(64 if rng.random() < 0.8 else 128)
+    n = rng.randrange(VECTOR_LAST_BASE + 1) if vector else \
+        rng.randrange(64 if rng.random() < 0.8 else 128)
     return f"*{n}" if vector else str(n)
 
 
@@ -69,21 +89,32 @@ def _operand(rng, isa, row, field, vector_bias):
     return _immediate(rng, isa, row, field)
 
 
-def candidate(rng, isa, row):
-    """One random line for ``row`` (not yet checked)."""
+def candidate(rng, isa, row, groups=MODIFIER_GROUPS, record=True, scalar_dest=True):
+    """One random line for ``row`` (not yet checked); ``record`` False leaves
+    out the Rc=1 variants, ``scalar_dest`` False the lines that write a scalar
+    register from vector sources (the early-ending loops)."""
     cat = parse_category(row.sv)
-    mnemonic = rng.choice(sorted(row.variants))
+    variants = sorted(v for v, flags in row.variants.items() if record or not flags.get("Rc"))
+    mnemonic = rng.choice(variants)
     vector_bias = rng.choice((0.3, 0.7, 1.0))
-    ops = []
+    ops, vector = [], {}
     for op in row.operands:
         text = _operand(rng, isa, row, op.field, vector_bias)
+        vector[op.field] = text.startswith("*")
         if op.base:
-            text += f"({_operand(rng, isa, row, op.base, vector_bias)})"
+            base = _operand(rng, isa, row, op.base, vector_bias)
+            vector[op.base] = base.startswith("*")
+            text += f"({base})"
         ops.append(text)
-    return f"sv.{mnemonic}{_modifiers(rng, cat)} {', '.join(ops)}"
+    # table "in" names RA0 for RA-or-zero operands
+    if not scalar_dest and any(vector.get(f.rstrip("0")) for f in row.ins) and \
+            any(vector.get(f) is False for f in row.outs):
+        return None
+    return f"sv.{mnemonic}{_modifiers(rng, cat, groups)} {', '.join(ops)}"
 
 
-def random_lines(isa, seed, count, rows=None, tries=40):
+def random_lines(isa, seed, count, rows=None, tries=40, groups=MODIFIER_GROUPS, record=True,
+                 scalar_dest=True):
     """``count`` random lines (isa_ext assembles each), cycling over ``rows``
     (default: :func:`sv_rows`) so that every row gets its share."""
     from ..asm import assemble
@@ -93,7 +124,9 @@ def random_lines(isa, seed, count, rows=None, tries=40):
     for i in range(count):
         row = rows[i % len(rows)]
         for _ in range(tries):
-            line = candidate(rng, isa, row)
+            line = candidate(rng, isa, row, groups, record, scalar_dest)
+            if line is None:
+                continue
             try:
                 assemble(line + "\n", isa=isa)
             except IsaExtError:

@@ -1,0 +1,184 @@
+"""Differential runs against libre-soc's ISACaller (openpower-isa's simulator).
+
+Random SVP64 programs (``setvl`` then a few random SVP64 lines from
+:mod:`.svp64_lines`) run from random register state on isa_ext and on
+ISACaller; the final GPRs, FPRs, CR and SVSTATE are compared.  ISACaller runs
+in the PyPy venv that ``../shared/tools/isacaller-setup DIR`` builds: one
+process takes a whole batch, with one decoder and one simulation for all cases
+(building them takes seconds; a case then takes about 0.1 s).
+
+Both run the same words (isa_ext's assembler, proven byte-exact with libre-soc's
+by ``tests/test_libresoc_asm.py``), so a mismatch is a difference in semantics.
+"""
+import json
+import random
+from dataclasses import dataclass, field
+
+from .libresoc import run_python
+from .svp64_lines import random_lines, sv_rows
+
+NGPR = NFPR = 128
+M64 = (1 << 64) - 1
+
+# Runs inside openpower-isa's venv.  Each case gets a fresh ISACaller (its
+# initial state through the constructor, as openpower-isa's own test runner
+# does) under one shared decoder and nmigen simulation.
+_DRIVER = r"""
+import json, sys
+from nmigen import Module, Signal
+from nmigen.sim import Simulator, Settle
+from openpower.decoder.power_decoder import create_pdecode
+from openpower.decoder.power_decoder2 import PowerDecode2
+from openpower.decoder.isa.all import ISA
+
+batch = json.load(sys.stdin)
+pdecode2 = PowerDecode2(create_pdecode(include_fp=True))
+top = Module()
+top.submodules.pdecode2 = pdecode2
+opcode = Signal(32)
+top.d.comb += pdecode2.dec.raw_opcode_in.eq(opcode)
+results = []
+
+def run_case(case):
+    words = case["words"]
+    end = 4 * len(words)
+    sim = ISA(pdecode2, list(case["gpr"]), {}, case["cr"],
+              initial_insns=list(words), respect_pc=True,
+              initial_svstate=case["svstate"], fpregfile=list(case["fpr"]),
+              bigendian=0)
+    yield pdecode2.dec.bigendian.eq(0)
+    steps = 0
+    while sim.pc.CIA.value < end and steps < case["max_steps"]:
+        yield from sim.setup_one()
+        yield Settle()
+        yield from sim.execute_one()
+        steps += 1
+    if sim.pc.CIA.value != end:  # a trap (ISACaller jumps to its vector)
+        return {"error": "ended at pc 0x%x, not 0x%x" % (sim.pc.CIA.value, end)}
+    return {"gpr": [sim.gpr(i).value for i in range(NGPR)],
+            "fpr": [sim.fpr(i).value for i in range(NFPR)],
+            "cr": sim.cr.value & 0xFFFFFFFF, "svstate": sim.svstate.value, "steps": steps}
+
+def process():
+    for case in batch:
+        try:
+            result = yield from run_case(case)
+        except Exception as e:
+            result = {"error": "%s: %s" % (type(e).__name__, e)}
+        results.append(result)
+
+sim = Simulator(top)
+sim.add_process(process)
+sim.run()
+sys.stdout.write("\n" + MARK + "\n" + json.dumps(results) + "\n")
+"""
+
+_MARK = "@@isa_ext-isacaller@@"
+
+
+@dataclass
+class Case:
+    index: int
+    lines: list
+    words: list
+    gpr: list
+    fpr: list
+    cr: int
+    svstate: int = 0
+
+    def source(self):
+        return "\n".join(self.lines)
+
+
+@dataclass
+class Outcome:
+    case: Case
+    ours: dict
+    theirs: dict
+    differences: list = field(default_factory=list)
+
+
+def _random_state(rng):
+    def value():
+        return rng.choice((0, 1, M64, 0x7FFFFFFF, 0x80000000, rng.getrandbits(64),
+                           rng.getrandbits(16), rng.getrandbits(32)))
+    return ([value() for _ in range(NGPR)], [value() for _ in range(NFPR)],
+            rng.getrandbits(32))
+
+
+def make_cases(isa, seed, count, rows=None, per_case=3, **line_options):
+    """``count`` random cases: ``setvl`` to a random VL (1..8), then
+    ``per_case`` random SVP64 lines."""
+    from ..asm import assemble
+    rng = random.Random(seed)
+    lines = random_lines(isa, rng.getrandbits(32), count * per_case, rows=rows,
+                         **line_options)
+    rng.shuffle(lines)
+    cases = []
+    for k in range(count):
+        vl = rng.randint(1, 8)
+        body = [f"setvl 0,0,{vl},0,1,1"] + lines[k * per_case:(k + 1) * per_case]
+        words = assemble("\n".join(body) + "\n", isa=isa).words
+        gpr, fpr, cr = _random_state(rng)
+        cases.append(Case(k, body, words, gpr, fpr, cr))
+    return cases
+
+
+def run_isa_ext(isa, case, max_steps=200):
+    from ..sim import Simulator
+    sim = Simulator(isa=isa)
+    sim.load_words(case.words, addr=0)
+    st = sim.state
+    for i in range(NGPR):
+        st.gpr[i] = case.gpr[i]
+    for i in range(NFPR):
+        st.fpr[i] = case.fpr[i]
+    st.crval = case.cr
+    st.svstate = case.svstate
+    res = sim.run(max_steps=max_steps)
+    if res.stop == "trap":
+        return {"error": f"trap: {res.trap.reason}"}
+    return {"gpr": list(st.gpr[:NGPR]), "fpr": list(st.fpr[:NFPR]), "cr": st.crval,
+            "svstate": st.svstate, "steps": res.steps}
+
+
+def run_isacaller(root, cases, max_steps=200):
+    batch = [{"words": c.words, "gpr": c.gpr, "fpr": c.fpr, "cr": c.cr,
+              "svstate": c.svstate, "max_steps": max_steps} for c in cases]
+    code = _DRIVER.replace("MARK", repr(_MARK)).replace("NGPR", str(NGPR)) \
+        .replace("NFPR", str(NFPR))
+    out = run_python(root, code, json.dumps(batch))
+    return json.loads(out.split(_MARK, 1)[1])
+
+
+def compare(ours, theirs):
+    """Human-readable differences between two final states."""
+    if "error" in ours or "error" in theirs:
+        if ours.get("error") and theirs.get("error"):
+            return []  # both refuse the program (a trap): agreement
+        return [f"isa_ext: {ours.get('error', 'ran')}; ISACaller: {theirs.get('error', 'ran')}"]
+    diffs = []
+    for name in ("gpr", "fpr"):
+        for i, (a, b) in enumerate(zip(ours[name], theirs[name])):
+            if a != b:
+                diffs.append(f"{name[0]}{i}: isa_ext 0x{a:x} ISACaller 0x{b:x}")
+    for name in ("cr", "svstate"):
+        if ours[name] != theirs[name]:
+            diffs.append(f"{name}: isa_ext 0x{ours[name]:x} ISACaller 0x{theirs[name]:x}")
+    return diffs
+
+
+def differential(isa, root, seed, count, rows=None, per_case=3, **line_options):
+    """[Outcome] for ``count`` random cases (``line_options``: those of
+    :func:`.svp64_lines.random_lines`)."""
+    cases = make_cases(isa, seed, count, rows=rows, per_case=per_case, **line_options)
+    theirs = run_isacaller(root, cases)
+    outcomes = []
+    for case, t in zip(cases, theirs):
+        ours = run_isa_ext(isa, case)
+        outcomes.append(Outcome(case, ours, t, compare(ours, t)))
+    return outcomes
+
+
+__all__ = ["Case", "Outcome", "make_cases", "run_isa_ext", "run_isacaller", "compare",
+           "differential", "sv_rows"]
