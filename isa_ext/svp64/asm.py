@@ -277,7 +277,7 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
         scale = forms.scale.get(field, 1)
         if n % scale:
             raise SVAsmError(f"{field} value {n} is not a multiple of {scale}")
-        values[field] = n // scale - forms.bias.get(field, 0)
+        values[field] = n // scale - forms.sv_bias(field)
 
     for op, text in zip(row.operands, ops):
         if op.base:
@@ -420,7 +420,7 @@ def sv_disassemble(isa, prefix, suffix):
             w = row.form.fields[field].width
             if v >> (w - 1):
                 v -= 1 << w
-        return str((v + forms.bias.get(field, 0)) * forms.scale.get(field, 1))
+        return str((v + forms.sv_bias(field)) * forms.scale.get(field, 1))
 
     ops = []
     for op in row.operands:
