@@ -97,22 +97,59 @@ def next_enabled(mask, step, vl, skip):
     return step
 
 
+def settle(mask, step, sub, vl, subvl, skip, sub_outer):
+    """The first position at or after (step, sub), in stepping order, whose
+    element is enabled in ``mask`` (bit i = step i); (step, sub) itself when
+    not skipping.  ``sub_outer`` is SVSTATE's pack (source side) / unpack
+    (destination side): sub-elements become the outer loop and every step is
+    an element move; otherwise a masked element is only entered at sub 0.
+    ``step >= vl`` means no position is left."""
+    if not skip or step >= vl or (mask >> step) & 1:
+        return step, sub
+    if not sub_outer:
+        if sub:
+            return step, sub
+        return next_enabled(mask, step + 1, vl, True), 0
+    step = next_enabled(mask, step + 1, vl, True)
+    while step >= vl:
+        sub += 1
+        if sub >= subvl:
+            return vl, 0
+        step = next_enabled(mask, 0, vl, True)
+    return step, sub
+
+
+def step_on(step, sub, vl, subvl, sub_outer):
+    """The position after (step, sub) in stepping order (no predicate): the
+    sub-element inner (normal) or outer (pack / unpack, openpower-isa's
+    src_iterate / dst_iterate).  ``step >= vl`` at the end."""
+    if sub_outer:
+        step += 1
+        if step < vl:
+            return step, sub
+        sub += 1
+        return (vl, 0) if sub >= subvl else (0, sub)
+    sub += 1
+    if sub >= subvl:
+        return step + 1, 0
+    return step, sub
+
+
 def advance_steps(sv, ctx):
     """SVSTATE after one ``svstep`` advance under ``ctx``, and whether the loop
-    ended.  Sub-elements step first (ssubstep 0..SUBVL-1, then the next element);
-    a new element is the next enabled one on each side.  At the end (srcstep or
-    dststep reaches VL) the steps are reset and vertical-first mode is left."""
+    ended.  Each side moves to its next position in stepping order (see
+    :func:`step_on`; SVSTATE.pack / .unpack make the sub-element the outer
+    loop of the source / destination side), then on to the next enabled
+    element (:func:`settle`).  At the end (srcstep or dststep reaches VL) the
+    steps are reset and vertical-first mode is left."""
     vl = (sv >> SV.SH_VL) & 0x7F
-    src = (sv >> SV.SH_SRC) & 0x7F
-    dst = (sv >> SV.SH_DST) & 0x7F
-    ssub = ((sv >> SV.SH_SSUB) & 3) + 1
-    dsub = ((sv >> SV.SH_DSUB) & 3) + 1
-    if ssub >= ctx.subvl:
-        ssub = 0
-        src = next_enabled(ctx.smask, src + 1, vl, ctx.sskip)
-    if dsub >= ctx.subvl:
-        dsub = 0
-        dst = next_enabled(ctx.dmask, dst + 1, vl, ctx.dskip)
+    subvl = ctx.subvl
+    pack = subvl > 1 and (sv >> SV.SH_PACK) & 1
+    unpack = subvl > 1 and (sv >> SV.SH_UNPACK) & 1
+    src, ssub = step_on((sv >> SV.SH_SRC) & 0x7F, (sv >> SV.SH_SSUB) & 3, vl, subvl, pack)
+    src, ssub = settle(ctx.smask, src, ssub, vl, subvl, ctx.sskip, pack)
+    dst, dsub = step_on((sv >> SV.SH_DST) & 0x7F, (sv >> SV.SH_DSUB) & 3, vl, subvl, unpack)
+    dst, dsub = settle(ctx.dmask, dst, dsub, vl, subvl, ctx.dskip, unpack)
     if src >= vl or dst >= vl:
         return (sv & ~SV.STEPS_MASK) & ~1, True
     return SV.with_steps(sv, src, dst, ssub, dsub), False
@@ -456,6 +493,9 @@ class SVInsn:
                      and not self.uses_sv)
         self._loop = self._gen_loop() if self.fast else None
         self.subvl = r.subvl
+        # SVSTATE pack/unpack reorder the sub-element loop: only the general
+        # path follows them (they change nothing when SUBVL is 1)
+        self.order_bits = (1 << SV.SH_PACK | 1 << SV.SH_UNPACK) if r.subvl > 1 else 0
 
     # -- the generated loop for the common case ---------------------------------
     def _gen_loop(self):
@@ -481,7 +521,7 @@ class SVInsn:
         if vl == 0:
             return CIA + 8
         sim = self.sim
-        if self.fast and sim._sv_emit is None:
+        if self.fast and sim._sv_emit is None and not sv & self.order_bits:
             if not sv & 1:
                 return self._run_fast(s, CIA, sv, vl)
             # vertical-first, unpredicated: the one (sub-)element at the steps
@@ -537,8 +577,13 @@ class SVInsn:
         dststep = (sv >> SV.SH_DST) & 0x7F
         ssub = (sv >> SV.SH_SSUB) & 3
         dsub = (sv >> SV.SH_DSUB) & 3
-        pack = (sv >> SV.SH_PACK) & 1
-        unpack = (sv >> SV.SH_UNPACK) & 1
+        # pack / unpack (SVSTATE, set by svstep): that side steps sub-elements in
+        # the outer loop (openpower-isa's src_iterate / dst_iterate)
+        pack = subvl > 1 and (sv >> SV.SH_PACK) & 1
+        unpack = subvl > 1 and (sv >> SV.SH_UNPACK) & 1
+        if (pack or unpack) and self.ffcr is not None:
+            raise Trap("SVP64 fail-first with SVSTATE pack/unpack is not implemented",
+                       "illegal")
         if r.predicated:
             dmask = pred_mask(s, r.mmode, r.mask, vl)
             smask = dmask if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl)
@@ -549,43 +594,34 @@ class SVInsn:
         if not twin:
             sz = sz and not dz
         rg = r.rg
+        if rg:
+            # reverse gear: step i is element vl-1-i; masks indexed by step
+            smask, dmask = _reverse(smask, vl), _reverse(dmask, vl)
+        # masked-out elements are skipped on a side that is not zeroing
+        sskip = r.predicated and not (sz if twin else (sz or dz))
+        dskip = r.predicated and not (dz if twin else (sz or dz))
+        srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
+        dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
         if vf and r.predicated:
-            # vertical-first: move over masked-out elements first (spec: svstep
-            # "still respecting predicate masks"; openpower-isa's pre-increment)
-            if ssub == 0:
-                srcstep = self._skip(smask, srcstep, vl, rg, not sz if twin else not (sz or dz))
-            if dsub == 0:
-                dststep = self._skip(dmask, dststep, vl, rg, not dz if twin else not (sz or dz))
+            # vertical-first: the steps moved over masked-out elements are
+            # recorded (spec: svstep "still respecting predicate masks";
+            # openpower-isa's pre-increment)
             sv = SV.with_steps(sv, min(srcstep, vl), min(dststep, vl), ssub, dsub)
             s.svstate = sv
         if self.uses_sv:
-            ctx = LoopContext(subvl, smask if not rg else _reverse(smask, vl),
-                              dmask if not rg else _reverse(dmask, vl),
-                              r.predicated and not (sz if twin else (sz or dz)),
-                              r.predicated and not (dz if twin else (sz or dz)))
+            ctx = LoopContext(subvl, smask, dmask, sskip, dskip)
         budget = self._budget()
         done = 0
         stop = None
         while srcstep < vl and dststep < vl:
-            se = (smask >> (vl - 1 - srcstep if rg else srcstep)) & 1
-            de = (dmask >> (vl - 1 - dststep if rg else dststep)) & 1
-            if twin:
-                if not se and not sz and ssub == 0:
-                    srcstep += 1
-                    continue
-                if not de and not dz and dsub == 0:
-                    dststep += 1
-                    continue
-            elif not de and not (sz or dz):
-                srcstep += 1
-                dststep += 1
-                continue
+            se = (smask >> srcstep) & 1
+            de = (dmask >> dststep) & 1
             if budget is not None and done >= budget:
                 self._interrupt(s, sv, srcstep, dststep, ssub, dsub)
             si = vl - 1 - srcstep if rg else srcstep
             di = vl - 1 - dststep if rg else dststep
-            ks = (ssub * vl + si) if pack else (si * subvl + ssub)
-            kd = (dsub * vl + di) if unpack else (di * subvl + dsub)
+            ks = si * subvl + ssub
+            kd = di * subvl + dsub
             szero = not se
             dzero = not de
             if self.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf):
@@ -622,14 +658,10 @@ class SVInsn:
             done += 1
             if vf:
                 break
-            ssub += 1
-            dsub += 1
-            if ssub >= subvl:
-                ssub = 0
-                srcstep += 1
-            if dsub >= subvl:
-                dsub = 0
-                dststep += 1
+            srcstep, ssub = step_on(srcstep, ssub, vl, subvl, pack)
+            srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
+            dststep, dsub = step_on(dststep, dsub, vl, subvl, unpack)
+            dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
             if stop is not None:  # fail-first: truncate VL
                 sv = SV.put(sv, "vl", stop)
                 break
@@ -642,14 +674,6 @@ class SVInsn:
             return CIA + 8
         s.svstate = sv & ~SV.STEPS_MASK
         return CIA + 8
-
-    @staticmethod
-    def _skip(mask, step, vl, rg, skip):
-        if not skip:
-            return step
-        while step < vl and not (mask >> (vl - 1 - step if rg else step)) & 1:
-            step += 1
-        return step
 
     def _element(self, s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep, ssub, dsub,
                  se, de):
