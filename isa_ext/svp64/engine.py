@@ -905,6 +905,10 @@ def build(isa, sim, prefix, suffix):
     when it has one (``rm.register_category(..., execute=...)``), else the
     generic loop engine :class:`SVInsn`."""
     d = isa.decode(suffix)
+    if d is not None:
+        from .asm import is_branch, BRANCH_REASON
+        if is_branch(isa, d.spec):
+            raise Trap(BRANCH_REASON, "illegal")
     if d is not None and d.spec.sv:
         cat = rmmod.CATEGORIES.get(d.spec.sv)
         if cat is not None and cat.execute is not None:
