@@ -517,6 +517,8 @@ class SVInsn:
     # -- execution -------------------------------------------------------------------
     def __call__(self, s, CIA):
         sv = s.svstate
+        if sv & SV.REMAP_MASK:
+            raise Trap(REMAP_REASON, "illegal")
         vl = (sv >> SV.SH_VL) & 0x7F
         if vl == 0:
             return CIA + 8
@@ -912,5 +914,19 @@ def build(isa, sim, prefix, suffix):
     if d is not None and d.spec.sv:
         cat = rmmod.CATEGORIES.get(d.spec.sv)
         if cat is not None and cat.execute is not None:
-            return cat.execute(sim, prefix, suffix, d.spec, d.fields)
+            return _remap_guarded(cat.execute(sim, prefix, suffix, d.spec, d.fields))
     return SVInsn(isa, sim, prefix, suffix)
+
+
+REMAP_REASON = "REMAP is not implemented (SVSTATE REMAP fields are set)"
+
+
+def _remap_guarded(run):
+    """A category executor that first traps when SVSTATE's REMAP fields are set
+    (the generic engine checks them itself): no SVP64 instruction runs
+    un-remapped while REMAP is requested."""
+    def guarded(s, CIA):
+        if s.svstate & SV.REMAP_MASK:
+            raise Trap(REMAP_REASON, "illegal")
+        return run(s, CIA)
+    return guarded
