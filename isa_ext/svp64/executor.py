@@ -267,6 +267,12 @@ class SVInsn:
             # a load's source element is the memory element: zero, no access
             dzero = True
         if dzero:
+            if rec.uses_sv:
+                # a page using SVSTATE (svstep) still moves the steps when its
+                # destination element is zeroed, or a VF loop over a zeroing
+                # predicate never ends; its result is replaced by zero below
+                # (openpower-isa runs the page and writes zero for the result)
+                rec.c.sem(s, CIA, *args, crf)
             for o in rec.dstops:
                 if ld is not None and o is not rec.data_op:
                     continue  # LD/ST zeroing: the data register only, RA keeps its value
