@@ -167,12 +167,16 @@ def test_every_mode_gives_the_same_state(svisa, prog):
 def step_mods_for(isa, line, mods):
     """The sv.svstep. modifiers that step as ``line`` does.  sv.svstep is
     twin-predicated (RM-2P-1S1D): for a single-predicated instruction, where any
-    zeroing (sz or dz) means no element is skipped on either side, it needs both
-    /sz and /dz; a twin-predicated instruction's modifiers carry over as they are."""
+    zeroing (sz or dz) means no element is skipped on either side, and for LD/ST,
+    whose one zeroing bit is zz (both sides), it needs both /sz and /dz; other
+    twin-predicated instructions' modifiers carry over as they are."""
     from isa_ext.svp64 import rm as rmmod
+    from isa_ext.svp64.asm import mode_kind
     row, _flags = isa.by_mnemonic[line.split()[0][3:].split("/")[0]]
+    cat = rmmod.category(row.sv)
     parts = [m for m in mods.split("/") if m]
-    if rmmod.category(row.sv).ptype == 1 and ("sz" in parts or "dz" in parts):
+    both = cat.ptype == 1 or mode_kind(isa, row, cat) == "ldst"
+    if both and ("sz" in parts or "dz" in parts):
         parts = [m for m in parts if m not in ("sz", "dz")] + ["sz", "dz"]
     return "".join("/" + m for m in parts)
 
