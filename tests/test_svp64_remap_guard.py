@@ -45,3 +45,15 @@ def test_remap_mask_covers_exactly_the_remap_fields():
         v = SV.put(0, name, 1)
         remap = name in ("mi0", "mi1", "mi2", "mo0", "mo1", "SVme", "RMpst")
         assert bool(v & SV.REMAP_MASK) == remap, name
+
+
+@pytest.mark.parametrize("bit", ["pack", "unpack"])
+def test_category_executor_traps_on_pack_with_subvectors(isa, bit):
+    # sv.mv.swiz (MVRM category executor) steps whole groups in one order and does
+    # not implement SVSTATE pack/unpack: with /vec2 it traps rather than ignore them
+    sim = Simulator(isa=isa)
+    sim.load_asm("mtspr 720, 3\nsv.mv.swiz/vec2 *8, *16, \"YX\"\n")
+    sim.state.gpr[3] = SV.put(SV.make(maxvl=2, vl=2), bit, 1)
+    r = sim.run(max_steps=10)
+    assert r.stop == "trap" and "pack/unpack" in r.trap.reason and r.trap.pc == 0x1004
+    assert r.gpr[8:12] == [0, 0, 0, 0]

@@ -47,16 +47,35 @@ def build(isa, sim, prefix, suffix):
         if d.spec.sv:
             cat = rmmod.CATEGORIES.get(d.spec.sv)
             if cat is not None and cat.execute is not None:
-                return _remap_guarded(cat.execute(sim, prefix, suffix, d.spec, d.fields))
+                return _guarded(cat.execute(sim, prefix, suffix, d.spec, d.fields),
+                                _has_subvectors(cat, prefix), d.mnemonic)
     return SVInsn(isa, sim, prefix, suffix)
 
 
-def _remap_guarded(run):
-    """A category executor that first traps when SVSTATE's REMAP fields are set
-    (the generic executor checks them itself): no SVP64 instruction runs
-    un-remapped while REMAP is requested."""
+PACK_BITS = (1 << SV.SH_PACK) | (1 << SV.SH_UNPACK)
+
+
+def _has_subvectors(cat, prefix):
+    """Whether the RM gives a SUBVL (or a category length field such as
+    MVRM's src_SUBVL) above 1: then SVSTATE pack/unpack would reorder it."""
+    rm = rmmod.rm_of(prefix)
+    spans = [(8, 9)] + list(cat.length_fields.values())
+    return any(rmmod.bits(rm, a, b) for a, b in spans)
+
+
+def _guarded(run, subvectors, mnemonic):
+    """A category executor that first traps on SVSTATE it does not implement
+    (the generic executor checks these itself): REMAP fields set (no SVP64
+    instruction runs un-remapped while REMAP is requested), and pack/unpack
+    with sub-vectors (category executors step whole groups in one order)."""
+    order_bits = PACK_BITS if subvectors else 0
+
     def guarded(s, CIA):
-        if s.svstate & SV.REMAP_MASK:
+        sv = s.svstate
+        if sv & SV.REMAP_MASK:
             raise Trap(REMAP_REASON, "illegal")
+        if sv & order_bits:
+            raise Trap(f"SVSTATE pack/unpack with sv.{mnemonic} sub-vectors is not "
+                       "implemented", "illegal")
         return run(s, CIA)
     return guarded
