@@ -32,7 +32,7 @@ def hf(isa, reps=400):
 
 def vf(isa, vl=64, outer=60):
     sim = Simulator(isa=isa)
-    sim.load_asm("loop:\n sv.add *0, *64, *64\n svstep. 1, 0, 0, 0\n bc 4, 3, loop\n")
+    sim.load_asm("loop:\n sv.add *0, *64, *64\n svstep. 1, 0, 1, 0\n bc 4, 3, loop\n")
     total = 0
     t = time.perf_counter()
     for _ in range(outer):

@@ -74,6 +74,7 @@ class FormSet:
     signed: set = dc_field(default_factory=set)  # fields holding signed numbers
     scale: dict = dc_field(default_factory=dict)  # field -> multiplier in assembly
     bias: dict = dc_field(default_factory=dict)  # field -> assembly value minus field value
+    svbias: dict = dc_field(default_factory=dict)  # the bias under sv. (overrides bias)
     pcrel: set = dc_field(default_factory=set)  # branch displacements (relative unless AA=1)
     swaphalves: set = dc_field(default_factory=set)  # assembly value = field halves swapped
 
@@ -85,6 +86,11 @@ class FormSet:
 
     def __contains__(self, name):
         return name in self.forms
+
+    def sv_bias(self, name):
+        """The bias of field ``name`` in an ``sv.`` instruction: ``svbias`` when
+        given, else the scalar ``bias``."""
+        return self.svbias.get(name, self.bias.get(name, 0))
 
 
 def _parse_bits(text, where):
@@ -105,7 +111,7 @@ def _parse_bits(text, where):
 
 # Operand attributes: "signed SI D ..." name fields; "scale DS 4" a field and a number.
 _FIELD_SETS = ("signed", "pcrel", "swaphalves")
-_FIELD_NUMBERS = ("scale", "bias")
+_FIELD_NUMBERS = ("scale", "bias", "svbias")
 
 
 def parse_forms(text, filename="forms.txt"):

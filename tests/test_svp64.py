@@ -320,7 +320,7 @@ def test_vertical_first_loop_matches_hf(svisa):
     regs = {5: 1, 6: 2, 7: 3, 9: 10, 10: 20, 11: 30}
     _, hf = run(svisa, ["sv.add *1, *5, *9"], 3, regs)
     sim = Simulator(isa=svisa)
-    sim.load_asm("loop:\n sv.add *1, *5, *9\n svstep. 0, 0, 0, 0\n bc 4, 3, loop\n")
+    sim.load_asm("loop:\n sv.add *1, *5, *9\n svstep. 0, 0, 1, 0\n bc 4, 3, loop\n")
     sim.state.svstate = SV.make(maxvl=3, vl=3, vfirst=1)
     for k, v in regs.items():
         sim.state.gpr[k] = v

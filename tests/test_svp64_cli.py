@@ -76,7 +76,7 @@ def test_hf_and_vf_traces_write_in_the_same_order():
     isa = ISA(extensions=["base", "svp64"])
     body = " sv.add/m=r30 *20, *8, *12\n sv.subf/m=r30 *24, *20, *8\n"
     hf, rh = _writes(isa, body, 0)
-    vf, rv = _writes(isa, "loop:\n" + body + " svstep. 0, 0, 0, 0\n bc 4, 3, loop\n", 1)
+    vf, rv = _writes(isa, "loop:\n" + body + " svstep. 0, 0, 1, 0\n bc 4, 3, loop\n", 1)
     assert [w["RT"] for m, w in hf if m == "sv.add"] == [20, 22, 23]
     assert [w["RT"] for m, w in hf if m == "sv.subf"] == [24, 26, 27]
     for mn in ("sv.add", "sv.subf"):

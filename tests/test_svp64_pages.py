@@ -50,11 +50,13 @@ def test_setvl_dot_zero_vl_sets_eq(svisa):
 @pytest.mark.parametrize("svi,pack,unpack", [(14, 1, 0), (13, 0, 1), (15, 1, 1), (12, 0, 0)])
 def test_svstep_sets_pack_unpack(svisa, svi, pack, unpack):
     # SVi is 7 bits (MSB0 0:6): SVi[3:4] = 0b11 is SVi = 0b0011pu = 12 + 2p + u.
+    # Scalar svstep is written as the field plus one (libre-soc's SVP64Asm, as setvl:
+    # openpower-isa's test_caller_svp64_pack "svstep 0, 0, 15, 0  # set dst-pack").
     # SVSTATE[53] <- p (pack),
     # SVSTATE[54] <- u (unpack); RT <- [0]*62 || SVSTATE[53:54] = 2p + u.
     # Start with the opposite bits set to see them change.
     sv = SV.make(maxvl=4, vl=4, pack=1 - pack, unpack=1 - unpack)
-    r = run(svisa, f"svstep 5,0,{svi},0", sv)
+    r = run(svisa, f"svstep 5,0,{svi + 1},0", sv)
     assert SV.get(r.state.svstate, "pack") == pack
     assert SV.get(r.state.svstate, "unpack") == unpack
     assert r.gpr[5] == 2 * pack + unpack

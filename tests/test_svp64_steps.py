@@ -114,7 +114,7 @@ def _vf(isa, body, vl, regs, **kw):
 REGS = {5: 1, 6: 2, 7: 3, 8: 4, 9: 10, 10: 20, 11: 30, 12: 40, 1: 91, 2: 92, 3: 93, 4: 94}
 
 
-@pytest.mark.parametrize("step", ["svstep. 0, 0, 0, 0", "sv.svstep./m=r30 0, 0, 0, 0"])
+@pytest.mark.parametrize("step", ["svstep. 0, 0, 1, 0", "sv.svstep./m=r30 0, 0, 0, 0"])
 def test_vf_predicated_loop_skips_masked_elements(svisa, step):
     # m=r30 = 0b0101, VL=4: pass 1 runs element 0, svstep -> 1; pass 2: sv.add moves
     # over masked element 1 to 2 and runs it; svstep -> 3 (or, predicated, straight
@@ -144,7 +144,7 @@ def test_vf_subvl_stepping_with_sv_svstep(svisa):
 def test_vf_subvl_with_plain_svstep_steps_whole_elements(svisa):
     # plain svstep has SUBVL 1: ssubstep stays 0, so each pass runs sub-element 0
     # of the next group: r1 = r5 + r9, r3 = r7 + r11; r2, r4 untouched.
-    vf, _ = _vf(svisa, " sv.add/vec2 *1, *5, *9\n svstep. 0, 0, 0, 0\n", 2, REGS)
+    vf, _ = _vf(svisa, " sv.add/vec2 *1, *5, *9\n svstep. 0, 0, 1, 0\n", 2, REGS)
     assert vf.gpr[1:5] == [11, 92, 33, 94]
 
 
@@ -161,7 +161,7 @@ def test_sv_svstep_hf_reads_steps(svisa):
 def test_vf_no_enabled_element_runs_nothing(svisa):
     # mask 0 in VF: the instruction writes nothing and leaves the steps at VL;
     # the following svstep. ends the loop (CR0.SO = 1) after one pass.
-    sim = sim_for(svisa, "sv.add/m=r30 *1, *5, *9\nsvstep. 0, 0, 0, 0\n", 3,
+    sim = sim_for(svisa, "sv.add/m=r30 *1, *5, *9\nsvstep. 0, 0, 1, 0\n", 3,
                   {**REGS, 30: 0}, vfirst=1)
     r = sim.run()
     assert r.gpr[1:4] == [91, 92, 93] and r.state.cr[0] & 1 == 1

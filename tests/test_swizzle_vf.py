@@ -180,7 +180,7 @@ def program(p, vertical):
     if vertical:
         # svstep. writes its RT: r31, which no swizzle operand reaches (see
         # random_params) and which the comparisons leave out (regfile)
-        return "loop:\n" + body + " svstep. 31, 0, 0, 0\n bc 4, 3, loop\n"
+        return "loop:\n" + body + " svstep. 31, 0, 1, 0\n bc 4, 3, loop\n"
     return body
 
 
@@ -312,7 +312,7 @@ def test_vf_and_hf_agree_without_overlap(isa):
 
 def vf_asm(isa, insn, vl, gpr=(), cr=(), fpr=(), strict=True):
     sim = Simulator(isa, strict=strict)
-    sim.load_asm(f"loop:\n {insn}\n svstep. 0, 0, 0, 0\n bc 4, 3, loop\n")
+    sim.load_asm(f"loop:\n {insn}\n svstep. 0, 0, 1, 0\n bc 4, 3, loop\n")
     for i, v in dict(gpr).items():
         sim.state.gpr[i] = v
     for i, v in dict(fpr).items():

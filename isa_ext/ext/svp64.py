@@ -40,6 +40,10 @@ def svstate_next(s, mode, vf):
         s.sv_end = 0
         return src
     if mode in (5, 6, 7, 8):
+        # svstep. records in CR0.SO whether this is the loop's last position
+        # (openpower-isa's test_svstep_pack: SO=1 after an HF sv.svstep./vec2 ...,5,1)
+        s.sv_end = 1 if engine.advance_steps(sv, getattr(s, "sv_loop", None)
+                                             or engine.PLAIN)[1] else 0
         return SV.get(sv, ("srcstep", "dststep", "ssubstep", "dsubstep")[mode - 5])
     if 1 <= mode <= 4:
         raise Trap("svstep REMAP index modes (SVi 1..4) are not implemented", "illegal")

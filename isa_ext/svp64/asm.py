@@ -213,11 +213,24 @@ def _regnum(text, cls):
     return t, vec
 
 
+BRANCH_REASON = "SVP64 branches are not implemented"
+
+
+def is_branch(isa, row):
+    """Whether ``row`` is a branch (its page assigns NIA).  SVP64 branches have
+    an RM layout of their own (libre-soc's branches.mdwn) that isa_ext does not
+    implement: they are rejected by the assembler, left as words by the
+    disassembler and trap when run."""
+    return isa.compiled(row).uses_nia
+
+
 def sv_row(isa, base):
     entry = isa.by_mnemonic.get(base)
     if entry is None:
         raise SVAsmError(f"unknown mnemonic {base!r}")
     row, flags = entry
+    if is_branch(isa, row):
+        raise SVAsmError(f"sv.{base}: {BRANCH_REASON}")
     if not row.sv:
         raise SVAsmError(f"{base} is not SVP64-capable (no RM category in its table row)")
     cat = rmmod.CATEGORIES.get(row.sv)
@@ -286,7 +299,7 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
         scale = forms.scale.get(field, 1)
         if n % scale:
             raise SVAsmError(f"{field} value {n} is not a multiple of {scale}")
-        values[field] = n // scale - forms.bias.get(field, 0)
+        values[field] = n // scale - forms.sv_bias(field)
 
     for op, text in zip(row.operands, ops):
         if op.base:
@@ -370,7 +383,8 @@ def _pred_text(mmode, code):
 
 def sv_disassemble(isa, prefix, suffix):
     d = isa.decode(suffix)
-    if d is None or not d.spec.sv or d.spec.sv not in rmmod.CATEGORIES:
+    if d is None or not d.spec.sv or d.spec.sv not in rmmod.CATEGORIES or \
+            is_branch(isa, d.spec):
         return None
     row = d.spec
     cat = rmmod.CATEGORIES[row.sv]
@@ -426,7 +440,7 @@ def sv_disassemble(isa, prefix, suffix):
             w = row.form.fields[field].width
             if v >> (w - 1):
                 v -= 1 << w
-        return str((v + forms.bias.get(field, 0)) * forms.scale.get(field, 1))
+        return str((v + forms.sv_bias(field)) * forms.scale.get(field, 1))
 
     ops = []
     for op in row.operands:

@@ -24,6 +24,8 @@ _SH = {name: (63 - b, (1 << (b - a + 1)) - 1) for name, (a, b) in FIELDS.items()
 SH_MAXVL, SH_VL, SH_SRC, SH_DST = 57, 50, 43, 36
 SH_DSUB, SH_SSUB = 34, 32
 SH_PACK, SH_UNPACK, SH_VFIRST = 10, 9, 0
+# every REMAP field (mi0 mi1 mi2 mo0 mo1 SVme, RMpst): non-zero means REMAP is active
+REMAP_MASK = (((1 << 15) - 1) << (63 - 46)) | (1 << (63 - 62))
 # every step field: srcstep dststep dsubstep ssubstep
 STEPS_MASK = (0x7F << SH_SRC) | (0x7F << SH_DST) | (3 << SH_DSUB) | (3 << SH_SSUB)
 

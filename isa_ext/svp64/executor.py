@@ -1,0 +1,476 @@
+"""The SVP64 element-loop executor: runs a decoded record (:mod:`.record`).
+
+* Horizontal-first (SVSTATE.vfirst=0): the whole loop runs in one call.  The common
+  case (no predicate, 64-bit elements, normal mode, identity index map, no
+  pack/unpack) runs the record's generated loop (``Compiled.element_loop``).
+* Vertical-first: one element at SVSTATE's current steps; ``svstep`` advances.
+* The general path walks source and destination positions in stepping order
+  (:mod:`.steps`: SUBVL, pack/unpack, predicate skipping), asks the index map
+  (:mod:`.indexmap`, identity until REMAP) which element each operand uses,
+  zeroes masked-out elements, applies element widths (a scratch register file
+  holding the elements extended to 64 bits), saturation and fail-first, and
+  emits trace events.
+* Element widths below 64 (GPRs): elements are packed little-endian into the
+  register file.  The page runs on a scratch register list holding the
+  source elements extended to 64 bits (sign-extended for the rows listed in
+  ``decoder/svp64/signed_sources.txt``, zero-extended otherwise); the
+  destination element is written back truncated to its width, and an Rc=1 CR0
+  field is recomputed from that truncated element.  The address register of a
+  load/store is always read at 64 bits.
+* Vertical-first with predication: before its element runs, an instruction
+  moves srcstep / dststep forward over masked-out elements (unless zeroing) and
+  records the new steps in SVSTATE; with no enabled element left the steps are
+  left at VL and nothing runs (the next ``svstep`` ends the loop).
+* A page that reads or writes SVSTATE (``svstep``) runs with SVSTATE holding
+  the element's steps and ``s.sv_loop`` holding the stepping context
+  (:class:`.steps.LoopContext`: SUBVL and predicate masks) of the prefixed
+  instruction.
+* Progress is kept in SVSTATE's steps: an element-level interrupt or a trap
+  inside the loop leaves PC at the instruction and the steps at the element
+  that did not complete, so running again resumes.
+"""
+from ..errors import Trap
+from . import svstate as SV
+from .elements import M64, read_elem, write_elem
+from .indexmap import IDENTITY, element_index
+from .predication import mask as pred_mask, ALL
+from .record import SVRecord
+from .steps import LoopContext, settle, step_on, reverse_mask
+
+REMAP_REASON = "REMAP is not implemented (SVSTATE REMAP fields are set)"
+
+
+class ElementInterrupt(Trap):
+    """An injected element-level interrupt (``Simulator.interrupt_after``)."""
+
+    def __init__(self, reason):
+        super().__init__(reason, "interrupt")
+
+
+class SVInsn:
+    """The executor of one prefixed instruction: ``f(s, CIA) -> NIA``.
+
+    ``SVInsn(isa, sim, prefix, suffix)`` decodes the record itself; ``record=``
+    passes one already decoded.  ``index_map`` (:class:`.indexmap.IndexMap`,
+    identity by default) says which element each operand slot uses at each
+    step; a non-identity map runs the general path."""
+
+    def __init__(self, isa, sim, prefix, suffix, record=None):
+        rec = self.rec = record if record is not None else SVRecord(isa, prefix, suffix)
+        self.sim = sim
+        # the hot path reads these on every call: kept on the executor itself
+        self._loop = rec.fast_loop
+        self.subvl = rec.subvl
+        self.order_bits = rec.order_bits
+        self.index_map = IDENTITY
+        # per-run buffers: scratch register files for element widths, the
+        # register snapshot of a fail-first sub-vector group
+        self.scratch = [0] * 128
+        self.fp_scratch = [0] * 128 if rec.fp_elw else None
+        self._gsnap = None
+
+    @property
+    def index_map(self):
+        return self._index_map
+
+    @index_map.setter
+    def index_map(self, imap):
+        if not imap.identity:
+            self.rec.assign_slots()
+        self._index_map = imap
+        self.fast = self.rec.fast and imap.identity
+
+    def __call__(self, s, CIA):
+        sv = s.svstate
+        if sv & SV.REMAP_MASK:
+            raise Trap(REMAP_REASON, "illegal")
+        vl = (sv >> SV.SH_VL) & 0x7F
+        if vl == 0:
+            return CIA + 8
+        sim = self.sim
+        if self.fast and sim._sv_emit is None and not sv & self.order_bits:
+            if not sv & 1:
+                return self._run_fast(s, CIA, sv, vl)
+            # vertical-first, unpredicated: the one (sub-)element at the steps
+            subvl = self.subvl
+            k = ((sv >> SV.SH_SRC) & 0x7F) * subvl + ((sv >> SV.SH_SSUB) & 3)
+            if k < vl * subvl:
+                if sim.interrupt_after is not None and sim.element_ops >= sim.interrupt_after:
+                    self._interrupt(s, sv, k // subvl, k // subvl, k % subvl, k % subvl)
+                self._loop(s, CIA, k, k + 1)
+                sim.element_ops += 1
+            return CIA + 8
+        return self._run_general(s, CIA, sv, vl, sv & 1)
+
+    def _budget(self):
+        sim = self.sim
+        if sim.interrupt_after is None:
+            return None
+        return max(0, sim.interrupt_after - sim.element_ops)
+
+    def _interrupt(self, s, sv, srcstep, dststep, ssub, dsub):
+        sim = self.sim
+        s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
+        sim.interrupt_after = None
+        raise ElementInterrupt(f"element-level interrupt after {sim.element_ops} element "
+                               f"operations (srcstep={srcstep} dststep={dststep})")
+
+    def _run_fast(self, s, CIA, sv, vl):
+        subvl = self.subvl
+        k0 = ((sv >> SV.SH_SRC) & 0x7F) * subvl + ((sv >> SV.SH_SSUB) & 3)
+        n = vl * subvl
+        budget = self._budget()
+        k1 = n if budget is None else min(n, k0 + budget)
+        sim = self.sim
+        try:
+            self._loop(s, CIA, k0, k1)
+        except Trap as t:
+            k = getattr(t, "sv_k", k0)
+            sim.element_ops += k - k0
+            s.svstate = SV.with_steps(sv, k // subvl, k // subvl, k % subvl, k % subvl)
+            raise
+        sim.element_ops += k1 - k0
+        if k1 < n:
+            self._interrupt(s, sv, k1 // subvl, k1 // subvl, k1 % subvl, k1 % subvl)
+        s.svstate = sv & ~SV.STEPS_MASK
+        return CIA + 8
+
+    def _run_general(self, s, CIA, sv, vl, vf):
+        rec = self.rec
+        r = rec.rm
+        sim = self.sim
+        emit = sim._sv_emit
+        subvl = r.subvl
+        srcstep = (sv >> SV.SH_SRC) & 0x7F
+        dststep = (sv >> SV.SH_DST) & 0x7F
+        ssub = (sv >> SV.SH_SSUB) & 3
+        dsub = (sv >> SV.SH_DSUB) & 3
+        # pack / unpack (SVSTATE, set by svstep): that side steps sub-elements in
+        # the outer loop (openpower-isa's src_iterate / dst_iterate)
+        pack = subvl > 1 and (sv >> SV.SH_PACK) & 1
+        unpack = subvl > 1 and (sv >> SV.SH_UNPACK) & 1
+        if (pack or unpack) and rec.ffcr is not None:
+            raise Trap("SVP64 fail-first with SVSTATE pack/unpack is not implemented",
+                       "illegal")
+        if r.predicated:
+            dmask = pred_mask(s, r.mmode, r.mask, vl)
+            smask = dmask if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl)
+        else:
+            dmask = smask = ALL
+        twin = r.ptype == 2
+        sz, dz = r.sz, r.dz
+        if not twin:
+            sz = sz and not dz
+        rg = r.rg
+        if rg:
+            # reverse gear: step i is element vl-1-i; masks indexed by step
+            smask, dmask = reverse_mask(smask, vl), reverse_mask(dmask, vl)
+        # masked-out elements are skipped on a side that is not zeroing
+        sskip = r.predicated and not (sz if twin else (sz or dz))
+        dskip = r.predicated and not (dz if twin else (sz or dz))
+        srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
+        dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
+        if vf and r.predicated:
+            # vertical-first: the steps moved over masked-out elements are
+            # recorded (spec: svstep "still respecting predicate masks";
+            # openpower-isa's pre-increment)
+            sv = SV.with_steps(sv, min(srcstep, vl), min(dststep, vl), ssub, dsub)
+            s.svstate = sv
+        if rec.uses_sv:
+            ctx = LoopContext(subvl, smask, dmask, sskip, dskip)
+        # the index-mapping hook: None (identity) or {slot: element index per step}
+        imap = self._index_map
+        tables = None if imap.identity else imap.tables(vl * subvl)
+        budget = self._budget()
+        done = 0
+        stop = None
+        while srcstep < vl and dststep < vl:
+            se = (smask >> srcstep) & 1
+            de = (dmask >> dststep) & 1
+            if budget is not None and done >= budget:
+                self._interrupt(s, sv, srcstep, dststep, ssub, dsub)
+            si = vl - 1 - srcstep if rg else srcstep
+            di = vl - 1 - dststep if rg else dststep
+            ks = si * subvl + ssub
+            kd = di * subvl + dsub
+            szero = not se
+            dzero = not de
+            if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf):
+                # fail-first over sub-vectors: a failing sub-element discards its group
+                self._gsnap = (list(s.gpr), list(s.fpr))
+            try:
+                if rec.uses_sv:
+                    s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
+                    s.sv_loop = ctx
+                    try:
+                        stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep,
+                                             dststep, ssub, dsub, se, de, tables)
+                    finally:
+                        s.sv_loop = None
+                    if vf:
+                        sim.element_ops += 1
+                        if stop is not None:
+                            # fail-first on a VF svstep: VL truncated; steps the page
+                            # moved to or past the new VL end the loop as svstep does
+                            nsv = SV.put(s.svstate, "vl", stop)
+                            if ((nsv >> SV.SH_SRC) & 0x7F) >= stop or \
+                                    ((nsv >> SV.SH_DST) & 0x7F) >= stop:
+                                nsv = (nsv & ~SV.STEPS_MASK) & ~1
+                            s.svstate = nsv
+                        return CIA + 8  # the page's SVSTATE stands (svstep advanced it)
+                    sv = s.svstate
+                else:
+                    stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep,
+                                         ssub, dsub, se, de, tables)
+            except Trap:
+                sim.element_ops += done
+                s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
+                raise
+            done += 1
+            if vf:
+                break
+            srcstep, ssub = step_on(srcstep, ssub, vl, subvl, pack)
+            srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
+            dststep, dsub = step_on(dststep, dsub, vl, subvl, unpack)
+            dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
+            if stop is not None:  # fail-first: truncate VL
+                sv = SV.put(sv, "vl", stop)
+                break
+            if rec.scalar_dest and not dzero:
+                break
+        sim.element_ops += done
+        if vf:
+            if stop is not None:
+                s.svstate = SV.put(s.svstate, "vl", stop)
+            return CIA + 8
+        s.svstate = sv & ~SV.STEPS_MASK
+        return CIA + 8
+
+    def _element(self, s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep, ssub, dsub,
+                 se, de, tables=None):
+        """One element operation at step-order element numbers (ks, kd), each
+        operand at the element the index map gives it (``tables``: None for the
+        identity); returns the new VL if fail-first hit, else None."""
+        rec = self.rec
+        r = rec.rm
+        args = list(rec.base_args)
+        reads, writes = {}, {}
+        for o in rec.ops:
+            if o.vec:
+                k = element_index(o, ks, kd, tables, o.dst)
+                args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
+        # an Rc=1 CR field follows the out slot
+        kcr = tables["out"][kd] if tables and "out" in tables else kd
+        crf = rec.crbase + kcr if rec.crvec else rec.crbase
+        ld = rec.ldst
+        if szero and ld is not None and not ld.store:
+            # a load's source element is the memory element: zero, no access
+            dzero = True
+        if dzero:
+            if rec.uses_sv:
+                # a page using SVSTATE (svstep) still moves the steps when its
+                # destination element is zeroed, or a VF loop over a zeroing
+                # predicate never ends; its result is replaced by zero below
+                # (openpower-isa runs the page and writes zero for the result)
+                rec.c.sem(s, CIA, *args, crf)
+            for o in rec.dstops:
+                if ld is not None and o is not rec.data_op:
+                    continue  # LD/ST zeroing: the data register only, RA keeps its value
+                if o.cls in ("gpr", "fpr"):
+                    regs = s.gpr if o.cls == "gpr" else s.fpr
+                    write_elem(regs, o.base, element_index(o, ks, kd, tables, True) if o.vec else 0,
+                               r.ew if o.cls == "gpr" or rec.fp_elw else 64, 0)
+                    writes[o.field] = args[o.pos]
+                elif o.cls == "crf":
+                    s.cr[args[o.pos] & 127] = 0
+                    writes[o.field] = args[o.pos]
+            if emit is not None:
+                self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes)
+            return None
+        if szero and any(o.src and o.cls != "gpr" for o in rec.ops):
+            raise Trap("SVP64 source zeroing of FP/CR operands is not implemented", "illegal")
+        for o in rec.ops:
+            if o.src:
+                reads[o.field] = args[o.pos]
+            if o.dst:
+                writes[o.field] = args[o.pos]
+        snap = None
+        rc1 = rec.ffcr is not None and rec.ffcr[0] == "rc0" and r.rc1
+        if rc1 or (rec.ffcr is not None and not r.vli and r.subvl == 1):
+            # RC1: the result is never stored; otherwise the failing element's
+            # register results are discarded (CR kept)
+            snap = (list(s.gpr), list(s.fpr))
+        mem = None
+        if rec.mview:
+            mem = s.mem
+            view = s.mem = ld.view(s, mem, ks, kd, r.ews)
+        try:
+            if rec.scratch_needed or (szero and rec.gops):
+                self._scratch_call(s, CIA, args, crf, ks, kd, szero, tables)
+            elif rec.fp_elw:
+                self._fp_scratch_call(s, CIA, args, crf, ks, kd, tables)
+            else:
+                rec.c.sem(s, CIA, *args, crf)
+        finally:
+            if mem is not None:
+                s.mem = mem
+        if mem is not None and ld.update_op is not None and view.last:
+            # the page set RA <- EA without the stride offset; RA gets the full EA
+            n = ld.update_op.base
+            s.gpr[n] = (s.gpr[n] + view.last) & M64
+        if emit is not None:
+            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes)
+        if rec.ffcr is not None:
+            kind, o = rec.ffcr
+            if kind == "rc1":
+                # LD/ST RC1: CR field (CR0 + element) from the loaded element as if Rc=1
+                o = rec.data_op
+                w = r.ew if o.cls == "gpr" else 64
+                v = read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
+                              element_index(o, ks, kd, tables, True) if o.vec else 0, w)
+                field = kd & 127
+                s.cr[field] = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | \
+                    (s.so & 1)
+                crval = s.cr[field]
+            elif kind == "rc0":
+                # Rc=0: CR of the result element as if Rc=1 (signed at ELWIDTH, SO
+                # copied); stored only with RC1, which discards the result instead
+                w = r.ew
+                v = read_elem(s.gpr, o.base,
+                              element_index(o, ks, kd, tables, True) if o.vec else 0, w)
+                crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
+                if r.rc1:
+                    s.cr[crf & 127] = crval
+                    s.gpr[:] = snap[0]
+                    s.fpr[:] = snap[1]
+            else:
+                crval = s.cr[(crf if kind == "rc" else args[o.pos]) & 127]
+            if ((crval >> (3 - r.cr_sel)) & 1) != r.inv:
+                if not r.vli:
+                    back = snap if r.subvl == 1 else self._gsnap
+                    if back:
+                        s.gpr[:] = back[0]
+                        s.fpr[:] = back[1]
+                return dststep + (1 if r.vli else 0)
+        return None
+
+    def _scratch_call(self, s, CIA, args, crf, ks, kd, szero, tables=None):
+        rec = self.rec
+        r = rec.rm
+        sc = self.scratch
+        real = s.gpr
+        ews, sext = r.ews, rec.sext
+        ld = rec.ldst
+        index = ld.index if ld is not None else None
+        for o in rec.gops:
+            if o.field == rec.addr_field:
+                # LD/ST base address: 64 bits, never zeroed (only the data is)
+                v = read_elem(real, o.base, element_index(o, ks, kd, tables, False)
+                              if o.vec else 0, 64)
+            elif o.src and szero and o.field != index:
+                v = 0
+            elif o.src:
+                v = read_elem(real, o.base, element_index(o, ks, kd, tables, False)
+                              if o.vec else 0, ews)
+                if (ld.sea if o.field == index else sext) and ews != 64 and v >> (ews - 1):
+                    v |= M64 ^ ((1 << ews) - 1)
+            else:
+                v = read_elem(real, o.base, element_index(o, ks, kd, tables, True)
+                              if o.vec else 0, r.ew)
+            sc[o.sidx] = v
+            args[o.pos] = o.sidx
+        sat = rec.sat
+        if sat is not None and sat[1] is not None:
+            # OE=1 evaluation on a saved XER: OV places the exact result
+            oe = args[sat[1]]
+            xer = (s.ov, s.ov32, s.so)
+            args[sat[1]] = 1
+            s.ov = 0
+        s.gpr = sc
+        try:
+            rec.c.sem(s, CIA, *args, crf)
+        finally:
+            s.gpr = real
+        if sat is not None:
+            satd = self._saturate(s, sc, crf, oe if sat[1] is not None else None,
+                                  xer if sat[1] is not None else None)
+        for o in rec.gops:
+            if o.dst and o.field in rec.c.writes:
+                w = 64 if o.field == rec.addr_field else r.ew
+                v = sc[o.sidx]
+                if ld is not None and o is rec.data_op and ews != 64:
+                    v &= (1 << ews) - 1  # load: op width -> ELWIDTH_SRC -> ELWIDTH
+                write_elem(real, o.base, element_index(o, ks, kd, tables, True)
+                           if o.vec else 0, w, v)
+        if sat is not None:
+            if rec.rc:
+                # Rc=1: CR of the saturated element; SO = saturation occurred
+                v = sc[sat[0].sidx] & ((1 << r.ew) - 1)
+                c = 0b1000 if v >> (r.ew - 1) else (0b0100 if v else 0b0010)
+                s.cr[crf & 127] = c | satd
+            return
+        o = rec.rc_op
+        if o is not None:
+            # CR0 of an element-width result: the truncated element, signed
+            v = sc[o.sidx] & ((1 << r.ew) - 1)
+            f = crf & 127
+            c = 0b1000 if v >> (r.ew - 1) else (0b0100 if v else 0b0010)
+            s.cr[f] = c | (s.cr[f] & 1)
+
+    def _saturate(self, s, sc, crf, oe, xer):
+        """Clamp the page's 64-bit result (sc) to the ELWIDTH range; returns 1
+        when it saturated.  The exact result is the 64-bit value read as signed,
+        moved past the 64-bit range when the OE=1 evaluation set OV."""
+        rec = self.rec
+        r = rec.rm
+        o = rec.sat[0]
+        v = sc[o.sidx] & M64
+        e = v - (1 << 64) if v >> 63 else v
+        if xer is not None:
+            if s.ov:
+                e += -(1 << 64) if e >= 0 else (1 << 64)
+            if not oe:
+                s.ov, s.ov32, s.so = xer
+        w = r.ew
+        lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if r.sat == "s" else (0, (1 << w) - 1)
+        c = lo if e < lo else hi if e > hi else e
+        sc[o.sidx] = c & M64
+        return int(c != e)
+
+    def _fp_scratch_call(self, s, CIA, args, crf, ks, kd, tables=None):
+        """One element with FP element widths: sources widened exactly to
+        doubles, rounding redirected to the element format, the result encoded
+        back at ELWIDTH (see :mod:`.fpelw`)."""
+        rec = self.rec
+        from .fpelw import to_double, from_double
+        r = rec.rm
+        sc = self.fp_scratch
+        real = s.fpr
+        for o in rec.fops:
+            if o.src:
+                k = element_index(o, ks, kd, tables, False) if o.vec else 0
+                sc[o.sidx] = to_double(read_elem(real, o.base, k, r.ews), r.ews)
+            else:
+                k = element_index(o, ks, kd, tables, True) if o.vec else 0
+                sc[o.sidx] = to_double(read_elem(real, o.base, k, r.ew), r.ew)
+            args[o.pos] = o.sidx
+        s.fpr = sc
+        s.fp_elfmt = rec.fp_fmt
+        try:
+            rec.c.sem(s, CIA, *args, crf)
+        finally:
+            s.fpr = real
+            s.fp_elfmt = None
+        rn = s.fpscr & 3
+        for o in rec.fops:
+            if o.dst and o.field in rec.c.writes:
+                write_elem(real, o.base, element_index(o, ks, kd, tables, True) if o.vec else 0, r.ew,
+                           from_double(sc[o.sidx], r.ew, rn))
+
+    def _event(self, emit, CIA, srcstep, dststep, ssub, dsub, se, de, zeroed, reads, writes):
+        rec = self.rec
+        emit({"type": "element", "pc": CIA, "mnemonic": rec.mnemonic,
+              "srcstep": srcstep, "dststep": dststep, "ssubstep": ssub, "dsubstep": dsub,
+              "src_pred": se, "dst_pred": de, "zeroed": zeroed,
+              "reads": dict(reads), "writes": dict(writes),
+              "op": self.sim.element_ops})

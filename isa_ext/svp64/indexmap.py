@@ -1,0 +1,97 @@
+"""The per-operand element index-mapping hook: where REMAP plugs into the
+element-loop executor.
+
+At each element step the executor has two element numbers in stepping order:
+``ks`` on the source side (``srcstep * SUBVL + ssubstep``, reverse gear
+applied) and ``kd`` on the destination side.  Without REMAP every source
+operand uses element ``ks`` and every destination operand element ``kd``.
+With REMAP each operand *slot* may follow a schedule instead:
+
+* slots: ``in1 in2 in3`` (source register operands, in the order of the
+  table row's ``in`` column) and ``out out2`` (destination register operands,
+  in the order of its ``out`` column).  These are openpower-isa's REMAP
+  targets (SVSTATE mi0 mi1 mi2 mo0 mo1).  An Rc=1 CR field follows ``out``.
+* a **schedule** is a re-iterable object (``iter()`` is called once per
+  instruction run) yielding element indices in stepping order: its n-th
+  value is the element a slot uses at step n (an ``in`` slot's n counts
+  ``ks``, an ``out`` slot's n counts ``kd``).  Pure generators of such
+  schedules (``isa_ext/svp64/remap.py``) need not know the executor.
+
+:class:`IndexMap` with no schedules is the identity (:data:`IDENTITY`); the
+executor checks ``identity`` once per instruction and then keeps its plain
+``ks``/``kd`` arithmetic and the generated fast loop, so the hook costs
+nothing today.  REMAP itself is not implemented: while SVSTATE's REMAP fields
+are set, prefixed instructions trap (``engine.REMAP_REASON``); the REMAP work
+replaces that trap by building an :class:`IndexMap` from the SVSHAPEs and
+passing it to the executor (``SVInsn.run(s, CIA, index_map)``).
+"""
+from itertools import islice
+
+from ..errors import Trap
+
+IN_SLOTS = ("in1", "in2", "in3")
+OUT_SLOTS = ("out", "out2")
+SLOTS = IN_SLOTS + OUT_SLOTS
+
+
+def assign_slots(ops, row):
+    """Set each register operand's (:class:`record.Op`) ``slot`` to its pair
+    (source slot, destination slot): sources take in1 in2 in3 in the order of
+    ``row.ins``, destinations out out2 in the order of ``row.outs``; an operand
+    that is both (an update-form RA) has both, None where it has no role."""
+    def order(names, op):
+        name = "RA" if op.ra0 else op.field
+        return names.index(name) if name in names else len(names)
+    ins = [n if n != "RA0" else "RA" for n in row.ins]
+    srcs = sorted((o for o in ops if o.src), key=lambda o: order(ins, o))
+    dsts = sorted((o for o in ops if o.dst), key=lambda o: order(list(row.outs), o))
+    slot_of = {}
+    for o, name in zip(srcs, IN_SLOTS):
+        slot_of.setdefault(id(o), [None, None])[0] = name
+    for o, name in zip(dsts, OUT_SLOTS):
+        slot_of.setdefault(id(o), [None, None])[1] = name
+    for o in ops:
+        o.slot = tuple(slot_of.get(id(o), (None, None)))
+
+
+class IndexMap:
+    """Element indices per operand slot (see the module docstring).
+
+    ``schedules``: {slot: re-iterable of element indices}; slots left out use
+    the identity."""
+
+    def __init__(self, schedules=None):
+        schedules = dict(schedules or {})
+        bad = set(schedules) - set(SLOTS)
+        if bad:
+            raise ValueError(f"unknown index-mapping slot(s) {sorted(bad)}; slots are {SLOTS}")
+        self.schedules = schedules
+        self.identity = not schedules
+
+    def tables(self, n):
+        """{slot: [index for steps 0..n-1]} for one instruction run of n
+        (sub-)element steps; a schedule that ends early is an error."""
+        out = {}
+        for slot, schedule in self.schedules.items():
+            t = list(islice(iter(schedule), n))
+            if len(t) < n:
+                raise Trap(f"SVP64 index map: the {slot} schedule gives {len(t)} of {n} "
+                           "element indices", "illegal")
+            out[slot] = t
+        return out
+
+
+IDENTITY = IndexMap()
+
+
+def element_index(op, ks, kd, tables, write):
+    """The element operand ``op`` uses at step (ks, kd): its slot's schedule
+    when mapped, else ``kd`` for a destination being written / ``ks`` for a
+    source being read.  ``write`` selects the operand's destination role
+    (an operand that is both source and destination, e.g. an update-form RA,
+    is read through its source slot and written through its destination
+    slot)."""
+    src_slot, dst_slot = op.slot
+    if write or not op.src:
+        return tables[dst_slot][kd] if tables and dst_slot in tables else kd
+    return tables[src_slot][ks] if tables and src_slot in tables else ks

@@ -1,0 +1,391 @@
+"""The decoded SVP64 instruction record: everything decided once per prefixed
+word, before any element runs.
+
+:class:`SVRecord` holds the suffix's table row and compiled page, the RM
+fields and mode (fail-first, saturation, map-reduce, zeroing), the register
+operands (:class:`Op`: field, class, EXTRA-extended base number, vector or
+scalar, source/destination, and its index-mapping slot in1/in2/in3/out/out2),
+element widths and SUBVL, predicate sources, the Rc=1 CR field, LD/ST
+addressing (:class:`LdSt`), and the generated fast loop (``fast_loop``) for
+the common case.  It never touches the machine; the executor
+(:mod:`.executor`) runs it.
+"""
+from .. import specdata
+from ..errors import Trap
+from . import rm as rmmod
+from . import svstate as SV
+from .elements import M64, read_elem, signed as _signed
+from .extra import parse_slots, etype, slot_spec, EXTENDERS
+from .indexmap import assign_slots
+
+_SIGNED = None
+
+
+def _name_list(fname, tags=False):
+    names = {}
+    for line in specdata.source().read("decoder", "svp64", fname)[1].splitlines():
+        words = line.split("#", 1)[0].split()
+        if words:
+            names[words[0]] = tuple(words[1:])
+    return names if tags else frozenset(names)
+
+
+def signed_sources():
+    """Base mnemonics whose source elements are sign-extended under ELWIDTH_SRC
+    (``decoder/svp64/signed_sources.txt``)."""
+    global _SIGNED
+    if _SIGNED is None:
+        _SIGNED = _name_list("signed_sources.txt")
+    return _SIGNED
+
+
+_SAT_OV = None
+
+
+def sat_overflow_rows():
+    """{base mnemonic: tags} of rows whose OE=1 OV is the signed overflow of
+    the 64-bit result within one wrap (``decoder/svp64/sat_overflow.txt``; tag
+    "narrow": only for source elements of 32 bits or less)."""
+    global _SAT_OV
+    if _SAT_OV is None:
+        _SAT_OV = _name_list("sat_overflow.txt", tags=True)
+    return _SAT_OV
+
+
+class Op:
+    """One register operand: field, class, extended base number, vector?, roles,
+    index-mapping slot."""
+    __slots__ = ("field", "cls", "base", "vec", "src", "dst", "pos", "ra0", "sidx", "slot")
+
+    def __init__(self, field, cls, base, vec, src, dst, pos, ra0):
+        self.field, self.cls, self.base, self.vec = field, cls, base, vec
+        self.src, self.dst, self.pos, self.ra0 = src, dst, pos, ra0
+        self.sidx = 0
+        self.slot = (None, None)  # (source, destination) index-mapping slot, see indexmap
+
+    def __repr__(self):
+        return f"Op({self.field}={'*' if self.vec else ''}{self.base} {self.cls}" \
+               f"{' s' if self.src else ''}{' d' if self.dst else ''})"
+
+
+class _LdStMemory:
+    """Memory view for one LD/ST element: adds the element's offset to every
+    access (``offset(n)`` for an n-byte access: unit stride, element stride,
+    post-increment) and checks the memory-side element width (ldst.mdwn: an
+    elwidth narrower than the operation width is UNDEFINED; trapped here)."""
+    __slots__ = ("mem", "offset", "mw", "little", "last")
+
+    def __init__(self, mem, offset, mw):
+        self.mem, self.offset, self.mw = mem, offset, mw
+        self.little = mem.little
+        self.last = 0
+
+    def _ea(self, addr, n):
+        if n * 8 > self.mw:
+            raise Trap(f"SVP64 LD/ST: a {n * 8}-bit access with a {self.mw}-bit memory-side "
+                       "element width is UNDEFINED (ldst.mdwn)", "illegal")
+        self.last = self.offset(n)
+        return (addr + self.last) & M64
+
+    def read(self, addr, n):
+        return self.mem.read(self._ea(addr, n), n)
+
+    def write(self, addr, n, value):
+        return self.mem.write(self._ea(addr, n), n, value)
+
+    def read_bytes(self, addr, n):
+        return self.mem.read_bytes(self._ea(addr, n), n)
+
+    def write_bytes(self, addr, data):
+        return self.mem.write_bytes(self._ea(addr, len(data)), data)
+
+    def __getattr__(self, name):
+        return getattr(self.mem, name)
+
+
+class LdSt:
+    """How a vectorised load/store addresses memory (ldst.mdwn), decided once.
+
+    ``data`` the data register field (RT/FRT of a load, RS/FRS of a store),
+    ``addr`` the base address field (RA), ``index`` RB of an indexed form (else
+    None), ``disp`` the displacement in bytes of an immediate form, ``store``,
+    ``mode``: "pi" (post-increment), "unit", "els" (immediate element stride
+    ``(RA) + i*D``), "xels" (indexed element stride ``(RA) + i*(RB)``) or None
+    (indexed: vector RA and/or RB, or everything scalar), ``sea`` sign-extend
+    RB from ELWIDTH_SRC, ``lf`` speculative fault-first, ``mw`` memory-side
+    element width (ELWIDTH_SRC for a load, ELWIDTH for a store)."""
+
+    def __init__(self, isa, row, fields, r, ops):
+        mem_outs = "MEM" in row.outs
+        self.store = mem_outs
+        self.data = row.operands[0].field
+        dop = next((op for op in row.operands if op.base), None)
+        byname = {o.field: o for o in ops}
+        self.disp = 0
+        if dop is not None:
+            self.addr, self.index = dop.base, None
+            f = dop.field
+            v = fields[f]
+            if f in isa.forms.signed:
+                v = _signed(v, row.form.fields[f].width)
+            self.disp = v * isa.forms.scale.get(f, 1)
+        else:
+            regs = [op.field for op in row.operands[1:]]
+            self.addr = regs[0] if regs else None
+            self.index = regs[1] if len(regs) > 1 else None
+        a = byname.get(self.addr)
+        b = byname.get(self.index) if self.index else None
+        avec = a is not None and a.vec
+        bvec = b is not None and b.vec
+        self.mode = None
+        if r.pi:
+            if dop is None or self.addr not in row.outs:
+                raise Trap("SVP64 /pi applies to update-form immediate LD/ST only", "illegal")
+            self.mode = "pi"
+        elif dop is not None and not avec:
+            self.mode = "els" if r.els else "unit"
+        elif dop is None and r.els and not avec and not bvec and b is not None:
+            self.mode = "xels"
+        self.sea = bool(r.lfsea) and dop is None
+        self.lf = bool(r.lfsea) and dop is not None
+        self.mw = r.ew if self.store else r.ews
+        self.index_op = b
+        # update forms in a strided mode: RA receives the element's full EA
+        self.update_op = a if (a is not None and self.addr in row.outs
+                               and self.mode in ("unit", "els", "xels")) else None
+
+    def needs_view(self):
+        return self.mode is not None or self.mw != 64
+
+    def view(self, s, mem, ks, kd, ews):
+        """The memory view of element (ks, kd): loads step memory with the source
+        index, stores with the destination index (ldst.mdwn: i for LD, j for ST)."""
+        k = kd if self.store else ks
+        mode = self.mode
+        if mode == "unit":
+            def off(n):
+                return k * n
+        elif mode == "els":
+            d = self.disp
+
+            def off(n):
+                return (k - 1) * d
+        elif mode == "xels":
+            o = self.index_op
+            rb = read_elem(s.gpr, o.base, 0, ews)
+            if self.sea and ews != 64 and rb >> (ews - 1):
+                rb |= M64 ^ ((1 << ews) - 1)
+
+            def off(n):
+                return (k - 1) * rb
+        elif mode == "pi":
+            d = self.disp
+
+            def off(n):
+                return -d
+        else:
+            def off(n):
+                return 0
+        return _LdStMemory(mem, off, self.mw)
+
+
+class SVRecord:
+    """Everything decided once per prefixed word (see the module docstring)."""
+
+    def __init__(self, isa, prefix, suffix):
+        d = isa.decode(suffix)
+        if d is None:
+            raise Trap(f"SVP64 suffix 0x{suffix:08x} matches no instruction", "illegal")
+        row = d.spec
+        if not row.sv:
+            raise Trap(f"{d.mnemonic} is not SVP64-capable (no RM category)", "illegal")
+        self.cat = cat = rmmod.category(row.sv)
+        self.isa, self.d, self.row = isa, d, row
+        self.prefix, self.suffix = prefix, suffix
+        self.mnemonic = "sv." + d.mnemonic
+        from .asm import mode_kind
+        self.kind = mode_kind(isa, row, cat)
+        r = self.rm = rmmod.RM(rmmod.rm_of(prefix), cat.ptype)
+        self.c = c = isa.compiled(row)
+        fields = d.fields
+        self.rc = bool(fields.get("Rc")) and row.rc in ("CR0", "CR1")
+        regclass = isa.forms.regclass
+        slots = parse_slots(row.extra)
+        et = self.et = (cat.etype or etype(slots, cat.ptype))
+        where = {}
+        for i, s in enumerate(slots):
+            for dd, name in s:
+                where.setdefault(name, []).append((i, dd))
+        ins = set(row.ins)
+        if "RA0" in ins:
+            ins.add("RA")
+        outs = set(row.outs)
+        self.ops = []
+        for name in c.params:
+            cls = regclass.get(name)
+            if cls not in EXTENDERS:
+                continue
+            v = fields[name]
+            if name in where:
+                spec = slot_spec(r.extra, where[name][0][0], et)
+                n, vec = EXTENDERS[cls](v, spec, et)
+                dirs = {dd for _s, dd in where[name]}
+            else:
+                n, vec, dirs = (v << 2 if cls == "crb" and False else v), False, set()
+            src = name in c.reads or name in ins or "s" in dirs
+            dst = name in c.writes or name in outs or "d" in dirs
+            self.ops.append(Op(name, cls, n, vec, src, dst, c.params.index(name),
+                               name == "RA" and "RA0" in row.ins))
+        # the Rc=1 CR field (CR0 / CR1), extended by its slot like a 3-bit field
+        self.crbase, self.crvec = 0, False
+        if row.rc in ("CR0", "CR1"):
+            b = 0 if row.rc == "CR0" else 1
+            if row.rc in where:
+                spec = slot_spec(r.extra, where[row.rc][0][0], et)
+                self.crbase, self.crvec = EXTENDERS["crf"](b, spec, et)
+            else:
+                self.crbase = b
+        crdest = any(o.dst and o.cls in ("crf", "crb") for o in self.ops)
+        # an Rc=1 instruction whose page records CR0 itself (svstep.) uses the Rc=1 table
+        rc_field = bool(fields.get("Rc"))
+        rmmod.decode_mode(r, self.kind, self.rc or rc_field, crdest)
+        if cat.decode_mode is not None:
+            cat.decode_mode(r, self)
+        self.base_args = [fields[p] for p in c.params]
+        for o in self.ops:
+            self.base_args[o.pos] = o.base
+        self.vecops = [o for o in self.ops if o.vec]
+        self.dstops = [o for o in self.ops if o.dst]
+        self._slots_assigned = False
+        regdst = [o for o in self.dstops]
+        # a scalar destination ends the loop at its first write (unless map-reduce)
+        self.scalar_dest = bool(regdst) and not any(o.vec for o in regdst) and \
+            not (self.rc and self.crvec) and r.mode != "mapreduce"
+        if self.kind == "ldst":
+            # ldst.mdwn: a scalar load destination ends the loop; a store's
+            # destination is memory (a vector of stores, even to one address)
+            data = row.operands[0].field
+            self.scalar_dest = "MEM" not in row.outs and not any(
+                o.vec for o in self.ops if o.field == data) and r.mode != "ffirst"
+        self.ffcr = None
+        if r.mode == "ffirst":
+            if self.kind == "ldst":
+                if "MEM" in row.outs:
+                    raise Trap("SVP64 data-dependent fail-first on a store is not "
+                               "implemented (no result to test)", "illegal")
+                self.ffcr = ("rc1", None)
+            elif self.rc or rc_field:
+                self.ffcr = ("rc", None)
+            elif self.kind == "normal" and not crdest:
+                # Rc=0: the result's CR as if Rc=1 (normal.mdwn "Rc=0: ffirst z/nonz")
+                res = next((o for n in row.outs for o in self.ops
+                            if o.dst and o.field == n and o.cls in ("gpr", "fpr")), None)
+                if res is None or res.cls != "gpr":
+                    raise Trap("SVP64 fail-first with Rc=0 on an instruction without a GPR "
+                               "result is not implemented", "illegal")
+                if not row.rc:
+                    # no Rc column: the as-if-Rc=1 field is CR0, a vector with the result
+                    self.crbase, self.crvec = 0, res.vec
+                self.ffcr = ("rc0", res)
+            else:
+                cro = [o for o in self.dstops if o.cls == "crf"]
+                if not cro:
+                    raise Trap("fail-first needs a CR result (Rc=1 or a CR field destination)",
+                               "illegal")
+                self.ffcr = ("op", cro[0])
+        gops = [o for o in self.ops if o.cls == "gpr"]
+        fops = [o for o in self.ops if o.cls == "fpr"]
+        # FP element widths (fpelw): binary32 / binary16 elements; bf16 reserved
+        self.fp_elw = bool(fops) and (r.ew != 64 or r.ews != 64)
+        if self.fp_elw:
+            if r.ew == 8 or r.ews == 8:
+                raise Trap("SVP64 FP ELWIDTH=11 (bf16) is reserved", "illegal")
+            if gops or self.kind == "ldst":
+                raise Trap("SVP64 FP element-width overrides on FP loads/stores and "
+                           "GPR/FPR-mixed instructions are not implemented", "illegal")
+            for j, o in enumerate(fops):
+                o.sidx = j
+            self.fops = fops
+            from .fpelw import elfmt
+            self.fp_fmt = elfmt(r.ew)
+        # LD/ST: addressing mode (unit / element stride, post-increment, indexed)
+        self.ldst = None
+        self.addr_fields = ()
+        self.data_op = None
+        if self.kind == "ldst":
+            ld = self.ldst = LdSt(isa, row, fields, r, self.ops)
+            # the address register is never element-width overridden
+            self.addr_fields = (ld.addr,)
+            self.data_op = next((o for o in self.ops if o.field == ld.data), None)
+        self.addr_field = self.addr_fields[0] if self.addr_fields else None
+        self.mview = self.ldst is not None and self.ldst.needs_view()
+        self.sext = row.mnemonic in signed_sources()
+        # saturation (normal.mdwn "sat mode"): clamp the exact result to ELWIDTH
+        self.sat = None
+        if r.mode == "sat":
+            if fops:
+                raise Trap("SVP64 saturation of FP results is not implemented", "illegal")
+            if "CA" in row.outs:
+                raise Trap(f"SVP64 saturation of {d.mnemonic}: prohibited on operations "
+                           "with a carry output (normal.mdwn)", "illegal")
+            res = next((o for n in row.outs for o in gops if o.dst and o.field == n), None)
+            if res is None:
+                raise Trap(f"SVP64 saturation of {d.mnemonic}: no integer result",
+                           "illegal")
+            tags = sat_overflow_rows().get(row.mnemonic)
+            ov = "OE" in c.params and tags is not None
+            if r.ews == 64 and (r.sat == "u" or not ov or "narrow" in tags):
+                raise Trap(f"SVP64 /sat{r.sat} of {d.mnemonic} with 64-bit source elements "
+                           "is not implemented (the exact result beyond 64 bits is not "
+                           "known)", "illegal")
+            self.sat = (res, c.params.index("OE") if ov else None)
+            self.sext = r.sat == "s"
+        # Rc=1 CR0 of a narrow destination: recomputed from the truncated element
+        self.rc_op = None
+        if self.rc and row.rc == "CR0" and r.ew != 64:
+            self.rc_op = next((o for n in row.outs for o in gops if o.dst and o.field == n),
+                              None)
+        # pages using SVSTATE (svstep) see the element's steps and the loop context
+        self.uses_sv = "svstate" in c.source.lower()
+        ra0_vec = any(o.ra0 and o.vec and o.base == 0 for o in self.ops)
+        self.scratch_needed = bool(gops) and (r.ew != 64 or r.ews != 64 or ra0_vec
+                                              or self.sat is not None)
+        for j, o in enumerate(gops):
+            o.sidx = 0 if (o.ra0 and not o.vec and o.base == 0) else j + 1
+        self.gops = gops
+        self.fast = (not r.predicated and r.mode == "normal" and not self.scratch_needed
+                     and not self.fp_elw
+                     and not self.mview and not self.scalar_dest
+                     and self.ffcr is None
+                     and not self.uses_sv)
+        self.fast_loop = self._gen_fast_loop() if self.fast else None
+        self.subvl = r.subvl
+        # SVSTATE pack/unpack reorder the sub-element loop: only the general
+        # path follows them (they change nothing when SUBVL is 1)
+        self.order_bits = (1 << SV.SH_PACK | 1 << SV.SH_UNPACK) if r.subvl > 1 else 0
+
+    # -- the generated loop for the common case ---------------------------------
+    def _gen_fast_loop(self):
+        """The page body inlined in a loop over element index k (see
+        Compiled.element_loop): vector operands are base + k, CR-bit operands
+        base + 4k, everything else a constant."""
+        args = []
+        for i, v in enumerate(self.base_args):
+            op = next((o for o in self.vecops if o.pos == i), None)
+            if op is None:
+                args.append(str(v))
+            elif op.cls == "crb":
+                args.append(f"{v} + 4 * k")
+            else:
+                args.append(f"{v} + k")
+        crf = f"{self.crbase} + k" if self.crvec else str(self.crbase)
+        return self.c.element_loop(args, crf)
+
+    def assign_slots(self):
+        """Give the operands their index-mapping slots (:func:`.indexmap.assign_slots`);
+        done on demand, when a non-identity index map is installed, so that
+        decoding stays as cheap as before for the common case."""
+        if not self._slots_assigned:
+            assign_slots(self.ops, self.row)
+            self._slots_assigned = True
+
