@@ -257,3 +257,26 @@ def test_live_against_openpower_isa(tmp_path):
     assert r.returncode == 0, r.stderr[-3000:]
     problems = compare(json.loads(out.read_text()))
     assert not problems, "\n".join(problems[:20])
+
+
+# -- operand slots ------------------------------------------------------------------
+
+def test_operand_shapes_follow_svme_and_mi_mo():
+    # svremap 0b01011,1,2,3,0,2,0: SVme bits (LSB first) RA, RB, RT enabled;
+    # RA uses SVSHAPE1 (mi0), RB SVSHAPE2 (mi1), RT SVSHAPE0 (mo0); RC (mi2=3)
+    # and EA (mo1=2) are not enabled
+    from isa_ext.svp64 import svstate as SV
+    st = SV.make(SVme=0b01011, mi0=1, mi1=2, mi2=3, mo0=0, mo1=2)
+    shapes = [0x10, 0x20, 0x30, 0x40]
+    assert remap.operand_shapes(st, shapes) == {"in1": 0x20, "in2": 0x30, "out1": 0x10}
+
+
+def test_index_at_and_past_the_end():
+    # reduction over 4 elements: step 2 pairs (0,1) (2,3), step 4 pairs (0,2):
+    # left operands 0 2 0, then the schedule ends
+    value = shape(4, mode=2)
+    assert remap.index_at(value, 2)[0] == 0 and remap.index_at(value, 1)[0] == 2
+    with pytest.raises(Trap, match="past the end"):
+        remap.index_at(value, 3)
+    # matrix schedules repeat: step 7 of a 3x2 matrix is step 1
+    assert remap.index_at(shape(3, 2), 7)[0] == 1

@@ -25,6 +25,7 @@ engine that calls these generators traps cleanly.
 from dataclasses import dataclass
 
 from ..errors import Trap
+from . import svstate as sv
 
 FIELDS = {
     "xdimsz": (0, 5), "ydimsz": (6, 11), "zdimsz": (12, 17), "permute": (18, 20),
@@ -146,6 +147,35 @@ def schedule(value, read_index=None, predicate=None):
     if kind == "prefix":
         return _prefix_sum(shape, predicate)
     return _GENERATORS[kind](shape)
+
+
+# The five REMAP operand slots, in SVme bit order (LSB first) with the SVSTATE
+# field naming each slot's SVSHAPE: RA, RB, RC (sources, stepped by srcstep),
+# RT and EA/FRS (stepped by dststep)
+SLOTS = (("in1", "mi0"), ("in2", "mi1"), ("in3", "mi2"), ("out1", "mo0"), ("out2", "mo1"))
+SOURCE_SLOTS = ("in1", "in2", "in3")
+
+
+def operand_shapes(svstate, shapes):
+    """{slot: SVSHAPE value} for the slots SVSTATE's SVme enables.
+
+    ``svstate`` is the SVSTATE value, ``shapes`` the four SVSHAPE values.
+    Slots whose SVme bit is clear are absent (no REMAP for that operand).
+    """
+    enabled = sv.get(svstate, "SVme")
+    return {slot: shapes[sv.get(svstate, field)]
+            for bit, (slot, field) in enumerate(SLOTS) if enabled >> bit & 1}
+
+
+def index_at(value, step, read_index=None, predicate=None):
+    """``(index, loopends)`` at ``step`` of the schedule (a fresh schedule each
+    call, as libre-soc's simulator takes it).  Stepping past the end of a
+    finite schedule traps."""
+    for position, pair in enumerate(schedule(value, read_index, predicate)):
+        if position == step:
+            return pair
+    raise Trap(f"REMAP step {step} is past the end of the {Shape.of(value).kind} "
+               f"schedule", "illegal")
 
 
 def indices(value, count, read_index=None, predicate=None):
