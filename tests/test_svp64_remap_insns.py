@@ -287,3 +287,12 @@ def test_svshape_and_svshape2_do_not_overlap(svisa):
     # the exclusion SVrm!=0b100- makes svshape and svshape2 disjoint
     pairs = [(a.mnemonic, b.mnemonic) for a, b in svisa.overlaps()]
     assert not [p for p in pairs if "svshape" in p or "svshape2" in p]
+
+
+def test_size_32_gives_the_intended_counts(svisa):
+    # FFT of 32 points: 16 butterflies x 5 levels = 80 (libre-soc's 5-bit loop fails here)
+    r = run(svisa, "svshape 32,1,1,1,0")
+    assert (SV.get(r.state.svstate, "vl"), SV.get(r.state.svstate, "maxvl")) == (80, 80)
+    # svshape2 y size 32 (SVyx=1): x = ceil(MAXVL 100 / 32) = 4 -> ydimsz field 3
+    r = run(svisa, "svshape2 0,1,1,32,0,0", SV.make(maxvl=100, vl=100))
+    assert r.state.svshape0 == remap.make(xdimsz=31, ydimsz=3, permute=2)
