@@ -280,3 +280,18 @@ def test_index_at_and_past_the_end():
         remap.index_at(value, 3)
     # matrix schedules repeat: step 7 of a 3x2 matrix is step 1
     assert remap.index_at(shape(3, 2), 7)[0] == 1
+
+
+def test_register_reader_packs_elements_little_endian():
+    # the test register file of the recorded cases, as 64-bit registers: GPR r
+    # holds bytes 8r..8r+7, byte 0 least significant
+    regs = [sum(index_gpr_byte(8 * r + b) << (8 * b) for b in range(8)) for r in range(128)]
+    reader = remap.register_reader(regs)
+    for gpr in (0, 2, 6, 62):
+        for width in (8, 16, 32, 64):
+            for element in range(0, 40, 3):
+                assert reader(gpr, element, width) == read_index(gpr, element, width)
+    # 16-bit element 5 of the vector at GPR 2: register 3, bits 16..31
+    assert reader(2, 5, 16) == regs[3] >> 16 & 0xFFFF
+    with pytest.raises(Trap, match="past the last register"):
+        reader(126, 40, 32)

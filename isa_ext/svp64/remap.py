@@ -188,6 +188,20 @@ def indices(value, count, read_index=None, predicate=None):
     return out
 
 
+def register_reader(regs):
+    """A ``read_index`` callback over a register list (``State.gpr``): element
+    ``element`` of ``width`` bits of the vector starting at register ``gpr``,
+    elements packed little-endian across consecutive 64-bit registers."""
+    def read_index(gpr, element, width):
+        per_reg = 64 // width
+        reg = gpr + element // per_reg
+        if reg >= len(regs):
+            raise Trap(f"REMAP Indexed: index element {element} lies past the last "
+                       f"register (vector at GPR {gpr})", "illegal")
+        return regs[reg] >> (element % per_reg * width) & ((1 << width) - 1)
+    return read_index
+
+
 # -- Matrix and Indexed ---------------------------------------------------------
 
 def _matrix_coords(shape, lims):
