@@ -75,17 +75,15 @@ def test_encodings_and_disassembly_match_libresoc(svisa):
     assert not problems, "\n".join(problems[:20])
 
 
-def test_hand_encoding_svshape():
+def test_hand_encoding_svshape(svisa):
     # SVM-Form: PO=22 | SVxd 6:10 | SVyd 11:15 | SVzd 16:20 | SVrm 21:24 | vf 25 | XO=25
     # "svshape 2,2,1,0,0": SVxd = SVyd = 1 (sizes minus one), SVzd = 0:
     # 22<<26 | 1<<21 | 1<<16 | 25 = 0x58210019 (libre-soc's assembler agrees)
-    from isa_ext.isa import ISA
-    words = assemble("svshape 2,2,1,0,0\n", isa=ISA(extensions=["base", "svp64"]),
-                     base=0).words
+    words = assemble("svshape 2,2,1,0,0\n", isa=svisa, base=0).words
     assert words == [22 << 26 | 1 << 21 | 1 << 16 | 25] == [0x58210019]
 
 
-def test_svshape_rm_8_is_svshape2_and_an_assembly_error(svisa, tmp_path):
+def test_svshape_rm_8_is_svshape2_and_an_assembly_error(svisa):
     # minor_22.csv: svshape's SVrm 0b100- is svshape2's key (100--011001)
     with pytest.raises(AsmError) as e:
         assemble("nop\nsvshape 2,2,1,8,0\n", isa=svisa, base=0, filename="x.s")
