@@ -30,6 +30,12 @@ def encode_row(formset, row, values, flags=None):
         if not (lo <= v <= hi):
             raise EncodeError(f"{row.mnemonic}: {name}={v} out of range {lo}..{hi}")
         word = f.insert(word, v & ((1 << f.width) - 1))
+    for m, v in row.excludes:
+        if word & m == v:
+            owned = ", ".join(f"{name}={allv[name]}" for name, f in row.form.fields.items()
+                              if f.mask() & m and name in allv)
+            raise EncodeError(f"{row.mnemonic}: {owned} is not {row.mnemonic} "
+                              f"(that encoding belongs to another instruction)")
     return word
 
 

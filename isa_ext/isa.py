@@ -14,7 +14,7 @@ import os
 from . import specdata
 from .errors import SpecError, Trap
 from .forms import parse_forms
-from .tables import parse_table, overlaps
+from .tables import parse_table, overlaps, excluded
 from .pseudocode.pages import parse_pages
 from .pseudocode import compiler as pcompiler
 
@@ -93,7 +93,7 @@ class ISA:
             return d
         d = None
         for row in self._by_po.get(word >> 26, ()):
-            if word & row.mask == row.value:
+            if word & row.mask == row.value and not (row.excludes and excluded(row, word)):
                 fields = {name: f.extract(word) for name, f in row.form.fields.items()}
                 flags = {k: fields[k] for k in row.suffix}
                 d = Decoded(row, word, fields, row.mnemonic_for(flags))
@@ -117,7 +117,8 @@ class ISA:
         of an instruction (reserved bits set), or no instruction at all."""
         for row in self._by_po.get(word >> 26, ()):
             opcode_mask = row.mask & ~row.reserved_mask
-            if word & opcode_mask == row.value and word & row.reserved_mask:
+            if word & opcode_mask == row.value and word & row.reserved_mask \
+                    and not excluded(row, word):
                 bad = word & row.reserved_mask
                 bits = [b for b in range(32) if bad >> (31 - b) & 1]
                 return (f"invalid form of {row.mnemonic}: reserved bit(s) "

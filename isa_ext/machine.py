@@ -94,8 +94,12 @@ class Memory:
 
 
 # SPR numbers reachable through mfspr/mtspr -> state attribute
-SPR_ATTRS = {1: "xer", 8: "lr", 9: "ctr", 815: "tar", 720: "svstate"}
-SPR_NAMES = {"xer": 1, "lr": 8, "ctr": 9, "tar": 815, "svstate": 720}
+SPR_ATTRS = {1: "xer", 8: "lr", 9: "ctr", 815: "tar", 720: "svstate",
+             705: "svshape0", 706: "svshape1", 707: "svshape2", 708: "svshape3"}
+SPR_NAMES = {attr: n for n, attr in SPR_ATTRS.items()}
+# SPRs narrower than 64 bits (SVSHAPE0-3 are 32-bit, openpower-isa sprs.csv):
+# mtspr keeps the low bits
+SPR_WIDTHS = {705: 32, 706: 32, 707: 32, 708: 32}
 
 
 def cr_pack(fields):
@@ -136,6 +140,8 @@ class State:
         self.msr = (1 << 63) | (1 if little else 0)  # SF (64-bit) and LE
         self.fpscr = 0
         self.svstate = 0
+        # SVP64 REMAP shapes (isa_ext/svp64/remap.py has the layout)
+        self.svshape0 = self.svshape1 = self.svshape2 = self.svshape3 = 0
         self.pc = 0
         self.mem = Memory(little)
         self.stdout = bytearray()
@@ -167,7 +173,7 @@ class State:
         attr = SPR_ATTRS.get(n)
         if attr is None:
             raise Trap(f"SPR {n} is not implemented", "illegal")
-        setattr(self, attr, v & M64)
+        setattr(self, attr, v & ((1 << SPR_WIDTHS.get(n, 64)) - 1))
 
     @property
     def crval(self):
@@ -189,6 +195,8 @@ class State:
             "gpr": list(self.gpr), "fpr": list(self.fpr), "cr": list(self.cr),
             "lr": self.lr, "ctr": self.ctr, "tar": self.tar, "xer": self.xer,
             "msr": self.msr, "fpscr": self.fpscr, "svstate": self.svstate,
+            "svshape0": self.svshape0, "svshape1": self.svshape1,
+            "svshape2": self.svshape2, "svshape3": self.svshape3,
         }
 
     def restore_registers(self, snap):
@@ -198,6 +206,8 @@ class State:
         self.lr, self.ctr, self.tar = snap["lr"], snap["ctr"], snap["tar"]
         self.xer = snap["xer"]
         self.msr, self.fpscr, self.svstate = snap["msr"], snap["fpscr"], snap["svstate"]
+        for name in ("svshape0", "svshape1", "svshape2", "svshape3"):
+            setattr(self, name, snap[name])
 
 
 SYS_WRITE = 4

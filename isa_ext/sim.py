@@ -238,7 +238,8 @@ class Simulator:
 
 
 def register_changes(before, after, specials=("lr", "ctr", "tar", "xer", "msr", "fpscr",
-                                               "svstate")):
+                                               "svstate", "svshape0", "svshape1",
+                                               "svshape2", "svshape3")):
     """{register name: (before, after)} between two State.copy_registers() snapshots."""
     out = {}
     for kind, prefix in (("gpr", "r"), ("fpr", "f"), ("cr", "cr")):
@@ -253,5 +254,7 @@ def register_changes(before, after, specials=("lr", "ctr", "tar", "xer", "msr", 
 
 def _diff(before, after):
     """The new values of what one traced instruction changed (MSR left out)."""
-    changes = register_changes(before, after, ("lr", "ctr", "tar", "xer", "fpscr", "svstate"))
+    changes = register_changes(before, after, ("lr", "ctr", "tar", "xer", "fpscr", "svstate",
+                                               "svshape0", "svshape1", "svshape2",
+                                               "svshape3"))
     return {name: new for name, (_old, new) in changes.items()}

@@ -58,6 +58,9 @@ class InsnSpec:
     mask: int = 0
     value: int = 0
     reserved_mask: int = 0  # bits that must be 0 (part of mask)
+    # (mask, value) word patterns the row does not decode even though they match
+    # mask/value: match items FIELD!=PATTERN (another row owns those words)
+    excludes: tuple = ()
     page: object = None  # pseudocode.pages.Page, attached by the ISA loader
     variants: dict = dc_field(default_factory=dict)  # mnemonic -> {flag: value}
     optypes: dict = dc_field(default_factory=dict)  # field -> operand type name
@@ -138,7 +141,11 @@ def parse_table(text, forms, extension, filename):
         if form is None:
             raise SpecError(f"unknown form {row['form']!r}", where)
         match = {}
+        excludes = []
         for item in row["match"].split():
+            if "!=" in item:
+                excludes.append(_parse_exclusion(item, form, where))
+                continue
             if "=" not in item:
                 raise SpecError(f"bad match item {item!r}", where)
             k, v = item.split("=", 1)
@@ -178,6 +185,7 @@ def parse_table(text, forms, extension, filename):
             used |= form.fields[name].mask()
         spec.reserved_mask = 0xFFFFFFFF & ~used
         spec.mask, spec.value = mask | spec.reserved_mask, value
+        spec.excludes = tuple(excludes)
         for item in row.get("optype", "").split():
             fname, _, tname = item.partition(":")
             if fname not in form.fields or not tname:
@@ -186,6 +194,33 @@ def parse_table(text, forms, extension, filename):
         spec.variants = _variants(spec.mnemonic, suffix)
         rows.append(spec)
     return rows
+
+
+def _parse_exclusion(item, form, where):
+    """``FIELD!=PATTERN``: PATTERN is the field's bits, most significant first,
+    ``0``/``1`` or ``-`` (either), optionally after ``0b``: ``SVrm!=0b100-``."""
+    name, pattern = item.split("!=", 1)
+    f = form.fields.get(name)
+    if f is None:
+        raise SpecError(f"form {form.name} has no field {name!r}", where)
+    if pattern.startswith("0b"):
+        pattern = pattern[2:]
+    if len(pattern) != f.width or set(pattern) - set("01-"):
+        raise SpecError(f"bad exclusion {item!r}: give the {f.width} bits of {name} "
+                        f"as 0, 1 or -", where)
+    fmask = int(pattern.replace("0", "1").replace("-", "0"), 2)
+    fvalue = int(pattern.replace("-", "0"), 2)
+    return f.insert(0, fmask), f.insert(0, fvalue)
+
+
+def excluded(row, word):
+    """True if ``word`` is one of the encodings the row leaves to another row."""
+    return any(word & m == v for m, v in row.excludes)
+
+
+def _inside_exclusion(a, b):
+    """Every word b matches is excluded from a."""
+    return any(m & b.mask == m and b.value & m == v for m, v in a.excludes)
 
 
 def overlaps(rows):
@@ -200,6 +235,7 @@ def overlaps(rows):
         for i, a in enumerate(group):
             for b in group[i + 1:] + (wild if group is not wild else []):
                 common = a.mask & b.mask
-                if (a.value ^ b.value) & common == 0:
+                if (a.value ^ b.value) & common == 0 and not (
+                        _inside_exclusion(a, b) or _inside_exclusion(b, a)):
                     found.append((a, b))
     return found

@@ -2,8 +2,8 @@
 (for base-ISA rows, which GNU knows), and disassembling then reassembling our
 words gives the same words (for every row of every extension).
 
-The operand text is written here from the row's syntax and the forms.txt field
-attributes, independently of the assembler: registers as r/f/cr names, CR bits
+The operand text is written here from the row's syntax, its match exclusions
+and the forms.txt field attributes (bias too), independently of the assembler: registers as r/f/cr names, CR bits
 as numbers or 4*crN+bit, displacements in bytes (scale applied), branch
 targets as ".+offset" (GNU makes "." relative) or absolute for AA=1.
 """
@@ -65,7 +65,15 @@ def operand_text(isa, row, name, rng, flags):
     if name in forms.signed:
         value = rng.randrange(-(1 << (width - 1)), 1 << (width - 1)) * scale
     else:
-        value = rng.randrange(1 << width) * scale
+        field = row.form.fields[name]
+        # a match item FIELD!=PATTERN leaves those values to another row
+        own = [m for m, _ in row.excludes if m & field.mask() == m]
+        while True:
+            raw = rng.randrange(1 << width)
+            if not any(field.insert(0, raw) & m == v for m, v in row.excludes if m in own):
+                break
+        # "bias FIELD N": assembly writes the field value plus N
+        value = (raw + forms.bias.get(name, 0)) * scale
     if name in forms.pcrel and not flags.get("AA"):
         return f".+{value}" if value >= 0 else f".-{-value}"
     return str(value)

@@ -172,3 +172,22 @@ def test_pseudo_show_prints_page_and_python(isa, capsys):
 def test_pseudo_show_unknown_mnemonic_is_exit_2(capsys):
     assert main(["pseudo", "show", "nosuch"]) == 2
     assert "unknown mnemonic" in capsys.readouterr().err
+
+
+def test_special_register_bit_range_assignment():
+    # SVSTATE[62] is the LSB0 bit 1 of the 64-bit register; [32:33] bits 31:30
+    s, _ = run("SVSTATE[62] <- 1\nSVSTATE[32:33] <- 0b10\nSVSHAPE1[30:31] <- 0b01")
+    assert s.svstate == (1 << 1) | (0b10 << 30) and s.svshape1 == 1
+
+
+def test_special_register_variable_bit_range():
+    # SVSTATE[i*2+32:i*2+33] for i = 2 is [36:37], LSB0 bits 27:26
+    s, _ = run("i <- 2\nSVSTATE[i * 2 + 32:i * 2 + 33] <- 0b11")
+    assert s.svstate == 0b11 << 26
+
+
+def test_comment_lines_inside_blocks():
+    # a comment on its own line, at any indentation, is a blank line
+    s, _ = run("if RA = 0 then\n    # first line of the block\n    RT <- 5\n"
+               "        # deeper\n    RT <- 6\n# outer\nRB <- 1", RA=0, RT=3, RB=4)
+    assert s.gpr[3] == 6 and s.gpr[4] == 1

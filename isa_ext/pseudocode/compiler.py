@@ -57,6 +57,10 @@ def parser():
 
 def parse(code, where_file="<pseudocode>", first_line=1):
     """Parse pseudocode text; syntax errors name the page file and line."""
+    # a whole-line comment is a blank line to the indenter (it may sit at any
+    # indentation inside a block); line numbers stay as they are
+    code = "\n".join("" if line.lstrip().startswith("#") else line
+                     for line in code.split("\n"))
     try:
         return parser().parse(code)
     except UnexpectedInput as e:
@@ -111,6 +115,8 @@ XER_BITS = {"SO": ("so", 32), "OV": ("ov", 33), "CA": ("ca", 34),
 SPECIALS = {
     "LR": ("lr", 64), "CTR": ("ctr", 64), "MSR": ("msr", 64),
     "FPSCR": ("fpscr", 64), "SVSTATE": ("svstate", 64), "TAR": ("tar", 64),
+    "SVSHAPE0": ("svshape0", 32), "SVSHAPE1": ("svshape1", 32),
+    "SVSHAPE2": ("svshape2", 32), "SVSHAPE3": ("svshape3", 32),
     "SO": ("so", 1), "OV": ("ov", 1), "CA": ("ca", 1), "OV32": ("ov32", 1),
     "CA32": ("ca32", 1),
 }
@@ -727,6 +733,12 @@ class PageCompiler:
             loc, width = f"w_{name}", 64
         elif name in self.vars:
             loc, width = f"v_{name}", self.vars[name]
+        elif name in SPECIALS and SPECIALS[name][1] > 1:
+            # a bit range of a special register (SVSTATE[62] <- pst): written in
+            # program order, like a whole special-register assignment
+            self.note_write()
+            attr, width = SPECIALS[name]
+            loc = f"s.{attr}"
         elif self.is_field(name) or name in SPECIALS:
             self.err(f"cannot assign to part of {name}", node)
         else:

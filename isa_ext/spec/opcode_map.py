@@ -16,16 +16,30 @@ class Allocation:
     form: str
     owner: str  # an extension name, or "openpower-isa"
     where: str = ""
+    excludes: tuple = ()  # key patterns the row leaves to another row (FIELD!=...)
 
     def matches(self, value):
-        for i, c in enumerate(self.key):
-            bit = (value >> (KEY_BITS - 1 - i)) & 1
-            if c != "-" and int(c) != bit:
-                return False
-        return True
+        return _key_matches(self.key, value) and not any(
+            _key_matches(x, value) for x in self.excludes)
 
     def intersects(self, other):
-        return all(a == "-" or b == "-" or a == b for a, b in zip(self.key, other.key))
+        return any(self.matches(v) and other.matches(v) for v in _key_values(self.key))
+
+
+def _key_matches(key, value):
+    for i, c in enumerate(key):
+        bit = (value >> (KEY_BITS - 1 - i)) & 1
+        if c != "-" and int(c) != bit:
+            return False
+    return True
+
+
+def _key_values(key):
+    """Every key value a pattern matches."""
+    values = [0]
+    for c in key:
+        values = [v << 1 | b for v in values for b in ((0, 1) if c == "-" else (int(c),))]
+    return values
 
 
 def load_reference():
@@ -40,17 +54,21 @@ def load_reference():
     return out
 
 
-def row_key(row):
-    """A table row's key pattern over bits 21..31 (from its fixed fields)."""
+def row_key(row, mask=None, value=None):
+    """A table row's key pattern over bits 21..31 (from its fixed fields, or
+    from another mask/value pair such as one of its exclusions)."""
+    mask = row.mask if mask is None else mask
+    value = row.value if value is None else value
     chars = []
     for bit in range(KEY_FIRST, KEY_LAST + 1):
         shift = 31 - bit
-        chars.append(str((row.value >> shift) & 1) if (row.mask >> shift) & 1 else "-")
+        chars.append(str((value >> shift) & 1) if (mask >> shift) & 1 else "-")
     return "".join(chars)
 
 
 def allocations(isa, reference=None):
-    ours = [Allocation(row_key(r), r.mnemonic, r.form.name, r.extension, r.where)
+    ours = [Allocation(row_key(r), r.mnemonic, r.form.name, r.extension, r.where,
+                       tuple(row_key(r, m, v) for m, v in r.excludes))
             for r in isa.rows if r.match.get("PO") == SANDBOX_PO]
     return ours + (load_reference() if reference is None else reference)
 
