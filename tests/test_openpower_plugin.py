@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from isa_ext import openpower
+from isa_ext.compat import plugin as openpower
 from isa_ext.isa import ISA
 
 EXTS = [e for e in openpower.DEFAULT_EXTENSIONS]
