@@ -30,6 +30,7 @@ FACADE_MODULES = {
                                          "skip_case", "skip_case_if")),
     "openpower.test.state": ("runner", ("ExpectedState",)),
     "openpower.test.runner": ("runner", ("TestRunnerBase",)),
+    "openpower.decoder.helpers": ("helpers", ("exts", "fp64toselectable", "SINGLE")),
     "openpower.endian": ("facts", ("bigendian",)),
     "openpower.consts": ("facts", ("SVP64CROffs",)),
     "openpower.util": ("facts", ("log",)),
