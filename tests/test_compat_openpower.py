@@ -301,3 +301,36 @@ def test_install_takes_extensions_after_options(tmp_path):
     r = subprocess.run([sys.executable, "-m", "isa_ext.openpower", "install", "--root",
                         str(tmp_path), "swizzle"], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "not an openpower-isa checkout" in r.stderr, r.stderr
+
+
+def test_command_fails_a_case_runner_whose_case_fails(tmp_path):
+    # a TestRunnerBase item runs every case as a subtest; one wrong expectation fails it
+    test = fake_checkout(tmp_path, """
+        from openpower.test.common import TestAccumulatorBase
+        from openpower.test.runner import TestRunnerBase
+        from openpower.test.state import ExpectedState
+        from openpower.simulator.program import Program
+
+        class Cases(TestAccumulatorBase):
+            def case_right(self):
+                regs = [0] * 32
+                regs[1] = 0x1234  # addi 1,1,1 -> 0x1235, as the Power ISA defines addi
+                e = ExpectedState(pc=4, int_regs=[0, 0x1235] + [0] * 30)
+                self.add_case(Program(["addi 1, 1, 1"], False), regs, expected=e)
+
+            def case_wrong(self):
+                e = ExpectedState(pc=4, int_regs=[0, 7] + [0] * 30)
+                self.add_case(Program(["addi 1, 0, 1"], False), [0] * 32, expected=e)
+
+        class TestCases(TestRunnerBase):
+            def __init__(self, test):
+                assert test == 'test'
+                super().__init__(Cases().test_data)
+
+            def test(self):
+                pass
+        """)
+    r = isa_ext("openpower", "test", test, "--", "-q")
+    assert r.stdout.splitlines()[-1] == "0 passed, 1 failed", r.stdout[-3000:]
+    assert "case_wrong: int reg 1 got 0x1 expected 0x7" in r.stdout
+    assert "case_right:" not in r.stdout
