@@ -210,6 +210,7 @@ def test_unsupported_parts_say_so():
         sim.spr["SVSHAPE0"]
     with pytest.raises(NotImplementedError, match="sim.decoder"):
         sim.decoder
+    assert not hasattr(sim, "__deepcopy__")  # probes of dunders stay AttributeError (copy, pickle)
     with pytest.raises(NotImplementedError, match="mmu"):
         run_tst(Program(["addi 1, 0, 1"]), [0] * 32, mmu=True)
 
@@ -292,6 +293,22 @@ def test_command_counts_a_module_that_does_not_import(tmp_path):
 def test_command_bad_input_exits_2_without_traceback(args):
     r = isa_ext(*args)
     assert r.returncode == 2 and "Traceback" not in r.stderr + r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["openpower", "install", "--root", "CHECKOUT", "swizzle"],
+    ["openpower", "install", "swizzle", "--root", "CHECKOUT"],
+])
+def test_install_arguments_in_either_order(argv):
+    from isa_ext.cli import build_parser, parse
+    args = parse(build_parser(), argv)
+    assert (args.extensions, args.root) == (["swizzle"], "CHECKOUT")
+
+
+def test_test_arguments_after_double_dash_go_to_pytest():
+    from isa_ext.cli import build_parser, parse
+    args = parse(build_parser(), ["openpower", "test", "a.py", "b.py", "--", "-k", "x", "-q"])
+    assert (args.paths, args.passthrough) == (["a.py", "b.py"], ["-k", "x", "-q"])
 
 
 def test_install_takes_extensions_after_options(tmp_path):

@@ -144,6 +144,8 @@ class FacadeSimulator:
         return SelectableInt(self.state.fpscr, 64)
 
     def __getattr__(self, name):
+        if name.startswith("_"):  # copy, pickle and hasattr probe dunders: plain absence
+            raise AttributeError(name)
         raise NotImplementedError(f"sim.{name} is not provided by isa_ext's openpower facade")
 
 
