@@ -97,7 +97,7 @@ class FacadeSimulator:
         s.lr = int((initial_sprs or {}).get("LR", 0))
         self.gpr = RegisterFileView(s.gpr, "reg")
         self.fpr = RegisterFileView(s.fpr, "fpr")
-        self.spr = SPRView(s)
+        self.spr = SPRView(s, program.isa)
         self.mem = MemoryView(s.mem)
         self.pc = ProgramCounterView(s)
         self.steps = 0

@@ -101,6 +101,25 @@ class RegisterFileView:
 SPR_NUMBERS = {"XER": 1, "LR": 8, "CTR": 9, "TAR": 815, "SVSTATE": 720}
 # REMAP SPRs: named so that reading one says what is missing instead of a KeyError.
 UNSUPPORTED_SPRS = {"SVSHAPE0", "SVSHAPE1", "SVSHAPE2", "SVSHAPE3"}
+# Instructions that write SVSHAPE; while isa_ext has none, SVSHAPEn keep their reset value 0.
+REMAP_MNEMONICS = ("svshape", "svshape2", "svindex", "svremap")
+
+
+class SVSHAPEAtReset(SelectableInt):
+    """SVSHAPEn (32 bits) holding 0, the only value it can have while isa_ext
+    has no instruction writing it, decoded as openpower-isa decodes 0: each
+    dimension size is its field plus one, every other field 0."""
+
+    def __init__(self):
+        super().__init__(0, 32)
+
+    xdimsz = ydimsz = zdimsz = 1
+    lims = property(lambda self: [1, 1, 1])
+    invxyz = property(lambda self: [0, 0, 0])
+    mode = submode2 = skip = offset = elwid = svgpr = 0
+
+    def is_indexed(self):
+        return False
 
 
 def spr_number(key):
@@ -117,10 +136,14 @@ def spr_number(key):
 class SPRView:
     """``sim.spr['LR']`` as a 64-bit SelectableInt (``SVSTATE`` as SVP64State)."""
 
-    def __init__(self, state):
+    def __init__(self, state, isa=None):
         self._state = state
+        self._isa = isa
 
     def __getitem__(self, key):
+        if str(key).upper() in UNSUPPORTED_SPRS and self._isa is not None and \
+                not any(m in self._isa.by_mnemonic for m in REMAP_MNEMONICS):
+            return SVSHAPEAtReset()
         n = spr_number(key)
         value = self._state.spr_read(n)
         return SVP64State(value) if n == 720 else SelectableInt(value, 64)
