@@ -360,3 +360,24 @@ def test_command_fails_a_case_runner_whose_case_fails(tmp_path):
     assert r.stdout.splitlines()[-1] == "0 passed, 1 failed", r.stdout[-3000:]
     assert "case_wrong: int reg 1 got 0x1 expected 0x7" in r.stdout
     assert "case_right:" not in r.stdout
+
+
+def report(nodeid, when, outcome):
+    from types import SimpleNamespace
+    return SimpleNamespace(nodeid=nodeid, when=when, failed=outcome == "failed",
+                           skipped=outcome == "skipped", passed=outcome == "passed")
+
+
+def test_tally_counts_each_test_once():
+    from isa_ext.compat.openpower.pytest_run import Tally
+    t = Tally()
+    for r in [report("a", "setup", "passed"), report("a", "call", "failed"),  # a failing subtest
+              report("a", "call", "passed"), report("a", "teardown", "passed"),
+              report("b", "call", "skipped"), report("b", "call", "passed"),  # a skipped subtest
+              report("c", "setup", "skipped"),                                # a skipped test
+              report("d", "call", "passed"), report("d", "teardown", "failed")]:
+        t.pytest_runtest_logreport(r)
+    t.pytest_collectreport(report("e.py", "collect", "failed"))
+    assert t.outcomes == {"a": "failed", "b": "passed", "c": "skipped", "d": "failed",
+                          "e.py": "failed"}
+    assert (t.count("passed"), t.count("failed")) == (1, 3)

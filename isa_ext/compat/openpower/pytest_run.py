@@ -18,11 +18,14 @@ class Tally:
     def __init__(self):
         self.outcomes = {}  # nodeid -> "passed" | "failed" | "skipped"
 
+    # a test's outcome is the strongest of its reports: any failure fails it, a
+    # passing call outweighs a skipped subtest, a test with only skips is skipped
+    RANK = {"skipped": 0, "passed": 1, "failed": 2}
+
     def _set(self, nodeid, outcome):
-        if self.outcomes.get(nodeid) != "failed":
-            if outcome == "failed" or self.outcomes.get(nodeid) is None or outcome == "passed" \
-                    and self.outcomes[nodeid] != "skipped":
-                self.outcomes[nodeid] = outcome
+        old = self.outcomes.get(nodeid)
+        if old is None or self.RANK[outcome] > self.RANK[old]:
+            self.outcomes[nodeid] = outcome
 
     def pytest_runtest_logreport(self, report):
         if report.failed:
