@@ -16,8 +16,8 @@ from isa_ext.compat.openpower.hook import FacadeFinder, facade_imports
 from isa_ext.compat.openpower.program import Program, SVP64Asm
 from isa_ext.compat.openpower.run import run_tst
 from isa_ext.compat.openpower.selectable_int import SelectableInt
-from isa_ext.compat.openpower.state import (CRFields, SPRView, SVP64State, get_masked_reg,
-                                            set_masked_reg)
+from isa_ext.compat.openpower.state import (SVSHAPE, CRFields, SPRView, SVP64State,
+                                            get_masked_reg, set_masked_reg)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -149,6 +149,30 @@ def test_crfields():
     c.crl[0][0:4] = SelectableInt(0xf, 4)
     assert c.cr.asint() == 0xf2345678  # 3cb597b9
     assert (CRFields.LT, CRFields.GT, CRFields.EQ, CRFields.SO) == (0, 1, 2, 3)
+
+
+@pytest.mark.parametrize("value, lims, invxyz, mode, skip, offset, submode2, indexed, svgpr", [
+    # SVSHAPE(value) in openpower-isa 3cb597b9
+    (0x0, [1, 1, 1], [0, 0, 0], 0, 0, 0, 0, False, 0),
+    (0x0c000000, [4, 1, 1], [0, 0, 0], 0, 0, 0, 0, False, 0),
+    (0x00300000, [1, 4, 1], [0, 0, 0], 0, 0, 0, 0, False, 0),
+    (0x0000c000, [1, 1, 4], [0, 0, 0], 0, 0, 0, 0, False, 6),
+    (0x8421f00d, [34, 3, 8], [0, 0, 0], 1, 3, 0, 6, False, 14),
+    (0x08303512, [3, 4, 1], [1, 0, 1], 2, 0, 1, 6, False, 0),
+    (0x00003700, [1, 1, 1], [1, 1, 0], 0, 1, 0, 6, True, 0),  # Indexed: no Z
+])
+def test_svshape_fields(value, lims, invxyz, mode, skip, offset, submode2, indexed, svgpr):
+    s = SVSHAPE(value)
+    assert (s.lims, s.invxyz, s.mode, s.skip, s.offset, s.submode2, s.is_indexed(), s.svgpr) == \
+        (lims, invxyz, mode, skip, offset, submode2, indexed, svgpr)
+
+
+def test_svshape_setters():
+    s = SVSHAPE(0)
+    s.lims, s.invxyz, s.mode, s.offset, s.skip = [3, 4, 5], [1, 0, 1], 2, 9, 1
+    assert s.value == 0x8310596  # the same assignments in openpower-isa 3cb597b9
+    with pytest.raises(ValueError):
+        s.xdimsz = 65
 
 
 def test_masked_registers():

@@ -23,6 +23,7 @@ FACADE_MODULES = {
     "openpower.decoder.isa.caller": ("state", ("SVP64State", "CRFields", "get_masked_reg",
                                                "set_masked_reg")),
     "openpower.decoder.isa.svstate": ("state", ("SVP64State",)),
+    "openpower.decoder.isa.svshape": ("state", ("SVSHAPE",)),
     "openpower.decoder.isa.test_runner": ("run", ("run_tst",)),
     "openpower.simulator.program": ("program", ("Program",)),
     "openpower.insndb.asm": ("program", ("SVP64Asm",)),

@@ -6,7 +6,7 @@ the register and memory views a finished run answers with (``sim.gpr(i)``,
 from ...svp64 import svstate as svfields
 from .selectable_int import FieldSelectableInt, SelectableInt
 
-__all__ = ["SVP64State", "CRFields", "get_masked_reg", "set_masked_reg"]
+__all__ = ["SVP64State", "SVSHAPE", "CRFields", "get_masked_reg", "set_masked_reg"]
 
 M64 = (1 << 64) - 1
 
@@ -105,21 +105,79 @@ UNSUPPORTED_SPRS = {"SVSHAPE0", "SVSHAPE1", "SVSHAPE2", "SVSHAPE3"}
 REMAP_MNEMONICS = ("svshape", "svshape2", "svindex", "svremap")
 
 
-class SVSHAPEAtReset(SelectableInt):
-    """SVSHAPEn (32 bits) holding 0, the only value it can have while isa_ext
-    has no instruction writing it, decoded as openpower-isa decodes 0: each
-    dimension size is its field plus one, every other field 0."""
+# SVSHAPE fields, MSB0 bit ranges of the 32-bit SPR (libre-soc's remap page:
+# XDIMSZ 0:5, YDIMSZ 6:11, ZDIMSZ 12:17, PERMUTE 18:20, INVXYZ 21:23,
+# OFFSET 24:27, SKIP 28:29, MODE 30:31)
+SVSHAPE_FIELDS = {"xdimsz": (0, 5), "ydimsz": (6, 11), "zdimsz": (12, 17), "permute": (18, 20),
+                  "invxyz": (21, 23), "offset": (24, 27), "skip": (28, 29), "mode": (30, 31)}
 
-    def __init__(self):
-        super().__init__(0, 32)
 
-    xdimsz = ydimsz = zdimsz = 1
-    lims = property(lambda self: [1, 1, 1])
-    invxyz = property(lambda self: [0, 0, 0])
-    mode = submode2 = skip = offset = elwid = svgpr = 0
+class SVSHAPE(SelectableInt):
+    """An SVSHAPE SPR (REMAP shape) with openpower-isa's field properties:
+    ``xdimsz``/``ydimsz``/``zdimsz`` are the field plus one, ``invxyz`` a list
+    [x, y, z] of the field's bits from its least significant end, ``mode``,
+    ``skip``, ``offset``, ``submode2`` (the PERMUTE field).  In Indexed mode
+    (MODE 0, PERMUTE 6 or 7) there is no Z dimension: zdimsz reads 1, invxyz
+    keeps x and y, and skip is INVXYZ's top bit."""
+
+    def __init__(self, value=0, gpr=None):
+        super().__init__(int(value), 32)
+        self.gpr = gpr
+
+    def _get(self, name):
+        a, b = SVSHAPE_FIELDS[name]
+        return self[a:b + 1].value
+
+    def _put(self, name, value):
+        a, b = SVSHAPE_FIELDS[name]
+        if not 0 <= value < 1 << (b - a + 1):
+            raise ValueError(f"SVSHAPE.{name}={value} does not fit")
+        self[a:b + 1] = value
 
     def is_indexed(self):
-        return False
+        return self._get("mode") == 0 and self._get("permute") in (6, 7)
+
+    xdimsz = property(lambda self: self._get("xdimsz") + 1,
+                      lambda self, v: self._put("xdimsz", v - 1))
+    ydimsz = property(lambda self: self._get("ydimsz") + 1,
+                      lambda self, v: self._put("ydimsz", v - 1))
+    zdimsz = property(lambda self: 1 if self.is_indexed() else self._get("zdimsz") + 1,
+                      lambda self, v: self._put("zdimsz", v - 1))
+    mode = property(lambda self: self._get("mode"), lambda self, v: self._put("mode", v))
+    offset = property(lambda self: self._get("offset"), lambda self, v: self._put("offset", v))
+    submode2 = property(lambda self: self._get("permute"),
+                        lambda self, v: self._put("permute", v))
+    elwid = property(lambda self: self._get("skip"))
+    svgpr = property(lambda self: self._get("zdimsz") << 1)
+
+    @property
+    def lims(self):
+        return [self.xdimsz, self.ydimsz, self.zdimsz]
+
+    @lims.setter
+    def lims(self, sizes):
+        self.xdimsz, self.ydimsz, self.zdimsz = sizes
+
+    @property
+    def invxyz(self):
+        inv = self._get("invxyz") & (0b011 if self.is_indexed() else 0b111)
+        return [inv & 1, (inv >> 1) & 1, (inv >> 2) & 1]
+
+    @invxyz.setter
+    def invxyz(self, bits):
+        self._put("invxyz", bits[0] | (bits[1] << 1) | (bits[2] << 2))
+
+    @property
+    def skip(self):
+        return self._get("invxyz") >> 2 if self.is_indexed() else self._get("skip")
+
+    @skip.setter
+    def skip(self, value):
+        self._put("skip", value)
+
+    @property
+    def order(self):
+        raise NotImplementedError("SVSHAPE.order (the permutation table) is not in the facade")
 
 
 def spr_number(key):
@@ -143,7 +201,7 @@ class SPRView:
     def __getitem__(self, key):
         if str(key).upper() in UNSUPPORTED_SPRS and self._isa is not None and \
                 not any(m in self._isa.by_mnemonic for m in REMAP_MNEMONICS):
-            return SVSHAPEAtReset()
+            return SVSHAPE(0)  # the reset value: nothing in isa_ext writes it
         n = spr_number(key)
         value = self._state.spr_read(n)
         return SVP64State(value) if n == 720 else SelectableInt(value, 64)
