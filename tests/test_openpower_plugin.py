@@ -1,4 +1,4 @@
-"""isa_ext.openpower: pages stay readable by openpower-isa, rows convert to its
+"""isa_ext.compat.plugin (`isa-ext openpower install|check`): pages stay readable by openpower-isa, rows convert to its
 table columns, and install/uninstall edit a checkout's files in place."""
 import csv
 import importlib.util
