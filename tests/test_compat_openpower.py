@@ -405,3 +405,10 @@ def test_tally_counts_each_test_once():
     assert t.outcomes == {"a": "failed", "b": "passed", "c": "skipped", "d": "failed",
                           "e.py": "failed"}
     assert (t.count("passed"), t.count("failed")) == (1, 3)
+
+
+def test_run_tst_initial_sprs_by_name_or_number():
+    # mfspr 3,8 / mfspr 4,9 (mflr, mfctr) read what initial_sprs set, by name or SPR number
+    sim = run_tst(Program(["mfspr 3, 8", "mfspr 4, 9", "mfspr 5, 720"]), [0] * 32,
+                  initial_sprs={8: 0x1234, "CTR": 0x55, "SVSTATE": 0x77})
+    assert (sim.gpr(3).value, sim.gpr(4).value, sim.gpr(5).value) == (0x1234, 0x55, 0x77)

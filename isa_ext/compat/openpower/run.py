@@ -86,7 +86,8 @@ class FacadeSimulator:
             s.fpr[i] = int(v) & ((1 << 64) - 1)
         for key, v in (initial_sprs or {}).items():
             s.spr_write(spr_number(key), int(v))
-        s.svstate = int(svstate or 0)
+        if svstate:  # else SVSTATE stays 0 or what initial_sprs set
+            s.svstate = int(svstate)
         s.crval = int(initial_cr or 0) & 0xFFFFFFFF
         if initial_msr:
             s.msr = int(initial_msr)
@@ -94,7 +95,6 @@ class FacadeSimulator:
         for addr, (value, width) in process_mem(mem).items():
             s.mem.write_bytes(addr, (value & ((1 << (8 * width)) - 1)).to_bytes(width, "little"))
         s.pc = 0
-        s.lr = int((initial_sprs or {}).get("LR", 0))
         self.gpr = RegisterFileView(s.gpr, "reg")
         self.fpr = RegisterFileView(s.fpr, "fpr")
         self.spr = SPRView(s, program.isa)
@@ -118,7 +118,7 @@ class FacadeSimulator:
             self.steps += res.steps
         return self
 
-    # -- views computed when read ----------------------------------------------------
+    # -- views computed when read (copies: assigning into them leaves the machine) ---
     @property
     def state(self):
         return self.machine.state
