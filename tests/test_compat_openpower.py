@@ -412,3 +412,9 @@ def test_run_tst_initial_sprs_by_name_or_number():
     sim = run_tst(Program(["mfspr 3, 8", "mfspr 4, 9", "mfspr 5, 720"]), [0] * 32,
                   initial_sprs={8: 0x1234, "CTR": 0x55, "SVSTATE": 0x77})
     assert (sim.gpr(3).value, sim.gpr(4).value, sim.gpr(5).value) == (0x1234, 0x55, 0x77)
+
+
+def test_command_bad_pytest_arguments_exit_2(tmp_path):
+    test = fake_checkout(tmp_path, "def test_nothing():\n    pass\n")
+    r = isa_ext("openpower", "test", test, "--", "--no-such-pytest-option")
+    assert r.returncode == 2 and "Traceback" not in r.stderr + r.stdout, r.stderr
