@@ -27,9 +27,35 @@ def build_parser():
     return p
 
 
+def parse(parser, argv):
+    """Parse ``argv``.  Two opt-ins for a sub-command: ``passthrough=[]`` as a
+    default takes everything after ``--`` unparsed (``isa-ext openpower test
+    PATH -- -k name``), and ``intermixed="NAME"`` lets positionals of list
+    argument NAME follow options (``install --root DIR swizzle``)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--" in argv:
+        cut = argv.index("--")
+        args, extras = parser.parse_known_args(argv[:cut])
+        if getattr(args, "passthrough", None) is not None:
+            _take_intermixed(parser, args, extras)
+            args.passthrough = argv[cut + 1:]
+            return args
+    args, extras = parser.parse_known_args(argv)
+    _take_intermixed(parser, args, extras)
+    return args
+
+
+def _take_intermixed(parser, args, extras):
+    target = getattr(args, "intermixed", None)
+    if extras and (target is None or any(e.startswith("-") for e in extras)):
+        parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    if extras:
+        setattr(args, target, list(getattr(args, target) or []) + extras)
+
+
 def main(argv=None):
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(parser, argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

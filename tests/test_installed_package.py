@@ -313,6 +313,30 @@ def test_diffcheck(installed):
 def test_openpower_plugin_check(installed):
     r = installed.run("-m", "isa_ext.openpower", "check", program="python")
     assert r.stdout.startswith("openpower-isa compatible:")
+    r = installed.run("openpower", "check")
+    assert r.stdout.startswith("openpower-isa compatible:")
+
+
+def test_openpower_test(installed):
+    """``isa-ext openpower test`` from the installed package on an openpower-isa-shaped
+    test module; without pytest in the venv it says so and exits 2."""
+    pkg = os.path.join(installed.work, "opisa", "src", "openpower")
+    os.makedirs(pkg, exist_ok=True)
+    open(os.path.join(pkg, "__init__.py"), "w").close()
+    test = os.path.join(pkg, "test_one.py")
+    with open(test, "w", encoding="utf-8") as f:
+        f.write("from openpower.decoder.selectable_int import SelectableInt\n"
+                "def test_slice():\n"
+                "    assert SelectableInt(5, 8)[4:8].value == 5\n")
+    has_pytest = installed.run(
+        "-c", "import importlib.util, sys; sys.exit(importlib.util.find_spec('pytest') is None)",
+        program="python", ok=None).returncode == 0
+    if has_pytest:
+        r = installed.run("openpower", "test", test, "--", "-q")
+        assert r.stdout.splitlines()[-1] == "1 passed, 0 failed"
+    else:
+        r = installed.run("openpower", "test", test, ok=2)
+        assert "pytest is not installed" in r.stderr
 
 
 # each sub-command of the installed CLI and the test above that runs it
@@ -320,7 +344,7 @@ SUBCOMMAND_TESTS = {
     "run": test_run_svp64_example, "asm": test_asm_and_disasm, "disasm": test_asm_and_disasm,
     "diag": test_diag_lists_undefined_behaviour, "pseudo": test_pseudo_show,
     "check-spec": test_check_spec, "spec": test_spec_site, "hdl": test_hdl,
-    "diffcheck": test_diffcheck,
+    "diffcheck": test_diffcheck, "openpower": test_openpower_test,
 }
 
 

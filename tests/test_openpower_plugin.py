@@ -1,4 +1,4 @@
-"""isa_ext.openpower: pages stay readable by openpower-isa, rows convert to its
+"""isa_ext.compat.plugin (`isa-ext openpower install|check`): pages stay readable by openpower-isa, rows convert to its
 table columns, and install/uninstall edit a checkout's files in place."""
 import csv
 import importlib.util
@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from isa_ext import openpower
+from isa_ext.compat import plugin as openpower
 from isa_ext.isa import ISA
 
 EXTS = [e for e in openpower.DEFAULT_EXTENSIONS]

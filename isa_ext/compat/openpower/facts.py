@@ -1,0 +1,17 @@
+"""Constants and logging of openpower-isa's small utility modules
+(``openpower.endian``, ``openpower.consts``, ``openpower.util``), as values."""
+
+__all__ = ["bigendian", "SVP64CROffs", "log"]
+
+bigendian = 0  # openpower-isa's tests run little-endian unless they say otherwise
+
+
+class SVP64CROffs:
+    """CR field numbers openpower-isa's SVP64 code uses (openpower.consts)."""
+    CR0 = 0
+    CR1 = 1
+    CRPred = 4
+
+
+def log(*args, kind=None, **kwargs):
+    """openpower-isa's debug log; silent here (its SILENCELOG=1 behaviour)."""

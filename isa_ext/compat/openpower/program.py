@@ -1,0 +1,115 @@
+"""``Program`` (``openpower.simulator.program``) and ``SVP64Asm``
+(``openpower.insndb.asm``), assembling with isa_ext's assembler.
+
+openpower-isa's SVP64Asm turns each ``sv.`` instruction into two lines, the
+prefix as ``.long 0x...`` and then the suffix, and each instruction GNU
+binutils does not know (``setvl``, ``svstep`` ...) into one ``.long`` line;
+Program then assembles the lines with GNU ``as``.  Here both steps use
+isa_ext's assembler, so Program accepts the same input (a list of lines or
+one text).  One difference: the suffix of an ``sv.`` instruction is yielded as
+``.long 0x...`` too, not as re-printed assembly (the words are the same).
+"""
+from ...asm import assemble
+from ...errors import IsaExtError
+
+__all__ = ["Program", "SVP64Asm"]
+
+
+def new_isa():
+    """All of isa_ext's extensions (cheap: compiled pseudocode is cached on disk)."""
+    from ...isa import ISA
+    return ISA()
+
+
+def _lines(instructions):
+    if isinstance(instructions, str):
+        return instructions.splitlines()
+    if isinstance(instructions, (list, tuple)) or hasattr(instructions, "__iter__") \
+            and not isinstance(instructions, (bytes, bytearray)):
+        lines = list(instructions)
+        if all(isinstance(x, str) for x in lines):
+            return lines
+    raise NotImplementedError(
+        "Program: only assembly (a list of lines or a string) is supported by isa_ext's "
+        f"openpower facade, not {type(instructions).__name__} (binary or ELF programs)")
+
+
+class Program:
+    """An assembled program, loaded at address 0 as openpower-isa's is."""
+
+    def __init__(self, instructions, bigendian=False, orig_filename=None):
+        if bigendian:
+            raise NotImplementedError("Program(bigendian=True): the facade runs little-endian only")
+        if orig_filename is not None:
+            raise NotImplementedError("Program(orig_filename=...): ELF programs are not supported")
+        self.bigendian = bool(bigendian)
+        self.assembly = "\n".join(_lines(instructions)) + "\n"
+        self.isa = new_isa()  # run_tst runs the program with the same ISA
+        try:
+            self._program = assemble(self.assembly, filename="<Program>", isa=self.isa,
+                                     base=0, little=True)
+        except IsaExtError as e:
+            raise ValueError(f"Program: isa_ext cannot assemble it: {e}") from None
+        self.words = self._program.words
+
+    def generate_instructions(self):
+        yield from self.words
+
+    @property
+    def binfile(self):
+        raise NotImplementedError("Program.binfile: the facade keeps no binary file")
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+class SVP64Asm:
+    """Iterate over assembly lines, yielding lines GNU ``as`` would accept:
+    ``sv.`` instructions and instructions outside the Power v3.0B base set
+    become ``.long`` words; everything else passes through unchanged."""
+
+    def __init__(self, lines, bigendian=False, macros=None):
+        if bigendian:
+            raise NotImplementedError("SVP64Asm(bigendian=True): the facade is little-endian only")
+        if macros:
+            raise NotImplementedError("SVP64Asm(macros=...) is not supported by the facade")
+        self.lines = list(lines)
+
+    def __iter__(self):
+        isa = new_isa()
+        for line in self.lines:
+            yield from self.translate_one(isa, line)
+
+    @staticmethod
+    def translate_one(isa, line):
+        text = line.strip()
+        mnemonic = text.split(None, 1)[0] if text else ""
+        if not mnemonic or mnemonic.startswith(".") or \
+                not mnemonic.startswith("sv.") and _in_base_set(isa, mnemonic):
+            yield line
+            return
+        try:
+            words = assemble(text + "\n", filename="<SVP64Asm>", isa=isa, base=0).words
+        except IsaExtError as e:
+            raise ValueError(f"SVP64Asm: cannot assemble {line!r}: {e}") from None
+        for w in words:
+            yield f".long 0x{w:08x}"
+
+
+def _in_base_set(isa, mnemonic):
+    """Whether GNU as (Power v3.0B) knows the mnemonic: isa_ext's base extension."""
+    found = isa.by_mnemonic.get(mnemonic.rstrip(".") if mnemonic.endswith(".") else mnemonic)
+    if found is None:
+        found = isa.by_mnemonic.get(mnemonic)
+    if found is None:
+        return True  # an extended mnemonic or unknown: let the assembler judge it
+    spec = found[0] if isinstance(found, tuple) else found
+    return spec.extension == "base"
+
