@@ -4,6 +4,7 @@
     isa-ext diffcheck --only add addo. divw --cases 500
     isa-ext diffcheck --replay out/diffcheck/mismatch-31-fcfids_dot.s
     isa-ext diffcheck --c tests/c            # the C program suite, -O0 and -O2
+    isa-ext diffcheck --against isacaller --isacaller DIR --cases 300 --scope core
 
 Exit status 0 when everything agrees, 1 on any mismatch, 2 on bad input or a
 missing tool.
@@ -26,12 +27,25 @@ def register(sub):
     p.add_argument("--replay", metavar="FILE", help="run one reproducer under both and compare")
     p.add_argument("--c", metavar="DIR", dest="c_dir",
                    help="run the freestanding C programs in DIR at -O0 and -O2")
+    p.add_argument("--against", choices=("qemu", "isacaller"), default="qemu",
+                   help="the reference: QEMU (scalar core, default) or libre-soc's "
+                        "ISACaller (random SVP64 programs)")
+    p.add_argument("--isacaller", metavar="DIR",
+                   help="ISACaller built by ../shared/tools/isacaller-setup DIR "
+                        "(default: $ISA_EXT_ISACALLER)")
+    p.add_argument("--scope", choices=("core", "all"), default="core",
+                   help="with --against isacaller: 'core' (the classes without known "
+                        "divergences, docs/compat.md) or 'all'")
+    p.add_argument("--per-case", type=int, default=3, metavar="N",
+                   help="with --against isacaller: SVP64 instructions per program (3)")
     p.set_defaults(func=_run)
 
 
 def _run(args):
     if args.cases < 0 or args.batch < 1:
         raise IsaExtError("--cases must be >= 0 and --batch >= 1")
+    if args.against == "isacaller":
+        return _run_isacaller(args)
     if args.replay:
         from ..diffcheck.runner import replay
         bad = 0
@@ -53,3 +67,39 @@ def _run(args):
                         sequences=args.sequences).run(args.cases)
     print(figures.summary())
     return 0 if figures.ok else 1
+
+
+def _run_isacaller(args):
+    import os
+    from collections import Counter
+    from ..isa import ISA
+    from ..diffcheck import isacaller
+    root = args.isacaller or os.environ.get("ISA_EXT_ISACALLER")
+    if not root:
+        raise IsaExtError("--against isacaller needs --isacaller DIR (or $ISA_EXT_ISACALLER): "
+                          "build one with ../shared/tools/isacaller-setup DIR")
+    if args.per_case < 1:
+        raise IsaExtError("--per-case must be >= 1")
+    isa = ISA(extensions=["base", "svp64"])
+    rows, options = isacaller.scope_options(isa, args.scope)
+    if args.only:
+        rows = [r for r in rows if r.mnemonic in args.only or set(r.variants) & set(args.only)]
+        if not rows:
+            raise IsaExtError(f"--only {' '.join(args.only)}: no such SVP64-capable row "
+                              f"in scope {args.scope}")
+    outcomes = isacaller.differential(isa, os.path.abspath(root), args.seed, args.cases,
+                                      rows=rows, per_case=args.per_case, **options)
+    counts = Counter()
+    for o in outcomes:
+        kind = isacaller.classify(o)
+        counts[kind] += 1
+        if kind != "agree":
+            print(f"case {o.case.index}: {kind}")
+            for line in o.case.lines:
+                print(f"    {line}")
+            for d in o.differences[:8]:
+                print(f"  {d}")
+    print(f"isacaller ({args.scope}): {len(outcomes)} cases, {counts['agree']} agree, "
+          f"{counts['differ']} differ, {counts['isa_ext-trap']} isa_ext traps where "
+          f"ISACaller ran, {counts['isacaller-crash']} ISACaller crashes")
+    return 1 if counts["differ"] or counts["isa_ext-trap"] else 0

@@ -12,6 +12,7 @@ by ``tests/test_libresoc_asm.py``), so a mismatch is a difference in semantics.
 """
 import json
 import random
+import re
 from dataclasses import dataclass, field
 
 from .libresoc import run_python
@@ -76,6 +77,42 @@ sys.stdout.write("\n" + MARK + "\n" + json.dumps(results) + "\n")
 _MARK = "@@isa_ext-isacaller@@"
 
 
+# What a campaign draws.  "all": every SVP64-capable base row (but LD/ST) with
+# every modifier.  "core": integer rows writing GPRs, plain modifiers only; it
+# leaves out the classes where isa_ext and ISACaller are known to differ
+# (docs/compat.md, "Live differential"): Rc=1 vector CR fields, CR-result rows,
+# FP rows, scalar destinations from vector sources, a vector *0 as RA-or-zero,
+# and every RM modifier (element widths, zeroing, predicates, SUBVL, modes);
+# also rows whose results the ISA leaves undefined in part or that read state
+# the campaign does not set: divides and modulo by zero, mulhw[u]'s high word,
+# mfspr.
+SCOPES = ("core", "all")
+# ISACaller crashes on sv.maddhd (an AssertionError in its element loop) and
+# rotates rldcl/rldcr by the wrong amount when RB[58] = 1, scalar too
+# (docs/compat.md).
+_CORE_EXCLUDED = re.compile(r"^(div|mod|mulhw|mfspr|maddhd|rldc[lr])")
+# ISACaller runs an SVP64 instruction whose suffix word is ori 0,0,0 (the
+# preferred nop) as a nop, whatever its EXTRA bits make of the registers.
+NOP_SUFFIX = 0x60000000
+
+
+def scope_options(isa, scope):
+    """(rows, line options) of a scope."""
+    from .svp64_lines import MODIFIER_GROUPS
+    regclass = isa.forms.regclass
+    rows = [r for r in sv_rows(isa) if not r.sv.startswith("LDST")]
+    if scope == "all":
+        return rows, {"groups": tuple(g for g in MODIFIER_GROUPS if g != "ldst")}
+    core = [r for r in rows
+            if not _CORE_EXCLUDED.match(r.mnemonic)
+            and not r.mnemonic.endswith(".")  # andi. & co always record CR0
+            and r.outs and all(regclass.get(o) in (None, "gpr") for o in r.outs)
+            and any(regclass.get(o) == "gpr" for o in r.outs)
+            and not any(regclass.get(i.rstrip("0")) in ("fpr", "crf", "crb") for i in r.ins)]
+    return core, {"groups": (), "record": False, "scalar_dest": False, "vector_ra0": False,
+                  "nop_suffix": False}
+
+
 @dataclass
 class Case:
     index: int
@@ -106,13 +143,16 @@ def _random_state(rng):
             rng.getrandbits(32))
 
 
-def make_cases(isa, seed, count, rows=None, per_case=3, **line_options):
+def make_cases(isa, seed, count, rows=None, per_case=3, nop_suffix=True, **line_options):
     """``count`` random cases: ``setvl`` to a random VL (1..8), then
     ``per_case`` random SVP64 lines."""
     from ..asm import assemble
     rng = random.Random(seed)
-    lines = random_lines(isa, rng.getrandbits(32), count * per_case, rows=rows,
+    lines = random_lines(isa, rng.getrandbits(32), 2 * count * per_case, rows=rows,
                          **line_options)
+    if not nop_suffix:
+        lines = [ln for ln in lines
+                 if assemble(ln + "\n", isa=isa).words[-1] != NOP_SUFFIX]
     rng.shuffle(lines)
     cases = []
     for k in range(count):
@@ -166,6 +206,19 @@ def compare(ours, theirs):
         if ours[name] != theirs[name]:
             diffs.append(f"{name}: isa_ext 0x{ours[name]:x} ISACaller 0x{theirs[name]:x}")
     return diffs
+
+
+def classify(outcome):
+    """"agree", "differ", "isacaller-crash" (ISACaller raised, isa_ext ran) or
+    "isa_ext-trap" (isa_ext trapped, ISACaller ran)."""
+    if not outcome.differences:
+        return "agree"
+    ours, theirs = outcome.ours, outcome.theirs
+    if "error" in theirs and "error" not in ours and not theirs["error"].startswith("ended at"):
+        return "isacaller-crash"
+    if "error" in ours and "error" not in theirs:
+        return "isa_ext-trap"
+    return "differ"
 
 
 def differential(isa, root, seed, count, rows=None, per_case=3, **line_options):

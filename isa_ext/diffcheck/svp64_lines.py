@@ -9,6 +9,7 @@ a register EXTRA2 cannot reach, a modifier the category lacks) is drawn again,
 so every line returned is one isa_ext accepts.
 """
 import random
+import re
 
 from ..errors import IsaExtError
 from ..spec.rm import parse_category
@@ -89,10 +90,12 @@ def _operand(rng, isa, row, field, vector_bias):
     return _immediate(rng, isa, row, field)
 
 
-def candidate(rng, isa, row, groups=MODIFIER_GROUPS, record=True, scalar_dest=True):
+def candidate(rng, isa, row, groups=MODIFIER_GROUPS, record=True, scalar_dest=True,
+              vector_ra0=True):
     """One random line for ``row`` (not yet checked); ``record`` False leaves
     out the Rc=1 variants, ``scalar_dest`` False the lines that write a scalar
-    register from vector sources (the early-ending loops)."""
+    register from vector sources (the early-ending loops), ``vector_ra0`` False
+    a vector ``*0`` in an RA-or-zero operand."""
     cat = parse_category(row.sv)
     variants = sorted(v for v, flags in row.variants.items() if record or not flags.get("Rc"))
     mnemonic = rng.choice(variants)
@@ -110,11 +113,13 @@ def candidate(rng, isa, row, groups=MODIFIER_GROUPS, record=True, scalar_dest=Tr
     if not scalar_dest and any(vector.get(f.rstrip("0")) for f in row.ins) and \
             any(vector.get(f) is False for f in row.outs):
         return None
+    if not vector_ra0 and "RA0" in row.ins and re.search(r"(^|[ (,])\*0\b", ", ".join(ops)):
+        return None
     return f"sv.{mnemonic}{_modifiers(rng, cat, groups)} {', '.join(ops)}"
 
 
 def random_lines(isa, seed, count, rows=None, tries=40, groups=MODIFIER_GROUPS, record=True,
-                 scalar_dest=True):
+                 scalar_dest=True, vector_ra0=True):
     """``count`` random lines (isa_ext assembles each), cycling over ``rows``
     (default: :func:`sv_rows`) so that every row gets its share."""
     from ..asm import assemble
@@ -124,7 +129,7 @@ def random_lines(isa, seed, count, rows=None, tries=40, groups=MODIFIER_GROUPS, 
     for i in range(count):
         row = rows[i % len(rows)]
         for _ in range(tries):
-            line = candidate(rng, isa, row, groups, record, scalar_dest)
+            line = candidate(rng, isa, row, groups, record, scalar_dest, vector_ra0)
             if line is None:
                 continue
             try:
