@@ -142,6 +142,10 @@ class State:
         self.svstate = 0
         # SVP64 REMAP shapes (isa_ext/svp64/remap.py has the layout)
         self.svshape0 = self.svshape1 = self.svshape2 = self.svshape3 = 0
+        # address of the instruction a one-shot REMAP applies to (-1: none); set
+        # by svremap/svindex/svshape2 (REMAPNEXT in their pages), moved past each
+        # SVP64 instruction it applies to (isa_ext/svp64/svstate.remap_active)
+        self.remap_next = -1
         self.pc = 0
         self.mem = Memory(little)
         self.stdout = bytearray()

@@ -117,6 +117,9 @@ SPECIALS = {
     "FPSCR": ("fpscr", 64), "SVSTATE": ("svstate", 64), "TAR": ("tar", 64),
     "SVSHAPE0": ("svshape0", 32), "SVSHAPE1": ("svshape1", 32),
     "SVSHAPE2": ("svshape2", 32), "SVSHAPE3": ("svshape3", 32),
+    # not an architected register: the address a one-shot REMAP applies to
+    # (svremap/svindex/svshape2: "the next instruction"), see machine.State
+    "REMAPNEXT": ("remap_next", 64),
     "SO": ("so", 1), "OV": ("ov", 1), "CA": ("ca", 1), "OV32": ("ov32", 1),
     "CA32": ("ca32", 1),
 }

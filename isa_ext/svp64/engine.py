@@ -65,15 +65,15 @@ def _has_subvectors(cat, prefix):
 
 def _guarded(run, subvectors, mnemonic):
     """A category executor that first traps on SVSTATE it does not implement
-    (the generic executor checks these itself): REMAP fields set (no SVP64
-    instruction runs un-remapped while REMAP is requested), and pack/unpack
+    (the generic executor checks these itself): REMAP active (no SVP64
+    instruction runs un-remapped while REMAP applies to it), and pack/unpack
     with sub-vectors (category executors step whole groups in one order)."""
     order_bits = PACK_BITS if subvectors else 0
 
     def guarded(s, CIA):
         sv = s.svstate
-        if sv & SV.REMAP_MASK:
-            raise Trap(REMAP_REASON, "illegal")
+        if SV.remap_active(s, sv, CIA):
+            raise Trap(f"REMAP is not implemented for sv.{mnemonic}", "illegal")
         if sv & order_bits:
             raise Trap(f"SVSTATE pack/unpack with sv.{mnemonic} sub-vectors is not "
                        "implemented", "illegal")

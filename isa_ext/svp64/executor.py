@@ -30,14 +30,17 @@
   that did not complete, so running again resumes.
 """
 from ..errors import Trap
+from . import remap
 from . import svstate as SV
 from .elements import M64, read_elem, write_elem
-from .indexmap import IDENTITY, element_index
+from .indexmap import IDENTITY, IndexMap, element_index
 from .predication import mask as pred_mask, ALL
 from .record import SVRecord
 from .steps import LoopContext, settle, step_on, reverse_mask
 
 REMAP_REASON = "REMAP is not implemented (SVSTATE REMAP fields are set)"
+# remap.SLOTS names the RT slot out1; the index-mapping hook calls it out
+_HOOK_SLOT = {"in1": "in1", "in2": "in2", "in3": "in3", "out1": "out", "out2": "out2"}
 
 
 class ElementInterrupt(Trap):
@@ -82,8 +85,8 @@ class SVInsn:
 
     def __call__(self, s, CIA):
         sv = s.svstate
-        if sv & SV.REMAP_MASK:
-            raise Trap(REMAP_REASON, "illegal")
+        if sv & SV.SVME_MASK and (sv & SV.RMPST_BIT or s.remap_next == CIA):
+            return self._run_remapped(s, CIA, sv)
         vl = (sv >> SV.SH_VL) & 0x7F
         if vl == 0:
             return CIA + 8
@@ -135,7 +138,44 @@ class SVInsn:
         s.svstate = sv & ~SV.STEPS_MASK
         return CIA + 8
 
-    def _run_general(self, s, CIA, sv, vl, vf):
+    def _run_remapped(self, s, CIA, sv):
+        """Run under REMAP: each operand SVme enables takes its element indices
+        from its SVSHAPE's schedule (:mod:`.remap`) through the index-mapping
+        hook, sources stepped by srcstep, destinations by dststep."""
+        vl = (sv >> SV.SH_VL) & 0x7F
+        if vl:
+            imap = remap_index_map(s, sv)
+            if not imap.identity:
+                self._check_remappable()
+                self.rec.assign_slots()
+            self._run_general(s, CIA, sv, vl, sv & 1, imap)
+        # a one-shot REMAP carries on to the next SVP64 instruction (ISACaller
+        # keeps last_op_svshape until a non-SVP64 instruction runs); after a
+        # trap or interrupt it stays here, so a resumed run is still remapped
+        s.remap_next = CIA + 8
+        return CIA + 8
+
+    def _check_remappable(self):
+        """Trap on what REMAP is not implemented for (nothing written)."""
+        rec = self.rec
+        r = rec.rm
+        what = None
+        if rec.ldst is not None:
+            what = "load/store instructions (REMAP of memory offsets)"
+        elif r.subvl > 1:
+            what = "SUBVL > 1"
+        elif r.predicated:
+            what = "predication"
+        elif r.rg:
+            what = "reverse gear (/mrr)"
+        elif rec.ffcr is not None:
+            what = "fail-first"
+        elif rec.sat is not None:
+            what = "saturation"
+        if what is not None:
+            raise Trap(f"REMAP with {what} is not implemented (sv.{rec.mnemonic})", "illegal")
+
+    def _run_general(self, s, CIA, sv, vl, vf, imap=None):
         rec = self.rec
         r = rec.rm
         sim = self.sim
@@ -179,7 +219,8 @@ class SVInsn:
         if rec.uses_sv:
             ctx = LoopContext(subvl, smask, dmask, sskip, dskip)
         # the index-mapping hook: None (identity) or {slot: element index per step}
-        imap = self._index_map
+        if imap is None:
+            imap = self._index_map
         tables = None if imap.identity else imap.tables(vl * subvl)
         budget = self._budget()
         done = 0
@@ -474,3 +515,27 @@ class SVInsn:
               "src_pred": se, "dst_pred": de, "zeroed": zeroed,
               "reads": dict(reads), "writes": dict(writes),
               "op": self.sim.element_ops})
+
+
+class _Schedule:
+    """The element indices of one SVSHAPE (re-iterable: a fresh schedule per
+    ``iter()``, as the index-mapping hook requires)."""
+
+    def __init__(self, value, read_index):
+        self.value = value
+        self.read_index = read_index
+
+    def __iter__(self):
+        return (index for index, _ends in remap.schedule(self.value, self.read_index))
+
+
+def remap_index_map(s, sv):
+    """The :class:`.indexmap.IndexMap` of the operands SVSTATE ``sv`` remaps,
+    each through the schedule of its SVSHAPE (state ``s``).  An SVSHAPE of 0
+    leaves its operand unmapped (ISACaller: 'zero is "disabled"'; see
+    docs/errata.md SV-11).  Indexed shapes read their indices from the GPRs when the instruction
+    starts."""
+    shapes = (s.svshape0, s.svshape1, s.svshape2, s.svshape3)
+    reader = remap.register_reader(s.gpr)
+    return IndexMap({_HOOK_SLOT[slot]: _Schedule(value, reader)
+                     for slot, value in remap.operand_shapes(sv, shapes).items() if value})
