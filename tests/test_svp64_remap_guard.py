@@ -33,6 +33,16 @@ PROGRAMS = {
     "persistent": ([SHAPE, "svremap 1, 0, 0, 0, 0, 0, 1", "addi 30, 30, 1",
                     "sv.add *8, *0, *0", "addi 30, 30, 1", "sv.add *16, *0, *0"],
                    {8: REMAPPED, 16: REMAPPED}),
+    # vertical-first loop under persistent REMAP: the same elements as HF
+    # (setvl first: it rewrites SVSTATE's REMAP fields, in ISACaller too)
+    "vertical_first": (["setvl 0, 0, 6, 1, 1, 1", SHAPE, "svremap 1, 0, 0, 0, 0, 0, 1",
+                        "loop: sv.add *8, *0, *0", "svstep. 0, 0, 1, 0", "bc 4, 3, loop"],
+                       {8: REMAPPED}),
+    # one-shot REMAP in a vertical-first loop: bc (non-SVP64) ends it, so only
+    # the first element (r8 = r1 + r0) is remapped, the others add r(i) + r(i)
+    "vertical_first_one_shot": ([SHAPE, "setvl 0, 0, 6, 1, 1, 1", "svremap 1, 0, 0, 0, 0, 0, 0",
+                                 "loop: sv.add *8, *0, *0", "svstep. 0, 0, 1, 0",
+                                 "bc 4, 3, loop"], {8: [1] + PLAIN[1:]}),
     # svshape clears SVme (RMpst=0) and is not a REMAP-arming instruction
     "svshape_clears": ([SHAPE, "svshape 6, 1, 1, 0, 0", "sv.add *8, *0, *0"], {8: PLAIN}),
     # every operand enabled, all SVSHAPEs 0: ISACaller's 'zero is "disabled"',
@@ -56,7 +66,7 @@ def _sim(isa, lines, svstate=VL6):
 @pytest.mark.parametrize("trace", [False, True])
 def test_when_remap_applies(svisa, name, trace):
     lines, want = PROGRAMS[name]
-    res = _sim(svisa, lines).run(max_steps=20, trace=trace)
+    res = _sim(svisa, lines).run(max_steps=40, trace=trace)
     assert res.stop == "end", res.trap
     for base, values in want.items():
         assert res.gpr[base:base + 6] == values, base
