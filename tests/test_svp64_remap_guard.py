@@ -43,6 +43,16 @@ PROGRAMS = {
     "vertical_first_one_shot": ([SHAPE, "setvl 0, 0, 6, 1, 1, 1", "svremap 1, 0, 0, 0, 0, 0, 0",
                                  "loop: sv.add *8, *0, *0", "svstep. 0, 0, 1, 0",
                                  "bc 4, 3, loop"], {8: [1] + PLAIN[1:]}),
+    # slots are the decoder's register ports (openpower-isa's RM tables,
+    # decoder/svp64/remap_ports.txt): xor RA,RS,RB reads RS on in1, so RS is
+    # remapped: r(8+i) = r(1 + i % 3) ^ r(16+i) (r16.. = 0)
+    "port_xor_rs_in1": ([SHAPE, "sv.xor *8, *0, *16"], {8: [1 + i % 3 for i in range(6)]}),
+    # rldcl RA,RS,RB,mb has RB on in2 and RS on in3, nothing on in1: SVme=in1
+    # remaps nothing (rotate by r16.. = 0: r(8+i) = r(i)) ...
+    "port_rldcl_no_in1": ([SHAPE, "sv.rldcl *8, *0, *16, 0"], {8: list(range(6))}),
+    # ... and SVme=in3 (svremap 4, mi2=0) remaps RS: r(8+i) = r(1 + i % 3)
+    "port_rldcl_rs_in3": ([SHAPE, "svremap 4, 0, 0, 0, 0, 0, 0", "sv.rldcl *8, *0, *16, 0"],
+                          {8: [1 + i % 3 for i in range(6)]}),
     # svshape clears SVme (RMpst=0) and is not a REMAP-arming instruction
     "svshape_clears": ([SHAPE, "svshape 6, 1, 1, 0, 0", "sv.add *8, *0, *0"], {8: PLAIN}),
     # every operand enabled, all SVSHAPEs 0: ISACaller's 'zero is "disabled"',

@@ -146,8 +146,8 @@ class SVInsn:
         if vl:
             imap = remap_index_map(s, sv)
             if not imap.identity:
-                self._check_remappable()
                 self.rec.assign_slots()
+                self._check_remappable()
             self._run_general(s, CIA, sv, vl, sv & 1, imap)
         # a one-shot REMAP carries on to the next SVP64 instruction (ISACaller
         # keeps last_op_svshape until a non-SVP64 instruction runs); after a
@@ -172,6 +172,13 @@ class SVInsn:
             what = "fail-first"
         elif rec.sat is not None:
             what = "saturation"
+        if what is None:
+            # a vector operand on no REMAP port (CR fields of CR ops, rows whose
+            # ports are unknown) would silently stay in step order
+            lost = [o.field for o in rec.ops if o.vec and (
+                (o.src and o.slot[0] is None) or (o.dst and o.slot[1] is None))]
+            if lost:
+                what = f"vector operand(s) {', '.join(lost)} on no REMAP port"
         if what is not None:
             raise Trap(f"REMAP with {what} is not implemented (sv.{rec.mnemonic})", "illegal")
 

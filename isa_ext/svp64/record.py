@@ -52,6 +52,19 @@ def sat_overflow_rows():
     return _SAT_OV
 
 
+_PORTS = None
+
+
+def remap_ports():
+    """{base mnemonic: (in1, in2, in3, out, out2) register field or "-"}: the
+    decoder ports REMAP's operand slots name (``decoder/svp64/remap_ports.txt``,
+    openpower-isa's RM tables)."""
+    global _PORTS
+    if _PORTS is None:
+        _PORTS = _name_list("remap_ports.txt", tags=True)
+    return _PORTS
+
+
 class Op:
     """One register operand: field, class, extended base number, vector?, roles,
     index-mapping slot."""
@@ -386,6 +399,6 @@ class SVRecord:
         done on demand, when a non-identity index map is installed, so that
         decoding stays as cheap as before for the common case."""
         if not self._slots_assigned:
-            assign_slots(self.ops, self.row)
+            assign_slots(self.ops, self.row, remap_ports().get(self.row.mnemonic))
             self._slots_assigned = True
 
