@@ -146,6 +146,9 @@ class State:
         # by svremap/svindex/svshape2 (REMAPNEXT in their pages), moved past each
         # SVP64 instruction it applies to (isa_ext/svp64/svstate.remap_active)
         self.remap_next = -1
+        # the element-index tables of the remapped instruction being run
+        # (read by its generated loop), None otherwise
+        self.sv_tables = None
         self.pc = 0
         self.mem = Memory(little)
         self.stdout = bytearray()

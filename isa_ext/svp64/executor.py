@@ -29,6 +29,8 @@
   inside the loop leaves PC at the instruction and the steps at the element
   that did not complete, so running again resumes.
 """
+from functools import lru_cache
+
 from ..errors import Trap
 from . import remap
 from . import svstate as SV
@@ -38,7 +40,6 @@ from .predication import mask as pred_mask, ALL
 from .record import SVRecord
 from .steps import LoopContext, settle, step_on, reverse_mask
 
-REMAP_REASON = "REMAP is not implemented (SVSTATE REMAP fields are set)"
 # remap.SLOTS names the RT slot out1; the index-mapping hook calls it out
 _HOOK_SLOT = {"in1": "in1", "in2": "in2", "in3": "in3", "out1": "out", "out2": "out2"}
 
@@ -118,7 +119,7 @@ class SVInsn:
         raise ElementInterrupt(f"element-level interrupt after {sim.element_ops} element "
                                f"operations (srcstep={srcstep} dststep={dststep})")
 
-    def _run_fast(self, s, CIA, sv, vl):
+    def _run_fast(self, s, CIA, sv, vl, loop=None):
         subvl = self.subvl
         k0 = ((sv >> SV.SH_SRC) & 0x7F) * subvl + ((sv >> SV.SH_SSUB) & 3)
         n = vl * subvl
@@ -126,7 +127,7 @@ class SVInsn:
         k1 = n if budget is None else min(n, k0 + budget)
         sim = self.sim
         try:
-            self._loop(s, CIA, k0, k1)
+            (loop or self._loop)(s, CIA, k0, k1)
         except Trap as t:
             k = getattr(t, "sv_k", k0)
             sim.element_ops += k - k0
@@ -145,15 +146,37 @@ class SVInsn:
         vl = (sv >> SV.SH_VL) & 0x7F
         if vl:
             imap = remap_index_map(s, sv)
-            if not imap.identity:
+            if imap.identity:
+                self._run_general(s, CIA, sv, vl, sv & 1, imap)
+            else:
                 self.rec.assign_slots()
                 self._check_remappable()
-            self._run_general(s, CIA, sv, vl, sv & 1, imap)
+                loop = None
+                if self.rec.fast and not sv & 1 and self.sim._sv_emit is None:
+                    loop = self.rec.remapped_loop(frozenset(imap.schedules))
+                if loop is None:
+                    self._run_general(s, CIA, sv, vl, sv & 1, imap)
+                else:
+                    # HF, unpredicated, 64-bit: the generated loop with the
+                    # operands' indices from the tables (SUBVL is 1 here)
+                    s.sv_tables = self._remap_tables(imap, vl)
+                    try:
+                        self._run_fast(s, CIA, sv, vl, loop)
+                    finally:
+                        s.sv_tables = None
         # a one-shot REMAP carries on to the next SVP64 instruction (ISACaller
         # keeps last_op_svshape until a non-SVP64 instruction runs); after a
         # trap or interrupt it stays here, so a resumed run is still remapped
         s.remap_next = CIA + 8
         return CIA + 8
+
+    @staticmethod
+    def _remap_tables(imap, n):
+        """imap's tables for n steps; those of non-Indexed shapes (pure
+        functions of the SVSHAPE value) are memoised."""
+        return {slot: _table(sched.value, n) if not sched.indexed
+                else imap.tables(n, (slot,))[slot]
+                for slot, sched in imap.schedules.items()}
 
     def _check_remappable(self):
         """Trap on what REMAP is not implemented for (nothing written)."""
@@ -531,9 +554,19 @@ class _Schedule:
     def __init__(self, value, read_index):
         self.value = value
         self.read_index = read_index
+        self.indexed = (remap.get(value, "mode") == remap.MODE_MATRIX
+                        and remap.get(value, "permute") in remap.INDEXED_PERMUTATIONS)
 
     def __iter__(self):
         return (index for index, _ends in remap.schedule(self.value, self.read_index))
+
+
+@lru_cache(maxsize=256)
+def _table(value, n):
+    """The first n element indices of a non-Indexed SVSHAPE ``value`` (a
+    pure function of its arguments, memoised: programs rerun the same
+    shapes); traps when the schedule is shorter."""
+    return tuple(IndexMap({"in1": _Schedule(value, None)}).tables(n)["in1"])
 
 
 def remap_index_map(s, sv):

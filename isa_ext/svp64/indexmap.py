@@ -78,11 +78,14 @@ class IndexMap:
         self.schedules = schedules
         self.identity = not schedules
 
-    def tables(self, n):
+    def tables(self, n, slots=None):
         """{slot: [index for steps 0..n-1]} for one instruction run of n
-        (sub-)element steps; a schedule that ends early is an error."""
+        (sub-)element steps (``slots``: only those); a schedule that ends
+        early is an error."""
         out = {}
         for slot, schedule in self.schedules.items():
+            if slots is not None and slot not in slots:
+                continue
             t = list(islice(iter(schedule), n))
             if len(t) < n:
                 raise Trap(f"SVP64 index map: the {slot} schedule gives {len(t)} of {n} "
