@@ -192,3 +192,52 @@ def test_live_isacaller(svisa, isacaller):
     theirs = run_isacaller(isacaller.root, cases)
     for case, t in zip(cases, theirs):
         assert compare(run_isa_ext(svisa, case), t) == [], case.lines
+
+
+# svstep SVi 1..4 (the REMAP index of SVSHAPE0..3): openpower-isa's
+# test_caller_setvl.py test_svstep_inner_loop_8_jl ("FFT triple butterfly mode
+# with persistent REMAP"): sv.svstep *0, 0, 1, 1 (SVSHAPE0: j + halfsize) and
+# sv.svstep *16, 0, 3, 1 (SVSHAPE2: k in exptable[k]); its expectations:
+J_H = [0, 2, 4, 6, 0, 1, 4, 5, 0, 1, 2, 3]
+K_E = [0, 0, 0, 0, 0, 2, 0, 2, 0, 1, 2, 3]
+SVSTEP_REMAP = ["svshape 8, 1, 1, 1, 0", "svremap 0, 0, 0, 2, 0, 1, 1",
+                "sv.svstep *0, 0, 1, 1", "sv.svstep *16, 0, 3, 1"]
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_svstep_remap_index(svisa, trace):
+    sim = Simulator(isa=svisa)
+    sim.load_asm("\n".join(SVSTEP_REMAP) + "\n")
+    res = sim.run(max_steps=10, trace=trace)
+    assert res.stop == "end", res.trap
+    assert res.gpr[0:12] == J_H and res.gpr[16:28] == K_E
+    sv = sim.state.svstate
+    assert (SV.get(sv, "vl"), SV.get(sv, "maxvl"), SV.get(sv, "srcstep"),
+            SV.get(sv, "dststep"), SV.get(sv, "vfirst")) == (12, 12, 0, 0, 0)
+
+
+@pytest.mark.parametrize("lines,reason", [
+    # Rc=1: ISACaller's CR0 comes from the schedule's loop-end flags
+    (["svshape 8, 1, 1, 1, 0", "svremap 0, 0, 0, 2, 0, 1, 1", "sv.svstep. *0, 0, 1, 1"],
+     "Rc=1"),
+    # vf=0 (index and step) and REMAP not persistent
+    (["svshape 8, 1, 1, 1, 1", "svremap 31, 1, 0, 2, 0, 1, 1", "svstep. 0, 0, 2, 0"], "vf=0"),
+    (["svshape 8, 1, 1, 1, 0", "svremap 0, 0, 0, 2, 0, 1, 0", "sv.svstep *0, 0, 1, 1"],
+     "RMpst"),
+])
+def test_svstep_remap_index_not_implemented(svisa, lines, reason):
+    sim = Simulator(isa=svisa)
+    sim.load_asm("\n".join(lines) + "\n")
+    res = sim.run(max_steps=10)
+    assert res.stop == "trap" and reason in res.trap.reason, res.trap
+    assert res.gpr[0:4] == [0, 0, 0, 0]
+
+
+def test_svstep_remap_index_live(svisa, isacaller):
+    from isa_ext.diffcheck.isacaller import (Case, NGPR, NFPR, run_isacaller, run_isa_ext,
+                                             compare)
+    from isa_ext.asm import assemble
+    words = assemble("\n".join(SVSTEP_REMAP) + "\n", isa=svisa).words
+    case = Case(0, SVSTEP_REMAP, words, [0] * NGPR, [0] * NFPR, 0, 0)
+    theirs = run_isacaller(isacaller.root, [case])[0]
+    assert compare(run_isa_ext(svisa, case), theirs) == []
