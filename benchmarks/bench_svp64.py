@@ -3,7 +3,9 @@
     python3 benchmarks/bench_svp64.py
 
 1. horizontal-first ``sv.add *0, *64, *64`` with VL=64: element operations/second;
-2. vertical-first loop (``sv.add``, ``svstep.``, ``bc``): instructions/second.
+2. vertical-first loop (``sv.add``, ``svstep.``, ``bc``): instructions/second;
+3. REMAP'd horizontal-first matrix multiply (``svshape 4, 4, 4``: 4x4 times
+   4x4, VL=64, ``sv.maddld`` under persistent REMAP): element operations/second.
 """
 import os
 import sys
@@ -45,12 +47,27 @@ def vf(isa, vl=64, outer=60):
     return total / dt
 
 
+def hf_matrix(isa, reps=400):
+    sim = Simulator(isa=isa)
+    sim.load_asm("svshape 4, 4, 4, 0, 0\nsvremap 31, 1, 2, 3, 0, 0, 1\n"
+                 + "sv.maddld *0, *16, *32, *0\n" * reps)
+    for i in range(32):
+        sim.state.gpr[16 + i] = i + 1
+    t = time.perf_counter()
+    r = sim.run()
+    dt = time.perf_counter() - t
+    assert r.stop == "end", r.trap
+    return reps * 64 / dt
+
+
 def main():
     isa = ISA(extensions=["base", "svp64"])
     hf(isa, 10)
     vf(isa, 4, 1)
     print(f"HF sv.add VL=64: {hf(isa):,.0f} element operations/s")
     print(f"VF loop (sv.add, svstep., bc): {vf(isa):,.0f} instructions/s")
+    hf_matrix(isa, 10)
+    print(f"HF REMAP matrix sv.maddld VL=64: {hf_matrix(isa):,.0f} element operations/s")
 
 
 if __name__ == "__main__":

@@ -142,6 +142,13 @@ class State:
         self.svstate = 0
         # SVP64 REMAP shapes (isa_ext/svp64/remap.py has the layout)
         self.svshape0 = self.svshape1 = self.svshape2 = self.svshape3 = 0
+        # address of the instruction a one-shot REMAP applies to (-1: none); set
+        # by svremap/svindex/svshape2 (REMAPNEXT in their pages), moved past each
+        # SVP64 instruction it applies to (isa_ext/svp64/svstate.remap_active)
+        self.remap_next = -1
+        # the element-index tables of the remapped instruction being run
+        # (read by its generated loop), None otherwise
+        self.sv_tables = None
         self.pc = 0
         self.mem = Memory(little)
         self.stdout = bytearray()

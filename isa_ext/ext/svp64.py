@@ -3,7 +3,7 @@ pseudocode helper SVSTATE_NEXT used by the svstep page."""
 from ..isa import EXTENSION_HOOKS
 from ..errors import Trap
 from ..pseudocode import library
-from ..svp64 import engine, asm as svasm, svstate as SV
+from ..svp64 import engine, asm as svasm, remap, svstate as SV
 
 
 def activate(isa):
@@ -24,7 +24,8 @@ def svstate_next(s, mode, vf):
     plain ``svstep`` steps whole elements without a predicate.  At the end of the
     loop the steps are reset and vertical-first mode is left.  Returns the new
     srcstep.  mode 5..8: return srcstep, dststep, ssubstep, dsubstep (no change).
-    mode 1..4 (REMAP indices) trap as not implemented; others are reserved.
+    mode 1..4: the REMAP index of SVSHAPE(mode-1) at the current step
+    (:func:`_remap_index`); others are reserved.
     """
     sv = s.svstate
     if mode == 0 and getattr(s, "sv_loop", None) is None:
@@ -46,7 +47,7 @@ def svstate_next(s, mode, vf):
                                              or engine.PLAIN)[1] else 0
         return SV.get(sv, ("srcstep", "dststep", "ssubstep", "dsubstep")[mode - 5])
     if 1 <= mode <= 4:
-        raise Trap("svstep REMAP index modes (SVi 1..4) are not implemented", "illegal")
+        return _remap_index(s, sv, mode, vf)
     if mode != 0:
         raise Trap(f"svstep SVi={mode} is reserved", "illegal")
     ctx = getattr(s, "sv_loop", None) or engine.PLAIN
@@ -56,11 +57,41 @@ def svstate_next(s, mode, vf):
     return (sv >> SV.SH_SRC) & 0x7F
 
 
+def _remap_index(s, sv, mode, vf):
+    """svstep SVi 1..4: the element index SVSHAPE(SVi-1)'s schedule gives at
+    the current step (srcstep for SVSHAPE0-2, dststep for SVSHAPE3, as
+    openpower-isa's ISACaller), steps unchanged (vf=1: the read form).
+
+    Implemented only where ISACaller's answer is unambiguous: vf=1, RMpst=1
+    (ISACaller computes the indices only under persistent or just-armed
+    REMAP), and no Rc=1 CR0 (which ISACaller builds from the schedule's
+    loop-end flags); the rest traps."""
+    if not vf:
+        raise Trap("svstep REMAP index modes (SVi 1..4) with vf=0 (index and step) "
+                   "are not implemented", "illegal")
+    if not sv & SV.RMPST_BIT:
+        raise Trap("svstep REMAP index modes (SVi 1..4) without persistent REMAP "
+                   "(RMpst) are not implemented", "illegal")
+    shape = (s.svshape0, s.svshape1, s.svshape2, s.svshape3)[mode - 1]
+    step = SV.get(sv, "dststep" if mode == 4 else "srcstep")
+    index, _ends = remap.index_at(shape, step, remap.register_reader(s.gpr))
+    s.sv_end = None  # svstep. would need the loop-end flags: SVSTEP_END traps
+    return index
+
+
+def _sv_end(s):
+    end = getattr(s, "sv_end", 0)
+    if end is None:
+        raise Trap("svstep. (Rc=1) with a REMAP index mode (SVi 1..4) is not "
+                   "implemented", "illegal")
+    return end
+
+
 SH_VL, SH_SRC, SH_DST = SV.SH_VL, SV.SH_SRC, SV.SH_DST
 CLEAR_STEPS = ~SV.STEPS_MASK
 CLEAR_END = ~(SV.STEPS_MASK | 1)  # steps reset, vertical-first left
 library.RUNTIME["_svstate_next"] = svstate_next
-library.RUNTIME["_sv_end"] = lambda s: getattr(s, "sv_end", 0)
+library.RUNTIME["_sv_end"] = _sv_end
 
 
 @library.intrinsic("SVSTATE_NEXT")

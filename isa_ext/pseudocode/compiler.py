@@ -117,6 +117,9 @@ SPECIALS = {
     "FPSCR": ("fpscr", 64), "SVSTATE": ("svstate", 64), "TAR": ("tar", 64),
     "SVSHAPE0": ("svshape0", 32), "SVSHAPE1": ("svshape1", 32),
     "SVSHAPE2": ("svshape2", 32), "SVSHAPE3": ("svshape3", 32),
+    # not an architected register: the address a one-shot REMAP applies to
+    # (svremap/svindex/svshape2: "the next instruction"), see machine.State
+    "REMAPNEXT": ("remap_next", 64),
     "SO": ("so", 1), "OV": ("ov", 1), "CA": ("ca", 1), "OV32": ("ov32", 1),
     "CA32": ("ca32", 1),
 }
@@ -144,7 +147,7 @@ class Compiled:
         self.line_map = line_map  # generated line -> pseudocode line
         self._loops = {}
 
-    def element_loop(self, arg_codes, crf_code="0"):
+    def element_loop(self, arg_codes, crf_code="0", setup=()):
         """A function ``loop(s, CIA, k0, k1)`` running this page once for each
         ``k`` in ``range(k0, k1)``, with the body inlined in the loop.
 
@@ -154,7 +157,9 @@ class Compiled:
         instruction over many elements use this instead of one ``sem`` call per
         element.  A :class:`Trap` raised at element ``k`` carries ``sv_k = k``.
         """
-        key = (tuple(arg_codes), crf_code)
+        # setup: lines run once before the loop (binding a table that the
+        # argument expressions index)
+        key = (tuple(arg_codes), crf_code, tuple(setup))
         fn = self._loops.get(key)
         if fn is not None:
             return fn
@@ -169,6 +174,7 @@ class Compiled:
         fixed = [(p, c) for p, c in zip(self.params, arg_codes) if not _uses_k(c)]
         src = ["def loop(s, CIA, k0, k1):"]
         src += ["    " + l for l in static]
+        src += ["    " + l for l in setup]
         src += [f"    f_{p} = {c}" for p, c in fixed]
         if not _uses_k(crf_code):
             src.append(f"    _crf = {crf_code}")

@@ -21,7 +21,7 @@ from . import rm as rmmod
 from . import svstate as SV
 from .asm import is_branch, BRANCH_REASON
 from .elements import M64, read_elem, write_elem  # noqa: F401 (re-exported)
-from .executor import SVInsn, ElementInterrupt, REMAP_REASON  # noqa: F401
+from .executor import SVInsn, ElementInterrupt  # noqa: F401
 from .indexmap import IndexMap, IDENTITY, SLOTS  # noqa: F401
 from .record import SVRecord, Op, LdSt, signed_sources, sat_overflow_rows  # noqa: F401
 from .steps import LoopContext, PLAIN, next_enabled, advance_steps  # noqa: F401
@@ -65,15 +65,15 @@ def _has_subvectors(cat, prefix):
 
 def _guarded(run, subvectors, mnemonic):
     """A category executor that first traps on SVSTATE it does not implement
-    (the generic executor checks these itself): REMAP fields set (no SVP64
-    instruction runs un-remapped while REMAP is requested), and pack/unpack
+    (the generic executor checks these itself): REMAP active (no SVP64
+    instruction runs un-remapped while REMAP applies to it), and pack/unpack
     with sub-vectors (category executors step whole groups in one order)."""
     order_bits = PACK_BITS if subvectors else 0
 
     def guarded(s, CIA):
         sv = s.svstate
-        if sv & SV.REMAP_MASK:
-            raise Trap(REMAP_REASON, "illegal")
+        if SV.remap_active(s, sv, CIA):
+            raise Trap(f"REMAP is not implemented for sv.{mnemonic}", "illegal")
         if sv & order_bits:
             raise Trap(f"SVSTATE pack/unpack with sv.{mnemonic} sub-vectors is not "
                        "implemented", "illegal")

@@ -29,15 +29,19 @@
   inside the loop leaves PC at the instruction and the steps at the element
   that did not complete, so running again resumes.
 """
+from functools import lru_cache
+
 from ..errors import Trap
+from . import remap
 from . import svstate as SV
 from .elements import M64, read_elem, write_elem
-from .indexmap import IDENTITY, element_index
+from .indexmap import IDENTITY, IndexMap, element_index
 from .predication import mask as pred_mask, ALL
 from .record import SVRecord
 from .steps import LoopContext, settle, step_on, reverse_mask
 
-REMAP_REASON = "REMAP is not implemented (SVSTATE REMAP fields are set)"
+# remap.SLOTS names the RT slot out1; the index-mapping hook calls it out
+_HOOK_SLOT = {"in1": "in1", "in2": "in2", "in3": "in3", "out1": "out", "out2": "out2"}
 
 
 class ElementInterrupt(Trap):
@@ -82,8 +86,8 @@ class SVInsn:
 
     def __call__(self, s, CIA):
         sv = s.svstate
-        if sv & SV.REMAP_MASK:
-            raise Trap(REMAP_REASON, "illegal")
+        if sv & SV.SVME_MASK and (sv & SV.RMPST_BIT or s.remap_next == CIA):
+            return self._run_remapped(s, CIA, sv)
         vl = (sv >> SV.SH_VL) & 0x7F
         if vl == 0:
             return CIA + 8
@@ -115,7 +119,7 @@ class SVInsn:
         raise ElementInterrupt(f"element-level interrupt after {sim.element_ops} element "
                                f"operations (srcstep={srcstep} dststep={dststep})")
 
-    def _run_fast(self, s, CIA, sv, vl):
+    def _run_fast(self, s, CIA, sv, vl, loop=None):
         subvl = self.subvl
         k0 = ((sv >> SV.SH_SRC) & 0x7F) * subvl + ((sv >> SV.SH_SSUB) & 3)
         n = vl * subvl
@@ -123,7 +127,7 @@ class SVInsn:
         k1 = n if budget is None else min(n, k0 + budget)
         sim = self.sim
         try:
-            self._loop(s, CIA, k0, k1)
+            (loop or self._loop)(s, CIA, k0, k1)
         except Trap as t:
             k = getattr(t, "sv_k", k0)
             sim.element_ops += k - k0
@@ -135,7 +139,73 @@ class SVInsn:
         s.svstate = sv & ~SV.STEPS_MASK
         return CIA + 8
 
-    def _run_general(self, s, CIA, sv, vl, vf):
+    def _run_remapped(self, s, CIA, sv):
+        """Run under REMAP: each operand SVme enables takes its element indices
+        from its SVSHAPE's schedule (:mod:`.remap`) through the index-mapping
+        hook, sources stepped by srcstep, destinations by dststep."""
+        vl = (sv >> SV.SH_VL) & 0x7F
+        if vl:
+            imap = remap_index_map(s, sv)
+            if imap.identity:
+                self._run_general(s, CIA, sv, vl, sv & 1, imap)
+            else:
+                self.rec.assign_slots()
+                self._check_remappable()
+                loop = None
+                if self.rec.fast and not sv & 1 and self.sim._sv_emit is None:
+                    loop = self.rec.remapped_loop(frozenset(imap.schedules))
+                if loop is None:
+                    self._run_general(s, CIA, sv, vl, sv & 1, imap)
+                else:
+                    # HF, unpredicated, 64-bit: the generated loop with the
+                    # operands' indices from the tables (SUBVL is 1 here)
+                    s.sv_tables = self._remap_tables(imap, vl)
+                    try:
+                        self._run_fast(s, CIA, sv, vl, loop)
+                    finally:
+                        s.sv_tables = None
+        # a one-shot REMAP carries on to the next SVP64 instruction (ISACaller
+        # keeps last_op_svshape until a non-SVP64 instruction runs); after a
+        # trap or interrupt it stays here, so a resumed run is still remapped
+        s.remap_next = CIA + 8
+        return CIA + 8
+
+    @staticmethod
+    def _remap_tables(imap, n):
+        """imap's tables for n steps; those of non-Indexed shapes (pure
+        functions of the SVSHAPE value) are memoised."""
+        return {slot: _table(sched.value, n) if not sched.indexed
+                else imap.tables(n, (slot,))[slot]
+                for slot, sched in imap.schedules.items()}
+
+    def _check_remappable(self):
+        """Trap on what REMAP is not implemented for (nothing written)."""
+        rec = self.rec
+        r = rec.rm
+        what = None
+        if rec.ldst is not None:
+            what = "load/store instructions (REMAP of memory offsets)"
+        elif r.subvl > 1:
+            what = "SUBVL > 1"
+        elif r.predicated:
+            what = "predication"
+        elif r.rg:
+            what = "reverse gear (/mrr)"
+        elif rec.ffcr is not None:
+            what = "fail-first"
+        elif rec.sat is not None:
+            what = "saturation"
+        if what is None:
+            # a vector operand on no REMAP port (CR fields of CR ops, rows whose
+            # ports are unknown) would silently stay in step order
+            lost = [o.field for o in rec.ops if o.vec and (
+                (o.src and o.slot[0] is None) or (o.dst and o.slot[1] is None))]
+            if lost:
+                what = f"vector operand(s) {', '.join(lost)} on no REMAP port"
+        if what is not None:
+            raise Trap(f"REMAP with {what} is not implemented (sv.{rec.mnemonic})", "illegal")
+
+    def _run_general(self, s, CIA, sv, vl, vf, imap=None):
         rec = self.rec
         r = rec.rm
         sim = self.sim
@@ -179,7 +249,8 @@ class SVInsn:
         if rec.uses_sv:
             ctx = LoopContext(subvl, smask, dmask, sskip, dskip)
         # the index-mapping hook: None (identity) or {slot: element index per step}
-        imap = self._index_map
+        if imap is None:
+            imap = self._index_map
         tables = None if imap.identity else imap.tables(vl * subvl)
         budget = self._budget()
         done = 0
@@ -474,3 +545,37 @@ class SVInsn:
               "src_pred": se, "dst_pred": de, "zeroed": zeroed,
               "reads": dict(reads), "writes": dict(writes),
               "op": self.sim.element_ops})
+
+
+class _Schedule:
+    """The element indices of one SVSHAPE (re-iterable: a fresh schedule per
+    ``iter()``, as the index-mapping hook requires)."""
+
+    def __init__(self, value, read_index):
+        self.value = value
+        self.read_index = read_index
+        self.indexed = (remap.get(value, "mode") == remap.MODE_MATRIX
+                        and remap.get(value, "permute") in remap.INDEXED_PERMUTATIONS)
+
+    def __iter__(self):
+        return (index for index, _ends in remap.schedule(self.value, self.read_index))
+
+
+@lru_cache(maxsize=256)
+def _table(value, n):
+    """The first n element indices of a non-Indexed SVSHAPE ``value`` (a
+    pure function of its arguments, memoised: programs rerun the same
+    shapes); traps when the schedule is shorter."""
+    return tuple(IndexMap({"in1": _Schedule(value, None)}).tables(n)["in1"])
+
+
+def remap_index_map(s, sv):
+    """The :class:`.indexmap.IndexMap` of the operands SVSTATE ``sv`` remaps,
+    each through the schedule of its SVSHAPE (state ``s``).  An SVSHAPE of 0
+    leaves its operand unmapped (ISACaller: 'zero is "disabled"'; see
+    docs/errata.md SV-11).  Indexed shapes read their indices from the GPRs when the instruction
+    starts."""
+    shapes = (s.svshape0, s.svshape1, s.svshape2, s.svshape3)
+    reader = remap.register_reader(s.gpr)
+    return IndexMap({_HOOK_SLOT[slot]: _Schedule(value, reader)
+                     for slot, value in remap.operand_shapes(sv, shapes).items() if value})

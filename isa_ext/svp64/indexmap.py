@@ -20,10 +20,8 @@ With REMAP each operand *slot* may follow a schedule instead:
 :class:`IndexMap` with no schedules is the identity (:data:`IDENTITY`); the
 executor checks ``identity`` once per instruction and then keeps its plain
 ``ks``/``kd`` arithmetic and the generated fast loop, so the hook costs
-nothing today.  REMAP itself is not implemented: while SVSTATE's REMAP fields
-are set, prefixed instructions trap (``engine.REMAP_REASON``); the REMAP work
-replaces that trap by building an :class:`IndexMap` from the SVSHAPEs and
-passing it to the executor (``SVInsn.run(s, CIA, index_map)``).
+nothing on the common path.  REMAP builds an :class:`IndexMap` from the
+SVSHAPEs for each remapped run (``executor.remap_index_map``).
 """
 from itertools import islice
 
@@ -34,11 +32,23 @@ OUT_SLOTS = ("out", "out2")
 SLOTS = IN_SLOTS + OUT_SLOTS
 
 
-def assign_slots(ops, row):
+def assign_slots(ops, row, ports=None):
     """Set each register operand's (:class:`record.Op`) ``slot`` to its pair
-    (source slot, destination slot): sources take in1 in2 in3 in the order of
-    ``row.ins``, destinations out out2 in the order of ``row.outs``; an operand
-    that is both (an update-form RA) has both, None where it has no role."""
+    (source slot, destination slot); an operand that is both (an update-form
+    RA) has both, None where it has no role.  ``ports`` (the row's
+    ``(in1, in2, in3, out, out2)`` register fields, "-" for none: the decoder
+    ports of openpower-isa's RM tables, ``decoder/svp64/remap_ports.txt``)
+    gives each operand the slot of its port (``rldcl``: RB in2, RS in3);
+    an operand on no port gets no slot.  Without ``ports`` (rows libre-soc
+    lacks) sources take in1 in2 in3 in the order of ``row.ins``, destinations
+    out out2 in the order of ``row.outs``."""
+    if ports is not None:
+        for o in ops:
+            name = "RA" if o.ra0 else o.field
+            src = next((s for s, p in zip(IN_SLOTS, ports[:3]) if p == name), None)
+            dst = next((s for s, p in zip(OUT_SLOTS, ports[3:]) if p == name), None)
+            o.slot = (src if o.src else None, dst if o.dst else None)
+        return
     def order(names, op):
         name = "RA" if op.ra0 else op.field
         return names.index(name) if name in names else len(names)
@@ -68,11 +78,14 @@ class IndexMap:
         self.schedules = schedules
         self.identity = not schedules
 
-    def tables(self, n):
+    def tables(self, n, slots=None):
         """{slot: [index for steps 0..n-1]} for one instruction run of n
-        (sub-)element steps; a schedule that ends early is an error."""
+        (sub-)element steps (``slots``: only those); a schedule that ends
+        early is an error."""
         out = {}
         for slot, schedule in self.schedules.items():
+            if slots is not None and slot not in slots:
+                continue
             t = list(islice(iter(schedule), n))
             if len(t) < n:
                 raise Trap(f"SVP64 index map: the {slot} schedule gives {len(t)} of {n} "

@@ -52,6 +52,19 @@ def sat_overflow_rows():
     return _SAT_OV
 
 
+_PORTS = None
+
+
+def remap_ports():
+    """{base mnemonic: (in1, in2, in3, out, out2) register field or "-"}: the
+    decoder ports REMAP's operand slots name (``decoder/svp64/remap_ports.txt``,
+    openpower-isa's RM tables)."""
+    global _PORTS
+    if _PORTS is None:
+        _PORTS = _name_list("remap_ports.txt", tags=True)
+    return _PORTS
+
+
 class Op:
     """One register operand: field, class, extended base number, vector?, roles,
     index-mapping slot."""
@@ -364,6 +377,28 @@ class SVRecord:
         # path follows them (they change nothing when SUBVL is 1)
         self.order_bits = (1 << SV.SH_PACK | 1 << SV.SH_UNPACK) if r.subvl > 1 else 0
 
+    def remapped_loop(self, slots):
+        """The generated loop (as :meth:`_gen_fast_loop`) with the operands in
+        ``slots`` (mapped index-mapping slots) at ``s.sv_tables[slot][k]``
+        (bound once before the loop) instead of k; None when an operand reads and writes through
+        different slots (one page parameter cannot follow both)."""
+        args = []
+        for i, v in enumerate(self.base_args):
+            op = next((o for o in self.vecops if o.pos == i), None)
+            if op is None:
+                args.append(str(v))
+                continue
+            src, dst = op.slot
+            if op.src and op.dst and src != dst and (src in slots or dst in slots):
+                return None
+            slot = dst if op.dst else src
+            k = f"_t_{slot}[k]" if slot in slots else "k"
+            args.append(f"{v} + 4 * {k}" if op.cls == "crb" else f"{v} + {k}")
+        kcr = "_t_out[k]" if "out" in slots else "k"
+        crf = f"{self.crbase} + {kcr}" if self.crvec else str(self.crbase)
+        setup = [f"_t_{slot} = s.sv_tables[{slot!r}]" for slot in sorted(slots)]
+        return self.c.element_loop(args, crf, setup)
+
     # -- the generated loop for the common case ---------------------------------
     def _gen_fast_loop(self):
         """The page body inlined in a loop over element index k (see
@@ -386,6 +421,6 @@ class SVRecord:
         done on demand, when a non-identity index map is installed, so that
         decoding stays as cheap as before for the common case."""
         if not self._slots_assigned:
-            assign_slots(self.ops, self.row)
+            assign_slots(self.ops, self.row, remap_ports().get(self.row.mnemonic))
             self._slots_assigned = True
 

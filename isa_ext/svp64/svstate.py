@@ -26,6 +26,9 @@ SH_DSUB, SH_SSUB = 34, 32
 SH_PACK, SH_UNPACK, SH_VFIRST = 10, 9, 0
 # every REMAP field (mi0 mi1 mi2 mo0 mo1 SVme, RMpst): non-zero means REMAP is active
 REMAP_MASK = (((1 << 15) - 1) << (63 - 46)) | (1 << (63 - 62))
+# SVme (which operands REMAP applies to) and RMpst (REMAP persists)
+SVME_MASK = ((1 << 5) - 1) << (63 - 46)
+RMPST_BIT = 1 << (63 - 62)
 # every step field: srcstep dststep dsubstep ssubstep
 STEPS_MASK = (0x7F << SH_SRC) | (0x7F << SH_DST) | (3 << SH_DSUB) | (3 << SH_SSUB)
 
@@ -53,6 +56,15 @@ def make(**fields):
     for k, v in fields.items():
         sv = put(sv, k, v)
     return sv
+
+
+def remap_active(state, sv, cia):
+    """Whether REMAP applies to the SVP64 instruction at ``cia`` (SVSTATE
+    ``sv``): some operand is enabled (SVme) and either RMpst is set or the
+    instruction is the one-shot REMAP target ``state.remap_next`` (set by
+    svremap/svindex/svshape2, carried over consecutive SVP64 instructions;
+    openpower-isa's ISACaller ``last_op_svshape``)."""
+    return bool(sv & SVME_MASK) and (bool(sv & RMPST_BIT) or state.remap_next == cia)
 
 
 def with_steps(sv, srcstep, dststep, ssubstep=0, dsubstep=0):
