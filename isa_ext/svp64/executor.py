@@ -91,6 +91,9 @@ class SVInsn:
         vl = (sv >> SV.SH_VL) & 0x7F
         if vl == 0:
             return CIA + 8
+        overflow = self.rec.register_overflow(vl)
+        if overflow:
+            raise Trap(overflow, "illegal")
         sim = self.sim
         if self.fast and sim._sv_emit is None and not sv & self.order_bits:
             if not sv & 1:

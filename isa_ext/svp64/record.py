@@ -373,6 +373,7 @@ class SVRecord:
                      and not self.uses_sv)
         self.fast_loop = self._gen_fast_loop() if self.fast else None
         self.subvl = r.subvl
+        self._overflow = {}  # VL -> register_overflow() answer
         # SVSTATE pack/unpack reorder the sub-element loop: only the general
         # path follows them (they change nothing when SUBVL is 1)
         self.order_bits = (1 << SV.SH_PACK | 1 << SV.SH_UNPACK) if r.subvl > 1 else 0
@@ -423,4 +424,28 @@ class SVRecord:
         if not self._slots_assigned:
             assign_slots(self.ops, self.row, remap_ports().get(self.row.mnemonic))
             self._slots_assigned = True
+
+    def register_overflow(self, vl):
+        """None, or why a vector operand of ``vl`` elements (times SUBVL) would
+        run past the last register of its file (r127, f127, CR127): such an
+        instruction traps before any element runs."""
+        cached = self._overflow.get(vl)
+        if cached is not None or vl in self._overflow:
+            return cached
+        n, why = vl * self.subvl, None
+        for o in self.vecops:
+            if o.cls in ("gpr", "fpr"):
+                width = max(self.rm.ew if o.dst else 0, self.rm.ews if o.src else 0)
+                last = o.base + (n * width - 1) // 64
+            elif o.cls == "crf":
+                last = o.base + n - 1
+            else:
+                continue
+            if last > 127:
+                prefix = {"gpr": "r", "fpr": "f", "crf": "cr"}[o.cls]
+                why = (f"{self.mnemonic}: vector operand {o.field} at {prefix}{o.base} "
+                       f"runs past {prefix}127 ({n} elements end in {prefix}{last})")
+                break
+        self._overflow[vl] = why
+        return why
 

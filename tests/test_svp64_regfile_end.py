@@ -1,0 +1,46 @@
+"""A vector operand that would run past the last register traps before any
+element runs, instead of ending in a Python IndexError (found by the ISACaller
+differential).  Spans by hand: n elements of w bits from rB end in
+rB + (n*w - 1) // 64."""
+import pytest
+
+from isa_ext.asm import assemble
+from isa_ext.sim import Simulator
+
+
+def run(isa, text):
+    sim = Simulator(isa=isa)
+    sim.load_words(assemble(text, isa=isa).words, addr=0)
+    return sim, sim.run(max_steps=10)
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_past_r127_traps_and_writes_nothing(svisa, trace):
+    # VL=8 64-bit elements from r126 end in r133
+    sim = Simulator(isa=svisa)
+    sim.load_words(assemble("setvl 0,0,8,0,1,1\nsv.addic *126, *48, 1\n", isa=svisa).words,
+                   addr=0)
+    res = sim.run(max_steps=10, trace=trace)
+    assert res.stop == "trap" and "RT at r126 runs past r127" in res.trap.reason
+    assert res.trap.pc == 4
+    assert sim.state.gpr[126] == sim.state.gpr[127] == 0
+
+
+@pytest.mark.parametrize("text,regs", [
+    # 8 x 32 bits from r124 end in r127: r124..r127 each hold two elements 0 + 1
+    ("setvl 0,0,8,0,1,1\nsv.addic/w=32 *124, *48, 1\n", {124: 0x1_00000001, 127: 0x1_00000001}),
+    # 8 x 16 bits from r126 end in r127
+    ("setvl 0,0,8,0,1,1\nsv.addic/w=16 *126, *48, 1\n", {126: 0x0001_0001_0001_0001,
+                                                         127: 0x0001_0001_0001_0001}),
+])
+def test_packed_elements_up_to_r127_run(svisa, text, regs):
+    sim, res = run(svisa, text)
+    assert res.stop == "end"
+    for r, v in regs.items():
+        assert sim.state.gpr[r] == v
+
+
+def test_source_vector_past_r127_traps(svisa):
+    _, res = run(svisa, "setvl 0,0,4,0,1,1\nsv.add *8, *126, *16\n")
+    assert res.stop == "trap" and "RA at r126 runs past r127 (4 elements end in r129)" \
+        in res.trap.reason
