@@ -25,6 +25,7 @@ engine that calls these generators traps cleanly.
 from dataclasses import dataclass
 
 from ..errors import Trap
+from .bitfields import Layout
 from . import svstate as sv
 
 FIELDS = {
@@ -46,35 +47,14 @@ INDEXED_PERMUTATIONS = {6: (0, 1, 2), 7: (1, 0, 2)}
 # loopends flags
 END_INNER, END_MIDDLE, END_ALL = 1, 2, 4
 
-_SH = {name: (31 - b, (1 << (b - a + 1)) - 1) for name, (a, b) in FIELDS.items()}
+LAYOUT = Layout("SVSHAPE", 32, FIELDS)
 
 
-def get(shape, name):
-    sh, m = _SH[name]
-    return (shape >> sh) & m
+get, put, decode = LAYOUT.get, LAYOUT.put, LAYOUT.decode
+make = LAYOUT.make  # make(xdimsz=2, mode=1): raw field values
 
 
-def put(shape, name, value):
-    sh, m = _SH[name]
-    if value < 0 or value > m:
-        raise ValueError(f"SVSHAPE.{name}={value} does not fit")
-    return (shape & ~(m << sh)) | (value << sh)
-
-
-def decode(shape):
-    """{field: raw field value} for every SVSHAPE field."""
-    return {name: get(shape, name) for name in FIELDS}
-
-
-def make(**fields):
-    """An SVSHAPE value from raw field keywords: ``make(xdimsz=2, mode=1)``."""
-    shape = 0
-    for name, value in fields.items():
-        shape = put(shape, name, value)
-    return shape
-
-
-@dataclass(frozen=True)
+@dataclass
 class Shape:
     """The decoded meaning of an SVSHAPE value (sizes, not size-1)."""
     xdim: int

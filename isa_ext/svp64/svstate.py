@@ -10,6 +10,8 @@ Helpers read and write one field of an integer SVSTATE value; they never
 touch the machine, so an engine can work on a local copy and commit it once.
 """
 
+from .bitfields import Layout
+
 FIELDS = {
     "maxvl": (0, 6), "vl": (7, 13), "srcstep": (14, 20), "dststep": (21, 27),
     "dsubstep": (28, 29), "ssubstep": (30, 31),
@@ -18,8 +20,7 @@ FIELDS = {
     "RMpst": (62, 62), "vfirst": (63, 63),
 }
 
-# (shift, mask) per field, LSB0 shift into the 64-bit value
-_SH = {name: (63 - b, (1 << (b - a + 1)) - 1) for name, (a, b) in FIELDS.items()}
+LAYOUT = Layout("SVSTATE", 64, FIELDS)
 
 SH_MAXVL, SH_VL, SH_SRC, SH_DST = 57, 50, 43, 36
 SH_DSUB, SH_SSUB = 34, 32
@@ -33,29 +34,8 @@ RMPST_BIT = 1 << (63 - 62)
 STEPS_MASK = (0x7F << SH_SRC) | (0x7F << SH_DST) | (3 << SH_DSUB) | (3 << SH_SSUB)
 
 
-def get(sv, name):
-    sh, m = _SH[name]
-    return (sv >> sh) & m
-
-
-def put(sv, name, value):
-    sh, m = _SH[name]
-    if value < 0 or value > m:
-        raise ValueError(f"SVSTATE.{name}={value} does not fit")
-    return (sv & ~(m << sh)) | (value << sh)
-
-
-def decode(sv):
-    """{field: value} for every SVSTATE field."""
-    return {name: get(sv, name) for name in FIELDS}
-
-
-def make(**fields):
-    """An SVSTATE value from field keywords: ``make(maxvl=8, vl=8)``."""
-    sv = 0
-    for k, v in fields.items():
-        sv = put(sv, k, v)
-    return sv
+get, put, decode = LAYOUT.get, LAYOUT.put, LAYOUT.decode
+make = LAYOUT.make  # make(maxvl=8, vl=8)
 
 
 def remap_active(state, sv, cia):
