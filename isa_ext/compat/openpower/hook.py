@@ -12,7 +12,6 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
-import types
 
 __all__ = ["FACADE_MODULES", "FacadeFinder", "facade_imports", "source_root_of"]
 
