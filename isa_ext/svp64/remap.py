@@ -272,6 +272,12 @@ def _half_reversed(n, pre_reversed):
     return out
 
 
+def _in_x_order(shape, sizes):
+    """Butterfly sizes in the order the x dimension runs: inverted x (invxyz
+    bit 0) runs them largest first."""
+    return sizes[::-1] if shape.invxyz[0] else sizes
+
+
 def _ends(inner, middle, outer):
     return inner | (middle and inner) << 1 | (middle and outer and inner) << 2
 
@@ -279,8 +285,7 @@ def _ends(inner, middle, outer):
 def _fft(shape):
     n, stride = shape.xdim, shape.zdim
     sizes = _sizes_up(n)
-    if shape.invxyz[0]:
-        sizes.reverse()
+    sizes = _in_x_order(shape, sizes)
     if not sizes:
         return
     if shape.skip == 0b11:
@@ -308,8 +313,7 @@ def _dct_inner(shape):
     n, kind, stride = shape.xdim, shape.ydim, shape.zdim
     submode, skip = shape.permute, shape.skip
     sizes = _sizes_up(n)
-    if shape.invxyz[0]:
-        sizes.reverse()
+    sizes = _in_x_order(shape, sizes)
     if not sizes:
         return
     if kind == 4 and skip == 0b11:
@@ -366,8 +370,7 @@ def _dct_outer(shape):
     while size >= 2:
         sizes.append(size)
         size //= 2
-    if shape.invxyz[0]:
-        sizes.reverse()
+    sizes = _in_x_order(shape, sizes)
     if not sizes:
         return
     levels = n.bit_length() - 1
@@ -398,8 +401,7 @@ def _dct_outer(shape):
 def _dct_costable(shape):
     n, stride = shape.xdim, shape.zdim
     sizes = _sizes_up(n)
-    if shape.invxyz[0]:
-        sizes.reverse()
+    sizes = _in_x_order(shape, sizes)
     if not sizes:
         return
     if shape.skip == 0b01:
