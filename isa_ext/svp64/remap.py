@@ -284,8 +284,7 @@ def _ends(inner, middle, outer):
 
 def _fft(shape):
     n, stride = shape.xdim, shape.zdim
-    sizes = _sizes_up(n)
-    sizes = _in_x_order(shape, sizes)
+    sizes = _in_x_order(shape, _sizes_up(n))
     if not sizes:
         return
     if shape.skip == 0b11:
@@ -312,8 +311,7 @@ def _fft(shape):
 def _dct_inner(shape):
     n, kind, stride = shape.xdim, shape.ydim, shape.zdim
     submode, skip = shape.permute, shape.skip
-    sizes = _sizes_up(n)
-    sizes = _in_x_order(shape, sizes)
+    sizes = _in_x_order(shape, _sizes_up(n))
     if not sizes:
         return
     if kind == 4 and skip == 0b11:
@@ -400,8 +398,7 @@ def _dct_outer(shape):
 
 def _dct_costable(shape):
     n, stride = shape.xdim, shape.zdim
-    sizes = _sizes_up(n)
-    sizes = _in_x_order(shape, sizes)
+    sizes = _in_x_order(shape, _sizes_up(n))
     if not sizes:
         return
     if shape.skip == 0b01:
