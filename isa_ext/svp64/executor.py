@@ -226,8 +226,9 @@ class SVInsn:
             raise Trap("SVP64 fail-first with SVSTATE pack/unpack is not implemented",
                        "illegal")
         if r.predicated:
-            dmask = pred_mask(s, r.mmode, r.mask, vl)
-            smask = dmask if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl)
+            offset = rec.isa.profile.cr_pred_offset
+            dmask = pred_mask(s, r.mmode, r.mask, vl, offset)
+            smask = dmask if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl, offset)
         else:
             dmask = smask = ALL
         twin = r.ptype == 2

@@ -256,6 +256,9 @@ class SVRecord:
             if row.rc in where:
                 spec = slot_spec(r.extra, where[row.rc][0][0], et)
                 self.crbase, self.crvec = EXTENDERS["crf"](b, spec, et)
+                if isa.profile.vector_rc_field == "cr0":
+                    # ISACaller: CR0 (CR1) + element, the slot's bits unused
+                    self.crbase = b
             else:
                 self.crbase = b
         crdest = any(o.dst and o.cls in ("crf", "crb") for o in self.ops)
