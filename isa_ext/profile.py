@@ -31,6 +31,15 @@ class Profile:
     #: the Rc=1 CR field of a vector result: "extra" (the field extended by the
     #: destination's EXTRA slot, one per element) or "cr0" (CR0/CR1 + element)
     vector_rc_field: str = "extra"
+    #: the Rc=1 CR0 of an element-width result: from the element as written
+    #: ("destination" width) or from the result at the operation's width,
+    #: max(source, destination) ("operation", as ISACaller's XLEN)
+    rc_width: str = "destination"
+    #: single-predicate zeroing: "spec" (sz and dz both mean: a masked-out
+    #: element is written as zero, docs/svp64.md "1P zeroing") or "twin" (as
+    #: with twin predication under one mask: sz steps the source over
+    #: masked-out elements with zero sources, dz the destination, each alone)
+    single_pred_zeroing: str = "spec"
     #: folder of the page overlay under pseudocode/profiles/, or None
     pages: str = None
     #: one line for ``--help`` and docs
@@ -42,7 +51,8 @@ PROFILES = {
         "spec",
         summary="the specification text"),
     "openpower-isa": Profile(
-        "openpower-isa", cr_pred_offset=4, vector_rc_field="cr0", pages="openpower_isa",
+        "openpower-isa", cr_pred_offset=4, vector_rc_field="cr0",
+        rc_width="operation", single_pred_zeroing="twin", pages="openpower_isa",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

@@ -53,5 +53,5 @@ def test_cli_runs_a_campaign(isacaller, capsys):
     status = main(["diffcheck", "--against", "isacaller", "--isacaller", isacaller.root,
                    "--cases", "5", "--per-case", "1", "--only", "add", "subf"])
     out = capsys.readouterr().out
-    assert "isacaller (core): 5 cases, 5 agree, 0 differ" in out
+    assert "isacaller (core, profile spec): 5 cases, 5 agree, 0 differ" in out
     assert status == 0

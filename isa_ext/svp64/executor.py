@@ -231,7 +231,7 @@ class SVInsn:
             smask = dmask if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl, offset)
         else:
             dmask = smask = ALL
-        twin = r.ptype == 2
+        twin = r.ptype == 2 or rec.isa.profile.single_pred_zeroing == "twin"
         sz, dz = r.sz, r.dz
         if not twin:
             sz = sz and not dz
@@ -335,7 +335,7 @@ class SVInsn:
                 k = element_index(o, ks, kd, tables, o.dst)
                 args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
         # an Rc=1 CR field follows the out slot
-        kcr = tables["out"][kd] if tables and "out" in tables else kd
+        kcr = tables["out"][kd] if tables and "out" in tables else kd // rec.cr_step_div
         crf = rec.crbase + kcr if rec.crvec else rec.crbase
         ld = rec.ldst
         if szero and ld is not None and not ld.store:
@@ -487,9 +487,10 @@ class SVInsn:
         o = rec.rc_op
         if o is not None:
             # CR0 of an element-width result: the truncated element, signed
-            v = sc[o.sidx] & ((1 << r.ew) - 1)
+            bits = rec.rc_bits
+            v = sc[o.sidx] & ((1 << bits) - 1)
             f = crf & 127
-            c = 0b1000 if v >> (r.ew - 1) else (0b0100 if v else 0b0010)
+            c = 0b1000 if v >> (bits - 1) else (0b0100 if v else 0b0010)
             s.cr[f] = c | (s.cr[f] & 1)
 
     def _saturate(self, s, sc, crf, oe, xer):

@@ -249,16 +249,20 @@ class SVRecord:
             dst = name in c.writes or name in outs or "d" in dirs
             self.ops.append(Op(name, cls, n, vec, src, dst, c.params.index(name),
                                name == "RA" and "RA0" in row.ins))
-        # the Rc=1 CR field (CR0 / CR1), extended by its slot like a 3-bit field
+        # the Rc=1 CR field (CR0 / CR1), extended by its slot like a 3-bit field;
+        # element k (sub-elements counted) writes field crbase + k // cr_step_div
         self.crbase, self.crvec = 0, False
+        self.cr_step_div = 1
         if row.rc in ("CR0", "CR1"):
             b = 0 if row.rc == "CR0" else 1
             if row.rc in where:
                 spec = slot_spec(r.extra, where[row.rc][0][0], et)
                 self.crbase, self.crvec = EXTENDERS["crf"](b, spec, et)
                 if isa.profile.vector_rc_field == "cr0":
-                    # ISACaller: CR0 (CR1) + element, the slot's bits unused
+                    # ISACaller: CR0 (CR1) + element, the slot's bits unused,
+                    # each sub-element overwriting its element's field
                     self.crbase = b
+                    self.cr_step_div = r.subvl
             else:
                 self.crbase = b
         crdest = any(o.dst and o.cls in ("crf", "crb") for o in self.ops)
@@ -356,9 +360,11 @@ class SVRecord:
                            "known)", "illegal")
             self.sat = (res, c.params.index("OE") if ov else None)
             self.sext = r.sat == "s"
-        # Rc=1 CR0 of a narrow destination: recomputed from the truncated element
+        # Rc=1 CR0 of a narrow result: recomputed from the element truncated to
+        # rc_bits (the destination width, or the operation's under a profile)
         self.rc_op = None
-        if self.rc and row.rc == "CR0" and r.ew != 64:
+        self.rc_bits = r.ew if isa.profile.rc_width == "destination" else max(r.ew, r.ews)
+        if self.rc and row.rc == "CR0" and self.rc_bits != 64:
             self.rc_op = next((o for n in row.outs for o in gops if o.dst and o.field == n),
                               None)
         # pages using SVSTATE (svstep) see the element's steps and the loop context
@@ -417,7 +423,8 @@ class SVRecord:
                 args.append(f"{v} + 4 * k")
             else:
                 args.append(f"{v} + k")
-        crf = f"{self.crbase} + k" if self.crvec else str(self.crbase)
+        kcr = "k" if self.cr_step_div == 1 else f"k // {self.cr_step_div}"
+        crf = f"{self.crbase} + {kcr}" if self.crvec else str(self.crbase)
         return self.c.element_loop(args, crf)
 
     def assign_slots(self):
