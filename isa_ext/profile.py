@@ -40,6 +40,10 @@ class Profile:
     #: with twin predication under one mask: sz steps the source over
     #: masked-out elements with zero sources, dz the destination, each alone)
     single_pred_zeroing: str = "spec"
+    #: when a scalar destination ends the element loop: "spec" (after its
+    #: first write, unless map-reduce) or "isacaller" (likewise, except that
+    #: twin-predicated rows with a vector source, and fail-first, run on)
+    scalar_dest: str = "spec"
     #: folder of the page overlay under pseudocode/profiles/, or None
     pages: str = None
     #: one line for ``--help`` and docs
@@ -52,7 +56,8 @@ PROFILES = {
         summary="the specification text"),
     "openpower-isa": Profile(
         "openpower-isa", cr_pred_offset=4, vector_rc_field="cr0",
-        rc_width="operation", single_pred_zeroing="twin", pages="openpower_isa",
+        rc_width="operation", single_pred_zeroing="twin",
+        scalar_dest="isacaller", pages="openpower_isa",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

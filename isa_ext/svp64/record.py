@@ -287,6 +287,12 @@ class SVRecord:
             data = row.operands[0].field
             self.scalar_dest = "MEM" not in row.outs and not any(
                 o.vec for o in self.ops if o.field == data) and r.mode != "ffirst"
+        elif self.scalar_dest and isa.profile.scalar_dest == "isacaller" and (
+                cat.ptype == 2 and any(o.vec for o in self.ops if o.src)
+                or r.mode == "ffirst"):
+            # ISACaller loops on while a twin-predicated row has a vector
+            # source, and under fail-first (its svp64_is_vector test)
+            self.scalar_dest = False
         self.ffcr = None
         if r.mode == "ffirst":
             if self.kind == "ldst":
