@@ -44,6 +44,10 @@ class Profile:
     #: first write, unless map-reduce) or "isacaller" (likewise, except that
     #: twin-predicated rows with a vector source, and fail-first, run on)
     scalar_dest: str = "spec"
+    #: a vector RA-or-zero operand (``sv.addi *8, *0, 5``): its element in r0
+    #: reads r0 ("register", the element is a register like any other) or 0
+    #: ("zero", ISACaller's decoder tests the element's register number)
+    vector_ra0: str = "register"
     #: folder of the page overlay under pseudocode/profiles/, or None
     pages: str = None
     #: one line for ``--help`` and docs
@@ -57,7 +61,7 @@ PROFILES = {
     "openpower-isa": Profile(
         "openpower-isa", cr_pred_offset=4, vector_rc_field="cr0",
         rc_width="operation", single_pred_zeroing="twin",
-        scalar_dest="isacaller", pages="openpower_isa",
+        scalar_dest="isacaller", vector_ra0="zero", pages="openpower_isa",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

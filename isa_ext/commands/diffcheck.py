@@ -35,9 +35,10 @@ def register(sub):
     p.add_argument("--isacaller", metavar="DIR",
                    help="ISACaller built by ../shared/tools/isacaller-setup DIR "
                         "(default: $ISA_EXT_ISACALLER)")
-    p.add_argument("--scope", choices=("core", "all"), default="core",
+    p.add_argument("--scope", choices=("core", "profile", "all"), default="core",
                    help="with --against isacaller: 'core' (the classes without known "
-                        "divergences, docs/compat.md) or 'all'")
+                        "divergences, docs/compat.md), 'profile' (what --profile "
+                        "openpower-isa reproduces) or 'all'")
     p.add_argument("--per-case", type=int, default=3, metavar="N",
                    help="with --against isacaller: SVP64 instructions per program (3)")
     add_profile_option(p, "with --against isacaller, how isa_ext reads the spec: ")

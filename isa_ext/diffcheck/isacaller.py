@@ -96,13 +96,30 @@ _CORE_EXCLUDED = re.compile(r"^(div|mod|mulhw|mfspr|maddhd|rldc[lr])")
 NOP_SUFFIX = 0x60000000
 
 
+# The "profile" scope: what the openpower-isa profile reproduces (isa_ext/
+# profile.py), without the rows where ISACaller has a known bug
+# (docs/compat.md): rldcl/rldcr rotate, andi./andis./addic. record no CR0
+# under SVP64, division and mullw/mulld with Rc=1 put the overflow in CR0.SO,
+# maddhd crashes, and mfspr/mtspr reach SPRs isa_ext does not model.
+_PROFILE_EXCLUDED = re.compile(
+    r"^(div|mod|mull[wd]|rldc[lr]|andi\.|andis\.|addic\.|m[ft]spr|maddhd)")
+PROFILE_GROUPS = ("predicate", "zeroing", "mapreduce")
+SCOPES = ("core", "profile", "all")
+
+
 def scope_options(isa, scope):
-    """(rows, line options) of a scope."""
+    """(rows, line options) of a scope (one of :data:`SCOPES`)."""
     from .svp64_lines import MODIFIER_GROUPS
     regclass = isa.forms.regclass
     rows = [r for r in sv_rows(isa) if not r.sv.startswith("LDST")]
     if scope == "all":
         return rows, {"groups": tuple(g for g in MODIFIER_GROUPS if g != "ldst")}
+    if scope == "profile":
+        integer = [r for r in rows
+                   if not _PROFILE_EXCLUDED.match(r.mnemonic)
+                   and not any(regclass.get(f.rstrip("0")) == "fpr"
+                               for f in (*r.ins, *r.outs))]
+        return integer, {"groups": PROFILE_GROUPS, "nop_suffix": False}
     core = [r for r in rows
             if not _CORE_EXCLUDED.match(r.mnemonic)
             and not r.mnemonic.endswith(".")  # andi. & co always record CR0

@@ -311,7 +311,7 @@ class SVInsn:
             if stop is not None:  # fail-first: truncate VL
                 sv = SV.put(sv, "vl", stop)
                 break
-            if rec.scalar_dest and not dzero:
+            if rec.scalar_dest and (not dzero or rec.scalar_dest_zeroed_ends):
                 break
         sim.element_ops += done
         if vf:
@@ -335,7 +335,12 @@ class SVInsn:
                 k = element_index(o, ks, kd, tables, o.dst)
                 args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
         # an Rc=1 CR field follows the out slot
-        kcr = tables["out"][kd] if tables and "out" in tables else kd // rec.cr_step_div
+        if tables and "out" in tables:
+            kcr = tables["out"][kd]
+        elif rec.cr_by_step:
+            kcr = dststep  # ISACaller: CR0 + dststep, reverse gear or not
+        else:
+            kcr = kd
         crf = rec.crbase + kcr if rec.crvec else rec.crbase
         ld = rec.ldst
         if szero and ld is not None and not ld.store:
@@ -445,8 +450,11 @@ class SVInsn:
             elif o.src and szero and o.field != index:
                 v = 0
             elif o.src:
-                v = read_elem(real, o.base, element_index(o, ks, kd, tables, False)
-                              if o.vec else 0, ews)
+                k = element_index(o, ks, kd, tables, False) if o.vec else 0
+                if o.ra0 and o.vec and o.base + k == 0 and rec.vector_ra0_zero:
+                    args[o.pos] = 0  # ISACaller: the element in r0 is RA|0's 0
+                    continue
+                v = read_elem(real, o.base, k, ews)
                 if (ld.sea if o.field == index else sext) and ews != 64 and v >> (ews - 1):
                     v |= M64 ^ ((1 << ews) - 1)
             else:

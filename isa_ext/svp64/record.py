@@ -253,6 +253,7 @@ class SVRecord:
         # element k (sub-elements counted) writes field crbase + k // cr_step_div
         self.crbase, self.crvec = 0, False
         self.cr_step_div = 1
+        self.cr_by_step = False
         if row.rc in ("CR0", "CR1"):
             b = 0 if row.rc == "CR0" else 1
             if row.rc in where:
@@ -263,6 +264,7 @@ class SVRecord:
                     # each sub-element overwriting its element's field
                     self.crbase = b
                     self.cr_step_div = r.subvl
+                    self.cr_by_step = True
             else:
                 self.crbase = b
         crdest = any(o.dst and o.cls in ("crf", "crb") for o in self.ops)
@@ -287,7 +289,11 @@ class SVRecord:
             data = row.operands[0].field
             self.scalar_dest = "MEM" not in row.outs and not any(
                 o.vec for o in self.ops if o.field == data) and r.mode != "ffirst"
-        elif self.scalar_dest and isa.profile.scalar_dest == "isacaller" and (
+        # ISACaller ends a scalar-destination loop after its first step even when
+        # that step zeroed the destination (dz); the spec runs on to a real write
+        isacaller_ends = isa.profile.scalar_dest == "isacaller"
+        self.scalar_dest_zeroed_ends = isacaller_ends
+        if isacaller_ends and self.kind != "ldst" and self.scalar_dest and (
                 cat.ptype == 2 and any(o.vec for o in self.ops if o.src)
                 or r.mode == "ffirst"):
             # ISACaller loops on while a twin-predicated row has a vector
@@ -376,6 +382,8 @@ class SVRecord:
         # pages using SVSTATE (svstep) see the element's steps and the loop context
         self.uses_sv = "svstate" in c.source.lower()
         ra0_vec = any(o.ra0 and o.vec and o.base == 0 for o in self.ops)
+        # an RA-or-zero operand's element in r0 reads r0 (spec) or 0 (ISACaller)
+        self.vector_ra0_zero = ra0_vec and isa.profile.vector_ra0 == "zero"
         self.scratch_needed = bool(gops) and (r.ew != 64 or r.ews != 64 or ra0_vec
                                               or self.sat is not None)
         for j, o in enumerate(gops):
