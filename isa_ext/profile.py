@@ -48,6 +48,14 @@ class Profile:
     #: reads r0 ("register", the element is a register like any other) or 0
     #: ("zero", ISACaller's decoder tests the element's register number)
     vector_ra0: str = "register"
+    #: under reverse gear (/mrr) a predicate bit belongs to the "element" it
+    #: names (spec), or to the "step" (ISACaller: step 0 tests bit 0 and runs
+    #: element VL-1)
+    reverse_gear_mask: str = "element"
+    #: the predicate mask is read "once" before the loop, or again before
+    #: "every element" (ISACaller), which an element writing the mask
+    #: register can observe
+    mask_read: str = "once"
     #: folder of the page overlay under pseudocode/profiles/, or None
     pages: str = None
     #: one line for ``--help`` and docs
@@ -61,7 +69,8 @@ PROFILES = {
     "openpower-isa": Profile(
         "openpower-isa", cr_pred_offset=4, vector_rc_field="cr0",
         rc_width="operation", single_pred_zeroing="twin",
-        scalar_dest="isacaller", vector_ra0="zero", pages="openpower_isa",
+        scalar_dest="isacaller", vector_ra0="zero",
+        reverse_gear_mask="step", mask_read="every element", pages="openpower_isa",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

@@ -163,6 +163,61 @@ def test_scalar_destination(isas, line, spec_r11, isacaller_r11):
     assert run(isas["openpower-isa"], [line], regs, vl=4).gpr[11] == isacaller_r11
 
 
+def test_rc_under_reverse_gear(isas):
+    # sv.add./mrr *8, *16, *24, VL=3, results 1, 0, -1 (elements 0, 1, 2).  The
+    # spec's field belongs to the element (CR0 GT, CR1 EQ, CR2 LT: *8's slot
+    # bits are 00); ISACaller's is CR0 + step, and step 0 runs element 2.
+    regs = {16: 1, 17: 0, 18: -1}
+    line = ["sv.add./mrr *8, *16, *24"]
+    assert run(isas["spec"], line, regs, vl=3).state.cr[0:3] == [0b0100, 0b0010, 0b1000]
+    assert run(isas["openpower-isa"], line, regs, vl=3).state.cr[0:3] == \
+        [0b1000, 0b0010, 0b0100]
+
+
+def test_vector_ra_or_zero(isas):
+    # sv.addi *8, *0, 5: addi's RA is RA-or-zero.  The spec reads element 0 from
+    # r0 like any element; ISACaller's decoder sees register number 0 and reads 0.
+    regs = {0: 100, 1: 200, 2: 300}
+    line = ["sv.addi *8, *0, 5"]
+    assert run(isas["spec"], line, regs, vl=3).gpr[8:11] == [105, 205, 305]
+    assert run(isas["openpower-isa"], line, regs, vl=3).gpr[8:11] == [5, 205, 305]
+
+
+def test_scalar_destination_ends_after_a_zeroed_step(isas):
+    # sv.add/m=~r30/dz 8, 6, 7 with r30 = 1 and VL=3: element 0 is masked out.
+    # The spec zeroes r8 there (dz) and runs on to element 1, whose write ends
+    # the loop: r8 = 5 + 6.  ISACaller ends after the first step: r8 = 0.
+    regs = {30: 1, 6: 5, 7: 6, 8: 99}
+    line = ["sv.add/m=~r30/dz 8, 6, 7"]
+    assert run(isas["spec"], line, regs, vl=3).gpr[8] == 11
+    assert run(isas["openpower-isa"], line, regs, vl=3).gpr[8] == 0
+
+
+@pytest.mark.parametrize("mask, spec_r8_10, isacaller_r8_10", [
+    # /mrr, VL=3, r16.. = 1, 2, 3: step i runs element 2 - i.  The spec tests
+    # the element's own predicate bit; ISACaller the step's (bit 0 at step 0,
+    # which runs element 2).
+    (0b001, [1, 0, 0], [0, 0, 3]),
+    (0b110, [0, 2, 3], [1, 2, 0]),
+])
+def test_reverse_gear_predicate_bits(isas, mask, spec_r8_10, isacaller_r8_10):
+    regs = {3: mask, 16: 1, 17: 2, 18: 3}
+    line = ["sv.add/mrr/m=r3 *8, *16, *24"]
+    assert run(isas["spec"], line, regs, vl=3).gpr[8:11] == spec_r8_10
+    assert run(isas["openpower-isa"], line, regs, vl=3).gpr[8:11] == isacaller_r8_10
+
+
+def test_mask_register_written_by_an_element(isas):
+    # sv.srad/m=r10 *8, *16, *24, VL=4, r10 = 0b1101: element 2 writes r10 =
+    # 1024 >> 3 = 0x80.  The spec reads the mask once, so element 3 still runs
+    # (r11 = 2048 >> 4 = 0x80); ISACaller reads r10 again before element 3,
+    # whose bit is now 0.
+    regs = {10: 0b1101, 16: 256, 17: 512, 18: 1024, 19: 2048, 24: 1, 25: 2, 26: 3, 27: 4}
+    line = ["sv.srad/m=r10 *8, *16, *24"]
+    assert run(isas["spec"], line, regs, vl=4).gpr[8:12] == [128, 0, 128, 128]
+    assert run(isas["openpower-isa"], line, regs, vl=4).gpr[8:12] == [128, 0, 128, 0]
+
+
 @pytest.mark.parametrize("line, spec_value, isacaller_value", [
     # r1 = 5, r2 = 0.  isa_ext's pages write QEMU's POWER9 values where the ISA
     # leaves the result undefined (the dividend); openpower-isa's fixedarith.mdwn
@@ -209,15 +264,24 @@ LIVE = [
       **{16 + i: 10 * (i + 1) for i in range(4)}, **{24 + i: i + 1 for i in range(4)}}, 0)
     for z in ("sz", "dz", "sz/dz")
 ] + [
+    (["setvl 0,0,3,0,1,1", "sv.add/m=~r30/dz 8, 6, 7"], {30: 1, 6: 5, 7: 6, 8: 99}, 0),
+    (["setvl 0,0,3,0,1,1", "sv.add/mrr/m=r3 *8, *16, *24"], {3: 1, 16: 1, 17: 2, 18: 3}, 0),
+    (["setvl 0,0,3,0,1,1", "sv.add/mrr/m=r3 *8, *16, *24"], {3: 6, 16: 1, 17: 2, 18: 3}, 0),
+    (["setvl 0,0,3,0,1,1", "sv.add./mrr *8, *16, *24"], {16: 1, 17: 0, 18: M64}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.srad/m=r10 *8, *16, *24"],
+     {10: 0b1101, 16: 256, 17: 512, 18: 1024, 19: 2048, 24: 1, 25: 2, 26: 3, 27: 4}, 0),
+    (["setvl 0,0,3,0,1,1", "sv.addi *8, *0, 5"], {0: 100, 1: 200, 2: 300}, 0),
+    (["setvl 0,0,3,0,1,1", "sv.addi/sw=32 *8, *0, 5"], {0: 100, 1: 200, 2: 300}, 0),
+] + [
     (["setvl 0,0,4,0,1,1", line], {39: 1, 40: 2, 41: 3, 42: 4}, 0)
     for line in ("sv.addi 11, *39, 5", "sv.neg 11, *39", "sv.add 11, *39, *39",
                  "sv.addic 11, *39, 0", "sv.or 11, *39, 5", "sv.xori/ff=lt 11, *39, 5",
                  "sv.add/ff=lt 11, *39, *39")
 ] + [
-    ([line], {1: 5, 2: 0, 4: 0x80000000, 5: 0x80000000, 6: M64}, 0)
+    ([line], {1: 5, 2: 0, 4: 0x80000000, 5: 0x80000000, 6: M64, 7: 3}, 0)
     for line in ("divw 3, 1, 2", "divwu 3, 1, 2", "divd 3, 1, 2", "divdu 3, 1, 2",
                  "divw 3, 5, 6", "divwo. 3, 1, 2", "mulhw 3, 4, 4", "mulhwu 3, 4, 4",
-                 "mulhw. 3, 5, 6")
+                 "mulhw. 3, 5, 6", "divwe 3, 1, 7", "divweo 3, 6, 5", "divweu 3, 1, 7")
 ]
 
 

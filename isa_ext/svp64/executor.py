@@ -225,20 +225,30 @@ class SVInsn:
         if (pack or unpack) and rec.ffcr is not None:
             raise Trap("SVP64 fail-first with SVSTATE pack/unpack is not implemented",
                        "illegal")
-        if r.predicated:
-            offset = rec.isa.profile.cr_pred_offset
-            dmask = pred_mask(s, r.mmode, r.mask, vl, offset)
-            smask = dmask if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl, offset)
-        else:
-            dmask = smask = ALL
-        twin = r.ptype == 2 or rec.isa.profile.single_pred_zeroing == "twin"
+        profile = rec.isa.profile
+        rg = r.rg
+        # reverse gear: step i is element vl-1-i; masks are indexed by step, so
+        # reversed unless the profile tests the step's own bit (ISACaller)
+        rg_masks = rg and profile.reverse_gear_mask == "element"
+
+        def masks():
+            if not r.predicated:
+                return ALL, ALL
+            offset = profile.cr_pred_offset
+            dm = pred_mask(s, r.mmode, r.mask, vl, offset)
+            sm = dm if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl, offset)
+            if rg_masks:
+                sm, dm = reverse_mask(sm, vl), reverse_mask(dm, vl)
+            return sm, dm
+
+        smask, dmask = masks()
+        # ISACaller reads the predicate again before every element, so an
+        # element that overwrites the mask register changes the later ones
+        reread = r.predicated and profile.mask_read == "every element"
+        twin = r.ptype == 2 or profile.single_pred_zeroing == "twin"
         sz, dz = r.sz, r.dz
         if not twin:
             sz = sz and not dz
-        rg = r.rg
-        if rg:
-            # reverse gear: step i is element vl-1-i; masks indexed by step
-            smask, dmask = reverse_mask(smask, vl), reverse_mask(dmask, vl)
         # masked-out elements are skipped on a side that is not zeroing
         sskip = r.predicated and not (sz if twin else (sz or dz))
         dskip = r.predicated and not (dz if twin else (sz or dz))
@@ -304,6 +314,8 @@ class SVInsn:
             done += 1
             if vf:
                 break
+            if reread:
+                smask, dmask = masks()
             srcstep, ssub = step_on(srcstep, ssub, vl, subvl, pack)
             srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
             dststep, dsub = step_on(dststep, dsub, vl, subvl, unpack)
