@@ -12,6 +12,7 @@ import json
 import os
 
 from . import specdata
+from . import profile as profiles
 from .errors import SpecError, Trap
 from .forms import parse_forms
 from .tables import parse_table, overlaps, excluded
@@ -41,8 +42,9 @@ class Decoded:
 
 
 class ISA:
-    def __init__(self, extensions=None, use_cache=True, root=None):
+    def __init__(self, extensions=None, use_cache=True, root=None, profile=None):
         self.spec = spec = specdata.source(root)
+        self.profile = profiles.get(profile)
         where, text = spec.read("decoder", "forms.txt")
         self.forms = parse_forms(text, where)
         allext = spec.extensions()
@@ -63,6 +65,7 @@ class ISA:
                     self.all_pages.append(page)
                     for syn in page.syntaxes:
                         self.pages.setdefault(syn[0], page)
+        self._overlay_profile_pages(spec)
         self.by_mnemonic = {}  # every variant mnemonic -> (row, flags)
         for row in self.rows:
             row.page = self.pages.get(row.mnemonic)
@@ -84,6 +87,33 @@ class ISA:
         self.operand_types = {}
         for ext in self.extensions:
             _activate_extension(self, ext)
+
+    def _overlay_profile_pages(self, spec):
+        """A profile's pages replace those of the same mnemonic (see
+        :mod:`isa_ext.profile`); one for an instruction no extension defines
+        is a spec error, one of a switched-off extension is skipped."""
+        folder = self.profile.pages
+        if not folder:
+            return
+        for where, text in spec.files("pseudocode", "profiles", folder, suffix=".mdwn"):
+            for page in parse_pages(text, where, "profile"):
+                for syn in page.syntaxes:
+                    if syn[0] in self.pages:
+                        page.extension = self.pages[syn[0]].extension
+                        self.pages[syn[0]] = page
+                    elif syn[0] not in self._all_mnemonics(spec):
+                        raise SpecError(f"profile page for unknown instruction {syn[0]!r}",
+                                        where)
+
+    @staticmethod
+    @functools.lru_cache(maxsize=None)
+    def _all_mnemonics(spec):
+        names = set()
+        for ext in spec.extensions():
+            for where, text in spec.files("pseudocode", ext, suffix=".mdwn"):
+                for page in parse_pages(text, where, ext):
+                    names.update(syn[0] for syn in page.syntaxes)
+        return frozenset(names)
 
     # -- decoding ---------------------------------------------------------
     def decode(self, word):

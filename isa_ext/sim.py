@@ -7,7 +7,8 @@ tracing) sits outside the loop.
 from dataclasses import dataclass, field as dc_field
 
 from .encoding import is_svp64_prefix
-from .errors import Trap
+from . import profile as profiles
+from .errors import IsaExtError, Trap
 from .isa import ISA
 from .machine import State, ProgramExit
 
@@ -89,8 +90,15 @@ class Simulator:
     42
     """
 
-    def __init__(self, isa=None, little=True, extensions=None, strict=True):
-        self.isa = isa or ISA(extensions=extensions)
+    def __init__(self, isa=None, little=True, extensions=None, strict=True, profile=None):
+        if isa is None:
+            isa = ISA(extensions=extensions, profile=profile)
+        elif profile is not None and profiles.get(profile) != isa.profile:
+            raise IsaExtError(f"profile {profiles.get(profile).name!r} asked for, but the ISA "
+                              f"given was built with {isa.profile.name!r} "
+                              f"(ISA(profile=...) builds one)")
+        self.isa = isa
+        self.profile = isa.profile
         self.state = State(little=little)
         self.strict = strict
         self.end = None  # address at which the program is finished

@@ -5,11 +5,13 @@
     isa-ext diffcheck --replay out/diffcheck/mismatch-31-fcfids_dot.s
     isa-ext diffcheck --c tests/c            # the C program suite, -O0 and -O2
     isa-ext diffcheck --against isacaller --isacaller DIR --cases 300 --scope core
+    isa-ext diffcheck --against isacaller --profile openpower-isa --scope all
 
 Exit status 0 when everything agrees, 1 on any mismatch, 2 on bad input or a
 missing tool.
 """
 from ..errors import IsaExtError
+from . import add_profile_option
 
 
 def register(sub):
@@ -33,11 +35,13 @@ def register(sub):
     p.add_argument("--isacaller", metavar="DIR",
                    help="ISACaller built by ../shared/tools/isacaller-setup DIR "
                         "(default: $ISA_EXT_ISACALLER)")
-    p.add_argument("--scope", choices=("core", "all"), default="core",
+    p.add_argument("--scope", choices=("core", "profile", "all"), default="core",
                    help="with --against isacaller: 'core' (the classes without known "
-                        "divergences, docs/compat.md) or 'all'")
+                        "divergences, docs/compat.md), 'profile' (what --profile "
+                        "openpower-isa reproduces) or 'all'")
     p.add_argument("--per-case", type=int, default=3, metavar="N",
                    help="with --against isacaller: SVP64 instructions per program (3)")
+    add_profile_option(p, "with --against isacaller, how isa_ext reads the spec: ")
     p.set_defaults(func=_run)
 
 
@@ -80,7 +84,7 @@ def _run_isacaller(args):
                           "build one with ../shared/tools/isacaller-setup DIR")
     if args.per_case < 1:
         raise IsaExtError("--per-case must be >= 1")
-    isa = ISA(extensions=["base", "svp64"])
+    isa = ISA(extensions=["base", "svp64"], profile=args.profile)
     rows, options = isacaller.scope_options(isa, args.scope)
     if args.only:
         rows = [r for r in rows if r.mnemonic in args.only or set(r.variants) & set(args.only)]
@@ -99,7 +103,8 @@ def _run_isacaller(args):
                 print(f"    {line}")
             for d in o.differences[:8]:
                 print(f"  {d}")
-    print(f"isacaller ({args.scope}): {len(outcomes)} cases, {counts['agree']} agree, "
+    print(f"isacaller ({args.scope}, profile {isa.profile.name}): {len(outcomes)} cases, "
+          f"{counts['agree']} agree, "
           f"{counts['differ']} differ, {counts['isa_ext-trap']} isa_ext traps where "
           f"ISACaller ran, {counts['isacaller-crash']} ISACaller crashes")
     return 1 if counts["differ"] or counts["isa_ext-trap"] else 0

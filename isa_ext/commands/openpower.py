@@ -33,6 +33,9 @@ def register(sub):
         v.set_defaults(func=run_plugin, intermixed="extensions")
     t = verbs.add_parser("test", help="run openpower-isa test modules on isa_ext")
     t.add_argument("paths", nargs="+", metavar="PATH", help="test files or directories")
+    from . import add_profile_option
+    add_profile_option(t, "how the facade's simulator reads the spec: ",
+                       default="openpower-isa")
     t.set_defaults(func=run_tests, passthrough=[])
     p.set_defaults(func=lambda args: _usage(p))
 
@@ -59,7 +62,7 @@ def run_tests(args):
     except ImportError:
         raise IsaExtError("pytest is not installed (pip install pytest)") from None
     from ..compat.openpower.pytest_run import run_test_files
-    passed, failed, code = run_test_files(args.paths, args.passthrough)
+    passed, failed, code = run_test_files(args.paths, args.passthrough, args.profile)
     sys.stdout.flush()
     print(f"{passed} passed, {failed} failed")
     if code in (3, 4):  # pytest: internal error / usage error (bad pytest arguments)

@@ -13,6 +13,7 @@ import struct
 import sys
 
 from ..errors import IsaExtError
+from . import add_profile_option
 
 ASM_SUFFIXES = (".s", ".S", ".asm")
 
@@ -36,6 +37,7 @@ def register(sub):
                    help="big-endian machine (an ELF sets its own byte order)")
     p.add_argument("--base", type=lambda t: int(t, 0), default=0x1000, metavar="ADDR",
                    help="load address of assembly or raw programs (default 0x1000)")
+    add_profile_option(p)
     p.add_argument("--permissive", action="store_true",
                    help="on UNDEFINED behaviour (e.g. a horizontal-first swizzle overlap) "
                         "carry on and record a diagnostic instead of stopping")
@@ -116,7 +118,8 @@ def _hex(v):
 
 def run(args):
     from ..sim import Simulator
-    sim = Simulator(little=not args.big_endian, strict=not args.permissive)
+    sim = Simulator(little=not args.big_endian, strict=not args.permissive,
+                    profile=args.profile)
     load_program(sim, args)
     gprs = parse_assignments(args.gpr, "r", lambda t: int(t, 0))
     fprs = parse_assignments(args.fpr, "f", fpr_value)

@@ -211,8 +211,9 @@ class SvSwizzle:
         srcstep, dststep = svstate.get(sv, "srcstep"), svstate.get(sv, "dststep")
         r = self.r
         regs = self.regs(s)
-        dmask = predication.mask(s, r.mmode, r.mask, vl)
-        smask = predication.mask(s, r.mmode, r.smask, vl)
+        offset = self.sim.isa.profile.cr_pred_offset
+        dmask = predication.mask(s, r.mmode, r.mask, vl, offset)
+        smask = predication.mask(s, r.mmode, r.smask, vl, offset)
         if vl and not vertical:
             shared = self.overlap(vl)
             if shared:

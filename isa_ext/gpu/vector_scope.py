@@ -248,7 +248,8 @@ class VectorScopeInsn:
                 raise Trap(f"{self.name}: VL={vl} exceeds the warp size limit of "
                            f"{MAX_LANES} lanes", "illegal")
             r = self.rm
-            active = predicate_mask(s, r.mmode, r.mask, vl) & ((1 << vl) - 1)
+            active = predicate_mask(s, r.mmode, r.mask, vl,
+                                    self.isa.profile.cr_pred_offset) & ((1 << vl) - 1)
             zero_dest, zero_src = r.dz, r.sz
             length = 8
         else:

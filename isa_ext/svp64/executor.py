@@ -225,19 +225,30 @@ class SVInsn:
         if (pack or unpack) and rec.ffcr is not None:
             raise Trap("SVP64 fail-first with SVSTATE pack/unpack is not implemented",
                        "illegal")
-        if r.predicated:
-            dmask = pred_mask(s, r.mmode, r.mask, vl)
-            smask = dmask if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl)
-        else:
-            dmask = smask = ALL
-        twin = r.ptype == 2
+        profile = rec.isa.profile
+        rg = r.rg
+        # reverse gear: step i is element vl-1-i; masks are indexed by step, so
+        # reversed unless the profile tests the step's own bit (ISACaller)
+        rg_masks = rg and profile.reverse_gear_mask == "element"
+
+        def masks():
+            if not r.predicated:
+                return ALL, ALL
+            offset = profile.cr_pred_offset
+            dm = pred_mask(s, r.mmode, r.mask, vl, offset)
+            sm = dm if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl, offset)
+            if rg_masks:
+                sm, dm = reverse_mask(sm, vl), reverse_mask(dm, vl)
+            return sm, dm
+
+        smask, dmask = masks()
+        # ISACaller reads the predicate again before every element, so an
+        # element that overwrites the mask register changes the later ones
+        reread = r.predicated and profile.mask_read == "every element"
+        twin = r.ptype == 2 or profile.single_pred_zeroing == "twin"
         sz, dz = r.sz, r.dz
         if not twin:
             sz = sz and not dz
-        rg = r.rg
-        if rg:
-            # reverse gear: step i is element vl-1-i; masks indexed by step
-            smask, dmask = reverse_mask(smask, vl), reverse_mask(dmask, vl)
         # masked-out elements are skipped on a side that is not zeroing
         sskip = r.predicated and not (sz if twin else (sz or dz))
         dskip = r.predicated and not (dz if twin else (sz or dz))
@@ -303,6 +314,8 @@ class SVInsn:
             done += 1
             if vf:
                 break
+            if reread:
+                smask, dmask = masks()
             srcstep, ssub = step_on(srcstep, ssub, vl, subvl, pack)
             srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
             dststep, dsub = step_on(dststep, dsub, vl, subvl, unpack)
@@ -310,7 +323,7 @@ class SVInsn:
             if stop is not None:  # fail-first: truncate VL
                 sv = SV.put(sv, "vl", stop)
                 break
-            if rec.scalar_dest and not dzero:
+            if rec.scalar_dest and (not dzero or rec.scalar_dest_zeroed_ends):
                 break
         sim.element_ops += done
         if vf:
@@ -334,7 +347,12 @@ class SVInsn:
                 k = element_index(o, ks, kd, tables, o.dst)
                 args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
         # an Rc=1 CR field follows the out slot
-        kcr = tables["out"][kd] if tables and "out" in tables else kd
+        if tables and "out" in tables:
+            kcr = tables["out"][kd]
+        elif rec.cr_by_step:
+            kcr = dststep  # ISACaller: CR0 + dststep, reverse gear or not
+        else:
+            kcr = kd
         crf = rec.crbase + kcr if rec.crvec else rec.crbase
         ld = rec.ldst
         if szero and ld is not None and not ld.store:
@@ -444,8 +462,11 @@ class SVInsn:
             elif o.src and szero and o.field != index:
                 v = 0
             elif o.src:
-                v = read_elem(real, o.base, element_index(o, ks, kd, tables, False)
-                              if o.vec else 0, ews)
+                k = element_index(o, ks, kd, tables, False) if o.vec else 0
+                if o.ra0 and o.vec and o.base + k == 0 and rec.vector_ra0_zero:
+                    args[o.pos] = 0  # ISACaller: the element in r0 is RA|0's 0
+                    continue
+                v = read_elem(real, o.base, k, ews)
                 if (ld.sea if o.field == index else sext) and ews != 64 and v >> (ews - 1):
                     v |= M64 ^ ((1 << ews) - 1)
             else:
@@ -486,9 +507,10 @@ class SVInsn:
         o = rec.rc_op
         if o is not None:
             # CR0 of an element-width result: the truncated element, signed
-            v = sc[o.sidx] & ((1 << r.ew) - 1)
+            bits = rec.rc_bits
+            v = sc[o.sidx] & ((1 << bits) - 1)
             f = crf & 127
-            c = 0b1000 if v >> (r.ew - 1) else (0b0100 if v else 0b0010)
+            c = 0b1000 if v >> (bits - 1) else (0b0100 if v else 0b0010)
             s.cr[f] = c | (s.cr[f] & 1)
 
     def _saturate(self, s, sc, crf, oe, xer):

@@ -6,6 +6,7 @@ ALL = (1 << 128) - 1
 
 # First CR field of CR-based predicate masks: element i tests CR[CR_PRED_OFFSET + i].
 # libre-soc's spec text gives CR32 ("offs is defined as CR32"); see docs/svp64.md.
+# The openpower-isa profile starts at CR4, as ISACaller does (isa_ext/profile.py).
 CR_PRED_OFFSET = 32
 
 
@@ -19,18 +20,19 @@ def int_mask(gpr, code):
     return (v ^ M64) if code & 1 else v
 
 
-def cr_mask(cr, code, vl):
+def cr_mask(cr, code, vl, offset=CR_PRED_OFFSET):
     bit = 3 - (code >> 1)  # lt gt eq so -> field bit 3..0
     want = 0 if code & 1 else 1
     m = 0
     for i in range(vl):
-        if ((cr[(CR_PRED_OFFSET + i) & 127] >> bit) & 1) == want:
+        if ((cr[(offset + i) & 127] >> bit) & 1) == want:
             m |= 1 << i
     return m
 
 
-def mask(state, mmode, code, vl):
-    """The predicate mask (bit i = element i enabled) for a MASK/MASK_SRC value."""
+def mask(state, mmode, code, vl, cr_offset=CR_PRED_OFFSET):
+    """The predicate mask (bit i = element i enabled) for a MASK/MASK_SRC value;
+    CR predicates test fields ``cr_offset`` + i."""
     if mmode:
-        return cr_mask(state.cr, code, vl)
+        return cr_mask(state.cr, code, vl, cr_offset)
     return int_mask(state.gpr, code)

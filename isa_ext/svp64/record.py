@@ -249,13 +249,22 @@ class SVRecord:
             dst = name in c.writes or name in outs or "d" in dirs
             self.ops.append(Op(name, cls, n, vec, src, dst, c.params.index(name),
                                name == "RA" and "RA0" in row.ins))
-        # the Rc=1 CR field (CR0 / CR1), extended by its slot like a 3-bit field
+        # the Rc=1 CR field (CR0 / CR1), extended by its slot like a 3-bit field;
+        # element k (sub-elements counted) writes field crbase + k // cr_step_div
         self.crbase, self.crvec = 0, False
+        self.cr_step_div = 1
+        self.cr_by_step = False
         if row.rc in ("CR0", "CR1"):
             b = 0 if row.rc == "CR0" else 1
             if row.rc in where:
                 spec = slot_spec(r.extra, where[row.rc][0][0], et)
                 self.crbase, self.crvec = EXTENDERS["crf"](b, spec, et)
+                if isa.profile.vector_rc_field == "cr0":
+                    # ISACaller: CR0 (CR1) + element, the slot's bits unused,
+                    # each sub-element overwriting its element's field
+                    self.crbase = b
+                    self.cr_step_div = r.subvl
+                    self.cr_by_step = True
             else:
                 self.crbase = b
         crdest = any(o.dst and o.cls in ("crf", "crb") for o in self.ops)
@@ -280,6 +289,16 @@ class SVRecord:
             data = row.operands[0].field
             self.scalar_dest = "MEM" not in row.outs and not any(
                 o.vec for o in self.ops if o.field == data) and r.mode != "ffirst"
+        # ISACaller ends a scalar-destination loop after its first step even when
+        # that step zeroed the destination (dz); the spec runs on to a real write
+        isacaller_ends = isa.profile.scalar_dest == "isacaller"
+        self.scalar_dest_zeroed_ends = isacaller_ends
+        if isacaller_ends and self.kind != "ldst" and self.scalar_dest and (
+                cat.ptype == 2 and any(o.vec for o in self.ops if o.src)
+                or r.mode == "ffirst"):
+            # ISACaller loops on while a twin-predicated row has a vector
+            # source, and under fail-first (its svp64_is_vector test)
+            self.scalar_dest = False
         self.ffcr = None
         if r.mode == "ffirst":
             if self.kind == "ldst":
@@ -353,14 +372,18 @@ class SVRecord:
                            "known)", "illegal")
             self.sat = (res, c.params.index("OE") if ov else None)
             self.sext = r.sat == "s"
-        # Rc=1 CR0 of a narrow destination: recomputed from the truncated element
+        # Rc=1 CR0 of a narrow result: recomputed from the element truncated to
+        # rc_bits (the destination width, or the operation's under a profile)
         self.rc_op = None
-        if self.rc and row.rc == "CR0" and r.ew != 64:
+        self.rc_bits = r.ew if isa.profile.rc_width == "destination" else max(r.ew, r.ews)
+        if self.rc and row.rc == "CR0" and self.rc_bits != 64:
             self.rc_op = next((o for n in row.outs for o in gops if o.dst and o.field == n),
                               None)
         # pages using SVSTATE (svstep) see the element's steps and the loop context
         self.uses_sv = "svstate" in c.source.lower()
         ra0_vec = any(o.ra0 and o.vec and o.base == 0 for o in self.ops)
+        # an RA-or-zero operand's element in r0 reads r0 (spec) or 0 (ISACaller)
+        self.vector_ra0_zero = ra0_vec and isa.profile.vector_ra0 == "zero"
         self.scratch_needed = bool(gops) and (r.ew != 64 or r.ews != 64 or ra0_vec
                                               or self.sat is not None)
         for j, o in enumerate(gops):
@@ -414,7 +437,8 @@ class SVRecord:
                 args.append(f"{v} + 4 * k")
             else:
                 args.append(f"{v} + k")
-        crf = f"{self.crbase} + k" if self.crvec else str(self.crbase)
+        kcr = "k" if self.cr_step_div == 1 else f"k // {self.cr_step_div}"
+        crf = f"{self.crbase} + {kcr}" if self.crvec else str(self.crbase)
         return self.c.element_loop(args, crf)
 
     def assign_slots(self):

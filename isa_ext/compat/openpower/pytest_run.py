@@ -43,12 +43,14 @@ class Tally:
         return sum(1 for o in self.outcomes.values() if o == outcome)
 
 
-def run_test_files(paths, pytest_args=()):
-    """(passed, failed, pytest's exit code) of running ``paths`` with the facade."""
+def run_test_files(paths, pytest_args=(), profile="openpower-isa"):
+    """(passed, failed, pytest's exit code) of running ``paths`` with the facade,
+    its simulators following ``profile``."""
     import pytest
+    from .program import profile_in_use
     roots = sorted({r for r in map(source_root_of, paths) if r})
     tally = Tally()
-    with facade_imports(roots):
+    with facade_imports(roots), profile_in_use(profile):
         code = pytest.main([*PYTEST_OVERRIDES, *pytest_args, *map(os.fspath, paths)],
                            plugins=[tally])
     return tally.count("passed"), tally.count("failed"), int(code)
