@@ -399,23 +399,25 @@ print("@@" + json.dumps(results))
 
 
 def live_cases():
-    """Unpredicated programs without LK, CTR-test /ctr, /snz, /lru: the classes
-    where isa_ext follows the spec and ISACaller differs (docs/compat.md)."""
+    """Unpredicated sv.bc without LK, CTR-test (/ctr, /cti), /snz, /lru, and
+    without /all on a scalar BI: the classes where isa_ext follows the spec and
+    ISACaller differs (docs/compat.md; so does its sv.bclr, which never branches);
+    CR fields below CR8 (ISACaller: "sigh, TODO, 128 CR fields" beyond)."""
     import random
     rng = random.Random(13)
-    mods = ["", "/all", "/vs", "/vsi", "/vsb", "/vsbi", "/all/vs", "/all/vsb", "/cti",
-            "/all/cti", "/cti/vs"]
+    mods = ["", "/all", "/vs", "/vsi", "/vsb", "/vsbi", "/all/vs", "/all/vsb", "/all/vsbi"]
     cases = []
     for k in range(40):
         vl = rng.randint(1, 4)
         bo = rng.choice([4, 12, 20, 0, 2, 8, 10, 16, 18])
-        bi = rng.choice(["*0", "*1", "*2", "*3", "2", "*34", "33"])
-        line = f"sv.bc{rng.choice(mods)} {bo},{bi},0xc"
+        bi = rng.choice(["*0", "*1", "*2", "*3", "2", "7"])
+        mod = rng.choice(mods)
+        if "*" not in bi:
+            mod = mod.replace("/all", "")  # ISACaller: never branches (docs/compat.md)
+        line = f"sv.bc{mod} {bo},{bi},0xc"
         cases.append({"lines": [line, "addi 3,3,1", "addi 4,4,1"],
                       "gpr": [0] * 32, "cr": rng.getrandbits(32), "ctr": rng.randint(0, 4),
                       "lr": 0, "svstate": SV.make(maxvl=vl, vl=vl)})
-    cases.append({"lines": ["sv.bclr 20,0,0", "addi 3,3,1", "addi 4,4,1"], "gpr": [0] * 32,
-                  "cr": 0, "ctr": 0, "lr": 0xc, "svstate": VL2})
     return cases
 
 
@@ -423,6 +425,7 @@ def test_live_isacaller(svisa, isacaller):
     cases = live_cases()
     out = isacaller.run(_DRIVER, stdin=json.dumps(cases))
     theirs = json.loads(out.split("@@", 1)[1])
+    diffs = []
     for case, t in zip(cases, theirs):
         assert "error" not in t, (case["lines"], t)
         words = words_of(svisa, "\n".join(case["lines"]) + "\n")
@@ -433,5 +436,8 @@ def test_live_isacaller(svisa, isacaller):
         st.crval, st.ctr, st.lr, st.svstate = case["cr"], case["ctr"], case["lr"], case["svstate"]
         res = sim.run(max_steps=100)
         ours = (res.stop, res.pc, list(st.gpr[:32]), st.crval, st.ctr, st.lr, st.svstate)
-        assert ours == ("end", t["pc"], t["gpr"], t["cr"], t["ctr"], t["lr"],
-                        t["svstate"]), case["lines"]
+        if ours != ("end", t["pc"], t["gpr"], t["cr"], t["ctr"], t["lr"], t["svstate"]):
+            diffs.append((case, ours, t))
+    assert not diffs, [(d[0]["lines"][0], hex(d[0]["cr"]), d[0]["ctr"], d[0]["svstate"],
+                        d[1][2][3:5], d[1][4:], (d[2]["gpr"][3:5], d[2]["ctr"], d[2]["lr"],
+                                                 d[2]["svstate"])) for d in diffs]
