@@ -280,6 +280,41 @@ def test_modes(svisa, line, crs, pred, ctr, want):
     assert SV.get(s.svstate, "srcstep") == 0
 
 
+def test_skipped_element_decrements_ctr_with_cti_alone(svisa):
+    # branches.mdwn "CTR-test": CTR-test=0, CTi=1, BO[2]=0, sz=0: a masked-out
+    # element decrements CTR too.  No modifier spells CTi without CTR-test: the
+    # prefix is 0x05400000 | m=r3 (0x200000) | RM[6] CTi (0x20000) | *2 (0x2000).
+    # VL=3, mask 0b101, every eq set, BO=0: elements 0 and 2 fail and decrement,
+    # element 1 is skipped and decrements: CTR 5 -> 2, no branch
+    res, s = every_path(svisa, [".long 0x05622000", "bc 0,2,t", "addi 4, 4, 1", "t: nop"],
+                        svstate=VL3, ctr=5, gpr={3: 0b101}, cr=cr_of({0: 2, 1: 2, 2: 2}))
+    assert (res.gpr[4], s.ctr) == (1, 2)
+    data = b"".join(w.to_bytes(4, "little") for w in (0x05622000, 0x40020008))
+    assert not any(t.startswith("sv.") for _, _, t in Disassembler(svisa).lines(data, 0))
+
+
+def test_trace_events(svisa):
+    # one element event per tested element: VL=3, ANY, element 1 succeeds
+    res, _ = run(svisa, ["sv.bc 12,*2,t", "t: nop"], svstate=VL3,
+                 cr=cr_of({0: 0, 1: 2, 2: 2}), trace=True)
+    ev = [e for e in res.events if e.get("type") == "element"]
+    assert [(e["srcstep"], e["reads"]) for e in ev] == [(0, {"BI": 2}), (1, {"BI": 6})]
+
+
+def test_vertical_first_vlset_and_predicate(svisa):
+    # VF: one element per instruction at srcstep, the steps left to svstep.
+    # srcstep=1 (VL=3): element 1 (cr1.eq set) branches; /vsb truncates VL to 1
+    sv = SV.make(maxvl=3, vl=3, srcstep=1, dststep=1, vfirst=1)
+    res, s = every_path(svisa, ["sv.bc/vsb 12,*2,t", "addi 4, 4, 1", "t: nop"], svstate=sv,
+                        cr=cr_of({1: 2}))
+    assert res.gpr[4] == 0 and SV.get(s.svstate, "vl") == 1
+    assert SV.get(s.svstate, "srcstep") == 1
+    # a masked-out element (sz=0) is not tested: no branch, nothing changes
+    res, s = every_path(svisa, ["sv.bc/m=r3 12,*2,t", "addi 4, 4, 1", "t: nop"], svstate=sv,
+                        gpr={3: 0b101}, cr=cr_of({1: 2}))
+    assert res.gpr[4] == 1 and s.svstate == sv
+
+
 def test_vlset_skipped_elements_are_not_kept(svisa):
     # branches.mdwn "VLSET Mode": sz=0, VLi=0, mask 0b110010, failure at element 4
     # (element 1 passed, 2 and 3 skipped): VL becomes 2, not 4

@@ -215,7 +215,6 @@ class SVBranch:
                 from .executor import ElementInterrupt
                 raise ElementInterrupt(f"element-level interrupt after {sim.element_ops} "
                                        f"element operations (srcstep={i} dststep={i})")
-            sim.element_ops += 1
             enabled = (pmask >> i) & 1
             if not enabled and not sz:
                 # skipped; the one exception (prose, "CTR-test"): CTR-test=0,
@@ -223,11 +222,18 @@ class SVBranch:
                 if not _bo(bo, 2) and not f["CTR"] and f["CTi"]:
                     s.ctr = (s.ctr - 1) & M64
                 continue
+            sim.element_ops += 1
+            n = self.bit + 4 * i if self.vec else self.bit
             if enabled:
-                n = self.bit + 4 * i if self.vec else self.bit
                 testbit = (s.cr[n >> 2] >> (3 - (n & 3))) & 1
             else:
                 testbit = f["SNZ"]
+            if sim._sv_emit is not None:
+                sim._sv_emit({"type": "element", "pc": CIA, "mnemonic": self.mnemonic,
+                              "srcstep": i, "dststep": i, "ssubstep": 0, "dsubstep": 0,
+                              "src_pred": enabled, "dst_pred": enabled,
+                              "zeroed": not enabled, "reads": {"BI": n} if enabled else {},
+                              "writes": {}, "op": sim.element_ops - 1})
             cond_ok = _bo(bo, 0) or testbit == _bo(bo, 1)
             dec = not _bo(bo, 2)
             if f["CTR"]:
