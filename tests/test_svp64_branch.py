@@ -105,6 +105,8 @@ def test_extended_mnemonics(svisa, ext, base):
     ("sv.bc/w=32 12,*2,8", "no element width"),
     ("sv.bc/sm=r3 12,*2,8", "one predicate"),
     ("sv.bc/vs/vsb 12,*2,8", "only one of"),
+    ("sv.bc/sz/snz 12,*2,8", "only one of"),
+    ("sv.bc/ctr/cti 12,*2,8", "only one of"),
     ("sv.bc/mr 12,*2,8", "unknown SVP64 branch modifier"),
     ("sv.bc 12,*126,8", "BI"),
 ])
@@ -116,7 +118,7 @@ def test_assembler_errors_name_the_location(svisa, line, why):
     assert why in e.message, e.message
 
 
-def test_cli_disassembles_a_branch(tmp_path, capsys):
+def test_cli_assembles_a_branch(tmp_path, capsys):
     from isa_ext.cli import main
     src = tmp_path / "b.s"
     src.write_text("sv.bc/all/vs 12,*1,.+12\n")

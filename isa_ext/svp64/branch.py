@@ -58,15 +58,14 @@ def fields_of(rm):
 
 def parse_modifiers(mods, error):
     """RM bits (without EXTRA) of a branch's modifier list; ``error(msg)``
-    raises the assembler's error."""
+    raises the assembler's error.  Two modifiers setting the same field (``/vs``
+    and ``/vsb``, ``/sz`` and ``/snz``, ``/ctr`` and ``/cti``) are one choice
+    spelled twice: an error."""
     from .asm import _pred
     fields, table_mods = table()
     rm = 0
     seen = set()
-    mask = None
-    groups = {"vs": "VLSET (/vs /vsi /vsb /vsbi)", "ct": "CTR-test (/ctr /cti)",
-              "sz": "zeroing (/sz /snz)"}
-    used = set()
+    set_by = {}  # field -> the modifier that set it
     for mod in mods:
         key, eq, val = mod.partition("=")
         key = key.strip().lower()
@@ -77,20 +76,14 @@ def parse_modifiers(mods, error):
             mmode, code = _pred(val, key)
             rm = rmmod.put_bits(rm, 0, 0, mmode)
             rm = rmmod.put_bits(rm, 1, 3, code)
-            mask = code
         elif key in ("vec2", "vec3", "vec4") and not eq:
             rm = rmmod.put_bits(rm, 8, 9, int(key[3]) - 1)
         elif key in table_mods and not eq:
-            g = next((g for g in groups if key.startswith(g)), None)
-            if g == "sz" or key == "sz":
-                g = "sz"
-            if g is not None:
-                if g in used:
-                    error(f"/{key}: only one of {groups[g]}")
-                used.add(g)
             for f in table_mods[key]:
-                b = fields[f]
-                rm = rmmod.put_bits(rm, b, b, 1)
+                if f in set_by:
+                    error(f"/{set_by[f]} and /{key}: only one of them (both set {f})")
+                set_by[f] = key
+                rm = rmmod.put_bits(rm, fields[f], fields[f], 1)
         elif key in ("sm", "dm"):
             error(f"/{key}=: SVP64 branches take one predicate, /m=")
         elif key in ("w", "sw", "dw"):
@@ -99,7 +92,6 @@ def parse_modifiers(mods, error):
         else:
             error(f"unknown SVP64 branch modifier /{mod} (branches take "
                   f"{' '.join('/' + m for m in table_mods)} /m= /vecN)")
-    del mask
     return rm
 
 
