@@ -69,11 +69,31 @@ def test_disassembles_and_reassembles(svisa, line, prefix, suffix):
     assert words_of(svisa, text + "\n") == [prefix, suffix]
 
 
-def test_disassembly_text(svisa):
-    # libre-soc's order: VLSET, CTR-test, all, sz/snz, lru, m=
-    data = b"".join(w.to_bytes(4, "little") for w in (0x05482008, 0x4181000C))
-    assert [t for _, _, t in Disassembler(svisa).lines(data, 0)] == \
-        ["sv.bc/vs/all 12, *1, 12"]
+# libre-soc's disassembler (openpower-isa 3cb597b9 insndb.disasm dump, Style.SHORT,
+# run on this machine) on the words: modifiers sorted, displacement in hex
+PYSVP64DIS = [
+    ((0x05482008, 0x4181000C), "sv.bc/all/vs 12,*1,0xc"),
+    ((0x05642001, 0x41820008), "sv.bc/m=r3/snz 12,*2,0x8"),
+    ((0x05402018, 0x41820008), "sv.bc/ctr/vs 12,*2,0x8"),
+    ((0x05400000, 0x4D820021), "sv.bclrl 12,2,0"),
+    ((0x05400800, 0x419E0008), "sv.bc 12,62,0x8"),
+    ((0x07D02000, 0x4200FFF8), "sv.bc/m=ne 16,*0,-0x8"),
+]
+
+
+def test_bits_without_a_spelling_stay_words(svisa):
+    # VSb without VLSET: libre-soc's disassembler drops the bit
+    # ("sv.bcl/lru 12,*2,0xc" for 0x05412002 0x4182000D); isa_ext prints words
+    data = b"".join(w.to_bytes(4, "little") for w in (0x05412002, 0x4182000D))
+    assert not any(t.startswith("sv.") for _, _, t in Disassembler(svisa).lines(data, 0))
+
+
+@pytest.mark.parametrize("words,text", PYSVP64DIS, ids=[p[1] for p in PYSVP64DIS])
+def test_disassembly_text(svisa, words, text):
+    # the same text as libre-soc's but for isa_ext's ", " between operands
+    data = b"".join(w.to_bytes(4, "little") for w in words)
+    [(_, _, got)] = list(Disassembler(svisa).lines(data, 0))
+    assert got.replace(", ", ",") == text
 
 
 def test_labels_and_dot_are_relative_to_the_prefix(svisa):

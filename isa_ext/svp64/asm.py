@@ -463,7 +463,10 @@ def _operands_text(isa, d, row, cat, r, forms, mods):
             w = row.form.fields[field].width
             if v >> (w - 1):
                 v -= 1 << w
-        return str((v + forms.sv_bias(field)) * forms.scale.get(field, 1))
+        n = (v + forms.sv_bias(field)) * forms.scale.get(field, 1)
+        if field in forms.pcrel:
+            return hex(n)  # a branch displacement, as libre-soc prints it: 0xc, -0x8
+        return str(n)
 
     ops = []
     for op in row.operands:

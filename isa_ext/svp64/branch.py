@@ -96,8 +96,9 @@ def parse_modifiers(mods, error):
 
 
 def modifier_text(rm):
-    """The modifiers of a branch RM, libre-soc's order (VLSET, CTR-test, all,
-    sz/snz, lru, m=); None when a bit has no spelling (RM[16:18])."""
+    """The modifiers of a branch RM, sorted as libre-soc's disassembler prints
+    them (``all/ctr/lru/m=r3/snz/vs``); None when a bit has no spelling
+    (RM[16:18], CTi without CTR-test, VSb/VLI without VLSET, SNZ without sz)."""
     f = fields_of(rm)
     if rmmod.bits(rm, 16, 18):
         return None
@@ -126,7 +127,7 @@ def modifier_text(rm):
     subvl = rmmod.bits(rm, 8, 9) + 1
     if subvl > 1:
         out.append(f"vec{subvl}")
-    return out
+    return sorted(out)
 
 
 # --- execution ---------------------------------------------------------------
