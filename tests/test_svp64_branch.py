@@ -395,6 +395,17 @@ def test_traps(svisa, words, svstate, why):
     assert r.trap.pc == 0x1000 and sim.state.ctr == 7 and sim.state.svstate == svstate
 
 
+def test_remap_traps(svisa):
+    # REMAP active (svremap SVme=31): a remapped branch loop is not implemented
+    sim = Simulator(isa=svisa)
+    sim.load_asm("setvl 0,0,4,0,1,1\nsvshape 2, 2, 1, 0, 0\nsvremap 31, 1, 0, 0, 0, 0, 0\n"
+                 "sv.bc 20,*2,.+12\nnop\nnop\n")
+    sim.state.ctr = 3
+    r = sim.run(max_steps=10)
+    assert r.stop == "trap" and "REMAP is not implemented for sv.bc" in r.trap.reason
+    assert r.trap.pc == 0x100C and sim.state.ctr == 3
+
+
 def test_reserved_bits_disassemble_as_words(svisa):
     data = b"".join(w.to_bytes(4, "little") for w in (0x05402040, 0x41820008))
     lines = [t for _, _, t in Disassembler(svisa).lines(data, 0)]

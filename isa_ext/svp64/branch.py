@@ -26,6 +26,7 @@ from ..errors import Trap
 from .. import specdata
 from . import rm as rmmod
 from . import svstate as SV
+from .executor import ElementInterrupt
 from .extra import slot_spec, ext_crb
 from .predication import mask as pred_mask, ALL as ALL_ONES
 
@@ -205,7 +206,6 @@ class SVBranch:
             if sim.interrupt_after is not None and sim.element_ops >= sim.interrupt_after:
                 s.svstate = SV.with_steps(sv, i, i, 0, 0)
                 sim.interrupt_after = None
-                from .executor import ElementInterrupt
                 raise ElementInterrupt(f"element-level interrupt after {sim.element_ops} "
                                        f"element operations (srcstep={i} dststep={i})")
             enabled = (pmask >> i) & 1
@@ -241,7 +241,7 @@ class SVBranch:
             if f["VLSET"] and el_ok == bool(f["VSb"]):
                 new_vl = i + 1 if f["VLI"] else self._previous_tested(pmask, i, sz) + 1
                 break
-            if f["ALL"] != el_ok:
+            if el_ok != bool(f["ALL"]):
                 break  # early exit: ALL at the first failure, ANY at the first success
             if not self.vec:
                 break  # a scalar BI: the loop ends at the first element tested
