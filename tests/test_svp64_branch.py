@@ -486,6 +486,17 @@ def live_cases():
         cases.append({"lines": [line, "addi 3,3,1", "addi 4,4,1"],
                       "gpr": [0] * 32, "cr": rng.getrandbits(32), "ctr": rng.randint(0, 4),
                       "lr": 0, "svstate": SV.make(maxvl=vl, vl=vl)})
+    for k in range(16):
+        # vertical-first: the element at srcstep
+        vl = rng.randint(1, 4)
+        src = rng.randint(0, vl - 1)
+        mod = rng.choice(["", "/vs", "/vsi", "/vsb", "/vsbi"])
+        bo = rng.choice([4, 12, 20, 0, 16, 2, 10])
+        cases.append({"lines": [f"sv.bc{mod} {bo},*{rng.randint(0, 3)},0xc", "addi 3,3,1",
+                                "addi 4,4,1"],
+                      "gpr": [0] * 32, "cr": rng.getrandbits(32), "ctr": rng.randint(0, 3),
+                      "lr": 0, "svstate": SV.make(maxvl=vl, vl=vl, srcstep=src, dststep=src,
+                                                  vfirst=1)})
     return cases
 
 
