@@ -242,8 +242,7 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
         raise SVAsmError("empty SVP64 modifier")
     row, flags, cat = sv_row(isa, base)
     kind = mode_kind(isa, row, cat)
-    branch = is_branch(isa, row)
-    if branch:
+    if is_branch(isa, row):  # the branch RM layout (branches.mdwn)
         from .branch import parse_modifiers as branch_modifiers
 
         def error(msg):
@@ -396,20 +395,18 @@ def sv_disassemble(isa, prefix, suffix):
     r = rmmod.RM(rmmod.rm_of(prefix), cat.ptype)
     kind = mode_kind(isa, row, cat)
     forms = isa.forms
-    mods = []
     if is_branch(isa, row):
         from .branch import modifier_text
         mods = modifier_text(r.rm)
-        if mods is None:
-            return None  # bits without a spelling: print as words
     else:
         mods = _modifiers(r, cat, kind, d, row, forms)
-        if mods is None:
-            return None
+    if mods is None:
+        return None  # a reserved mode or bits without a spelling: print as words
     return _operands_text(isa, d, row, cat, r, forms, mods)
 
 
 def _modifiers(r, cat, kind, d, row, forms):
+    """The modifier texts of a (non-branch) RM, or None for a reserved mode."""
     mods = []
     if r.subvl > 1:
         mods.append(f"vec{r.subvl}")
@@ -443,6 +440,7 @@ def _modifiers(r, cat, kind, d, row, forms):
 
 
 def _operands_text(isa, d, row, cat, r, forms, mods):
+    """``sv.<mnemonic>/<mods> <operands>`` with EXTRA-extended registers."""
     slots = parse_slots(row.extra)
     et = (cat.etype or etype(slots, cat.ptype))
     where = {}
