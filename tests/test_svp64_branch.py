@@ -14,7 +14,6 @@ from isa_ext.errors import AsmError
 from isa_ext.sim import Simulator
 from isa_ext.svp64 import svstate as SV
 
-from test_svp64_one_behaviour import all_modes
 
 # libre-soc's SVP64Asm (openpower-isa 3cb597b9, /work/isacaller, run on this
 # machine): the prefix it prints (".long 0x...") and the suffix word its Program
