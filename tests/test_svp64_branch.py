@@ -519,3 +519,16 @@ def test_live_isacaller(svisa, isacaller):
     assert not diffs, [(d[0]["lines"][0], hex(d[0]["cr"]), d[0]["ctr"], d[0]["svstate"],
                         d[1][2][3:5], d[1][4:], (d[2]["gpr"][3:5], d[2]["ctr"], d[2]["lr"],
                                                  d[2]["svstate"])) for d in diffs]
+
+
+@pytest.mark.parametrize("sf,taken", [(1, True), (0, False)])
+def test_ctr_test_width_follows_msr_sf(svisa, sf, taken):
+    # branch.mdwn: M = 0 in 64-bit mode, 32 otherwise; CTR = 0x1_0000_0001, bdnz
+    # (BO=16) decrements to 0x1_0000_0000: non-zero in 64-bit mode, zero in CTR[32:63]
+    sim = Simulator(isa=svisa)
+    sim.load_asm("sv.bc 16,*0,t\naddi 4, 4, 1\nt: nop\n")
+    sim.state.svstate = SV.make(maxvl=1, vl=1)
+    sim.state.ctr = 0x1_0000_0001
+    sim.state.msr = (sim.state.msr & ~(1 << 63)) | (sf << 63)
+    res = sim.run(max_steps=10)
+    assert (res.gpr[4] == 0, sim.state.ctr) == (taken, 0x1_0000_0000)
