@@ -888,6 +888,19 @@ class Assembler:
     def svp64(self, st, pc):
         def resolve(text):
             return self.evaluate(Located(text, st.column), st.line, pc).value
+
+        def relative(text):
+            # a branch displacement: an address (label, ".") relative to pc
+            v = self.evaluate(Located(text, st.column), st.line, pc)
+            return v.value - pc if v.reloc else v.value
+        resolve.relative = relative
+
+        def crbit(text):
+            # a CR-bit operand: the CR-bit names ("4*cr1+eq") as in base forms
+            names = dict(CR_BIT_NAMES)
+            names.update({f"cr{i}": i for i in range(8)})
+            return self.evaluate(Located(text, st.column), st.line, pc, names).value
+        resolve.crbit = crbit
         try:
             words = self.isa.sv_assemble(st.mnemonic, [o.text for o in st.operands], pc, resolve)
         except AsmError as e:

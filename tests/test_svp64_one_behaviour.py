@@ -275,3 +275,22 @@ ISACALLER_CASES = [
 def test_anchor_isacaller(svisa, asm, regs, want):
     res = all_modes(svisa, asm, {"gpr": regs})
     assert {r: res.gpr[r] for r in want} == want
+
+
+# SVP64 branches: openpower-isa test_caller_svp64_bc.py programs (its expected
+# r3: 0 when the branch skips "addi 3") and the SVSTATE VL it expects; every
+# mode (tests/test_svp64_branch.py also compares CTR, LR and the PC)
+BRANCH_CASES = [
+    (["addi 1, 0, 10", "addi 2, 0, 10", "cmpi cr0, 1, 1, 10", "cmpi cr1, 1, 2, 10",
+      "sv.bc 12, *2, 0xc", "addi 3, 0, 0x1234", "or 0, 0, 0"], 0, 2),
+    (["addi 1, 0, 9", "addi 2, 0, 8", "cmpi cr0, 1, 1, 8", "cmpi cr1, 1, 2, 8",
+      "sv.bc/all/vs 12, *1, 0xc", "addi 3, 0, 0x1234", "or 0, 0, 0"], 0x1234, 1),
+    (["addi 1, 0, 10", "addi 2, 0, 9", "cmpi cr0, 1, 1, 8", "cmpi cr1, 1, 2, 8",
+      "sv.bc/vsb 4, *1, 0xc", "addi 3, 0, 0x1234", "or 0, 0, 0"], 0x1234, 2),
+]
+
+
+@pytest.mark.parametrize("lines,r3,vl", BRANCH_CASES, ids=[c[0][4] for c in BRANCH_CASES])
+def test_anchor_svp64_branch(svisa, lines, r3, vl):
+    res = all_modes(svisa, lines, {"svstate": SV.make(maxvl=2, vl=2)})
+    assert res.gpr[3] == r3 and SV.get(res.state.svstate, "vl") == vl

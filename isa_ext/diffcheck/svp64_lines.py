@@ -17,7 +17,7 @@ from ..spec.rm import parse_category
 # libre-soc has these extensions' rows; the others are isa_ext's own
 SHARED_EXTENSIONS = ("base",)
 # rows whose SVP64 forms are checked elsewhere (SVP64 branches: their own modes)
-EXCLUDED = {"bc", "bclr", "bcctr"}
+EXCLUDED = {"bc", "bclr", "bcctr", "bctar"}
 
 _WIDTHS = ("8", "16", "32")
 _INT_PREDS = ("r3", "~r3", "1<<r3", "r10", "~r10", "r30", "~r30")

@@ -213,14 +213,9 @@ def _regnum(text, cls):
     return t, vec
 
 
-BRANCH_REASON = "SVP64 branches are not implemented"
-
-
 def is_branch(isa, row):
     """Whether ``row`` is a branch (its page assigns NIA).  SVP64 branches have
-    an RM layout of their own (libre-soc's branches.mdwn) that isa_ext does not
-    implement: they are rejected by the assembler, left as words by the
-    disassembler and trap when run."""
+    an RM layout and modifiers of their own (:mod:`.branch`)."""
     return isa.compiled(row).uses_nia
 
 
@@ -229,8 +224,6 @@ def sv_row(isa, base):
     if entry is None:
         raise SVAsmError(f"unknown mnemonic {base!r}")
     row, flags = entry
-    if is_branch(isa, row):
-        raise SVAsmError(f"sv.{base}: {BRANCH_REASON}")
     if not row.sv:
         raise SVAsmError(f"{base} is not SVP64-capable (no RM category in its table row)")
     cat = rmmod.CATEGORIES.get(row.sv)
@@ -249,7 +242,14 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
         raise SVAsmError("empty SVP64 modifier")
     row, flags, cat = sv_row(isa, base)
     kind = mode_kind(isa, row, cat)
-    rm, smask = parse_modifiers(mods, cat, kind)
+    if is_branch(isa, row):  # the branch RM layout (branches.mdwn)
+        from .branch import parse_modifiers as branch_modifiers
+
+        def error(msg):
+            raise SVAsmError(msg)
+        rm, smask = branch_modifiers(mods, error), 0
+    else:
+        rm, smask = parse_modifiers(mods, cat, kind)
     ops = [o for o in operands if o.strip()] if not (len(operands) == 1 and not operands[0].strip()) else []
     if not row.required_operands <= len(ops) <= len(row.operands):
         counts = (str(len(row.operands)) if row.required_operands == len(row.operands)
@@ -270,7 +270,7 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
         cls = forms.regclass.get(field)
         if cls in SPLITTERS:
             t, vec = _regnum(text, cls)
-            n = resolve(t)
+            n = (getattr(resolve, "crbit", resolve) if cls == "crb" else resolve)(t)
             if field not in where:
                 if vec or not 0 <= n < (1 << row.form.fields[field].width):
                     raise SVAsmError(f"{field} has no EXTRA slot: only a plain scalar fits")
@@ -295,7 +295,12 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
         if notation is not None:
             values[field] = notation.parse(text.strip())
             return
-        n = resolve(text.strip())
+        if field in forms.pcrel and not flags.get("AA"):
+            # a label or "." is made relative to the prefix (the instruction's
+            # address); a plain number is the displacement (as SVP64Asm)
+            n = getattr(resolve, "relative", resolve)(text.strip())
+        else:
+            n = resolve(text.strip())
         scale = forms.scale.get(field, 1)
         if n % scale:
             raise SVAsmError(f"{field} value {n} is not a multiple of {scale}")
@@ -383,14 +388,25 @@ def _pred_text(mmode, code):
 
 def sv_disassemble(isa, prefix, suffix):
     d = isa.decode(suffix)
-    if d is None or not d.spec.sv or d.spec.sv not in rmmod.CATEGORIES or \
-            is_branch(isa, d.spec):
+    if d is None or not d.spec.sv or d.spec.sv not in rmmod.CATEGORIES:
         return None
     row = d.spec
     cat = rmmod.CATEGORIES[row.sv]
     r = rmmod.RM(rmmod.rm_of(prefix), cat.ptype)
     kind = mode_kind(isa, row, cat)
     forms = isa.forms
+    if is_branch(isa, row):
+        from .branch import modifier_text
+        mods = modifier_text(r.rm)
+    else:
+        mods = _modifiers(r, cat, kind, d, row, forms)
+    if mods is None:
+        return None  # a reserved mode or bits without a spelling: print as words
+    return _operands_text(isa, d, row, cat, r, forms, mods)
+
+
+def _modifiers(r, cat, kind, d, row, forms):
+    """The modifier texts of a (non-branch) RM, or None for a reserved mode."""
     mods = []
     if r.subvl > 1:
         mods.append(f"vec{r.subvl}")
@@ -420,6 +436,11 @@ def sv_disassemble(isa, prefix, suffix):
                        not any(op.base for op in row.operands))
     if any(m.startswith("MODE=") for m in mods):
         return None  # reserved mode: print as words
+    return mods
+
+
+def _operands_text(isa, d, row, cat, r, forms, mods):
+    """``sv.<mnemonic>/<mods> <operands>`` with EXTRA-extended registers."""
     slots = parse_slots(row.extra)
     et = (cat.etype or etype(slots, cat.ptype))
     where = {}
@@ -440,7 +461,10 @@ def sv_disassemble(isa, prefix, suffix):
             w = row.form.fields[field].width
             if v >> (w - 1):
                 v -= 1 << w
-        return str((v + forms.sv_bias(field)) * forms.scale.get(field, 1))
+        n = (v + forms.sv_bias(field)) * forms.scale.get(field, 1)
+        if field in forms.pcrel:
+            return hex(n)  # a branch displacement, as libre-soc prints it: 0xc, -0x8
+        return str(n)
 
     ops = []
     for op in row.operands:

@@ -19,7 +19,7 @@ The names other modules import from here are re-exported.
 from ..errors import Trap
 from . import rm as rmmod
 from . import svstate as SV
-from .asm import is_branch, BRANCH_REASON
+from .asm import is_branch
 from .elements import M64, read_elem, write_elem  # noqa: F401 (re-exported)
 from .executor import SVInsn, ElementInterrupt  # noqa: F401
 from .indexmap import IndexMap, IDENTITY, SLOTS  # noqa: F401
@@ -38,12 +38,15 @@ def install_dispatch(isa):
 def build(isa, sim, prefix, suffix):
     """The executor of one prefixed instruction: the category's ``execute`` hook
     when it has one (``rm.register_category(..., execute=...)``), else the
-    generic loop engine :class:`SVInsn`.  A branch suffix traps (SVP64 branches
-    are not implemented)."""
+    generic loop engine :class:`SVInsn`; a branch suffix (its page assigns NIA)
+    runs the SVP64 branch loop (:mod:`.branch`)."""
     d = isa.decode(suffix)
     if d is not None:
         if is_branch(isa, d.spec):
-            raise Trap(BRANCH_REASON, "illegal")
+            if not d.spec.sv:
+                raise Trap(f"{d.mnemonic} is not SVP64-capable (no RM category)", "illegal")
+            from .branch import SVBranch
+            return SVBranch(isa, sim, prefix, suffix)
         if d.spec.sv:
             cat = rmmod.CATEGORIES.get(d.spec.sv)
             if cat is not None and cat.execute is not None:

@@ -204,6 +204,10 @@ class SPRView:
     def __setitem__(self, key, value):
         self._state.spr_write(spr_number(key), int(value))
 
+    def __call__(self, key):
+        # ISACaller's SPR object is also callable: sim.spr('CTR')
+        return self[key]
+
     def __contains__(self, key):
         try:
             spr_number(key)
