@@ -39,7 +39,8 @@ def assign_slots(ops, row, ports=None):
     ``(in1, in2, in3, out, out2)`` register fields, "-" for none: the decoder
     ports of openpower-isa's RM tables, ``decoder/svp64/remap_ports.txt``)
     gives each operand the slot of its port (``rldcl``: RB in2, RS in3);
-    an operand on no port gets no slot.  Without ``ports`` (rows libre-soc
+    an implicit result (FRS of the butterfly rows) takes out2 (EA/FRS); any
+    other operand on no port gets no slot.  Without ``ports`` (rows libre-soc
     lacks) sources take in1 in2 in3 in the order of ``row.ins``, destinations
     out out2 in the order of ``row.outs``."""
     if ports is not None:
@@ -47,6 +48,8 @@ def assign_slots(ops, row, ports=None):
             name = "RA" if o.ra0 else o.field
             src = next((s for s, p in zip(IN_SLOTS, ports[:3]) if p == name), None)
             dst = next((s for s, p in zip(OUT_SLOTS, ports[3:]) if p == name), None)
+            if dst is None and getattr(o, "implicit", False) and ports[4] == "-":
+                dst = "out2"  # an implicit second result (FRS) is the EA/FRS slot
             o.slot = (src if o.src else None, dst if o.dst else None)
         return
     def order(names, op):

@@ -68,13 +68,18 @@ def remap_ports():
 class Op:
     """One register operand: field, class, extended base number, vector?, roles,
     index-mapping slot."""
-    __slots__ = ("field", "cls", "base", "vec", "src", "dst", "pos", "ra0", "sidx", "slot")
+    __slots__ = ("field", "cls", "base", "vec", "src", "dst", "pos", "ra0", "sidx", "slot",
+                 "implicit", "maxvl", "base0")
 
     def __init__(self, field, cls, base, vec, src, dst, pos, ra0):
         self.field, self.cls, self.base, self.vec = field, cls, base, vec
         self.src, self.dst, self.pos, self.ra0 = src, dst, pos, ra0
         self.sidx = 0
         self.slot = (None, None)  # (source, destination) index-mapping slot, see indexmap
+        # implicit operand (tables "FRS=FRT+MAXVL"); maxvl: a vector whose
+        # elements start MAXVL past base0 unless REMAP maps its slot (the
+        # executor places ``base`` per run, see SVRecord.place_maxvl)
+        self.implicit, self.maxvl, self.base0 = False, False, base
 
     def __repr__(self):
         return f"Op({self.field}={'*' if self.vec else ''}{self.base} {self.cls}" \
@@ -163,6 +168,7 @@ class LdSt:
         self.lf = bool(r.lfsea) and dop is not None
         self.mw = r.ew if self.store else r.ews
         self.index_op = b
+        self.addr_op = a
         # update forms in a strided mode: RA receives the element's full EA
         self.update_op = a if (a is not None and self.addr in row.outs
                                and self.mode in ("unit", "els", "xels")) else None
@@ -170,10 +176,22 @@ class LdSt:
     def needs_view(self):
         return self.mode is not None or self.mw != 64
 
-    def view(self, s, mem, ks, kd, ews):
+    def remapped_offsets(self, tables):
+        """Whether REMAP reorders this load's memory offsets: the address
+        register's source slot (RA: in1) is mapped in ``tables`` and the mode
+        strides memory by element (unit or element stride)."""
+        a = self.addr_op
+        return bool(tables) and a is not None and a.slot[0] in tables and \
+            self.mode in ("unit", "els", "xels")
+
+    def view(self, s, mem, ks, kd, ews, tables=None):
         """The memory view of element (ks, kd): loads step memory with the source
-        index, stores with the destination index (ldst.mdwn: i for LD, j for ST)."""
+        index, stores with the destination index (ldst.mdwn: i for LD, j for ST).
+        A load whose address register REMAP maps takes its offset index from
+        that schedule (ISACaller's check_replace_d: in1_step)."""
         k = kd if self.store else ks
+        if not self.store and self.remapped_offsets(tables):
+            k = tables[self.addr_op.slot[0]][ks]
         mode = self.mode
         if mode == "unit":
             def off(n):
@@ -249,6 +267,7 @@ class SVRecord:
             dst = name in c.writes or name in outs or "d" in dirs
             self.ops.append(Op(name, cls, n, vec, src, dst, c.params.index(name),
                                name == "RA" and "RA0" in row.ins))
+        self._implicit_operands(row)
         # the Rc=1 CR field (CR0 / CR1), extended by its slot like a 3-bit field
         self.crbase, self.crvec = 0, False
         if row.rc in ("CR0", "CR1"):
@@ -370,6 +389,7 @@ class SVRecord:
                      and not self.fp_elw
                      and not self.mview and not self.scalar_dest
                      and self.ffcr is None
+                     and not self.maxvl_ops
                      and not self.uses_sv)
         self.fast_loop = self._gen_fast_loop() if self.fast else None
         self.subvl = r.subvl
@@ -377,6 +397,35 @@ class SVRecord:
         # SVSTATE pack/unpack reorder the sub-element loop: only the general
         # path follows them (they change nothing when SUBVL is 1)
         self.order_bits = (1 << SV.SH_PACK | 1 << SV.SH_UNPACK) if r.subvl > 1 else 0
+
+    def _implicit_operands(self, row):
+        """Implicit operands follow their base field (FRS: FRT's vector, MAXVL
+        further on; FRT+1 when FRT is scalar); ``FRB+MAXVL`` sources of a
+        vector start MAXVL further on.  Their MAXVL-relative bases are placed
+        per run (:meth:`place_maxvl`)."""
+        byname = {o.field: o for o in self.ops}
+        for o in self.ops:
+            base = byname.get(row.implicit.get(o.field))
+            if base is not None:
+                o.implicit, o.vec = True, base.vec
+                o.base = o.base0 = base.base if base.vec else base.base + 1
+                o.maxvl = base.vec
+            elif o.field in row.maxvl_sources and o.vec:
+                o.maxvl = True
+        self.maxvl_ops = [o for o in self.ops if o.maxvl]
+
+    def place_maxvl(self, maxvl, mapped=()):
+        """Set the bases of MAXVL-relative operands for a run with MAXVL
+        ``maxvl``; an operand whose slot is in ``mapped`` (REMAP) takes its
+        elements from the schedule at its own base instead."""
+        changed = False
+        for o in self.maxvl_ops:
+            slot = o.slot[1] if o.dst else o.slot[0]
+            b = o.base0 if slot in mapped else o.base0 + maxvl
+            if o.base != b:
+                o.base, changed = b, True
+        if changed:
+            self._overflow.clear()
 
     def remapped_loop(self, slots):
         """The generated loop (as :meth:`_gen_fast_loop`) with the operands in
