@@ -412,3 +412,59 @@ def test_remapped_store_offsets_trap(svisa):
     res = sim.run(max_steps=5)
     assert res.stop == "trap" and "REMAP with strided stores" in res.trap.reason, res.trap
     assert not any(sim.state.mem.read(a, 8) for a in range(0, 64, 8))
+
+
+# -- REMAP'd loads of test_caller_svp64_ldst.py (3cb597b9): words stored by a
+# plain sv.stw, loaded back through a REMAP schedule ------------------------------
+_ST8 = ["addi 1, 0, 0x0010", "addi 2, 0, 0x0000"] + \
+    [f"addi {4 + i}, 0, {v:#x}" for i, v in enumerate(
+        [0x001, 0x102, 0x203, 0x304, 0x405, 0x506, 0x607, 0x708])] + ["sv.stw *4, 0(1)"]
+_AVI = [0x001, 0x102, 0x203, 0x304, 0x405, 0x506, 0x607, 0x708]
+LDST_PROGRAMS = {
+    # test_sv_load_store_bitreverse_remap_halfswap: RA's slot (SVme bit 0)
+    # through the DCT load order (svshape SVrm 6): the half-swapped, then
+    # bit-reversed input
+    "ld_halfswap": (
+        _ST8 + ["svshape 8, 1, 1, 6, 0", "svremap 1, 0, 0, 0, 0, 0, 0",
+                "sv.lwz/els *12, 4(1)"], SV.make(maxvl=8, vl=8),
+        {12 + i: halfswap(_AVI, False)[bitrev(i, 3)] for i in range(8)}),
+    # test_sv_load_store_bitreverse_remap_halfswap_idct: the EA slot (SVme
+    # bit 4) through the iDCT load order (SVrm 14): bit-reversed, then
+    # half-swapped (pre-reversed)
+    "ld_halfswap_idct": (
+        _ST8 + ["svshape 8, 1, 1, 14, 0", "svremap 16, 0, 0, 0, 0, 0, 0",
+                "sv.lwz/els *12, 4(1)"], SV.make(maxvl=8, vl=8),
+        {12 + i: halfswap([_AVI[bitrev(j, 3)] for j in range(8)], True)[i]
+         for i in range(8)}),
+    # test_sv_load_store_remap_matrix: unit-stride words 0x101.. 0xf0f, RA
+    # through SVSHAPE1 of "svshape 3, 3, 4" (the test's expectations)
+    "ld_matrix": (
+        ["addi 1, 0, 0x0010", "addi 2, 0, 0x0000"] +
+        [f"addi {4 + i}, 0, {0x101 * (i + 1):#x}" for i in range(15)] +
+        ["sv.stw *4, 0(1)", "svshape 3, 3, 4, 0, 0", "svremap 1, 1, 2, 0, 0, 0, 0",
+         "sv.lwz *20, 0(1)"], SV.make(maxvl=12, vl=12),
+        {**{20 + i: 0x101 for i in range(3)}, **{23 + i: 0x505 for i in range(3)},
+         **{26 + i: 0x909 for i in range(3)}, **{29 + i: 0x202 for i in range(3)}}),
+}
+
+
+def _ldst_sim(isa, name):
+    lines, svstate, _want = LDST_PROGRAMS[name]
+    sim = Simulator(isa=isa)
+    sim.load_asm("\n".join(lines) + "\n", addr=0x1000)
+    sim.state.svstate = svstate
+    return sim
+
+
+@pytest.mark.parametrize("name", sorted(LDST_PROGRAMS))
+@pytest.mark.parametrize("mode", ["plain", "trace", "interrupted"])
+def test_remapped_loads(svisa, name, mode):
+    want = LDST_PROGRAMS[name][2]
+    for k in ((0, 3, 9, 13) if mode == "interrupted" else (None,)):
+        sim = _ldst_sim(svisa, name)
+        sim.interrupt_after = k
+        res = sim.run(max_steps=100, trace=mode == "trace")
+        while res.stop == "interrupt":
+            res = sim.run(max_steps=100)
+        assert res.stop == "end", res.trap
+        assert {r: res.gpr[r] for r in want} == want

@@ -154,7 +154,7 @@ class SVInsn:
                 self._run_general(s, CIA, sv, vl, sv & 1, imap)
             else:
                 self.rec.assign_slots()
-                self._check_remappable()
+                self._check_remappable(imap.schedules)
                 loop = None
                 if self.rec.fast and not sv & 1 and self.sim._sv_emit is None:
                     loop = self.rec.remapped_loop(frozenset(imap.schedules))
@@ -182,13 +182,13 @@ class SVInsn:
                 else imap.tables(n, (slot,))[slot]
                 for slot, sched in imap.schedules.items()}
 
-    def _check_remappable(self):
+    def _check_remappable(self, mapped):
         """Trap on what REMAP is not implemented for (nothing written)."""
         rec = self.rec
         r = rec.rm
         what = None
         ld = rec.ldst
-        if ld is not None and ld.store and ld.mode is not None:
+        if ld is not None and ld.store and ld.offset_slot(mapped) is not None:
             # ISACaller never remaps a store's offsets ("no bit-reversed STORE")
             what = "strided stores (REMAP of store offsets)"
         elif ld is not None and (ld.mode == "pi" or ld.update_op is not None):

@@ -169,6 +169,7 @@ class LdSt:
         self.mw = r.ew if self.store else r.ews
         self.index_op = b
         self.addr_op = a
+        self.ops = ops
         # update forms in a strided mode: RA receives the element's full EA
         self.update_op = a if (a is not None and self.addr in row.outs
                                and self.mode in ("unit", "els", "xels")) else None
@@ -176,22 +177,27 @@ class LdSt:
     def needs_view(self):
         return self.mode is not None or self.mw != 64
 
-    def remapped_offsets(self, tables):
-        """Whether REMAP reorders this load's memory offsets: the address
-        register's source slot (RA: in1) is mapped in ``tables`` and the mode
-        strides memory by element (unit or element stride)."""
+    def offset_slot(self, mapped):
+        """The REMAP slot that reorders this instruction's memory offsets, or
+        None: with a unit or element stride, the EA slot (out2, SVme bit 4)
+        when ``mapped`` holds it and no register uses it, else the address
+        register's source slot (RA: in1) when mapped."""
+        if not mapped or self.mode not in ("unit", "els", "xels"):
+            return None
+        if "out2" in mapped and not any(o.slot[1] == "out2" for o in self.ops):
+            return "out2"
         a = self.addr_op
-        return bool(tables) and a is not None and a.slot[0] in tables and \
-            self.mode in ("unit", "els", "xels")
+        return a.slot[0] if a is not None and a.slot[0] in mapped else None
 
     def view(self, s, mem, ks, kd, ews, tables=None):
         """The memory view of element (ks, kd): loads step memory with the source
         index, stores with the destination index (ldst.mdwn: i for LD, j for ST).
-        A load whose address register REMAP maps takes its offset index from
-        that schedule (ISACaller's check_replace_d: in1_step)."""
+        A load whose offsets REMAP maps (:meth:`offset_slot`) takes its offset
+        index from that schedule at srcstep (ISACaller's check_replace_d)."""
         k = kd if self.store else ks
-        if not self.store and self.remapped_offsets(tables):
-            k = tables[self.addr_op.slot[0]][ks]
+        slot = None if self.store else self.offset_slot(tables)
+        if slot is not None:
+            k = tables[slot][ks]
         mode = self.mode
         if mode == "unit":
             def off(n):
