@@ -260,12 +260,24 @@ PROGRAMS["fft_8_ldst"] = (
 # to single before multiplying; isa_ext multiplies the double as fmuls does
 # (docs/compat.md), so results agree to an ulp or two, not bit for bit
 LIVE_CLOSE = ("dct_8_mode_4",)
+# test_sv_remap_fpmadds_dct_outer_8 / _idct_outer_8 (stride 2): the outer
+# butterfly alone (overlapping fadds).  Their expectations are libre-soc's
+# own schedule walk; here the oracle is ISACaller, run live (bit for bit).
+_IDCT_OUTER_IN = halfswap([DCT_IN[bitrev(i, 3)] for i in range(8)], True)
+OUTER_PROGRAMS = {
+    "dct_outer_8": (["svshape 8, 1, 2, 3, 0", "svremap 27, 1, 0, 2, 0, 1, 0",
+                     "sv.fadds *0, *0, *0"], _fprs((0, DCT_IN, 2)), {}, 0, {}, None),
+    "idct_outer_8": (["svshape 8, 1, 2, 11, 0", "svremap 27, 0, 1, 2, 1, 0, 0",
+                      "sv.fadds *0, *0, *0"], _fprs((0, _IDCT_OUTER_IN, 2)), {}, 0, {},
+                     None),
+}
+
 LIVE = ("fft_4", "fft_8", "fft_8_svstep", "fft_8_scalar_temp", "ffmadds_vl4",
-        "ffadds_vl4", "fdmadds_vl4", "dct_8_mode_4")
+        "ffadds_vl4", "fdmadds_vl4", "dct_8_mode_4", "dct_outer_8", "idct_outer_8")
 
 
 def _sim(isa, name):
-    lines, fprs, mem, svstate, _e, _t = PROGRAMS[name]
+    lines, fprs, mem, svstate, _e, _t = {**PROGRAMS, **OUTER_PROGRAMS}[name]
     sim = Simulator(isa=isa)
     sim.load_asm("\n".join(lines) + "\n", addr=0x1000)
     for r, v in fprs.items():
@@ -292,6 +304,29 @@ def _check(name, res):
 @pytest.mark.parametrize("trace", [False, True])
 def test_fft_dct_programs(svisa, name, trace):
     _check(name, _sim(svisa, name).run(max_steps=400, trace=trace))
+
+
+def test_fft_vertical_first_equals_horizontal(svisa):
+    # the VF loop (svstep., bc) computes exactly the HF instruction's FFT
+    hf = _sim(svisa, "fft_8").run(max_steps=400)
+    vf = _sim(svisa, "fft_8_svstep").run(max_steps=400)
+    assert hf.stop == vf.stop == "end"
+    assert hf.fpr[:16] == vf.fpr[:16]
+
+
+@pytest.mark.parametrize("name", sorted(OUTER_PROGRAMS))
+def test_outer_butterfly_paths_agree(svisa, name):
+    # plain, traced and interrupted runs of the outer-only programs agree
+    plain = _sim(svisa, name).run(max_steps=50)
+    assert plain.stop == "end", plain.trap
+    assert _sim(svisa, name).run(max_steps=50, trace=True).fpr == plain.fpr
+    for k in (1, 5, 11):
+        sim = _sim(svisa, name)
+        sim.interrupt_after = k
+        res = sim.run(max_steps=50)
+        while res.stop == "interrupt":
+            res = sim.run(max_steps=50)
+        assert res.fpr == plain.fpr
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
@@ -328,7 +363,8 @@ print("RESULT" + json.dumps(out))
 
 def test_live_isacaller(svisa, isacaller):
     import json
-    batch = [[PROGRAMS[n][0], PROGRAMS[n][1], PROGRAMS[n][3]] for n in LIVE]
+    programs = {**PROGRAMS, **OUTER_PROGRAMS}
+    batch = [[programs[n][0], programs[n][1], programs[n][3]] for n in LIVE]
     theirs = json.loads(isacaller.run(_LIVE_DRIVER, stdin=json.dumps(batch))
                         .split("RESULT", 1)[1])
     for name, fprs in zip(LIVE, theirs):

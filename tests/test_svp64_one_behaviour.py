@@ -275,3 +275,32 @@ ISACALLER_CASES = [
 def test_anchor_isacaller(svisa, asm, regs, want):
     res = all_modes(svisa, asm, {"gpr": regs})
     assert {r: res.gpr[r] for r in want} == want
+
+
+def _fp(x):
+    import struct
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def test_anchor_ffmadds_twin_result(svisa):
+    # sv.ffmadds *2, *10, *2, VL=MAXVL=4 (svfparith.mdwn; FRB and the implicit
+    # FRS are FRT's vector MAXVL=4 further on, openpower-isa's decoder):
+    # f(2+i) = a*c + b, f(6+i) = b - a*c with a = f(2+i), b = f(6+i), c = f(10+i).
+    # a = 1, 2, 3, 4; b = 10, 20, 30, 40; c = 0.5: f2.. = 10.5, 21, 31.5, 42;
+    # f6.. = 9.5, 19, 28.5, 38 (all exact in single precision)
+    init = {"svstate": SV.make(maxvl=4, vl=4),
+            "fpr": {**{2 + i: _fp(i + 1.0) for i in range(4)},
+                    **{6 + i: _fp(10.0 * (i + 1)) for i in range(4)},
+                    **{10 + i: _fp(0.5) for i in range(4)}}}
+    res = all_modes(svisa, ["sv.ffmadds *2, *10, *2"], init, "")
+    assert res.fpr[2:10] == [_fp(v) for v in (10.5, 21, 31.5, 42, 9.5, 19, 28.5, 38)]
+
+
+def test_anchor_remapped_fft_4(svisa):
+    # openpower-isa test_sv_remap_fpmadds_fft_4: svshape 2 (FFT, 2 points),
+    # svremap 31 1 0 2 0 1: f0 = f0 + f1*f8, f1 = f0 - f1*f8.  f0 = 3, f1 = 2,
+    # f8 = 0.25: f0 = 3.5, f1 = 2.5
+    init = {"fpr": {0: _fp(3.0), 1: _fp(2.0), 8: _fp(0.25)}}
+    res = all_modes(svisa, ["svshape 2, 1, 1, 1, 0", "svremap 31, 1, 0, 2, 0, 1, 0",
+                            "sv.ffmadds *0, *8, *0"], init)
+    assert res.fpr[0:2] == [_fp(3.5), _fp(2.5)]
