@@ -504,3 +504,15 @@ def test_remapped_loads(svisa, name, mode):
             res = sim.run(max_steps=100)
         assert res.stop == "end", res.trap
         assert {r: res.gpr[r] for r in want} == want
+
+
+def test_butterfly_elwidth_traps(svisa):
+    # an FP element width with FRS/FRB MAXVL further on: registers or
+    # elements? Not defined by the sources: traps, nothing written
+    sim = Simulator(isa=svisa)
+    sim.load_asm("sv.ffadds/w=32 *2, *2, *2\n")
+    sim.state.svstate = SV.make(maxvl=4, vl=4)
+    sim.state.fpr[2] = fp(1.0)
+    res = sim.run(max_steps=2)
+    assert res.stop == "trap" and "element-width overrides on ffadds" in res.trap.reason
+    assert res.fpr[2] == fp(1.0) and not any(res.fpr[3:12])
