@@ -304,3 +304,13 @@ def test_anchor_remapped_fft_4(svisa):
     res = all_modes(svisa, ["svshape 2, 1, 1, 1, 0", "svremap 31, 1, 0, 2, 0, 1, 0",
                             "sv.ffmadds *0, *8, *0"], init)
     assert res.fpr[0:2] == [_fp(3.5), _fp(2.5)]
+
+
+def test_anchor_maddsubrs_elwidth(svisa):
+    # openpower-isa maddsubrs_cases.py case_maddsubrs_16bit_s14 (its asserted
+    # r10/r11): 16-bit lanes, RS MAXVL=4 elements on (r11); every mode agrees
+    init = {"svstate": SV.make(maxvl=4, vl=4),
+            "gpr": {10: 0x1000_2000_3000_4000, 20: 0x1234_fedc_3456_edcb,
+                    30: 11585 * 0x1_0001_0001_0001}}
+    res = all_modes(svisa, ["sv.maddsubrs/w=16 *10,*20,*30,14"], init, "")
+    assert (res.gpr[10], res.gpr[11]) == (0x182f_15d2_46f2_2061, 0xfe71_176f_fcef_3a21)

@@ -103,11 +103,12 @@ IDENTITY = IndexMap()
 def element_index(op, ks, kd, tables, write):
     """The element operand ``op`` uses at step (ks, kd): its slot's schedule
     when mapped, else ``kd`` for a destination being written / ``ks`` for a
-    source being read.  ``write`` selects the operand's destination role
+    source being read, plus the operand's element offset ``eoff`` (MAXVL for
+    the butterflies' second half, record.SVRecord.place_maxvl).  ``write`` selects the operand's destination role
     (an operand that is both source and destination, e.g. an update-form RA,
     is read through its source slot and written through its destination
     slot)."""
     src_slot, dst_slot = op.slot
     if write or not op.src:
-        return tables[dst_slot][kd] if tables and dst_slot in tables else kd
-    return tables[src_slot][ks] if tables and src_slot in tables else ks
+        return tables[dst_slot][kd] if tables and dst_slot in tables else kd + op.eoff
+    return tables[src_slot][ks] if tables and src_slot in tables else ks + op.eoff

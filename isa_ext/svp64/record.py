@@ -69,7 +69,7 @@ class Op:
     """One register operand: field, class, extended base number, vector?, roles,
     index-mapping slot."""
     __slots__ = ("field", "cls", "base", "vec", "src", "dst", "pos", "ra0", "sidx", "slot",
-                 "implicit", "maxvl", "base0")
+                 "implicit", "maxvl", "eoff")
 
     def __init__(self, field, cls, base, vec, src, dst, pos, ra0):
         self.field, self.cls, self.base, self.vec = field, cls, base, vec
@@ -77,9 +77,9 @@ class Op:
         self.sidx = 0
         self.slot = (None, None)  # (source, destination) index-mapping slot, see indexmap
         # implicit operand (tables "FRS=FRT+MAXVL"); maxvl: a vector whose
-        # elements start MAXVL past base0 unless REMAP maps its slot (the
-        # executor places ``base`` per run, see SVRecord.place_maxvl)
-        self.implicit, self.maxvl, self.base0 = False, False, base
+        # elements start MAXVL elements on unless REMAP maps its slot: eoff,
+        # the element offset, is placed per run (SVRecord.place_maxvl)
+        self.implicit, self.maxvl, self.eoff = False, False, 0
 
     def __repr__(self):
         return f"Op({self.field}={'*' if self.vec else ''}{self.base} {self.cls}" \
@@ -418,22 +418,24 @@ class SVRecord:
             base = byname.get(row.implicit.get(o.field))
             if base is not None:
                 o.implicit, o.vec = True, base.vec
-                o.base = o.base0 = base.base if base.vec else base.base + 1
+                o.base = base.base if base.vec else base.base + 1
                 o.maxvl = base.vec
             elif o.field in row.maxvl_sources and o.vec:
                 o.maxvl = True
         self.maxvl_ops = [o for o in self.ops if o.maxvl]
 
     def place_maxvl(self, maxvl, mapped=()):
-        """Set the bases of MAXVL-relative operands for a run with MAXVL
-        ``maxvl``; an operand whose slot is in ``mapped`` (REMAP) takes its
-        elements from the schedule at its own base instead."""
+        """Set the element offset of MAXVL-relative operands for a run with
+        MAXVL ``maxvl`` (elements, so packed element widths stay packed:
+        openpower-isa's sv.maddsubrs/w=16 *10 puts RS's four elements in r11);
+        an operand whose slot is in ``mapped`` (REMAP) takes its elements
+        from the schedule instead."""
         changed = False
         for o in self.maxvl_ops:
             slot = o.slot[1] if o.dst else o.slot[0]
-            b = o.base0 if slot in mapped else o.base0 + maxvl
-            if o.base != b:
-                o.base, changed = b, True
+            e = 0 if slot in mapped else maxvl
+            if o.eoff != e:
+                o.eoff, changed = e, True
         if changed:
             self._overflow.clear()
 
@@ -495,7 +497,7 @@ class SVRecord:
         for o in self.vecops:
             if o.cls in ("gpr", "fpr"):
                 width = max(self.rm.ew if o.dst else 0, self.rm.ews if o.src else 0)
-                last = o.base + (n * width - 1) // 64
+                last = o.base + ((n + o.eoff) * width - 1) // 64
             elif o.cls == "crf":
                 last = o.base + n - 1
             else:
