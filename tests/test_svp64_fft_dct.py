@@ -507,8 +507,8 @@ def test_remapped_loads(svisa, name, mode):
 
 
 def test_butterfly_elwidth_traps(svisa):
-    # an FP element width with FRS/FRB MAXVL further on: registers or
-    # elements? Not defined by the sources: traps, nothing written
+    # an FP element width on a butterfly row: no source shows one (nor an
+    # oracle to compare with): traps, nothing written
     sim = Simulator(isa=svisa)
     sim.load_asm("sv.ffadds/w=32 *2, *2, *2\n")
     sim.state.svstate = SV.make(maxvl=4, vl=4)

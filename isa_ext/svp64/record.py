@@ -342,9 +342,10 @@ class SVRecord:
                 raise Trap("SVP64 FP element-width overrides on FP loads/stores and "
                            "GPR/FPR-mixed instructions are not implemented", "illegal")
             if self.maxvl_ops:
-                # is "MAXVL further on" counted in registers or in elements?
+                # no source shows an FP butterfly at an element width (the
+                # integer ones count the MAXVL offset in elements)
                 raise Trap(f"SVP64 FP element-width overrides on {d.mnemonic} (an "
-                           "operand MAXVL further on) are not implemented", "illegal")
+                           "operand MAXVL elements on) are not implemented", "illegal")
             for j, o in enumerate(fops):
                 o.sidx = j
             self.fops = fops
