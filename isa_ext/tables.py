@@ -11,11 +11,11 @@ Columns (``decoder/<extension>/*.csv``)::
               LK -> "l", AA -> "a"  (GNU order: add, addo, add., addo.; b, bl, ba, bla)
     in        registers read (``RA0`` is "(RA|0)"; CR, XER bits, LR, CTR, MEM);
               ``FRB+MAXVL``: under SVP64 a vector FRB that REMAP does not map
-              reads its elements MAXVL further on (the second half of a
+              reads its elements MAXVL elements on (the second half of a
               butterfly's data)
     out       registers written; ``FRS=FRT+MAXVL`` names an *implicit* register
               operand (no bits of its own, not in the syntax): register FRT+1
-              in a scalar instruction; under SVP64 FRT's element MAXVL further
+              in a scalar instruction; under SVP64 FRT's vector MAXVL elements
               on when FRT is a vector (or, with REMAP on the EA/FRS slot, the
               element that slot's schedule gives), FRT+1 when it is scalar
     rc        with Rc=1, which CR field records the result: CR0 (integer) or CR1 (FP)

@@ -260,7 +260,8 @@ class SVInsn:
         if imap is None:
             imap = self._index_map
         if rec.maxvl_ops:
-            # butterfly rows: FRS (and a vector FRB) sit MAXVL on unless remapped
+            # butterfly rows: FRS (and a vector FRB) sit MAXVL elements on
+            # unless remapped
             rec.place_maxvl((sv >> SV.SH_MAXVL) & 0x7F,
                             () if imap.identity else imap.schedules)
             overflow = rec.register_overflow(vl)

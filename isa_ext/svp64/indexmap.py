@@ -104,7 +104,8 @@ def element_index(op, ks, kd, tables, write):
     """The element operand ``op`` uses at step (ks, kd): its slot's schedule
     when mapped, else ``kd`` for a destination being written / ``ks`` for a
     source being read, plus the operand's element offset ``eoff`` (MAXVL for
-    the butterflies' second half, record.SVRecord.place_maxvl).  ``write`` selects the operand's destination role
+    the butterflies' second half, record.SVRecord.place_maxvl).  ``write``
+    selects the operand's destination role
     (an operand that is both source and destination, e.g. an update-form RA,
     is read through its source slot and written through its destination
     slot)."""
