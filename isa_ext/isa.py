@@ -125,6 +125,10 @@ class ISA:
         for row in self._by_po.get(word >> 26, ()):
             if word & row.mask == row.value and not (row.excludes and excluded(row, word)):
                 fields = {name: f.extract(word) for name, f in row.form.fields.items()}
+                for name, base in row.implicit.items():
+                    # an implicit register operand (tables "FRS=FRT+MAXVL"): the
+                    # register after its base in a scalar instruction
+                    fields[name] = fields[base] + 1
                 flags = {k: fields[k] for k in row.suffix}
                 d = Decoded(row, word, fields, row.mnemonic_for(flags))
                 break
@@ -178,7 +182,8 @@ class ISA:
         c = self._load_cached(key, page)
         if c is None:
             c = pcompiler.compile_page(page, row.form, self.forms.regclass, rc=row.rc,
-                                       rc_target=rc_target, name=row.mnemonic.replace(".", "_"))
+                                       rc_target=rc_target, name=row.mnemonic.replace(".", "_"),
+                                       implicit=tuple(row.implicit))
             self._store_cached(key, c)
         self._compiled[id(row)] = c
         return c
@@ -188,6 +193,7 @@ class ISA:
         for part in (COMPILER_VERSION, page.code, row.form.name,
                      repr(sorted((k, v.pieces) for k, v in row.form.fields.items())),
                      repr(sorted(self.forms.regclass.items())), row.rc, str(rc_target),
+                     repr(sorted(row.implicit)),
                      _compiler_tag()):
             h.update(part.encode())
             h.update(b"\0")

@@ -9,8 +9,15 @@ Columns (``decoder/<extension>/*.csv``)::
     syntax    assembly operands in order, ``RT,RA,RB`` or ``RT,D(RA)``
     suffix    flag fields that make mnemonic variants: OE -> "o", Rc -> ".",
               LK -> "l", AA -> "a"  (GNU order: add, addo, add., addo.; b, bl, ba, bla)
-    in        registers read (``RA0`` is "(RA|0)"; CR, XER bits, LR, CTR, MEM)
-    out       registers written
+    in        registers read (``RA0`` is "(RA|0)"; CR, XER bits, LR, CTR, MEM);
+              ``FRB+MAXVL``: under SVP64 a vector FRB that REMAP does not map
+              reads its elements MAXVL elements on (the second half of a
+              butterfly's data)
+    out       registers written; ``FRS=FRT+MAXVL`` names an *implicit* register
+              operand (no bits of its own, not in the syntax): register FRT+1
+              in a scalar instruction; under SVP64 FRT's vector MAXVL elements
+              on when FRT is a vector (or, with REMAP on the EA/FRS slot, the
+              element that slot's schedule gives), FRT+1 when it is scalar
     rc        with Rc=1, which CR field records the result: CR0 (integer) or CR1 (FP)
     sv        SVP64 RM category (``RM-1P-2S1D``); empty: not SVP64-capable
     extra     SVP64 EXTRA slots, space-separated, each ``d:RT;d:CR0`` / ``s:RA`` / ``-``
@@ -64,6 +71,10 @@ class InsnSpec:
     page: object = None  # pseudocode.pages.Page, attached by the ISA loader
     variants: dict = dc_field(default_factory=dict)  # mnemonic -> {flag: value}
     optypes: dict = dc_field(default_factory=dict)  # field -> operand type name
+    # implicit register operands: name -> the field it follows ("FRS=FRT+MAXVL")
+    implicit: dict = dc_field(default_factory=dict)
+    # sources a vector of which reads MAXVL further on under SVP64 ("FRB+MAXVL")
+    maxvl_sources: tuple = ()
 
     @property
     def required_operands(self):
@@ -165,10 +176,11 @@ def parse_table(text, forms, extension, filename):
         for name in [o.field for o in operands] + [o.base for o in operands if o.base] + list(suffix):
             if name not in form.fields:
                 raise SpecError(f"operand {name!r} is not a field of form {form.name}", where)
+        ins, maxvl_sources = _maxvl_sources(row.get("in", "").split(), form, where)
+        outs, implicit = _implicit_operands(row.get("out", "").split(), form, where)
         spec = InsnSpec(
             mnemonic=row["mnemonic"], form=form, match=match, operands=operands,
-            suffix=suffix, ins=tuple(row.get("in", "").split()),
-            outs=tuple(row.get("out", "").split()), rc=row.get("rc", ""),
+            suffix=suffix, ins=ins, outs=outs, rc=row.get("rc", ""),
             sv=row.get("sv", ""),
             extra=tuple(row.get("extra", "").split()),
             extension=extension, where=where)
@@ -192,8 +204,42 @@ def parse_table(text, forms, extension, filename):
                 raise SpecError(f"bad optype item {item!r} (FIELD:TYPE)", where)
             spec.optypes[fname] = tname
         spec.variants = _variants(spec.mnemonic, suffix)
+        spec.implicit, spec.maxvl_sources = implicit, maxvl_sources
         rows.append(spec)
     return rows
+
+
+def _maxvl_sources(items, form, where):
+    """``in`` column items, with ``FIELD+MAXVL`` marks taken off: (names, marked)."""
+    names, marked = [], []
+    for item in items:
+        if item.endswith("+MAXVL"):
+            item = item[:-len("+MAXVL")]
+            if item not in form.fields:
+                raise SpecError(f"{item}+MAXVL: form {form.name} has no field {item!r}", where)
+            marked.append(item)
+        names.append(item)
+    return tuple(names), tuple(marked)
+
+
+def _implicit_operands(items, form, where):
+    """``out`` column items, with ``NAME=FIELD+MAXVL`` declarations taken off:
+    (names, {NAME: FIELD})."""
+    names, implicit = [], {}
+    for item in items:
+        if "=" in item:
+            name, _, rule = item.partition("=")
+            base = rule[:-len("+MAXVL")] if rule.endswith("+MAXVL") else None
+            if base is None or base not in form.fields:
+                raise SpecError(f"bad implicit operand {item!r} (NAME=FIELD+MAXVL, FIELD "
+                                f"a field of form {form.name})", where)
+            if name in form.fields:
+                raise SpecError(f"implicit operand {name} is a field of form {form.name}",
+                                where)
+            implicit[name] = base
+            item = name
+        names.append(item)
+    return tuple(names), implicit
 
 
 def _parse_exclusion(item, form, where):

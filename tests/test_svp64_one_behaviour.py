@@ -294,3 +294,42 @@ BRANCH_CASES = [
 def test_anchor_svp64_branch(svisa, lines, r3, vl):
     res = all_modes(svisa, lines, {"svstate": SV.make(maxvl=2, vl=2)})
     assert res.gpr[3] == r3 and SV.get(res.state.svstate, "vl") == vl
+
+
+def _fp(x):
+    import struct
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def test_anchor_ffmadds_twin_result(svisa):
+    # sv.ffmadds *2, *10, *2, VL=MAXVL=4 (svfparith.mdwn; FRB and the implicit
+    # FRS are FRT's vector MAXVL=4 further on, openpower-isa's decoder):
+    # f(2+i) = a*c + b, f(6+i) = b - a*c with a = f(2+i), b = f(6+i), c = f(10+i).
+    # a = 1, 2, 3, 4; b = 10, 20, 30, 40; c = 0.5: f2.. = 10.5, 21, 31.5, 42;
+    # f6.. = 9.5, 19, 28.5, 38 (all exact in single precision)
+    init = {"svstate": SV.make(maxvl=4, vl=4),
+            "fpr": {**{2 + i: _fp(i + 1.0) for i in range(4)},
+                    **{6 + i: _fp(10.0 * (i + 1)) for i in range(4)},
+                    **{10 + i: _fp(0.5) for i in range(4)}}}
+    res = all_modes(svisa, ["sv.ffmadds *2, *10, *2"], init, "")
+    assert res.fpr[2:10] == [_fp(v) for v in (10.5, 21, 31.5, 42, 9.5, 19, 28.5, 38)]
+
+
+def test_anchor_remapped_fft_4(svisa):
+    # openpower-isa test_sv_remap_fpmadds_fft_4: svshape 2 (FFT, 2 points),
+    # svremap 31 1 0 2 0 1: f0 = f0 + f1*f8, f1 = f0 - f1*f8.  f0 = 3, f1 = 2,
+    # f8 = 0.25: f0 = 3.5, f1 = 2.5
+    init = {"fpr": {0: _fp(3.0), 1: _fp(2.0), 8: _fp(0.25)}}
+    res = all_modes(svisa, ["svshape 2, 1, 1, 1, 0", "svremap 31, 1, 0, 2, 0, 1, 0",
+                            "sv.ffmadds *0, *8, *0"], init)
+    assert res.fpr[0:2] == [_fp(3.5), _fp(2.5)]
+
+
+def test_anchor_maddsubrs_elwidth(svisa):
+    # openpower-isa maddsubrs_cases.py case_maddsubrs_16bit_s14 (its asserted
+    # r10/r11): 16-bit lanes, RS MAXVL=4 elements on (r11); every mode agrees
+    init = {"svstate": SV.make(maxvl=4, vl=4),
+            "gpr": {10: 0x1000_2000_3000_4000, 20: 0x1234_fedc_3456_edcb,
+                    30: 11585 * 0x1_0001_0001_0001}}
+    res = all_modes(svisa, ["sv.maddsubrs/w=16 *10,*20,*30,14"], init, "")
+    assert (res.gpr[10], res.gpr[11]) == (0x182f_15d2_46f2_2061, 0xfe71_176f_fcef_3a21)

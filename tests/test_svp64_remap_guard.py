@@ -110,7 +110,9 @@ def test_live_isacaller(svisa, isacaller):
 NOT_IMPLEMENTED = [
     ("sv.add/m=r3 *8, *0, *0", "predication"),
     ("sv.add/vec2 *8, *0, *0", "SUBVL > 1"),
-    ("sv.ld *8, 0(*0)", "load/store"),
+    # loads are remapped (their registers, and unit/element-strided offsets
+    # through RA's slot); a strided store's offsets are not (ISACaller neither)
+    ("sv.std *8, 8(3)", "strided stores"),
     ("sv.add/mrr *8, *0, *0", "reverse gear"),
     ("sv.add./ff=eq *8, *0, *0", "fail-first"),
     ("sv.add/sats/w=8 *8, *0, *0", "saturation"),

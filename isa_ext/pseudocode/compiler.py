@@ -199,8 +199,11 @@ class PageCompiler:
     """Compile one page in the context of its form (which names are fields)."""
 
     def __init__(self, form, regclass, rc=None, rc_target=None, name="insn",
-                 where_file="<page>", first_line=1, extra_params=()):
+                 where_file="<page>", first_line=1, extra_params=(), implicit=()):
         self.form = form
+        # implicit register operands of the row (tables: "FRS=FRT+MAXVL"):
+        # named like fields, their register number supplied by the decoder
+        self.implicit = frozenset(implicit)
         self.regclass = regclass
         self.rc = rc
         self.rc_target = rc_target
@@ -233,13 +236,15 @@ class PageCompiler:
         return f"_t{self.tmp}"
 
     def is_field(self, name):
-        return name in self.form.fields
+        return name in self.form.fields or name in self.implicit
 
     def regclass_of(self, name):
         return self.regclass.get(name) if self.is_field(name) else None
 
     def field(self, name):
         self.fields_used.add(name)
+        if name in self.implicit:
+            return Val(f"f_{name}", 7)  # a register number, 0..127
         return Val(f"f_{name}", self.form.fields[name].width)
 
     # --- expressions ---------------------------------------------------
@@ -813,12 +818,14 @@ class PageCompiler:
 _PROLOGUE = {"G": "G = s.gpr", "F": "F = s.fpr", "CRF": "CRF = s.cr", "M": "M = s.mem"}
 
 
-def compile_page(page, form, regclass, rc="", rc_target=None, name=None):
-    """Compile ``page`` (a pages.Page) for ``form``; return a :class:`Compiled`."""
+def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implicit=()):
+    """Compile ``page`` (a pages.Page) for ``form``; return a :class:`Compiled`.
+    ``implicit``: the row's implicit register operands (named like fields)."""
     name = name or re.sub(r"\W", "_", page.mnemonic or "insn")
     tree = parse(page.code, page.filename, page.code_line)
     pc = PageCompiler(form, regclass, rc=rc, rc_target=rc_target, name=name,
-                      where_file=page.filename, first_line=page.code_line)
+                      where_file=page.filename, first_line=page.code_line,
+                      implicit=implicit)
     try:
         params = pc.compile(tree)
     except CompileError as e:

@@ -71,6 +71,7 @@ class SVInsn:
         # register snapshot of a fail-first sub-vector group
         self.scratch = [0] * 128
         self.fp_scratch = [0] * 128 if rec.fp_elw else None
+        self.fp_split = [0] * 128  # see _split_fp_call
         self._gsnap = None
 
     @property
@@ -153,7 +154,7 @@ class SVInsn:
                 self._run_general(s, CIA, sv, vl, sv & 1, imap)
             else:
                 self.rec.assign_slots()
-                self._check_remappable()
+                self._check_remappable(imap.schedules)
                 loop = None
                 if self.rec.fast and not sv & 1 and self.sim._sv_emit is None:
                     loop = self.rec.remapped_loop(frozenset(imap.schedules))
@@ -181,13 +182,17 @@ class SVInsn:
                 else imap.tables(n, (slot,))[slot]
                 for slot, sched in imap.schedules.items()}
 
-    def _check_remappable(self):
+    def _check_remappable(self, mapped):
         """Trap on what REMAP is not implemented for (nothing written)."""
         rec = self.rec
         r = rec.rm
         what = None
-        if rec.ldst is not None:
-            what = "load/store instructions (REMAP of memory offsets)"
+        ld = rec.ldst
+        if ld is not None and ld.store and ld.offset_slot(mapped) is not None:
+            # ISACaller never remaps a store's offsets ("no bit-reversed STORE")
+            what = "strided stores (REMAP of store offsets)"
+        elif ld is not None and (ld.mode == "pi" or ld.update_op is not None):
+            what = "update-form or post-increment loads"
         elif r.subvl > 1:
             what = "SUBVL > 1"
         elif r.predicated:
@@ -265,6 +270,14 @@ class SVInsn:
         # the index-mapping hook: None (identity) or {slot: element index per step}
         if imap is None:
             imap = self._index_map
+        if rec.maxvl_ops:
+            # butterfly rows: FRS (and a vector FRB) sit MAXVL elements on
+            # unless remapped
+            rec.place_maxvl((sv >> SV.SH_MAXVL) & 0x7F,
+                            () if imap.identity else imap.schedules)
+            overflow = rec.register_overflow(vl)
+            if overflow:
+                raise Trap(overflow, "illegal")
         tables = None if imap.identity else imap.tables(vl * subvl)
         budget = self._budget()
         done = 0
@@ -395,12 +408,15 @@ class SVInsn:
         mem = None
         if rec.mview:
             mem = s.mem
-            view = s.mem = ld.view(s, mem, ks, kd, r.ews)
+            view = s.mem = ld.view(s, mem, ks, kd, r.ews, tables)
         try:
             if rec.scratch_needed or (szero and rec.gops):
                 self._scratch_call(s, CIA, args, crf, ks, kd, szero, tables)
             elif rec.fp_elw:
                 self._fp_scratch_call(s, CIA, args, crf, ks, kd, tables)
+            elif tables and any(o.src and o.dst and o.vec and o.cls == "fpr"
+                                and o.slot[0] != o.slot[1] for o in rec.ops):
+                self._split_fp_call(s, CIA, args, crf, ks, kd, tables)
             else:
                 rec.c.sem(s, CIA, *args, crf)
         finally:
@@ -562,6 +578,30 @@ class SVInsn:
             if o.dst and o.field in rec.c.writes:
                 write_elem(real, o.base, element_index(o, ks, kd, tables, True) if o.vec else 0, r.ew,
                            from_double(sc[o.sidx], r.ew, rn))
+
+    def _split_fp_call(self, s, CIA, args, crf, ks, kd, tables):
+        """One element whose FP operand is read through one REMAP slot and
+        written through another (ffmadds' FRT: in1 and out): the page runs on
+        a scratch FPR file holding each operand's source element (or, for a
+        pure destination, its destination element); results go back to the
+        destination elements."""
+        rec = self.rec
+        sc = self.fp_split
+        real = s.fpr
+        fops = [o for o in rec.ops if o.cls == "fpr"]
+        for j, o in enumerate(fops):
+            k = element_index(o, ks, kd, tables, not o.src) if o.vec else 0
+            sc[j] = real[o.base + k]
+            args[o.pos] = j
+        s.fpr = sc
+        try:
+            rec.c.sem(s, CIA, *args, crf)
+        finally:
+            s.fpr = real
+        for j, o in enumerate(fops):
+            if o.dst and o.field in rec.c.writes:
+                k = element_index(o, ks, kd, tables, True) if o.vec else 0
+                real[o.base + k] = sc[j]
 
     def _event(self, emit, CIA, srcstep, dststep, ssub, dsub, se, de, zeroed, reads, writes):
         rec = self.rec

@@ -39,7 +39,8 @@ def assign_slots(ops, row, ports=None):
     ``(in1, in2, in3, out, out2)`` register fields, "-" for none: the decoder
     ports of openpower-isa's RM tables, ``decoder/svp64/remap_ports.txt``)
     gives each operand the slot of its port (``rldcl``: RB in2, RS in3);
-    an operand on no port gets no slot.  Without ``ports`` (rows libre-soc
+    an implicit result (FRS of the butterfly rows) takes out2 (EA/FRS); any
+    other operand on no port gets no slot.  Without ``ports`` (rows libre-soc
     lacks) sources take in1 in2 in3 in the order of ``row.ins``, destinations
     out out2 in the order of ``row.outs``."""
     if ports is not None:
@@ -47,6 +48,8 @@ def assign_slots(ops, row, ports=None):
             name = "RA" if o.ra0 else o.field
             src = next((s for s, p in zip(IN_SLOTS, ports[:3]) if p == name), None)
             dst = next((s for s, p in zip(OUT_SLOTS, ports[3:]) if p == name), None)
+            if dst is None and getattr(o, "implicit", False) and ports[4] == "-":
+                dst = "out2"  # an implicit second result (FRS) is the EA/FRS slot
             o.slot = (src if o.src else None, dst if o.dst else None)
         return
     def order(names, op):
@@ -100,11 +103,13 @@ IDENTITY = IndexMap()
 def element_index(op, ks, kd, tables, write):
     """The element operand ``op`` uses at step (ks, kd): its slot's schedule
     when mapped, else ``kd`` for a destination being written / ``ks`` for a
-    source being read.  ``write`` selects the operand's destination role
+    source being read, plus the operand's element offset ``eoff`` (MAXVL for
+    the butterflies' second half, record.SVRecord.place_maxvl).  ``write``
+    selects the operand's destination role
     (an operand that is both source and destination, e.g. an update-form RA,
     is read through its source slot and written through its destination
     slot)."""
     src_slot, dst_slot = op.slot
     if write or not op.src:
-        return tables[dst_slot][kd] if tables and dst_slot in tables else kd
-    return tables[src_slot][ks] if tables and src_slot in tables else ks
+        return tables[dst_slot][kd] if tables and dst_slot in tables else kd + op.eoff
+    return tables[src_slot][ks] if tables and src_slot in tables else ks + op.eoff

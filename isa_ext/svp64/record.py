@@ -68,13 +68,18 @@ def remap_ports():
 class Op:
     """One register operand: field, class, extended base number, vector?, roles,
     index-mapping slot."""
-    __slots__ = ("field", "cls", "base", "vec", "src", "dst", "pos", "ra0", "sidx", "slot")
+    __slots__ = ("field", "cls", "base", "vec", "src", "dst", "pos", "ra0", "sidx", "slot",
+                 "implicit", "maxvl", "eoff")
 
     def __init__(self, field, cls, base, vec, src, dst, pos, ra0):
         self.field, self.cls, self.base, self.vec = field, cls, base, vec
         self.src, self.dst, self.pos, self.ra0 = src, dst, pos, ra0
         self.sidx = 0
         self.slot = (None, None)  # (source, destination) index-mapping slot, see indexmap
+        # implicit operand (tables "FRS=FRT+MAXVL"); maxvl: a vector whose
+        # elements start MAXVL elements on unless REMAP maps its slot: eoff,
+        # the element offset, is placed per run (SVRecord.place_maxvl)
+        self.implicit, self.maxvl, self.eoff = False, False, 0
 
     def __repr__(self):
         return f"Op({self.field}={'*' if self.vec else ''}{self.base} {self.cls}" \
@@ -163,6 +168,8 @@ class LdSt:
         self.lf = bool(r.lfsea) and dop is not None
         self.mw = r.ew if self.store else r.ews
         self.index_op = b
+        self.addr_op = a
+        self.ops = ops
         # update forms in a strided mode: RA receives the element's full EA
         self.update_op = a if (a is not None and self.addr in row.outs
                                and self.mode in ("unit", "els", "xels")) else None
@@ -170,10 +177,27 @@ class LdSt:
     def needs_view(self):
         return self.mode is not None or self.mw != 64
 
-    def view(self, s, mem, ks, kd, ews):
+    def offset_slot(self, mapped):
+        """The REMAP slot that reorders this instruction's memory offsets, or
+        None: with a unit or element stride, the EA slot (out2, SVme bit 4)
+        when ``mapped`` holds it and no register uses it, else the address
+        register's source slot (RA: in1) when mapped."""
+        if not mapped or self.mode not in ("unit", "els", "xels"):
+            return None
+        if "out2" in mapped and not any(o.slot[1] == "out2" for o in self.ops):
+            return "out2"
+        a = self.addr_op
+        return a.slot[0] if a is not None and a.slot[0] in mapped else None
+
+    def view(self, s, mem, ks, kd, ews, tables=None):
         """The memory view of element (ks, kd): loads step memory with the source
-        index, stores with the destination index (ldst.mdwn: i for LD, j for ST)."""
+        index, stores with the destination index (ldst.mdwn: i for LD, j for ST).
+        A load whose offsets REMAP maps (:meth:`offset_slot`) takes its offset
+        index from that schedule at srcstep (ISACaller's check_replace_d)."""
         k = kd if self.store else ks
+        slot = None if self.store else self.offset_slot(tables)
+        if slot is not None:
+            k = tables[slot][ks]
         mode = self.mode
         if mode == "unit":
             def off(n):
@@ -249,6 +273,7 @@ class SVRecord:
             dst = name in c.writes or name in outs or "d" in dirs
             self.ops.append(Op(name, cls, n, vec, src, dst, c.params.index(name),
                                name == "RA" and "RA0" in row.ins))
+        self._implicit_operands(row)
         # the Rc=1 CR field (CR0 / CR1), extended by its slot like a 3-bit field;
         # element k (sub-elements counted) writes field crbase + k // cr_step_div
         self.crbase, self.crvec = 0, False
@@ -335,6 +360,11 @@ class SVRecord:
             if gops or self.kind == "ldst":
                 raise Trap("SVP64 FP element-width overrides on FP loads/stores and "
                            "GPR/FPR-mixed instructions are not implemented", "illegal")
+            if self.maxvl_ops:
+                # no source shows an FP butterfly at an element width (the
+                # integer ones count the MAXVL offset in elements)
+                raise Trap(f"SVP64 FP element-width overrides on {d.mnemonic} (an "
+                           "operand MAXVL elements on) are not implemented", "illegal")
             for j, o in enumerate(fops):
                 o.sidx = j
             self.fops = fops
@@ -393,6 +423,7 @@ class SVRecord:
                      and not self.fp_elw
                      and not self.mview and not self.scalar_dest
                      and self.ffcr is None
+                     and not self.maxvl_ops
                      and not self.uses_sv)
         self.fast_loop = self._gen_fast_loop() if self.fast else None
         self.subvl = r.subvl
@@ -400,6 +431,37 @@ class SVRecord:
         # SVSTATE pack/unpack reorder the sub-element loop: only the general
         # path follows them (they change nothing when SUBVL is 1)
         self.order_bits = (1 << SV.SH_PACK | 1 << SV.SH_UNPACK) if r.subvl > 1 else 0
+
+    def _implicit_operands(self, row):
+        """Implicit operands follow their base field (FRS: FRT's vector, MAXVL
+        further on; FRT+1 when FRT is scalar); ``FRB+MAXVL`` sources of a
+        vector start MAXVL further on.  Their MAXVL-relative bases are placed
+        per run (:meth:`place_maxvl`)."""
+        byname = {o.field: o for o in self.ops}
+        for o in self.ops:
+            base = byname.get(row.implicit.get(o.field))
+            if base is not None:
+                o.implicit, o.vec = True, base.vec
+                o.base = base.base if base.vec else base.base + 1
+                o.maxvl = base.vec
+            elif o.field in row.maxvl_sources and o.vec:
+                o.maxvl = True
+        self.maxvl_ops = [o for o in self.ops if o.maxvl]
+
+    def place_maxvl(self, maxvl, mapped=()):
+        """Set the element offset of MAXVL-relative operands for a run with
+        MAXVL ``maxvl`` (elements, so packed element widths stay packed:
+        openpower-isa's sv.maddsubrs/w=16 *10 puts RS's four elements in r11);
+        an operand whose slot is in ``mapped`` (REMAP) takes its elements
+        from the schedule instead."""
+        changed = False
+        for o in self.maxvl_ops:
+            slot = o.slot[1] if o.dst else o.slot[0]
+            e = 0 if slot in mapped else maxvl
+            if o.eoff != e:
+                o.eoff, changed = e, True
+        if changed:
+            self._overflow.clear()
 
     def remapped_loop(self, slots):
         """The generated loop (as :meth:`_gen_fast_loop`) with the operands in
@@ -460,7 +522,7 @@ class SVRecord:
         for o in self.vecops:
             if o.cls in ("gpr", "fpr"):
                 width = max(self.rm.ew if o.dst else 0, self.rm.ews if o.src else 0)
-                last = o.base + (n * width - 1) // 64
+                last = o.base + ((n + o.eoff) * width - 1) // 64
             elif o.cls == "crf":
                 last = o.base + n - 1
             else:

@@ -89,8 +89,11 @@ def register_category(name, ptype, mode_kind=None, decode_mode=None, **hooks):
     return CATEGORIES[name]
 
 
-for _n in ("RM-1P-3S1D", "RM-1P-2S1D", "RM-1P-1S", "RM-1P-1D"):
+for _n in ("RM-1P-2S1D", "RM-1P-1S", "RM-1P-1D"):
     register_category(_n, 1)
+# every RM-1P-3S1D row is EXTRA2 in openpower-isa's RM table, also those whose
+# three operands share three slots (ffmadds: FRT is source and destination)
+register_category("RM-1P-3S1D", 1, etype=2)
 for _n in ("RM-2P-1S1D", "RM-2P-2S1D", "RM-2P-1S", "RM-2P-2S"):
     register_category(_n, 2)
 for _n in ("LDSTRM-2P-1S1D", "LDSTRM-2P-1S2D", "LDSTRM-2P-2S", "LDSTRM-2P-2S1D",

@@ -31,6 +31,8 @@ FACADE_MODULES = {
     "openpower.test.state": ("runner", ("ExpectedState",)),
     "openpower.test.runner": ("runner", ("TestRunnerBase",)),
     "openpower.decoder.helpers": ("helpers", ("exts", "fp64toselectable", "SINGLE")),
+    "openpower.decoder.isafunctions.double2single": ("isafunctions",
+                                                     ("ISACallerFnHelper_double2single",)),
     "openpower.endian": ("facts", ("bigendian",)),
     "openpower.consts": ("facts", ("SVP64CROffs",)),
     "openpower.util": ("facts", ("log",)),
