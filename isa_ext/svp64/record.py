@@ -274,6 +274,11 @@ class SVRecord:
         # a scalar destination ends the loop at its first write (unless map-reduce)
         self.scalar_dest = bool(regdst) and not any(o.vec for o in regdst) and \
             not (self.rc and self.crvec) and r.mode != "mapreduce"
+        if r.mode == "ffirst" and any(o.vec and o.src for o in self.ops):
+            # normal.mdwn "Data-Dependent Fail-First implicit mapreduce mode": a
+            # scalar destination is an accumulator, the loop goes on to the
+            # failing element (ISACaller likewise tests only the sources)
+            self.scalar_dest = False
         if self.kind == "ldst":
             # ldst.mdwn: a scalar load destination ends the loop; a store's
             # destination is memory (a vector of stores, even to one address)
