@@ -52,6 +52,18 @@ def sat_overflow_rows():
     return _SAT_OV
 
 
+_XLEN = None
+
+
+def xlen_rows():
+    """Base mnemonics whose page depends on XLEN (``decoder/svp64/xlen_rows.txt``):
+    element-width overrides trap on them."""
+    global _XLEN
+    if _XLEN is None:
+        _XLEN = _name_list("xlen_rows.txt")
+    return _XLEN
+
+
 _PORTS = None
 
 
@@ -338,6 +350,9 @@ class SVRecord:
         self.addr_field = self.addr_fields[0] if self.addr_fields else None
         self.mview = self.ldst is not None and self.ldst.needs_view()
         self.sext = row.mnemonic in signed_sources()
+        if (r.ew != 64 or r.ews != 64) and row.mnemonic in xlen_rows():
+            raise Trap(f"SVP64 element-width overrides on {d.mnemonic} are not implemented "
+                       "(its operation depends on XLEN)", "illegal")
         # saturation (normal.mdwn "sat mode"): clamp the exact result to ELWIDTH
         self.sat = None
         if r.mode == "sat":
