@@ -220,6 +220,54 @@ def test_dd_ffirst_programs(svisa, line, vl, regs, cr, vlout):
     assert {f: res.state.cr[f] for f in cr} == cr
 
 
+# test_caller_svp64_maxloc.py's program as libre-soc's SVP64Asm assembles it
+# (the words it printed on this machine; isa_ext assembles every other line
+# to the same words): its "sv.minmax./ff=le/m=ge/mr 4,*10,4,1" becomes
+# 0x07500604 0x4c822107 (MODE 0b00100: map-reduce, the /ff=le dropped).
+MAXLOC = """\
+setvl 2,0,4,0,1,1
+sv.cmp/ff=gt/m=ge *0,0,*10,4
+sv.creqv *16,*16,*16
+setvl 2,0,4,0,1,1
+mtcrf 128, 0
+.long 0x07500604
+.long 0x4c822107
+sv.crnand/m=lt/zz *19,*16,0
+sv.svstep/mr/m=so 1, 0, 6, 1
+sv.creqv *16,*16,*16
+bc 12,0, -0x3c
+"""
+MAXLOC_WORDS = [0x584007b6, 0x07502609, 0x7c022000, 0x05402da0, 0x4c000242, 0x584007b6,
+                0x7c080120, 0x07500604, 0x4c822107, 0x07402d03, 0x4c6001c2, 0x07e000c4,
+                0x58200c66, 0x05402da0, 0x4c000242, 0x4180ffc4]
+
+
+def test_maxloc_words(svisa):
+    assert assemble(MAXLOC, isa=svisa).words == MAXLOC_WORDS
+
+
+@pytest.mark.parametrize("a", [[1, 3, 3, 3], [3, 4, 1, 5], [2, 9, 8, 0], [2, 1, 3, 0],
+                               [0, 0, 0, 0], [0, 9, 9, 3], [9, 0, 10, 11]])
+def test_maxloc_program(svisa, a):
+    # The file sets r3 = n ("to go into CTR") but never moves it to CTR, so CTR
+    # is 0 and "setvl 2,0,4,0,1,1" (vs=1, RA=0, RT!=0: VL from CTR) sets VL=0,
+    # MAXVL=4, r2=0: every sv. instruction does nothing, mtcrf clears CR0, the
+    # bc (CR0.LT) falls through.  ISACaller (run on this machine for three of
+    # these arrays) ends the same way: r2=0, VL=0, MAXVL=4, CR=0, the other
+    # registers as they started.  The file asserts nothing about the result.
+    sim = Simulator(isa=svisa)
+    sim.load_asm(MAXLOC)
+    sim.state.svstate = SV.make(maxvl=4, vl=4)
+    regs = {3: 4, 4: 2, **{10 + i: v for i, v in enumerate(a)}}
+    for r, v in regs.items():
+        sim.state.gpr[r] = v
+    res = sim.run(max_steps=100)
+    assert res.stop == "end", res.trap
+    assert res.gpr[:32] == [regs.get(r, 0) for r in range(32)]
+    assert res.state.crval == 0 and res.state.ctr == 0
+    assert SV.get(res.state.svstate, "vl") == 0 and SV.get(res.state.svstate, "maxvl") == 4
+
+
 # --- live against ISACaller -------------------------------------------------------
 
 def _live_cases(svisa):
