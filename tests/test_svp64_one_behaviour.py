@@ -113,6 +113,8 @@ TEMPLATES = [
     ("sv.add./ff=ne{p} *80, *40, *60", False),
     ("sv.minmax{p}{v} *80, *40, *60, 3", True),
     ("sv.minmax./ff=le{p} 20, *40, 20, 1", False),
+    ("sv.std/ff=RC1{p} *40, 8(50)", False),
+    ("sv.stdu/ff=~RC1/vli{p} *40, 8(51)", False),
 ]
 PREDICATES = ["", "/m=r3", "/m=~r3", "/m=r10", "/m=~r30", "/m=r3/sz", "/m=r10/dz"]
 TWINS = ["", "/sm=r3", "/dm=r10", "/sm=r3/dm=~r10", "/sz/sm=r3", "/dz/dm=r30"]

@@ -368,6 +368,17 @@ class SVInsn:
                 reads[o.field] = args[o.pos]
             if o.dst:
                 writes[o.field] = args[o.pos]
+        stcr = None
+        if rec.ffcr is not None and rec.ffcr[0] == "rc1" and ld.store:
+            # LD/ST data-dependent fail-first on a store (ldst.mdwn): the data
+            # to be stored is tested before the store; VLi=0 and failing: no
+            # store, no RA update
+            stcr = self._ldst_cr(s, rec.data_op, ks, kd, tables, szero)
+            if ((stcr >> (3 - r.cr_sel)) & 1) != r.inv and not r.vli:
+                if emit is not None:
+                    self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False,
+                                reads, {})
+                return dststep
         snap = None
         rc1 = rec.ffcr is not None and rec.ffcr[0] == "rc0" and r.rc1
         if rc1 or (rec.ffcr is not None and not r.vli and r.subvl == 1):
@@ -396,7 +407,9 @@ class SVInsn:
             self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes)
         if rec.ffcr is not None:
             kind, o = rec.ffcr
-            if kind == "rc1":
+            if kind == "rc1" and stcr is not None:
+                crval = stcr  # a store: tested (and recorded) before it ran
+            elif kind == "rc1":
                 # LD/ST RC1: CR field (CR0 + element) from the loaded element as if Rc=1
                 o = rec.data_op
                 w = r.ew if o.cls == "gpr" else 64
@@ -427,6 +440,18 @@ class SVInsn:
                         s.fpr[:] = back[1]
                 return dststep + (1 if r.vli else 0)
         return None
+
+    def _ldst_cr(self, s, o, ks, kd, tables, szero):
+        """The CR field (CR0 + element) of a store's data element as if Rc=1
+        (signed at ELWIDTH_SRC for GPRs, SO copied), recorded; its value.  A
+        source-zeroed element stores (and tests) 0."""
+        w = self.rec.rm.ews if o.cls == "gpr" else 64
+        v = 0 if szero else read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
+                                      element_index(o, ks, kd, tables, False)
+                                      if o.vec else 0, w)
+        c = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
+        s.cr[kd & 127] = c
+        return c
 
     def _scratch_call(self, s, CIA, args, crf, ks, kd, szero, tables=None):
         rec = self.rec

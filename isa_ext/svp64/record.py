@@ -300,9 +300,11 @@ class SVRecord:
         self.ffcr = None
         if r.mode == "ffirst":
             if self.kind == "ldst":
-                if "MEM" in row.outs:
-                    raise Trap("SVP64 data-dependent fail-first on a store is not "
-                               "implemented (no result to test)", "illegal")
+                if "MEM" in row.outs and r.subvl > 1 and not r.vli:
+                    # a failing sub-element would have to take back the
+                    # memory writes of its group's earlier sub-elements
+                    raise Trap("SVP64 data-dependent fail-first on a store with SUBVL > 1 "
+                               "and VLi=0 is not implemented", "illegal")
                 self.ffcr = ("rc1", None)
             elif self.rc or rc_field:
                 self.ffcr = ("rc", None)
