@@ -38,6 +38,7 @@ from .elements import M64, read_elem, write_elem
 from .indexmap import IDENTITY, IndexMap, element_index
 from .predication import mask as pred_mask, ALL
 from .record import SVRecord
+from . import satexact
 from .steps import LoopContext, settle, step_on, reverse_mask
 
 # remap.SLOTS names the RT slot out1; the index-mapping hook calls it out
@@ -479,20 +480,23 @@ class SVInsn:
             sc[o.sidx] = v
             args[o.pos] = o.sidx
         sat = rec.sat
-        if sat is not None and sat[1] is not None:
-            # OE=1 evaluation on a saved XER: OV places the exact result
-            oe = args[sat[1]]
-            xer = (s.ov, s.ov32, s.so)
-            args[sat[1]] = 1
-            s.ov = 0
+        env = None
+        if sat is not None and sat[2] is not None:
+            # the exact-result expression's operands, before the page runs
+            env = {}
+            for name, o, pos, width in sat[2]:
+                if o is not None:
+                    env[name] = satexact.as_int(sc[o.sidx], r.sat == "s")
+                else:
+                    v = args[pos]
+                    env[name] = v - (1 << width) if width and v >> (width - 1) else v
         s.gpr = sc
         try:
             rec.c.sem(s, CIA, *args, crf)
         finally:
             s.gpr = real
         if sat is not None:
-            satd = self._saturate(s, sc, crf, oe if sat[1] is not None else None,
-                                  xer if sat[1] is not None else None)
+            satd = self._saturate(sc, env)
         for o in rec.gops:
             if o.dst and o.field in rec.c.writes:
                 w = 64 if o.field == rec.addr_field else r.ew
@@ -516,20 +520,23 @@ class SVInsn:
             c = 0b1000 if v >> (r.ew - 1) else (0b0100 if v else 0b0010)
             s.cr[f] = c | (s.cr[f] & 1)
 
-    def _saturate(self, s, sc, crf, oe, xer):
-        """Clamp the page's 64-bit result (sc) to the ELWIDTH range; returns 1
-        when it saturated.  The exact result is the 64-bit value read as signed,
-        moved past the 64-bit range when the OE=1 evaluation set OV."""
+    def _saturate(self, sc, env):
+        """Clamp the page's result (in scratch ``sc``) to the ELWIDTH range;
+        returns 1 when it saturated.  The exact result comes from the row's
+        sat_exact.txt expression (``env``: its operands), or is the 64-bit
+        result read as signed (/sats) or unsigned (/satu) for a "fits" row,
+        as signed for an unlisted row (narrow sources only)."""
         rec = self.rec
         r = rec.rm
-        o = rec.sat[0]
+        o, exact = rec.sat[0], rec.sat[1]
         v = sc[o.sidx] & M64
-        e = v - (1 << 64) if v >> 63 else v
-        if xer is not None:
-            if s.ov:
-                e += -(1 << 64) if e >= 0 else (1 << 64)
-            if not oe:
-                s.ov, s.ov32, s.so = xer
+        if env is not None:
+            e = exact.value(env)
+            if (e - v) & M64:
+                raise Trap(f"internal: decoder/svp64/sat_exact.txt's {exact.text!r} for "
+                           f"{rec.mnemonic} disagrees with its page (0x{v:x})", "illegal")
+        else:
+            e = satexact.as_int(v, exact is None or r.sat == "s")
         w = r.ew
         lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if r.sat == "s" else (0, (1 << w) - 1)
         c = lo if e < lo else hi if e > hi else e

@@ -16,6 +16,7 @@ from . import rm as rmmod
 from . import svstate as SV
 from .elements import M64, read_elem, signed as _signed
 from .extra import parse_slots, etype, slot_spec, EXTENDERS
+from . import satexact
 from .indexmap import assign_slots
 
 _SIGNED = None
@@ -37,19 +38,6 @@ def signed_sources():
     if _SIGNED is None:
         _SIGNED = _name_list("signed_sources.txt")
     return _SIGNED
-
-
-_SAT_OV = None
-
-
-def sat_overflow_rows():
-    """{base mnemonic: tags} of rows whose OE=1 OV is the signed overflow of
-    the 64-bit result within one wrap (``decoder/svp64/sat_overflow.txt``; tag
-    "narrow": only for source elements of 32 bits or less)."""
-    global _SAT_OV
-    if _SAT_OV is None:
-        _SAT_OV = _name_list("sat_overflow.txt", tags=True)
-    return _SAT_OV
 
 
 _XLEN = None
@@ -367,13 +355,33 @@ class SVRecord:
             if res is None:
                 raise Trap(f"SVP64 saturation of {d.mnemonic}: no integer result",
                            "illegal")
-            tags = sat_overflow_rows().get(row.mnemonic)
-            ov = "OE" in c.params and tags is not None
-            if r.ews == 64 and (r.sat == "u" or not ov or "narrow" in tags):
+            exact = satexact.rows().get(row.mnemonic)
+            if exact is not None and r.sat not in exact.modes:
+                raise Trap(f"SVP64 /sat{r.sat} of {d.mnemonic} is not implemented (its page "
+                           f"reads its sources {'un' if r.sat == 's' else ''}signed; "
+                           "decoder/svp64/sat_exact.txt)", "illegal")
+            if exact is None and r.ews == 64:
                 raise Trap(f"SVP64 /sat{r.sat} of {d.mnemonic} with 64-bit source elements "
-                           "is not implemented (the exact result beyond 64 bits is not "
-                           "known)", "illegal")
-            self.sat = (res, c.params.index("OE") if ov else None)
+                           "is not implemented (its exact result is not known: "
+                           "decoder/svp64/sat_exact.txt)", "illegal")
+            env = None
+            if exact is not None and exact.expr is not None:
+                # the fields the expression reads: register sources (their
+                # Op) or immediates (their parameter position and width)
+                srcs = {o.field: o for o in gops if o.src}
+                env = []
+                for name in exact.names:
+                    if name in srcs:
+                        env.append((name, srcs[name], None, None))
+                    elif name in c.params:
+                        fw = row.form.fields[name].width
+                        env.append((name, None, c.params.index(name),
+                                    fw if name in isa.forms.signed else None))
+                    else:
+                        raise Trap(f"decoder/svp64/sat_exact.txt: {d.mnemonic} has no "
+                                   f"source field {name}", "illegal")
+            # (result Op, Exact or None, the expression's fields or None)
+            self.sat = (res, exact, env)
             self.sext = r.sat == "s"
         # Rc=1 CR0 of a narrow destination: recomputed from the truncated element
         self.rc_op = None
