@@ -322,6 +322,26 @@ def test_ldst_ffirst_inverted(svisa):
     assert vl_of(r) == 1 and r.gpr[16:18] == [0, 0xBEEF01]
 
 
+def _without_rc1(svisa, line):
+    # LD/ST fail-first MODE is "VLi 1 inv els RC1" (RM[19:23]); RC1 is RM[23],
+    # the prefix word's least significant bit.  RC1=0 ("Rc=0: ffirst z/nonz")
+    # has no assembly spelling: clear the bit of the RC1 line's prefix
+    prefix, suffix = words(svisa, line)
+    assert prefix & 1
+    return [prefix & ~1, suffix]
+
+
+def test_ldst_ffirst_load_without_rc1(svisa):
+    # sv.lbz/ff=RC1 *16, 1(10) with RC1=0: the same z/nonz test (element 2 loads
+    # 0: VL=2, r18 kept) but no CR field is recorded
+    sim = _string_sim(svisa, "sv.lbz *16, 1(10)")
+    sim.load_words(_without_rc1(svisa, "sv.lbz/ff=RC1 *16, 1(10)"))
+    r = sim.run()
+    assert r.stop == "end", r.trap
+    assert vl_of(r) == 2 and r.gpr[16:19] == [ord("e"), ord("l"), 0xBEEF02]
+    assert r.state.cr[0:3] == [0, 0, 0]
+
+
 def test_ldst_ffirst_linked_list_walk(svisa):
     # sv.ld/ff=RC1/vli *17, 8(*16): element i loads MEM(r(16+i) + 8) into r(17+i),
     # which is the next element's address.  r16 = 24; the list: MEM(32) = 48,
@@ -367,6 +387,18 @@ def test_ldst_ffirst_store(svisa, line, vl, stored, crs):
     assert vl_of(r) == vl
     assert [sim.state.mem.read(BASE + 8 * i, 8) for i in range(4)] == stored
     assert r.state.cr[0:4] == crs
+
+
+def test_ldst_ffirst_store_without_rc1(svisa):
+    # RC1=0: the same test as RC1 (stop at the zero element 2: 5, 6 stored,
+    # VL=2), no CR field recorded
+    sim = sim_for(svisa, "sv.std *4, 0(10)", 4, STORE_REGS)
+    sim.load_words(_without_rc1(svisa, "sv.std/ff=RC1 *4, 0(10)"))
+    _marked(sim)
+    r = sim.run()
+    assert r.stop == "end", r.trap
+    assert vl_of(r) == 2 and r.state.cr[0:4] == [0, 0, 0, 0]
+    assert [sim.state.mem.read(BASE + 8 * i, 8) for i in range(4)] == [5, 6, 0xEE, 0xEE]
 
 
 def test_ldst_ffirst_store_update_form(svisa):

@@ -416,10 +416,9 @@ class SVInsn:
                 w = r.ew if o.cls == "gpr" else 64
                 v = read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
                               element_index(o, ks, kd, tables, True) if o.vec else 0, w)
-                field = kd & 127
-                s.cr[field] = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | \
-                    (s.so & 1)
-                crval = s.cr[field]
+                crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
+                if r.rc1:  # RC1=0: z/nonz tested, no CR recorded
+                    s.cr[kd & 127] = crval
             elif kind == "rc0":
                 # Rc=0: CR of the result element as if Rc=1 (signed at ELWIDTH, SO
                 # copied); stored only with RC1, which discards the result instead
@@ -444,14 +443,15 @@ class SVInsn:
 
     def _ldst_cr(self, s, o, ks, kd, tables, szero):
         """The CR field (CR0 + element) of a store's data element as if Rc=1
-        (signed at ELWIDTH_SRC for GPRs, SO copied), recorded; its value.  A
+        (signed at ELWIDTH_SRC for GPRs, SO copied), recorded when RC1; its value.  A
         source-zeroed element stores (and tests) 0."""
         w = self.rec.rm.ews if o.cls == "gpr" else 64
         v = 0 if szero else read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
                                       element_index(o, ks, kd, tables, False)
                                       if o.vec else 0, w)
         c = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
-        s.cr[kd & 127] = c
+        if self.rec.rm.rc1:  # RC1=0: z/nonz tested, no CR recorded
+            s.cr[kd & 127] = c
         return c
 
     def _scratch_call(self, s, CIA, args, crf, ks, kd, szero, tables=None):
