@@ -237,6 +237,10 @@ H = 1 << 63
     # high halves fit their signedness; a narrower destination clamps them:
     # mulhdu 2^63 * 2^34 = 2^97, high half 2^33 -> 32-bit unsigned max
     ("sv.mulhdu/satu/dw=32 *1, *5, *9", 1, {1: 0, 5: H, 9: 1 << 34}, [0xFFFFFFFF]),
+    # sld: 3 << 62 = 3 * 2^62 -> 2^63-1 (sats); 1 << 70 (amount 70: the page
+    # gives 0) -> 2^64-1 (satu); 5 << 1 = 10
+    ("sv.sld/sats *1, *5, *9", 1, {5: 3, 9: 62}, [H - 1]),
+    ("sv.sld/satu *1, *5, *9", 2, {5: 1, 9: 70, 6: 5, 10: 1}, [M64, 10]),
     # bitwise: 0x1FF & 0xFF = 0xFF = 255 -> 127 at a signed byte (sats/dw=8)
     ("sv.and/sats/dw=8 *1, *5, *9", 1, {1: 0, 5: 0x1FF, 9: 0xFF}, [0x7F]),
 ])
@@ -275,7 +279,8 @@ def test_sat_predicated_dz(svisa):
     ("sv.fadd/sats *1, *5, *9", "not implemented"),
     # not in decoder/svp64/sat_exact.txt: exact result unknown with 64-bit sources
     ("sv.divd/sats *1, *5, *9", "not implemented"),
-    ("sv.sld/satu *1, *5, *9", "not implemented"),
+    ("sv.slw/satu *1, *5, *9", "not implemented"),
+    ("sv.srd/sats *1, *5, *9", "reads its sources unsigned"),
     # listed, but the page reads its sources with the other signedness
     ("sv.mulhdu/sats *1, *5, *9", "reads its sources unsigned"),
     ("sv.mulhd/satu/w=8 *1, *5, *9", "reads its sources signed"),

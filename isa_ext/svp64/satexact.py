@@ -28,11 +28,11 @@ class Exact:
                 if isinstance(node, ast.Name):
                     names.append(node.id)
                 elif not isinstance(node, (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Add,
-                                           ast.Sub, ast.Mult, ast.USub, ast.Constant,
-                                           ast.Load)) or (isinstance(node, ast.Constant)
-                                                          and type(node.value) is not int):
-                    raise Trap(f"{where}: only + - * and integers are allowed in {text!r}",
-                               "illegal")
+                                           ast.Sub, ast.Mult, ast.LShift, ast.BitAnd,
+                                           ast.USub, ast.Constant, ast.Load)) or (
+                        isinstance(node, ast.Constant) and type(node.value) is not int):
+                    raise Trap(f"{where}: only + - * << & and integers are allowed in "
+                               f"{text!r}", "illegal")
             self.names = tuple(dict.fromkeys(names))
             self.expr = compile(tree, where, "eval")
 
