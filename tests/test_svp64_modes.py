@@ -227,6 +227,9 @@ H = 1 << 63
     # immediates stay signed: (2^63-1) + 1 -> 2^63-1 (sats); 5 + (-10) = -5 -> 0 (satu)
     ("sv.addi/sats *1, *5, 1", 1, {5: H - 1}, [H - 1]),
     ("sv.addi/satu *1, *5, -10", 1, {5: 5}, [0]),
+    # (RA|0): RA=0 is 0, not r0 (r0 = 100): 0 + 5 = 5, 0 + (-5) -> 0 (satu)
+    ("sv.addi/sats *1, 0, 5", 1, {0: 100}, [5]),
+    ("sv.addi/satu *1, 0, -5", 1, {0: 100}, [0]),
     # addis: 2^62 + 0x4000 * 2^16 = 2^62 + 2^30 (fits); 2^63-1 + 2^16 -> 2^63-1
     ("sv.addis/sats *1, *5, 0x4000", 2, {5: 1 << 62, 6: H - 1}, [(1 << 62) + (1 << 30), H - 1]),
     # mulli: 2^62 * 2 = 2^63 -> 2^63-1 (sats); 2^63 * 2 -> 2^64-1 (satu)
@@ -346,10 +349,12 @@ def test_sat_exact_table_agrees_with_the_pages(svisa):
     for name, exact in sorted(satexact.rows().items()):
         row, _flags = svisa.by_mnemonic[name]
         for mode in sorted(exact.modes):
-            for width in ("", "/sw=8", "", "/sw=8", ""):
-                ops, regs = [], {}
+            for j, width in enumerate(("", "/sw=8", "", "/sw=8", "")):
+                ops, regs = [], {0: 100}
                 for k, f in enumerate(o.field for o in row.operands):
-                    if svisa.forms.regclass.get(f) == "gpr":
+                    if f == "RA" and "RA0" in row.ins and j % 2:
+                        ops.append("0")  # (RA|0): the value 0, not r0
+                    elif svisa.forms.regclass.get(f) == "gpr":
                         ops.append(str(1 + 4 * k))
                         regs[1 + 4 * k] = rng.choice(vals) if k else 0
                     else:

@@ -486,7 +486,9 @@ class SVInsn:
             env = {}
             for name, o, pos, width in sat[2]:
                 if o is not None:
-                    env[name] = satexact.as_int(sc[o.sidx], r.sat == "s")
+                    # (RA|0) with RA=0 (scratch slot 0) is the value 0
+                    env[name] = 0 if o.ra0 and o.sidx == 0 else \
+                        satexact.as_int(sc[o.sidx], r.sat == "s")
                 else:
                     v = args[pos]
                     env[name] = v - (1 << width) if width and v >> (width - 1) else v
