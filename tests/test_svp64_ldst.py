@@ -322,6 +322,26 @@ def test_ldst_ffirst_inverted(svisa):
     assert vl_of(r) == 1 and r.gpr[16:18] == [0, 0xBEEF01]
 
 
+def _without_rc1(svisa, line):
+    # LD/ST fail-first MODE is "VLi 1 inv els RC1" (RM[19:23]); RC1 is RM[23],
+    # the prefix word's least significant bit.  RC1=0 ("Rc=0: ffirst z/nonz")
+    # has no assembly spelling: clear the bit of the RC1 line's prefix
+    prefix, suffix = words(svisa, line)
+    assert prefix & 1
+    return [prefix & ~1, suffix]
+
+
+def test_ldst_ffirst_load_without_rc1(svisa):
+    # sv.lbz/ff=RC1 *16, 1(10) with RC1=0: the same z/nonz test (element 2 loads
+    # 0: VL=2, r18 kept) but no CR field is recorded
+    sim = _string_sim(svisa, "sv.lbz *16, 1(10)")
+    sim.load_words(_without_rc1(svisa, "sv.lbz/ff=RC1 *16, 1(10)"))
+    r = sim.run()
+    assert r.stop == "end", r.trap
+    assert vl_of(r) == 2 and r.gpr[16:19] == [ord("e"), ord("l"), 0xBEEF02]
+    assert r.state.cr[0:3] == [0, 0, 0]
+
+
 def test_ldst_ffirst_linked_list_walk(svisa):
     # sv.ld/ff=RC1/vli *17, 8(*16): element i loads MEM(r(16+i) + 8) into r(17+i),
     # which is the next element's address.  r16 = 24; the list: MEM(32) = 48,
@@ -334,11 +354,86 @@ def test_ldst_ffirst_linked_list_walk(svisa):
     assert vl_of(r) == 4 and r.gpr[17:22] == [48, 8, 80, 0, 0xBEEF05]
 
 
-def test_ldst_ffirst_on_store_traps_not_implemented(svisa):
-    sim = sim_for(svisa, "sv.std/ff=RC1 *4, 0(10)", 2, {10: BASE, 4: 5})
+# Data-dependent fail-first on stores (ldst.mdwn, "Load/Store Data-Dependent
+# Fail-First"): the data to be stored is tested *before* the store (CR0 +
+# element as if Rc=1, here the RS element at ELWIDTH_SRC); VLi=0 and failing:
+# no store, no RA update, VL = the elements that passed; VLi=1: the store (and
+# RA update) happens, then VL = the elements tested.  ISACaller (3cb597b9)
+# raises a TypeError on sv.std/ff=RC1, so there is nothing to compare with.
+STORE_REGS = {10: BASE, 4: 5, 5: 6, 6: 0, 7: 8}
+GT, EQ = 0b0100, 0b0010
+
+
+def _marked(sim):
+    for i in range(5):
+        sim.state.mem.write(BASE + 8 * i, 8, 0xEE)
+
+
+@pytest.mark.parametrize("line,vl,stored,crs", [
+    # RC1 (inv=0) stops at the first zero: r6 = 0 is element 2; 5, 6 stored at
+    # BASE, BASE+8; BASE+16 keeps its marker; VL=2; CR0..CR2 = GT, GT, EQ
+    ("sv.std/ff=RC1 *4, 0(10)", 2, [5, 6, 0xEE, 0xEE], [GT, GT, EQ, 0]),
+    # VLi=1: the failing element is stored too (0 at BASE+16), VL=3
+    ("sv.std/ff=RC1/vli *4, 0(10)", 3, [5, 6, 0, 0xEE], [GT, GT, EQ, 0]),
+    # ~RC1 (inv=1) stops at the first non-zero: element 0 (5): nothing stored,
+    # VL=0, CR0 = GT
+    ("sv.std/ff=~RC1 *4, 0(10)", 0, [0xEE, 0xEE, 0xEE, 0xEE], [GT, 0, 0, 0]),
+])
+def test_ldst_ffirst_store(svisa, line, vl, stored, crs):
+    sim = sim_for(svisa, line, 4, STORE_REGS)
+    _marked(sim)
+    r = sim.run()
+    assert r.stop == "end", r.trap
+    assert vl_of(r) == vl
+    assert [sim.state.mem.read(BASE + 8 * i, 8) for i in range(4)] == stored
+    assert r.state.cr[0:4] == crs
+
+
+def test_ldst_ffirst_store_without_rc1(svisa):
+    # RC1=0: the same test as RC1 (stop at the zero element 2: 5, 6 stored,
+    # VL=2), no CR field recorded
+    sim = sim_for(svisa, "sv.std *4, 0(10)", 4, STORE_REGS)
+    sim.load_words(_without_rc1(svisa, "sv.std/ff=RC1 *4, 0(10)"))
+    _marked(sim)
+    r = sim.run()
+    assert r.stop == "end", r.trap
+    assert vl_of(r) == 2 and r.state.cr[0:4] == [0, 0, 0, 0]
+    assert [sim.state.mem.read(BASE + 8 * i, 8) for i in range(4)] == [5, 6, 0xEE, 0xEE]
+
+
+def test_ldst_ffirst_store_update_form(svisa):
+    # sv.stdu/ff=RC1 *4, 8(10), VL=4: update form in unit-stride mode (RA gets
+    # each element's full EA): e0 stores 5 at BASE+8, RA = BASE+8; e1 stores 6
+    # at RA+8+8 = BASE+24, RA = BASE+24; e2 (r6 = 0) fails: no store and RA
+    # keeps BASE+24 (ldst.mdwn: "RA does not receive a copy of the EA"), VL=2
+    sim = sim_for(svisa, "sv.stdu/ff=RC1 *4, 8(10)", 4, STORE_REGS)
+    _marked(sim)
+    r = sim.run()
+    assert r.stop == "end" and vl_of(r) == 2
+    assert r.gpr[10] == BASE + 24
+    assert [sim.state.mem.read(BASE + 8 * i, 8) for i in range(5)] == \
+        [0xEE, 5, 0xEE, 6, 0xEE]
+
+
+def test_ldst_ffirst_store_tests_the_source_element_width(svisa):
+    # sv.stw/w=32/ff=RC1 *4, 0(10): RS elements are 32 bits (ELWIDTH_SRC), so
+    # r4 = 0x0000000500000000 holds element 0 = 0 (low word) and element 1 = 5:
+    # element 0 tests zero and fails at once: VL=0, CR0 = EQ, nothing stored
+    sim = sim_for(svisa, "sv.stw/w=32/ff=RC1 *4, 0(10)", 2, {10: BASE, 4: 5 << 32})
+    _marked(sim)
+    r = sim.run()
+    assert r.stop == "end" and vl_of(r) == 0 and r.state.cr[0] == EQ
+    assert sim.state.mem.read(BASE, 8) == 0xEE
+
+
+def test_ldst_ffirst_store_subvl_traps(svisa):
+    # VLi=0 with SUBVL > 1 would have to take back stores of the failing
+    # sub-element's group: not implemented, nothing stored
+    sim = sim_for(svisa, "sv.std/vec2/ff=RC1 *4, 0(10)", 2, STORE_REGS)
+    _marked(sim)
     r = sim.run()
     assert r.stop == "trap" and "not implemented" in r.trap.reason
-    assert sim.state.mem.read(BASE, 8) == 0
+    assert sim.state.mem.read(BASE, 8) == 0xEE
 
 
 # --- assembly ------------------------------------------------------------------------

@@ -111,6 +111,13 @@ TEMPLATES = [
     ("sv.add.{p} *80, *40, *60", False),
     ("sv.subf/mr 20, 20, *40", False),
     ("sv.add./ff=ne{p} *80, *40, *60", False),
+    ("sv.minmax{p}{v} *80, *40, *60, 3", True),
+    ("sv.minmax./ff=le{p} 20, *40, 20, 1", False),
+    ("sv.std/ff=RC1{p} *40, 8(50)", False),
+    ("sv.mulld/sats{p} *80, *40, *60", True),
+    ("sv.subf/satu{p}{w}{v} *80, *40, *60", True),
+    ("sv.addi/sats{p} *80, *40, -7", True),
+    ("sv.stdu/ff=~RC1/vli{p} *40, 8(51)", False),
 ]
 PREDICATES = ["", "/m=r3", "/m=~r3", "/m=r10", "/m=~r30", "/m=r3/sz", "/m=r10/dz"]
 TWINS = ["", "/sm=r3", "/dm=r10", "/sm=r3/dm=~r10", "/sz/sm=r3", "/dz/dm=r30"]
@@ -333,3 +340,32 @@ def test_anchor_maddsubrs_elwidth(svisa):
                     30: 11585 * 0x1_0001_0001_0001}}
     res = all_modes(svisa, ["sv.maddsubrs/w=16 *10,*20,*30,14"], init, "")
     assert (res.gpr[10], res.gpr[11]) == (0x182f_15d2_46f2_2061, 0xfe71_176f_fcef_3a21)
+
+
+# openpower-isa test_caller_svp64_dd_ffirst.py (data-dependent fail-first), its
+# expectations re-derived by hand:
+# test_sv_addi_ffirst_le: sv.subf./ff=le *0,8,*0, VL=4, r0..r3 = 9,8,3,4, r8 = 3:
+# 6, 5 written; element 2 gives 0 (<= 0): VL=2, its result discarded, r2 stays 3.
+# test_sv_maxu_ddffirst_single_1 (second definition): sv.minmax./ff=le 4,*10,4,1,
+# r10..r13 = 3,4,1,0, r4 = 2: r4 <- 3, r4 <- 4, then 1 < 4 fails: VL=2, CR0 LT.
+# test_sv_addi_ffirst_vli: sv.subf/ff=RC1/vli *0,8,*0: the file expects the
+# results stored (6, 5, 0) and VL=3; RC1 never stores results (normal.mdwn:
+# "RC1 as if Rc=1, stores CRs but not the result"), so r0..r3 keep 9,8,3,4,
+# CR0..CR2 = GT, GT, EQ and VL=3 (VLi includes the failing element).
+@pytest.mark.parametrize("line,regs,want_regs,want_cr,want_vl", [
+    ("sv.subf./ff=le *0,8,*0", {0: 9, 1: 8, 2: 3, 3: 4, 8: 3}, [6, 5, 3, 4],
+     [0b0100, 0b0100, 0b0010, 0], 2),
+    ("sv.minmax./ff=le 4, *10, 4, 1", {4: 2, 10: 3, 11: 4, 12: 1, 13: 0}, None,
+     [0b1000, 0, 0, 0], 2),
+    ("sv.subf/ff=RC1/vli *0,8,*0", {0: 9, 1: 8, 2: 3, 3: 4, 8: 3}, [9, 8, 3, 4],
+     [0b0100, 0b0100, 0b0010, 0], 3),
+])
+def test_anchor_dd_ffirst(svisa, line, regs, want_regs, want_cr, want_vl):
+    init = {"svstate": SV.make(maxvl=4, vl=4), "gpr": regs}
+    res = all_modes(svisa, [line], init)
+    if want_regs is not None:
+        assert res.gpr[0:4] == want_regs
+    else:
+        assert res.gpr[4] == 4
+    assert res.state.cr[0:4] == want_cr
+    assert SV.get(res.state.svstate, "vl") == want_vl

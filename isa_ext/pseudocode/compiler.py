@@ -215,6 +215,7 @@ class PageCompiler:
         self.reads, self.writes = set(), set()
         self.prologue = set()
         self.uses_nia = False
+        self.records_cr0 = False  # the page assigns CR0 (its own Rc=1 record)
         self.lines = []  # (indent, text, pseudo_line)
         self.indent = 1
         self.cur_line = 0
@@ -666,6 +667,14 @@ class PageCompiler:
                 self.note_write()
                 self.emit(f"_cr_put(CRF, {self.fit(v, 64)})")
                 return
+            if name == "CR0" and self.rc == "CR0":
+                # the page records its own Rc=1 field (minmax.: a comparison,
+                # not RT against 0); under SVP64 it is the EXTRA-extended field
+                self.prologue.add("CRF")
+                self.note_write()
+                self.records_cr0 = True
+                self.emit(f"CRF[_crf] = {self.fit(v, 4)}")
+                return
             if name == "XER":
                 self.note_write()
                 self.emit(f"_xer_put(s, {self.fit(v, 64)})")
@@ -789,7 +798,8 @@ class PageCompiler:
             self.prologue.add(arr)
             self.fields_used.add(name)
             self.emit(f"{arr}[f_{name}] = w_{name}")
-        if (self.rc and self.rc_target) or self.rc == "CR1":  # CR1 copies the FPSCR, no target
+        if (self.rc and self.rc_target and not self.records_cr0) or self.rc == "CR1":
+            # CR1 copies the FPSCR, no target; a page assigning CR0 records it itself
             self.rc_epilogue()
         params = sorted(self.fields_used | set(self.extra_params))
         return params

@@ -23,7 +23,7 @@ from .asm import is_branch
 from .elements import M64, read_elem, write_elem  # noqa: F401 (re-exported)
 from .executor import SVInsn, ElementInterrupt  # noqa: F401
 from .indexmap import IndexMap, IDENTITY, SLOTS  # noqa: F401
-from .record import SVRecord, Op, LdSt, signed_sources, sat_overflow_rows  # noqa: F401
+from .record import SVRecord, Op, LdSt, signed_sources  # noqa: F401
 from .steps import LoopContext, PLAIN, next_enabled, advance_steps  # noqa: F401
 
 

@@ -38,6 +38,7 @@ from .elements import M64, read_elem, write_elem
 from .indexmap import IDENTITY, IndexMap, element_index
 from .predication import mask as pred_mask, ALL
 from .record import SVRecord
+from . import satexact
 from .steps import LoopContext, settle, step_on, reverse_mask
 
 # remap.SLOTS names the RT slot out1; the index-mapping hook calls it out
@@ -399,6 +400,17 @@ class SVInsn:
                 reads[o.field] = args[o.pos]
             if o.dst:
                 writes[o.field] = args[o.pos]
+        stcr = None
+        if rec.ffcr is not None and rec.ffcr[0] == "rc1" and ld.store:
+            # LD/ST data-dependent fail-first on a store (ldst.mdwn): the data
+            # to be stored is tested before the store; VLi=0 and failing: no
+            # store, no RA update
+            stcr = self._ldst_cr(s, rec.data_op, ks, kd, tables, szero)
+            if ((stcr >> (3 - r.cr_sel)) & 1) != r.inv and not r.vli:
+                if emit is not None:
+                    self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False,
+                                reads, {})
+                return dststep
         snap = None
         rc1 = rec.ffcr is not None and rec.ffcr[0] == "rc0" and r.rc1
         if rc1 or (rec.ffcr is not None and not r.vli and r.subvl == 1):
@@ -430,16 +442,17 @@ class SVInsn:
             self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes)
         if rec.ffcr is not None:
             kind, o = rec.ffcr
-            if kind == "rc1":
+            if kind == "rc1" and stcr is not None:
+                crval = stcr  # a store: tested (and recorded) before it ran
+            elif kind == "rc1":
                 # LD/ST RC1: CR field (CR0 + element) from the loaded element as if Rc=1
                 o = rec.data_op
                 w = r.ew if o.cls == "gpr" else 64
                 v = read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
                               element_index(o, ks, kd, tables, True) if o.vec else 0, w)
-                field = kd & 127
-                s.cr[field] = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | \
-                    (s.so & 1)
-                crval = s.cr[field]
+                crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
+                if r.rc1:  # RC1=0: z/nonz tested, no CR recorded
+                    s.cr[kd & 127] = crval
             elif kind == "rc0":
                 # Rc=0: CR of the result element as if Rc=1 (signed at ELWIDTH, SO
                 # copied); stored only with RC1, which discards the result instead
@@ -461,6 +474,19 @@ class SVInsn:
                         s.fpr[:] = back[1]
                 return dststep + (1 if r.vli else 0)
         return None
+
+    def _ldst_cr(self, s, o, ks, kd, tables, szero):
+        """The CR field (CR0 + element) of a store's data element as if Rc=1
+        (signed at ELWIDTH_SRC for GPRs, SO copied), recorded when RC1; its value.  A
+        source-zeroed element stores (and tests) 0."""
+        w = self.rec.rm.ews if o.cls == "gpr" else 64
+        v = 0 if szero else read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
+                                      element_index(o, ks, kd, tables, False)
+                                      if o.vec else 0, w)
+        c = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
+        if self.rec.rm.rc1:  # RC1=0: z/nonz tested, no CR recorded
+            s.cr[kd & 127] = c
+        return c
 
     def _scratch_call(self, s, CIA, args, crf, ks, kd, szero, tables=None):
         rec = self.rec
@@ -491,20 +517,25 @@ class SVInsn:
             sc[o.sidx] = v
             args[o.pos] = o.sidx
         sat = rec.sat
-        if sat is not None and sat[1] is not None:
-            # OE=1 evaluation on a saved XER: OV places the exact result
-            oe = args[sat[1]]
-            xer = (s.ov, s.ov32, s.so)
-            args[sat[1]] = 1
-            s.ov = 0
+        env = None
+        if sat is not None and sat[2] is not None:
+            # the exact-result expression's operands, before the page runs
+            env = {}
+            for name, o, pos, width in sat[2]:
+                if o is not None:
+                    # (RA|0) with RA=0 (scratch slot 0) is the value 0
+                    env[name] = 0 if o.ra0 and o.sidx == 0 else \
+                        satexact.as_int(sc[o.sidx], r.sat == "s")
+                else:
+                    v = args[pos]
+                    env[name] = v - (1 << width) if width and v >> (width - 1) else v
         s.gpr = sc
         try:
             rec.c.sem(s, CIA, *args, crf)
         finally:
             s.gpr = real
         if sat is not None:
-            satd = self._saturate(s, sc, crf, oe if sat[1] is not None else None,
-                                  xer if sat[1] is not None else None)
+            satd = self._saturate(sc, env)
         for o in rec.gops:
             if o.dst and o.field in rec.c.writes:
                 w = 64 if o.field == rec.addr_field else r.ew
@@ -529,20 +560,23 @@ class SVInsn:
             c = 0b1000 if v >> (bits - 1) else (0b0100 if v else 0b0010)
             s.cr[f] = c | (s.cr[f] & 1)
 
-    def _saturate(self, s, sc, crf, oe, xer):
-        """Clamp the page's 64-bit result (sc) to the ELWIDTH range; returns 1
-        when it saturated.  The exact result is the 64-bit value read as signed,
-        moved past the 64-bit range when the OE=1 evaluation set OV."""
+    def _saturate(self, sc, env):
+        """Clamp the page's result (in scratch ``sc``) to the ELWIDTH range;
+        returns 1 when it saturated.  The exact result comes from the row's
+        sat_exact.txt expression (``env``: its operands), or is the 64-bit
+        result read as signed (/sats) or unsigned (/satu) for a "fits" row,
+        as signed for an unlisted row (narrow sources only)."""
         rec = self.rec
         r = rec.rm
-        o = rec.sat[0]
+        o, exact = rec.sat[0], rec.sat[1]
         v = sc[o.sidx] & M64
-        e = v - (1 << 64) if v >> 63 else v
-        if xer is not None:
-            if s.ov:
-                e += -(1 << 64) if e >= 0 else (1 << 64)
-            if not oe:
-                s.ov, s.ov32, s.so = xer
+        if env is not None:
+            e = exact.value(env)
+            if (e - v) & M64:
+                raise Trap(f"internal: decoder/svp64/sat_exact.txt's {exact.text!r} for "
+                           f"{rec.mnemonic} disagrees with its page (0x{v:x})", "illegal")
+        else:
+            e = satexact.as_int(v, exact is None or r.sat == "s")
         w = r.ew
         lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if r.sat == "s" else (0, (1 << w) - 1)
         c = lo if e < lo else hi if e > hi else e

@@ -16,6 +16,7 @@ from . import rm as rmmod
 from . import svstate as SV
 from .elements import M64, read_elem, signed as _signed
 from .extra import parse_slots, etype, slot_spec, EXTENDERS
+from . import satexact
 from .indexmap import assign_slots
 
 _SIGNED = None
@@ -39,17 +40,16 @@ def signed_sources():
     return _SIGNED
 
 
-_SAT_OV = None
+_XLEN = None
 
 
-def sat_overflow_rows():
-    """{base mnemonic: tags} of rows whose OE=1 OV is the signed overflow of
-    the 64-bit result within one wrap (``decoder/svp64/sat_overflow.txt``; tag
-    "narrow": only for source elements of 32 bits or less)."""
-    global _SAT_OV
-    if _SAT_OV is None:
-        _SAT_OV = _name_list("sat_overflow.txt", tags=True)
-    return _SAT_OV
+def xlen_rows():
+    """Base mnemonics whose page depends on XLEN (``decoder/svp64/xlen_rows.txt``):
+    element-width overrides trap on them."""
+    global _XLEN
+    if _XLEN is None:
+        _XLEN = _name_list("xlen_rows.txt")
+    return _XLEN
 
 
 _PORTS = None
@@ -308,6 +308,11 @@ class SVRecord:
         # a scalar destination ends the loop at its first write (unless map-reduce)
         self.scalar_dest = bool(regdst) and not any(o.vec for o in regdst) and \
             not (self.rc and self.crvec) and r.mode != "mapreduce"
+        if r.mode == "ffirst" and any(o.vec and o.src for o in self.ops):
+            # normal.mdwn "Data-Dependent Fail-First implicit mapreduce mode": a
+            # scalar destination is an accumulator, the loop goes on to the
+            # failing element (ISACaller likewise tests only the sources)
+            self.scalar_dest = False
         if self.kind == "ldst":
             # ldst.mdwn: a scalar load destination ends the loop; a store's
             # destination is memory (a vector of stores, even to one address)
@@ -327,9 +332,11 @@ class SVRecord:
         self.ffcr = None
         if r.mode == "ffirst":
             if self.kind == "ldst":
-                if "MEM" in row.outs:
-                    raise Trap("SVP64 data-dependent fail-first on a store is not "
-                               "implemented (no result to test)", "illegal")
+                if "MEM" in row.outs and r.subvl > 1 and not r.vli:
+                    # a failing sub-element would have to take back the
+                    # memory writes of its group's earlier sub-elements
+                    raise Trap("SVP64 data-dependent fail-first on a store with SUBVL > 1 "
+                               "and VLi=0 is not implemented", "illegal")
                 self.ffcr = ("rc1", None)
             elif self.rc or rc_field:
                 self.ffcr = ("rc", None)
@@ -382,6 +389,9 @@ class SVRecord:
         self.addr_field = self.addr_fields[0] if self.addr_fields else None
         self.mview = self.ldst is not None and self.ldst.needs_view()
         self.sext = row.mnemonic in signed_sources()
+        if (r.ew != 64 or r.ews != 64) and row.mnemonic in xlen_rows():
+            raise Trap(f"SVP64 element-width overrides on {d.mnemonic} are not implemented "
+                       "(its operation depends on XLEN)", "illegal")
         # saturation (normal.mdwn "sat mode"): clamp the exact result to ELWIDTH
         self.sat = None
         if r.mode == "sat":
@@ -394,13 +404,33 @@ class SVRecord:
             if res is None:
                 raise Trap(f"SVP64 saturation of {d.mnemonic}: no integer result",
                            "illegal")
-            tags = sat_overflow_rows().get(row.mnemonic)
-            ov = "OE" in c.params and tags is not None
-            if r.ews == 64 and (r.sat == "u" or not ov or "narrow" in tags):
+            exact = satexact.rows().get(row.mnemonic)
+            if exact is not None and r.sat not in exact.modes:
+                raise Trap(f"SVP64 /sat{r.sat} of {d.mnemonic} is not implemented (its page "
+                           f"reads its sources {'un' if r.sat == 's' else ''}signed; "
+                           "decoder/svp64/sat_exact.txt)", "illegal")
+            if exact is None and r.ews == 64:
                 raise Trap(f"SVP64 /sat{r.sat} of {d.mnemonic} with 64-bit source elements "
-                           "is not implemented (the exact result beyond 64 bits is not "
-                           "known)", "illegal")
-            self.sat = (res, c.params.index("OE") if ov else None)
+                           "is not implemented (its exact result is not known: "
+                           "decoder/svp64/sat_exact.txt)", "illegal")
+            env = None
+            if exact is not None and exact.expr is not None:
+                # the fields the expression reads: register sources (their
+                # Op) or immediates (their parameter position and width)
+                srcs = {o.field: o for o in gops if o.src}
+                env = []
+                for name in exact.names:
+                    if name in srcs:
+                        env.append((name, srcs[name], None, None))
+                    elif name in c.params:
+                        fw = row.form.fields[name].width
+                        env.append((name, None, c.params.index(name),
+                                    fw if name in isa.forms.signed else None))
+                    else:
+                        raise Trap(f"decoder/svp64/sat_exact.txt: {d.mnemonic} has no "
+                                   f"source field {name}", "illegal")
+            # (result Op, Exact or None, the expression's fields or None)
+            self.sat = (res, exact, env)
             self.sext = r.sat == "s"
         # Rc=1 CR0 of a narrow result: recomputed from the element truncated to
         # rc_bits (the destination width, or the operation's under a profile)

@@ -165,10 +165,9 @@ def decode_mode(r, kind, rc, crdest):
         if m1:
             r.mode = "ffirst"
             r.vli, r.inv, r.els, r.rc1 = m0, m2, m3, m4
-            r.cr_sel = 2  # the EQ bit of the CR computed from the result
-            if not m4:
-                raise Trap("SVP64 LD/ST fail-first without RC1 (CR-bit select needs Rc=1, "
-                           "which LD/ST lack) is not implemented", "illegal")
+            # the EQ bit of the CR computed from the data (z/nonz); RC1=1
+            # records that CR, RC1=0 only tests it
+            r.cr_sel = 2
             return r
         r.els, r.pi, r.lfsea = m0, m2, m4
         r.sz = r.dz = m3
