@@ -821,7 +821,15 @@ class Assembler:
             self.error(f"{name} value {value} is not a multiple of {scale}", st.line, loc.column)
         value //= scale
         value -= forms.bias.get(name, 0)
-        if name in forms.signed:
+        if (st.mnemonic, name) in forms.signopt:
+            # GNU as (binutils' SISIGNOPT/UISIGNOPT): the field's bit pattern may be
+            # written signed or unsigned; store it in the field's own range
+            lo, hi = -(1 << (width - 1)), (1 << width) - 1
+            if lo <= value <= hi:
+                value &= (1 << width) - 1
+                if name in forms.signed and value >> (width - 1):
+                    value -= 1 << width
+        elif name in forms.signed:
             lo, hi = -(1 << (width - 1)), (1 << (width - 1)) - 1
         else:
             lo, hi = 0, (1 << width) - 1

@@ -77,6 +77,7 @@ class FormSet:
     svbias: dict = dc_field(default_factory=dict)  # the bias under sv. (overrides bias)
     pcrel: set = dc_field(default_factory=set)  # branch displacements (relative unless AA=1)
     swaphalves: set = dc_field(default_factory=set)  # assembly value = field halves swapped
+    signopt: set = dc_field(default_factory=set)  # (mnemonic, field): either signedness
 
     def __getitem__(self, name):
         try:
@@ -118,6 +119,7 @@ def parse_forms(text, filename="forms.txt"):
     forms, regclass = {}, {}
     sets = {name: set() for name in _FIELD_SETS}
     numbers = {name: {} for name in _FIELD_NUMBERS}
+    signopt = set()
     current = None
     for lineno, raw in enumerate(text.splitlines(), 1):
         where = f"{filename}:{lineno}"
@@ -140,6 +142,9 @@ def parse_forms(text, filename="forms.txt"):
                     raise SpecError(f"{words[0]} {words[1]}: {words[2]!r} is not a number",
                                     where) from None
                 current = None
+            elif words[0] == "signopt" and len(words) == 3:
+                signopt.add((words[1], words[2]))
+                current = None
             elif words[0] == "form" and len(words) == 2:
                 if words[1] in forms:
                     raise SpecError(f"form {words[1]} defined twice", where)
@@ -154,4 +159,4 @@ def parse_forms(text, filename="forms.txt"):
             if words[0] in current.fields:
                 raise SpecError(f"field {words[0]} defined twice in form {current.name}", where)
             current.fields[words[0]] = Field(words[0], _parse_bits(words[1:], where))
-    return FormSet(forms, regclass, **sets, **numbers)
+    return FormSet(forms, regclass, **sets, **numbers, signopt=signopt)

@@ -80,12 +80,13 @@ def operand_text(isa, row, name, rng, flags):
 
 
 def update_base(row, name, values, rng):
-    """Update forms: RA=0 and (for loads) RA=RT are invalid (Book I 3.3.2)."""
-    if name != "RA" or "RA" not in row.outs:
+    """Update forms: RA=0 and (for loads) RA=RT are invalid (Book I 3.3.2); lq:
+    RA=RTp is invalid (Book I 3.3.4), and GNU as rejects it."""
+    if name != "RA" or ("RA" not in row.outs and "RTp" not in values):
         return None
     while True:
         text = f"r{rng.randrange(1, 32)}"
-        if text != values.get("RT"):
+        if text not in (values.get("RT"), values.get("RTp")):
             return text
 
 

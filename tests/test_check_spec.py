@@ -151,6 +151,18 @@ def test_uncovered_form_bits_are_reported(spec_copy):
     assert any("form ZZSHORT leaves bit(s) 11:20, 31 uncovered" in p for p in new), new
 
 
+def test_signopt_of_no_operand_is_reported(spec_copy):
+    forms = os.path.join(spec_copy, "decoder", "forms.txt")
+
+    def add_bad_signopt():
+        with open(forms, "a", encoding="utf-8") as f:
+            f.write("\nsignopt addi UI\nsignopt nosuchinsn SI\n")
+
+    new = _new_problems(spec_copy, add_bad_signopt)
+    assert any("signopt addi UI: no instruction addi with operand UI" in p for p in new), new
+    assert any("signopt nosuchinsn SI" in p for p in new), new
+
+
 def test_rm_category_mismatch_is_reported(spec_copy):
     isa = ISA(root=spec_copy)
     row = next(r for r in isa.rows

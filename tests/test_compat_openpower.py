@@ -78,6 +78,12 @@ def test_selectable_int_bool_results_and_conversions():
     assert repr(a) == str(a) == "SelectableInt(value=0x5, bits=8)"  # 3cb597b9
 
 
+def test_selectable_int_float_reads_ieee754():
+    # IEEE 754: 0x3FF8000000000000 is the double 1.5, 0xC0490FDB the single nearest -pi
+    assert float(SelectableInt(0x3FF8000000000000, 64)) == 1.5
+    assert float(SelectableInt(0xC0490FDB, 32)) == -3.1415927410125732
+
+
 def test_selectable_int_item_assignment():
     b = SelectableInt(0, 8)
     b[0] = 1
@@ -93,7 +99,7 @@ def test_selectable_int_item_assignment():
     "SelectableInt(5, 8)[2:2]", "SelectableInt(5, 8)[::2]", "SelectableInt(5, 8)[4:]",
     "SelectableInt(3, 8) + SelectableInt(3, 16)", "SelectableInt(5, 8) == SelectableInt(5, 4)",
     "SelectableInt(5, 8) == 5.0", "SelectableInt(5, 8) + 'x'", "SelectableInt(5, 8) / 2",
-    "hash(SelectableInt(5, 8))",
+    "hash(SelectableInt(5, 8))", "float(SelectableInt(5, 8))",
 ])
 def test_selectable_int_refuses_what_openpower_isa_refuses(expr):
     # 3cb597b9 raises on each of these (AssertionError/TypeError/ValueError there)
@@ -165,6 +171,27 @@ def test_svshape_fields(value, lims, invxyz, mode, skip, offset, submode2, index
     s = SVSHAPE(value)
     assert (s.lims, s.invxyz, s.mode, s.skip, s.offset, s.submode2, s.is_indexed(), s.svgpr) == \
         (lims, invxyz, mode, skip, offset, submode2, indexed, svgpr)
+
+
+@pytest.mark.parametrize("value, order", [
+    # PERMUTE 0..5 -> openpower-isa's sv/svp64.py options table (dimension order, x=0)
+    (0x0, (0, 1, 2)), (0x800, (0, 2, 1)), (0x1000, (1, 0, 2)), (0x1800, (1, 2, 0)),
+    (0x2000, (2, 0, 1)), (0x2800, (2, 1, 0)),
+    # Indexed (MODE 0, PERMUTE 6/7): x,y and y,x (svshape.py: (permute-6)*2)
+    (0x3000, (0, 1, 2)), (0x3800, (1, 0, 2)),
+])
+def test_svshape_order(value, order):
+    assert SVSHAPE(value).order == order  # PERMUTE is MSB0 bits 18:20, LSB0 bits 11..13
+
+
+def test_svshape_order_setter_and_refusals():
+    s = SVSHAPE(0)
+    s.order = (1, 2, 0)
+    assert s.submode2 == 3 and s.order == (1, 2, 0)
+    with pytest.raises(ValueError):
+        s.order = (0, 0, 1)
+    with pytest.raises(ValueError, match="PERMUTE=6"):
+        SVSHAPE(0x3001).order  # PERMUTE 6 outside Matrix mode (MODE 1) names no order
 
 
 def test_svshape_setters():
@@ -413,3 +440,36 @@ def test_command_bad_pytest_arguments_exit_2(tmp_path):
     test = fake_checkout(tmp_path, "def test_nothing():\n    pass\n")
     r = isa_ext("openpower", "test", test, "--", "--no-such-pytest-option")
     assert r.returncode == 2 and "Traceback" not in r.stderr + r.stdout, r.stderr
+
+
+def test_command_runs_split_runner_classes(tmp_path):
+    # the shape of openpower-isa's test_caller_svp64_utf_8_validation.py: __init__ (asserting
+    # the method name "test") on a base class, ``test`` on the subclasses, use_mmap_mem=True
+    test = fake_checkout(tmp_path, """
+        from openpower.test.common import TestAccumulatorBase
+        from openpower.test.runner import TestRunnerBase
+        from openpower.test.state import ExpectedState
+        from openpower.simulator.program import Program
+
+        class Cases(TestAccumulatorBase):
+            def case_load(self):
+                e = ExpectedState(pc=4, int_regs=[0, 0, 0, 0xab] + [0] * 28)
+                e.mem = None
+                self.add_case(Program(["lbz 3, 0x100(0)"], False), [0] * 32,
+                              initial_mem={0x100: (0xab, 1)}, expected=e)
+
+        class Base(TestRunnerBase):
+            __test__ = False
+
+            def __init__(self, test):
+                assert test == 'test', f"test={test!r}"
+                super().__init__(Cases().test_data, use_mmap_mem=True)
+
+        class TestSplit0(Base):
+            __test__ = True
+
+            def test(self):
+                pass
+        """)
+    r = isa_ext("openpower", "test", test, "--", "-q")
+    assert r.stdout.splitlines()[-1] == "1 passed, 0 failed", r.stdout[-3000:]

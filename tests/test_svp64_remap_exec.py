@@ -217,11 +217,13 @@ def test_svstep_remap_index(svisa, trace):
 
 
 @pytest.mark.parametrize("lines,reason", [
-    # Rc=1: ISACaller's CR0 comes from the schedule's loop-end flags
+    # prefixed sv.svstep. (a CR0 per element from the loop-end flags) and prefixed vf=0
+    # (unprefixed svstep. with vf=0 works: tests/test_svp64_svstep_setvl.py)
     (["svshape 8, 1, 1, 1, 0", "svremap 0, 0, 0, 2, 0, 1, 1", "sv.svstep. *0, 0, 1, 1"],
      "Rc=1"),
-    # vf=0 (index and step) and REMAP not persistent
-    (["svshape 8, 1, 1, 1, 1", "svremap 31, 1, 0, 2, 0, 1, 1", "svstep. 0, 0, 2, 0"], "vf=0"),
+    (["svshape 8, 1, 1, 1, 0", "svremap 0, 0, 0, 2, 0, 1, 1", "sv.svstep *0, 0, 1, 0"],
+     "vf=0"),
+    # REMAP not persistent
     (["svshape 8, 1, 1, 1, 0", "svremap 0, 0, 0, 2, 0, 1, 0", "sv.svstep *0, 0, 1, 1"],
      "RMpst"),
 ])

@@ -16,20 +16,29 @@ EXTENSION_HOOKS["svp64"] = activate
 
 
 def svstate_next(s, mode, vf):
-    """svstep's SVSTATE_NEXT(SVi, vf).
+    """svstep's SVSTATE_NEXT(SVi, vf): the value SVi asks for, read before any
+    step (the libre-soc svstep appendix: SVi=1..4 the REMAP index of
+    SVSHAPE0..3, 5..8 srcstep, dststep, ssubstep, dsubstep, otherwise 0), and
+    the step.
 
-    mode 0: advance to the next sub-element / element (:func:`engine.advance_steps`)
-    under the stepping context of the instruction: a prefixed ``sv.svstep`` runs
-    with its own SUBVL and predicate masks (``s.sv_loop``, set by the engine), a
-    plain ``svstep`` steps whole elements without a predicate.  At the end of the
-    loop the steps are reset and vertical-first mode is left.  Returns the new
-    srcstep.  mode 5..8: return srcstep, dststep, ssubstep, dsubstep (no change).
-    mode 1..4: the REMAP index of SVSHAPE(mode-1) at the current step
-    (:func:`_remap_index`); others are reserved.
-    """
+    A plain (unprefixed) svstep steps when vf=0 and only reads when vf=1,
+    except that a read at the loop's last position ends the loop as a step
+    would (openpower-isa's ISACaller and test_caller_setvl.py: ``svstep
+    0,0,1,0`` steps, ``svstep 12,0,6,0`` returns srcstep and steps).  A prefixed
+    ``sv.svstep`` steps for SVi=0 only, under its own SUBVL and predicate
+    masks (``s.sv_loop``, set by the engine); its other modes read, the element
+    loop moving the steps.  Stepping (:func:`engine.advance_steps`) resets the
+    steps and leaves vertical-first mode at the end of the loop.  ``s.sv_end``
+    (CR0.SO of ``svstep.``) is whether the step ended the loop, or for a read
+    whether a step would; ``s.sv_loopends`` (CR0 LT/GT/EQ, inverted) the REMAP
+    schedule's loop-end flags at the position read (0b111 outside REMAP)."""
     sv = s.svstate
-    if mode == 0 and getattr(s, "sv_loop", None) is None:
-        # plain svstep: next whole element, no predicate (advance_steps with PLAIN)
+    ctx = getattr(s, "sv_loop", None)
+    if mode > 8:
+        raise Trap(f"svstep SVi={mode} is reserved", "illegal")
+    s.sv_loopends = ALL_ENDS
+    if mode == 0 and ctx is None and not vf:
+        # fast path of advance_steps with PLAIN: next whole element, no predicate
         vl = (sv >> SH_VL) & 0x7F
         src = ((sv >> SH_SRC) & 0x7F) + 1
         dst = ((sv >> SH_DST) & 0x7F) + 1
@@ -39,59 +48,64 @@ def svstate_next(s, mode, vf):
             return 0
         s.svstate = (sv & CLEAR_STEPS) | (src << SH_SRC) | (dst << SH_DST)
         s.sv_end = 0
-        return src
-    if mode in (5, 6, 7, 8):
-        # svstep. records in CR0.SO whether this is the loop's last position
-        # (openpower-isa's test_svstep_pack: SO=1 after an HF sv.svstep./vec2 ...,5,1)
-        s.sv_end = 1 if engine.advance_steps(sv, getattr(s, "sv_loop", None)
-                                             or engine.PLAIN)[1] else 0
-        return SV.get(sv, ("srcstep", "dststep", "ssubstep", "dsubstep")[mode - 5])
+        return 0
     if 1 <= mode <= 4:
-        return _remap_index(s, sv, mode, vf)
-    if mode != 0:
-        raise Trap(f"svstep SVi={mode} is reserved", "illegal")
-    ctx = getattr(s, "sv_loop", None) or engine.PLAIN
-    sv, end = engine.advance_steps(sv, ctx)
-    s.svstate = sv
+        if ctx is not None and not vf:
+            raise Trap("sv.svstep REMAP index modes (SVi 1..4) with vf=0 are not "
+                       "implemented", "illegal")
+        value = _remap_index(s, sv, mode)
+    elif mode >= 5:
+        value = SV.get(sv, ("srcstep", "dststep", "ssubstep", "dsubstep")[mode - 5])
+    else:
+        value = 0
+    stepped, end = engine.advance_steps(sv, ctx or engine.PLAIN)
+    if ctx is not None:
+        moves = mode == 0
+    else:  # a read at the loop's last position ends the loop too (ISACaller)
+        moves = not vf or end
+    if moves:
+        s.svstate = stepped
     s.sv_end = 1 if end else 0
-    return (sv >> SV.SH_SRC) & 0x7F
+    return value
 
 
-def _remap_index(s, sv, mode, vf):
+def _remap_index(s, sv, mode):
     """svstep SVi 1..4: the element index SVSHAPE(SVi-1)'s schedule gives at
     the current step (srcstep for SVSHAPE0-2, dststep for SVSHAPE3, as
-    openpower-isa's ISACaller), steps unchanged (vf=1: the read form).
+    openpower-isa's ISACaller), and its loop-end flags into ``s.sv_loopends``.
 
-    Implemented only where ISACaller's answer is unambiguous: vf=1, RMpst=1
-    (ISACaller computes the indices only under persistent or just-armed
-    REMAP), and no Rc=1 CR0 (which ISACaller builds from the schedule's
-    loop-end flags); the rest traps."""
-    if not vf:
-        raise Trap("svstep REMAP index modes (SVi 1..4) with vf=0 (index and step) "
-                   "are not implemented", "illegal")
+    Only under persistent REMAP (RMpst=1): ISACaller computes the indices only
+    under persistent or just-armed REMAP; without RMpst this traps."""
     if not sv & SV.RMPST_BIT:
         raise Trap("svstep REMAP index modes (SVi 1..4) without persistent REMAP "
                    "(RMpst) are not implemented", "illegal")
     shape = (s.svshape0, s.svshape1, s.svshape2, s.svshape3)[mode - 1]
     step = SV.get(sv, "dststep" if mode == 4 else "srcstep")
-    index, _ends = remap.index_at(shape, step, remap.register_reader(s.gpr))
-    s.sv_end = None  # svstep. would need the loop-end flags: SVSTEP_END traps
+    index, ends = remap.index_at(shape, step, remap.register_reader(s.gpr))
+    # a prefixed sv.svstep. would write CR0 per element: not pinned against ISACaller
+    s.sv_loopends = ends if getattr(s, "sv_loop", None) is None else None
     return index
 
 
 def _sv_end(s):
-    end = getattr(s, "sv_end", 0)
-    if end is None:
-        raise Trap("svstep. (Rc=1) with a REMAP index mode (SVi 1..4) is not "
+    return getattr(s, "sv_end", 0)
+
+
+def _sv_loopends(s):
+    ends = getattr(s, "sv_loopends", ALL_ENDS)
+    if ends is None:
+        raise Trap("sv.svstep. (Rc=1) with a REMAP index mode (SVi 1..4) is not "
                    "implemented", "illegal")
-    return end
+    return ends
 
 
+ALL_ENDS = remap.END_INNER | remap.END_MIDDLE | remap.END_ALL  # no REMAP: CR0 LT/GT/EQ = 0
 SH_VL, SH_SRC, SH_DST = SV.SH_VL, SV.SH_SRC, SV.SH_DST
 CLEAR_STEPS = ~SV.STEPS_MASK
 CLEAR_END = ~(SV.STEPS_MASK | 1)  # steps reset, vertical-first left
 library.RUNTIME["_svstate_next"] = svstate_next
 library.RUNTIME["_sv_end"] = _sv_end
+library.RUNTIME["_sv_loopends"] = _sv_loopends
 
 
 @library.intrinsic("SVSTATE_NEXT")
@@ -105,3 +119,9 @@ def _svstate_next_intrinsic(comp, mode, vf):
 def _svstep_end_intrinsic(comp):
     from ..pseudocode.compiler import Val
     return Val("_sv_end(s)", 1)
+
+
+@library.intrinsic("SVSTEP_LOOPENDS")
+def _svstep_loopends_intrinsic(comp):
+    from ..pseudocode.compiler import Val
+    return Val("_sv_loopends(s)", 3)

@@ -35,7 +35,8 @@ class Problem:
 
 
 def check_forms(isa):
-    """Every form's fields together cover bits 0..31 exactly once or more."""
+    """Every form's fields together cover bits 0..31 exactly once or more, and
+    every ``signopt`` names an instruction operand."""
     out = []
     for form in isa.forms.forms.values():
         missing = sorted(WORD_BITS - form.covered_bits())
@@ -43,6 +44,12 @@ def check_forms(isa):
             out.append(Problem("forms", form.where,
                                f"form {form.name} leaves bit(s) {_bit_ranges(missing)} "
                                "uncovered by any field"))
+    for mnemonic, field in sorted(isa.forms.signopt):
+        entry = isa.by_mnemonic.get(mnemonic)
+        if entry is None or field not in {o.field for o in entry[0].operands}:
+            out.append(Problem("forms", "forms.txt",
+                               f"signopt {mnemonic} {field}: no instruction {mnemonic} "
+                               f"with operand {field}"))
     return out
 
 

@@ -324,10 +324,9 @@ class SVRecord:
         isacaller_ends = isa.profile.scalar_dest == "isacaller"
         self.scalar_dest_zeroed_ends = isacaller_ends
         if isacaller_ends and self.kind != "ldst" and self.scalar_dest and (
-                cat.ptype == 2 and any(o.vec for o in self.ops if o.src)
-                or r.mode == "ffirst"):
+                cat.ptype == 2 and any(o.vec for o in self.ops if o.src)):
             # ISACaller loops on while a twin-predicated row has a vector
-            # source, and under fail-first (its svp64_is_vector test)
+            # source (its svp64_is_vector test)
             self.scalar_dest = False
         self.ffcr = None
         if r.mode == "ffirst":

@@ -1,7 +1,9 @@
 """Constants and logging of openpower-isa's small utility modules
 (``openpower.endian``, ``openpower.consts``, ``openpower.util``), as values."""
 
-__all__ = ["bigendian", "SVP64CROffs", "log"]
+from functools import cached_property  # the cached_property package's decorator, same use
+
+__all__ = ["bigendian", "SVP64CROffs", "log", "cached_property"]
 
 bigendian = 0  # openpower-isa's tests run little-endian unless they say otherwise
 
@@ -15,3 +17,4 @@ class SVP64CROffs:
 
 def log(*args, kind=None, **kwargs):
     """openpower-isa's debug log; silent here (its SILENCELOG=1 behaviour)."""
+

@@ -1,4 +1,4 @@
-"""The import hook: while active, ``import openpower.X`` / ``nmutil.X`` give the
+"""The import hook: while active, ``import openpower.X`` / ``nmutil.X`` (and ``cached_property``) give the
 facade's modules, and openpower-isa's own test and case files (unchanged, from
 the checkout the tests live in) load from their files on top of it.
 
@@ -37,8 +37,14 @@ FACADE_MODULES = {
     "openpower.consts": ("facts", ("SVP64CROffs",)),
     "openpower.util": ("facts", ("log",)),
     "nmutil.formaltest": ("runner", ("FHDLTestCase",)),
+    "nmutil.plain_data": ("plain_data", ("plain_data", "fields", "replace",
+                                         "FrozenPlainDataError")),
+    "nmutil.prefix_sum": ("prefix_sum", ("Op", "prefix_sum_ops", "prefix_sum")),
+    "nmutil.sim_util": ("sim_util", ("hash_256",)),
+    "openpower.decoder.power_enums": ("enums", ("FMinMaxMode",)),
+    "cached_property": ("facts", ("cached_property",)),  # a PyPI package some case files use
 }
-TOP_LEVEL = ("openpower", "nmutil")
+TOP_LEVEL = ("openpower", "nmutil", "cached_property")
 # Pure-Python helpers of openpower-isa's tests that load from the checkout as they are.
 REAL_HELPERS = {"openpower.decoder.isa." + m for m in (
     "remap_dct_yield", "remap_fft_yield", "remap_preduce_yield", "remapyield", "maxloc")}

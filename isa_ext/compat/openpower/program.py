@@ -11,6 +11,7 @@ one text).  One difference: the suffix of an ``sv.`` instruction is yielded as
 """
 import contextlib
 import contextvars
+import re
 
 from ...asm import assemble
 from ...errors import IsaExtError
@@ -116,11 +117,21 @@ class SVP64Asm:
             yield line
             return
         try:
-            words = assemble(text + "\n", filename="<SVP64Asm>", isa=isa, base=0).words
+            words = assemble(_octal_to_decimal(text) + "\n", filename="<SVP64Asm>", isa=isa,
+                             base=0).words
         except IsaExtError as e:
             raise ValueError(f"SVP64Asm: cannot assemble {line!r}: {e}") from None
         for w in words:
             yield f".long 0x{w:08x}"
+
+
+# libre-soc's assembler reads operands with Python's int(text, 0), so it also
+# takes 0o octal, which GNU as and isa_ext's assembler do not.
+_PYTHON_OCTAL = re.compile(r"(?<![\w.])0[oO]([0-7]+)\b")
+
+
+def _octal_to_decimal(text):
+    return _PYTHON_OCTAL.sub(lambda m: str(int(m.group(1), 8)), text)
 
 
 def _in_base_set(isa, mnemonic):

@@ -20,6 +20,7 @@ the SelectableInt's width.  Anything else (true division, floats, None)
 raises rather than guess.
 """
 import operator
+import struct
 
 __all__ = ["SelectableInt", "FieldSelectableInt", "selectconcat"]
 
@@ -55,6 +56,13 @@ class SelectableInt:
 
     def __int__(self):
         return self.value
+
+    def __float__(self):
+        """The IEEE 754 binary32/binary64 value of a 32/64-bit SelectableInt."""
+        formats = {32: "<f", 64: "<d"}
+        if self.bits not in formats:
+            raise TypeError(f"float() of a {self.bits}-bit SelectableInt (only 32 or 64 bits)")
+        return struct.unpack(formats[self.bits], self.value.to_bytes(self.bits // 8, "little"))[0]
 
     def __bool__(self):
         return self.value != 0

@@ -3,6 +3,7 @@
 the register and memory views a finished run answers with (``sim.gpr(i)``,
 ``sim.spr['CTR']``, ``sim.mem.dump()`` ...), read from an isa_ext machine.
 """
+from ...svp64 import remap
 from ...svp64 import svstate as svfields
 from .selectable_int import FieldSelectableInt, SelectableInt
 
@@ -175,7 +176,21 @@ class SVSHAPE(SelectableInt):
 
     @property
     def order(self):
-        raise NotImplementedError("SVSHAPE.order (the permutation table) is not in the facade")
+        """The dimension order PERMUTE selects, least significant dimension
+        first, e.g. (1, 0, 2) for y,x,z; Indexed mode's 6/7 are x,y and y,x."""
+        table = remap.INDEXED_PERMUTATIONS if self.is_indexed() else remap.PERMUTATIONS
+        permute = self._get("permute")
+        if permute not in table:
+            raise ValueError(f"SVSHAPE.order: PERMUTE={permute} names no dimension order "
+                             "outside Indexed mode")
+        return table[permute]
+
+    @order.setter
+    def order(self, dims):
+        by_order = {v: k for k, v in remap.PERMUTATIONS.items()}
+        if tuple(dims) not in by_order:
+            raise ValueError(f"SVSHAPE.order={dims!r}: not a permutation of (0, 1, 2)")
+        self._put("permute", by_order[tuple(dims)])
 
 
 def spr_number(key):
