@@ -541,7 +541,12 @@ class Assembler:
             name = ops[0].text
             if name in self.labels:
                 self.error(f"symbol {name!r} defined twice", st.line, ops[0].column)
-            self.constants[name] = self.constant(ops[1], st)
+            v = self.constant(ops[1], st, here=off)
+            if v.reloc:
+                # an address ("." - 0x10): a label in this section, as GNU as makes it
+                self.labels[name] = (section, v.value)
+            else:
+                self.constants[name] = v.value
             return section
         if mn in DATA_SIZES:
             size = DATA_SIZES[mn] * len(ops)
@@ -586,12 +591,21 @@ class Assembler:
         self.align.setdefault(name, 1)
         return name
 
-    def constant(self, loc, st):
+    def constant(self, loc, st, here=None):
+        """The value of a pass-1 expression: constants only, or with ``here``
+        (an offset in the current section) also "." and a Value that may be
+        an address in that section (``reloc`` 1)."""
         def lookup(name):
             if name in self.constants:
                 return Value(self.constants[name])
+            if name == "." and here is not None:
+                return Value(here, 1)
             return None
         v = Evaluator(loc.text, (self.filename, st.line, loc.column), lookup).evaluate()
+        if here is not None:
+            if v.reloc not in (0, 1):
+                self.error("expected a constant or an address", st.line, loc.column)
+            return v
         if v.reloc:
             self.error("expected a constant, not an address", st.line, loc.column)
         return v.value

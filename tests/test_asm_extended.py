@@ -2,6 +2,8 @@
 same extended mnemonic as GNU objdump for the words it prints that way."""
 import subprocess
 
+import pytest
+
 from conftest import gnu_as_words, need_tool
 from isa_ext.asm import assemble, extended_mnemonics
 from isa_ext.disasm import Disassembler
@@ -166,3 +168,32 @@ def test_optional_cr_operand_and_hints(isa):
     # bdnz- .: BO=0b11000 (decrement, branch if CTR!=0, "at"=10), BD=0
     # -> 16<<26 | 24<<21 = 0x43000000
     assert assemble("bdnz- .\n", isa=isa, base=0).words == [0x43000000]
+
+
+# openpower-isa's test helper (openpower/test/util.py assemble) ends a program
+# with one ".set NAME, . - 0xN" line per label; GNU as makes NAME an address
+SET_LINES = """\
+start:
+nop
+nop
+b back
+.set back, . - 0xc
+.set ahead, . + 0x8
+b ahead
+nop
+nop
+.set seven, 3 + 4
+li 3, seven
+b back
+"""
+
+
+def test_set_with_the_location_counter_matches_gnu_as(isa, tmp_path):
+    want = gnu_as_words(tmp_path, SET_LINES)
+    assert assemble(SET_LINES, isa=isa, base=0).words == want
+
+
+def test_set_of_a_sum_of_two_addresses_is_an_error(isa):
+    from isa_ext.errors import AsmError
+    with pytest.raises(AsmError, match="expected a constant or an address"):
+        assemble("nop\n.set x, . + .\n", isa=isa)
