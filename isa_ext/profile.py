@@ -56,6 +56,10 @@ class Profile:
     #: "every element" (ISACaller), which an element writing the mask
     #: register can observe
     mask_read: str = "once"
+    #: Rc=0 data-dependent fail-first with RC1 (``/ff=RC1``): the result of
+    #: each element is "discarded" (normal.mdwn: "stores CRs but not the
+    #: result") or "stored" as well (ISACaller)
+    rc1_results: str = "discarded"
     #: folder of the page overlay under pseudocode/profiles/, or None
     pages: str = None
     #: one line for ``--help`` and docs
@@ -70,7 +74,8 @@ PROFILES = {
         "openpower-isa", cr_pred_offset=4, vector_rc_field="cr0",
         rc_width="operation", single_pred_zeroing="twin",
         scalar_dest="isacaller", vector_ra0="zero",
-        reverse_gear_mask="step", mask_read="every element", pages="openpower_isa",
+        reverse_gear_mask="step", mask_read="every element",
+        rc1_results="stored", pages="openpower_isa",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

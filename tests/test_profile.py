@@ -218,6 +218,23 @@ def test_mask_register_written_by_an_element(isas):
     assert run(isas["openpower-isa"], line, regs, vl=4).gpr[8:12] == [128, 0, 128, 0]
 
 
+@pytest.mark.parametrize("line, spec_regs, isacaller_regs, vl", [
+    # test_caller_svp64_dd_ffirst.py test_sv_addi_ffirst_rc1 / _vli: r0..r3 =
+    # 9, 8, 3, 4, r8 = 3, VL=4; subf gives r(i) - 3 = 6, 5, 0, 1 and element 2
+    # (0: EQ) fails.  normal.mdwn: "RC1 as if Rc=1, stores CRs but not the
+    # result", so nothing is written; the file (ISACaller) expects 6, 5 written
+    # (VL=2), and with /vli the failing element's 0 as well (VL=3).
+    ("sv.subf/ff=RC1 *0,8,*0", [9, 8, 3, 4], [6, 5, 3, 4], 2),
+    ("sv.subf/ff=RC1/vli *0,8,*0", [9, 8, 3, 4], [6, 5, 0, 4], 3),
+])
+def test_rc1_fail_first_results(isas, line, spec_regs, isacaller_regs, vl):
+    regs = {0: 9, 1: 8, 2: 3, 3: 4, 8: 3}
+    for name, want in (("spec", spec_regs), ("openpower-isa", isacaller_regs)):
+        res = run(isas[name], [line], regs, vl=4)
+        assert res.gpr[0:4] == want, name
+        assert SV.get(res.state.svstate, "vl") == vl, name
+
+
 @pytest.mark.parametrize("line, spec_value, isacaller_value", [
     # r1 = 5, r2 = 0.  isa_ext's pages write QEMU's POWER9 values where the ISA
     # leaves the result undefined (the dividend); openpower-isa's fixedarith.mdwn
@@ -271,6 +288,8 @@ LIVE = [
     (["setvl 0,0,4,0,1,1", "sv.srad/m=r10 *8, *16, *24"],
      {10: 0b1101, 16: 256, 17: 512, 18: 1024, 19: 2048, 24: 1, 25: 2, 26: 3, 27: 4}, 0),
     (["setvl 0,0,3,0,1,1", "sv.addi *8, *0, 5"], {0: 100, 1: 200, 2: 300}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.subf/ff=RC1 *0,8,*0"], {0: 9, 1: 8, 2: 3, 3: 4, 8: 3}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.subf/ff=RC1/vli *0,8,*0"], {0: 9, 1: 8, 2: 3, 3: 4, 8: 3}, 0),
     (["setvl 0,0,3,0,1,1", "sv.addi/sw=32 *8, *0, 5"], {0: 100, 1: 200, 2: 300}, 0),
 ] + [
     (["setvl 0,0,4,0,1,1", line], {39: 1, 40: 2, 41: 3, 42: 4}, 0)

@@ -462,8 +462,9 @@ class SVInsn:
                 crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
                 if r.rc1:
                     s.cr[crf & 127] = crval
-                    s.gpr[:] = snap[0]
-                    s.fpr[:] = snap[1]
+                    if not rec.rc1_stores:
+                        s.gpr[:] = snap[0]
+                        s.fpr[:] = snap[1]
             else:
                 crval = s.cr[(crf if kind == "rc" else args[o.pos]) & 127]
             if ((crval >> (3 - r.cr_sel)) & 1) != r.inv:

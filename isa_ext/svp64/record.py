@@ -329,6 +329,9 @@ class SVRecord:
             # source (its svp64_is_vector test)
             self.scalar_dest = False
         self.ffcr = None
+        # normal-mode RC1 fail-first: the result is discarded (spec) or stored
+        # as well (ISACaller)
+        self.rc1_stores = isa.profile.rc1_results == "stored"
         if r.mode == "ffirst":
             if self.kind == "ldst":
                 if "MEM" in row.outs and r.subvl > 1 and not r.vli:
