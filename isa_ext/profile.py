@@ -60,6 +60,11 @@ class Profile:
     #: each element is "discarded" (normal.mdwn: "stores CRs but not the
     #: result") or "stored" as well (ISACaller)
     rc1_results: str = "discarded"
+    #: what the openpower facade's ``sim.msr`` reads: the "machine" MSR
+    #: (whose SF and LE bits set isa_ext's mode) or the "register" run_tst
+    #: was given (ISACaller: a plain register, 0 by default, that does not
+    #: change its 64-bit little-endian running)
+    msr: str = "machine"
     #: folder of the page overlay under pseudocode/profiles/, or None
     pages: str = None
     #: one line for ``--help`` and docs
@@ -75,7 +80,7 @@ PROFILES = {
         rc_width="operation", single_pred_zeroing="twin",
         scalar_dest="isacaller", vector_ra0="zero",
         reverse_gear_mask="step", mask_read="every element",
-        rc1_results="stored", pages="openpower_isa",
+        rc1_results="stored", msr="register", pages="openpower_isa",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

@@ -473,3 +473,16 @@ def test_command_runs_split_runner_classes(tmp_path):
         """)
     r = isa_ext("openpower", "test", test, "--", "-q")
     assert r.stdout.splitlines()[-1] == "1 passed, 0 failed", r.stdout[-3000:]
+
+
+def test_msr_under_each_profile():
+    # ISACaller's MSR is a plain register: run_tst's initial_msr, 0 by default
+    # (test_caller_svstate.py test_svstep_add_1 expects sim.msr == 0 after a
+    # 64-bit little-endian run).  isa_ext's own MSR has SF (bit 0, MSB0) and LE
+    # (bit 63) set for that mode, which the spec profile reports.
+    from isa_ext.compat.openpower.program import profile_in_use
+    for profile, want in (("openpower-isa", 0), ("spec", (1 << 63) | 1)):
+        with profile_in_use(profile):
+            sim = run_tst(Program(["addi 1, 0, 5"]), [0] * 32)
+        assert sim.gpr(1).value == 5
+        assert sim.msr.value == want, profile

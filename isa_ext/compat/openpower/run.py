@@ -94,6 +94,9 @@ class FacadeSimulator:
         s.crval = int(initial_cr or 0) & 0xFFFFFFFF
         if initial_msr:
             s.msr = int(initial_msr)
+        # ISACaller's MSR is a plain register holding initial_msr (0 by default)
+        # while it runs 64-bit little-endian anyway; isa_ext's MSR sets the mode
+        self._msr_given = int(initial_msr or 0)
         s.fpscr = int(initial_fpscr or 0)
         for addr, (value, width) in process_mem(mem).items():
             s.mem.write_bytes(addr, (value & ((1 << (8 * width)) - 1)).to_bytes(width, "little"))
@@ -142,6 +145,8 @@ class FacadeSimulator:
 
     @property
     def msr(self):
+        if self.program.isa.profile.msr == "register":
+            return SelectableInt(self._msr_given, 64)
         return SelectableInt(self.state.msr, 64)
 
     @property
