@@ -218,6 +218,21 @@ def test_mask_register_written_by_an_element(isas):
     assert run(isas["openpower-isa"], line, regs, vl=4).gpr[8:12] == [128, 0, 128, 0]
 
 
+def test_all_scalar_store(isas):
+    # sv.stbu/pi 0, 1(12), VL=3, r0 = 0x41, r12 = 0x8000 (test_caller_svp64_ldst.py
+    # test_sv_load_store_strncpy zero-fills this way).  The wiki's unit-strided
+    # store makes memory the vector: three post-incremented byte stores, r12 =
+    # 0x8003.  ISACaller runs an all-scalar instruction once: one byte, r12 = 0x8001.
+    for name, want, r12 in (("spec", b"AAA\0", 0x8003), ("openpower-isa", b"A\0\0\0", 0x8001)):
+        sim = Simulator(isa=isas[name])
+        sim.load_asm("sv.stbu/pi 0, 1(12)\n")
+        sim.state.gpr[0], sim.state.gpr[12] = 0x41, 0x8000
+        sim.state.svstate = SV.make(maxvl=3, vl=3)
+        res = sim.run()
+        assert res.stop == "end", res.trap
+        assert (sim.state.mem.read_bytes(0x8000, 4), res.gpr[12]) == (want, r12), name
+
+
 @pytest.mark.parametrize("line, spec_regs, isacaller_regs, vl", [
     # test_caller_svp64_dd_ffirst.py test_sv_addi_ffirst_rc1 / _vli: r0..r3 =
     # 9, 8, 3, 4, r8 = 3, VL=4; subf gives r(i) - 3 = 6, 5, 0, 1 and element 2
@@ -289,6 +304,7 @@ LIVE = [
      {10: 0b1101, 16: 256, 17: 512, 18: 1024, 19: 2048, 24: 1, 25: 2, 26: 3, 27: 4}, 0),
     (["setvl 0,0,3,0,1,1", "sv.addi *8, *0, 5"], {0: 100, 1: 200, 2: 300}, 0),
     (["setvl 0,0,4,0,1,1", "sv.subf/ff=RC1 *0,8,*0"], {0: 9, 1: 8, 2: 3, 3: 4, 8: 3}, 0),
+    (["setvl 0,0,3,0,1,1", "sv.stbu/pi 0, 1(12)"], {0: 0x41, 12: 0x8000}, 0),
     (["setvl 0,0,4,0,1,1", "sv.subf/ff=RC1/vli *0,8,*0"], {0: 9, 1: 8, 2: 3, 3: 4, 8: 3}, 0),
     (["setvl 0,0,3,0,1,1", "sv.addi/sw=32 *8, *0, 5"], {0: 100, 1: 200, 2: 300}, 0),
 ] + [

@@ -328,6 +328,10 @@ class SVRecord:
             # ISACaller loops on while a twin-predicated row has a vector
             # source (its svp64_is_vector test)
             self.scalar_dest = False
+        if isacaller_ends and self.kind == "ldst" and not any(o.vec for o in self.ops):
+            # ... and runs an all-scalar load/store once, where the spec's unit
+            # stride makes a store with a scalar source a splat into memory
+            self.scalar_dest = True
         self.ffcr = None
         # normal-mode RC1 fail-first: the result is discarded (spec) or stored
         # as well (ISACaller)
