@@ -117,8 +117,8 @@ class SVP64Asm:
             yield line
             return
         try:
-            words = assemble(_octal_to_decimal(text) + "\n", filename="<SVP64Asm>", isa=isa,
-                             base=0).words
+            words = assemble(_libresoc_spelling(text) + "\n", filename="<SVP64Asm>",
+                             isa=isa, base=0).words
         except IsaExtError as e:
             raise ValueError(f"SVP64Asm: cannot assemble {line!r}: {e}") from None
         for w in words:
@@ -132,6 +132,19 @@ _PYTHON_OCTAL = re.compile(r"(?<![\w.])0[oO]([0-7]+)\b")
 
 def _octal_to_decimal(text):
     return _PYTHON_OCTAL.sub(lambda m: str(int(m.group(1), 8)), text)
+
+
+# libre-soc's assembler writes /ff= and /mr (or /mrr) into the one MODE field
+# and the map-reduce bits win: `sv.minmax./ff=le/m=ge/mr 4,*10,4,1` is
+# 0x07500604 0x4c822107, the words of the line without /ff=le.  isa_ext's own
+# assembler rejects the pair (two modes); the facade gives SVP64Asm's words.
+_FF_WITH_MAPREDUCE = re.compile(r"^(\S*?)/ff=[^/\s]+(?=\S*/mrr?\b)|^(\S*/mrr?\b\S*?)/ff=[^/\s]+")
+
+
+def _libresoc_spelling(text):
+    """``text`` as isa_ext's assembler reads what libre-soc's accepts."""
+    text = _octal_to_decimal(text)
+    return _FF_WITH_MAPREDUCE.sub(lambda m: m.group(1) or m.group(2), text)
 
 
 def _in_base_set(isa, mnemonic):
