@@ -41,6 +41,9 @@ def register(sub):
                         "openpower-isa reproduces) or 'all'")
     p.add_argument("--per-case", type=int, default=3, metavar="N",
                    help="with --against isacaller: SVP64 instructions per program (3)")
+    p.add_argument("--vertical", type=float, default=0.0, metavar="F",
+                   help="with --against isacaller: the fraction of programs that are "
+                        "vertical-first loops (0)")
     add_profile_option(p, "with --against isacaller, how isa_ext reads the spec: ")
     p.set_defaults(func=_run)
 
@@ -91,8 +94,11 @@ def _run_isacaller(args):
         if not rows:
             raise IsaExtError(f"--only {' '.join(args.only)}: no such SVP64-capable row "
                               f"in scope {args.scope}")
+    if not 0 <= args.vertical <= 1:
+        raise IsaExtError("--vertical must be a fraction between 0 and 1")
     outcomes = isacaller.differential(isa, os.path.abspath(root), args.seed, args.cases,
-                                      rows=rows, per_case=args.per_case, **options)
+                                      rows=rows, per_case=args.per_case,
+                                      vertical=args.vertical, **options)
     counts = Counter()
     for o in outcomes:
         kind = isacaller.classify(o)

@@ -165,10 +165,16 @@ def _random_state(rng):
             rng.getrandbits(32))
 
 
+_PREDICATE = re.compile(r"/(?:m|sm|dm)=[^/\s]+|/[sd]z\b")
+
+
 def make_cases(isa, seed, count, rows=None, per_case=3, nop_suffix=True, leave_out=None,
-               max_vl=8, **line_options):
+               max_vl=8, vertical=0.0, **line_options):
     """``count`` random cases: ``setvl`` to a random VL (1..``max_vl``), then
-    ``per_case`` random SVP64 lines (none matching the regex ``leave_out``)."""
+    ``per_case`` random SVP64 lines (none matching the regex ``leave_out``).
+    A fraction ``vertical`` of them is a vertical-first loop instead: setvl
+    with vf=1, the lines, ``svstep.`` and a branch back until its CR0.SO says
+    the loop has ended."""
     from ..asm import assemble
     rng = random.Random(seed)
     lines = random_lines(isa, rng.getrandbits(32), 2 * count * per_case, rows=rows,
@@ -182,7 +188,15 @@ def make_cases(isa, seed, count, rows=None, per_case=3, nop_suffix=True, leave_o
     cases = []
     for k in range(count):
         vl = rng.randint(1, max_vl)
-        body = [f"setvl 0,0,{vl},0,1,1"] + lines[k * per_case:(k + 1) * per_case]
+        chosen = lines[k * per_case:(k + 1) * per_case]
+        if vertical and rng.random() < vertical:
+            # unpredicated: ISACaller resets the steps to 0 when the elements
+            # left are masked out, and a vertical-first loop never ends there
+            chosen = [_PREDICATE.sub("", ln) for ln in chosen]
+            body = [f"setvl 0,0,{vl},1,1,1", "loop:", *chosen, "svstep. 0,0,1,0",
+                    "bc 4,3,loop"]
+        else:
+            body = [f"setvl 0,0,{vl},0,1,1"] + chosen
         words = assemble("\n".join(body) + "\n", isa=isa).words
         gpr, fpr, cr = _random_state(rng)
         cases.append(Case(k, body, words, gpr, fpr, cr))
