@@ -10,11 +10,10 @@ Every case starts with CR0 = 0b1111 so a form without Rc=1 is seen not to touch
 it, and with XER as given (all zero by default), and checks all of SO OV OV32
 CA CA32 afterwards.
 """
-import subprocess
 
 import pytest
 
-from conftest import need_tool
+from conftest import need_tool, qemu_probe_lines
 from isa_ext.encoding import encode
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
@@ -382,13 +381,7 @@ def test_qemu_agrees_on_undefined_results(isa, tmp_path):
     for p in QEMU_CASES:
         mnemonic, ra, rb = p.values[0], u64(p.values[1]), u64(p.values[2])
         lines.append(f'    P("{mnemonic}", 0x{ra:x}UL, 0x{rb:x}UL);')
-    src = tmp_path / "probe.c"
-    src.write_text(QEMU_PROBE.replace("@CASES@", "\n".join(lines)))
-    exe = tmp_path / "probe"
-    subprocess.run(["powerpc64le-linux-gnu-gcc", "-O1", "-static", "-mcpu=power9",
-                    str(src), "-o", str(exe)], check=True, capture_output=True)
-    out = subprocess.run(["qemu-ppc64le", "-cpu", "power9", str(exe)], check=True,
-                         capture_output=True, text=True).stdout.splitlines()
+    out = qemu_probe_lines(tmp_path, QEMU_PROBE.replace("@CASES@", "\n".join(lines)))
     assert len(out) == len(QEMU_CASES)
     for p, line in zip(QEMU_CASES, out):
         mnemonic, ra, rb = p.values[:3]

@@ -6,11 +6,10 @@ comment on each case), or are openpower-isa's test_caller.py expectations; the
 encodings are GNU as's (powerpc64le-linux-gnu-as -mpower9); QEMU
 (qemu-ppc64le -cpu power9) runs the same instructions as a second oracle.
 """
-import subprocess
 
 import pytest
 
-from conftest import gnu_as_words, need_tool
+from conftest import gnu_as_words, need_tool, qemu_probe_lines
 from isa_ext.asm import assemble
 from isa_ext.sim import Simulator
 
@@ -139,13 +138,7 @@ def test_qemu_agrees(isa, tmp_path):
                                  ("cmprb 5, 1, 2, 1", "cmprb 5,1,")):
                 cases.append((insn, {2: a, 1: b}, "cr"))
                 lines.append(f'    CMP("{prefix}", 0x{a:x}UL, 0x{b:x}UL);')
-    src = tmp_path / "probe.c"
-    src.write_text(QEMU_PROBE.replace("@CASES@", "\n".join(lines)))
-    exe = tmp_path / "probe"
-    subprocess.run(["powerpc64le-linux-gnu-gcc", "-O1", "-static", "-mcpu=power9",
-                    str(src), "-o", str(exe)], check=True, capture_output=True)
-    out = subprocess.run(["qemu-ppc64le", "-cpu", "power9", str(exe)], check=True,
-                         capture_output=True, text=True).stdout.splitlines()
+    out = qemu_probe_lines(tmp_path, QEMU_PROBE.replace("@CASES@", "\n".join(lines)))
     assert len(out) == len(cases)
     for (line, gpr, kind), got in zip(cases, out):
         if kind == "gpr":

@@ -33,6 +33,14 @@ from openpower.decoder.power_decoder2 import PowerDecode2
 from openpower.decoder.isa.all import ISA
 
 batch = json.load(sys.stdin)
+for c in batch:
+    if "words" not in c:  # assembly: libre-soc's assembler, then GNU as
+        from openpower.insndb.asm import SVP64Asm
+        from openpower.simulator.program import Program
+        with Program(list(SVP64Asm(c["lines"])), bigendian=False) as p:
+            p.binfile.seek(0)
+            b = p.binfile.read()
+        c["words"] = [int.from_bytes(b[i:i + 4], "little") for i in range(0, len(b), 4)]
 pdecode2 = PowerDecode2(create_pdecode(include_fp=True))
 top = Module()
 top.submodules.pdecode2 = pdecode2
@@ -43,10 +51,10 @@ results = []
 def run_case(case):
     words = case["words"]
     end = 4 * len(words)
-    sim = ISA(pdecode2, list(case["gpr"]), {}, case["cr"],
+    sim = ISA(pdecode2, list(case["gpr"]), case.get("sprs", {}), case["cr"],
               initial_insns=list(words), respect_pc=True,
-              initial_svstate=case["svstate"], fpregfile=list(case["fpr"]),
-              bigendian=0)
+              initial_svstate=case["svstate"],
+              fpregfile=list(case["fpr"]) if "fpr" in case else None, bigendian=0)
     yield pdecode2.dec.bigendian.eq(0)
     steps = 0
     while sim.pc.CIA.value < end and steps < case["max_steps"]:
@@ -54,11 +62,14 @@ def run_case(case):
         yield Settle()
         yield from sim.execute_one()
         steps += 1
-    if sim.pc.CIA.value != end:  # a trap (ISACaller jumps to its vector)
+    if sim.pc.CIA.value != end and not case.get("any_end"):
+        # a trap (ISACaller jumps to its vector), or the step limit
         return {"error": "ended at pc 0x%x, not 0x%x" % (sim.pc.CIA.value, end)}
     return {"gpr": [sim.gpr(i).value for i in range(NGPR)],
             "fpr": [sim.fpr(i).value for i in range(NFPR)],
-            "cr": sim.cr.value & 0xFFFFFFFF, "svstate": sim.svstate.value, "steps": steps}
+            "cr": sim.cr.value & 0xFFFFFFFF, "svstate": sim.svstate.value, "steps": steps,
+            "words": words, "ctr": sim.spr['CTR'].value, "lr": sim.spr['LR'].value,
+            "pc": sim.pc.CIA.value}
 
 def process():
     for case in batch:
@@ -222,8 +233,16 @@ def run_isa_ext(isa, case, max_steps=200):
 
 
 def run_isacaller(root, cases, max_steps=200):
-    batch = [{"words": c.words, "gpr": c.gpr, "fpr": c.fpr, "cr": c.cr,
-              "svstate": c.svstate, "max_steps": max_steps} for c in cases]
+    return run_batch(root, [{"words": c.words, "gpr": c.gpr, "fpr": c.fpr, "cr": c.cr,
+                             "svstate": c.svstate, "max_steps": max_steps} for c in cases])
+
+
+def run_batch(root, batch):
+    """ISACaller's final states for a batch of plain dicts: ``words`` (or
+    ``lines``, assembled by libre-soc's SVP64Asm and GNU as), ``gpr``, ``cr``,
+    ``svstate``, ``max_steps``, optionally ``fpr``, ``sprs`` ({"CTR": ...}) and
+    ``any_end`` (a final PC other than the end is no error).  Each result has
+    gpr, fpr, cr, svstate, steps, words, ctr, lr and pc, or ``error``."""
     code = _DRIVER.replace("MARK", repr(_MARK)).replace("NGPR", str(NGPR)) \
         .replace("NFPR", str(NFPR))
     out = run_python(root, code, json.dumps(batch))
@@ -272,5 +291,6 @@ def differential(isa, root, seed, count, rows=None, per_case=3, **line_options):
     return outcomes
 
 
-__all__ = ["Case", "Outcome", "make_cases", "run_isa_ext", "run_isacaller", "compare",
+__all__ = ["Case", "Outcome", "make_cases", "run_isa_ext", "run_isacaller", "run_batch",
+           "compare",
            "differential", "sv_rows"]
