@@ -156,14 +156,15 @@ class SVInsn:
                 self.rec.assign_slots()
                 self._check_remappable(imap.schedules)
                 loop = None
-                if self.rec.fast and not sv & 1 and self.sim._sv_emit is None:
+                if (self.rec.fast and not sv & 1 and not sv & self.order_bits
+                        and self.sim._sv_emit is None):
                     loop = self.rec.remapped_loop(frozenset(imap.schedules))
                 if loop is None:
                     self._run_general(s, CIA, sv, vl, sv & 1, imap)
                 else:
                     # HF, unpredicated, 64-bit: the generated loop with the
-                    # operands' indices from the tables (SUBVL is 1 here)
-                    s.sv_tables = self._remap_tables(imap, vl)
+                    # operands' indices from the tables
+                    s.sv_tables = self._remap_tables(imap, vl, self.subvl)
                     try:
                         self._run_fast(s, CIA, sv, vl, loop)
                     finally:
@@ -175,17 +176,19 @@ class SVInsn:
         return CIA + 8
 
     @staticmethod
-    def _remap_tables(imap, n):
-        """imap's tables for n steps; those of non-Indexed shapes (pure
-        functions of the SVSHAPE value) are memoised."""
-        return {slot: _table(sched.value, n) if not sched.indexed
-                else imap.tables(n, (slot,))[slot]
-                for slot, sched in imap.schedules.items()}
+    def _remap_tables(imap, n, subvl=1):
+        """imap's tables for n steps (sub-elements, see :func:`sub_tables`);
+        those of non-Indexed shapes (pure functions of the SVSHAPE value) are
+        memoised."""
+        return sub_tables({slot: _table(sched.value, n) if not sched.indexed
+                           else imap.tables(n, (slot,))[slot]
+                           for slot, sched in imap.schedules.items()}, subvl)
 
     def _check_remappable(self, mapped):
-        """Trap on what REMAP is not implemented for (nothing written)."""
+        """Trap on what REMAP is not implemented for (nothing written).
+        Predication, element widths, reverse gear, SUBVL and saturation run
+        remapped (docs/svp64.md "REMAP applied by the executor")."""
         rec = self.rec
-        r = rec.rm
         what = None
         ld = rec.ldst
         if ld is not None and ld.store and ld.offset_slot(mapped) is not None:
@@ -193,16 +196,11 @@ class SVInsn:
             what = "strided stores (REMAP of store offsets)"
         elif ld is not None and (ld.mode == "pi" or ld.update_op is not None):
             what = "update-form or post-increment loads"
-        elif r.subvl > 1:
-            what = "SUBVL > 1"
-        elif r.predicated:
-            what = "predication"
-        elif r.rg:
-            what = "reverse gear (/mrr)"
         elif rec.ffcr is not None:
-            what = "fail-first"
-        elif rec.sat is not None:
-            what = "saturation"
+            # fail-first truncates VL to a step count, but the elements a
+            # remapped run has done are no prefix of the vector: the spec
+            # gives no rule for which results a truncated REMAP keeps
+            what = "fail-first (the spec defines no VL truncation of a REMAP schedule)"
         if what is None:
             # a vector operand on no REMAP port (CR fields of CR ops, rows whose
             # ports are unknown) would silently stay in step order
@@ -278,7 +276,7 @@ class SVInsn:
             overflow = rec.register_overflow(vl)
             if overflow:
                 raise Trap(overflow, "illegal")
-        tables = None if imap.identity else imap.tables(vl * subvl)
+        tables = None if imap.identity else sub_tables(imap.tables(vl), subvl)
         budget = self._budget()
         done = 0
         stop = None
@@ -632,6 +630,18 @@ def _table(value, n):
     pure function of its arguments, memoised: programs rerun the same
     shapes); traps when the schedule is shorter."""
     return tuple(IndexMap({"in1": _Schedule(value, None)}).tables(n)["in1"])
+
+
+def sub_tables(tables, subvl):
+    """Per-step REMAP tables ({slot: element index per step}) as tables per
+    sub-element step k = step * SUBVL + substep: REMAP moves whole sub-vectors,
+    the sub-elements keep their order (svp64 overview "REMAP and other
+    reordering": REMAP applies to the src/dst-step indices, never to the
+    SUBVL step indices; docs/errata.md)."""
+    if subvl == 1:
+        return tables
+    return {slot: [e * subvl + j for e in t for j in range(subvl)]
+            for slot, t in tables.items()}
 
 
 def remap_index_map(s, sv):
