@@ -74,6 +74,12 @@ PROGRAMS = {
     # and r(8 + 2) = 6
     "pred_cr_rt": ([RT_IDX, "sv.add/m=eq *8, *0, *0"], {},
                    {8: _after({0: 2, 2: 6})}),
+    # twin predication, RT remapped: source mask r3 = 0b000011 (steps 0, 1),
+    # destination mask r30 = 0b001100 (steps 2, 3); the n-th enabled source
+    # pairs with the n-th enabled destination and RT follows dststep: r0 ->
+    # element IDXS[2] = 5 (r13 = 0), r1 -> element IDXS[3] = 2 (r10 = 1)
+    "twin_pred_rt": ([RT_IDX, "sv.extsw/sm=r3/dm=r30 *8, *0"], {3: 0b000011, 30: 0b001100},
+                     {8: _after({5: 0, 2: 1})}),
     # element width 16 with RT remapped: sources are 16-bit elements i (r0 =
     # elements 0..3, r1 = 4, 5), step i writes 16-bit element IDXS[i] of r8/r9
     # with 2i; predicate steps 0, 1, 2: elements 1 = 0, 0 = 2, 5 = 4; the
@@ -131,9 +137,10 @@ CR_INIT = {33: 0b0010, 35: 0b0010}
 # not in the live comparison (docs/compat.md): ISACaller's CR predicates start
 # at CR4; under reverse gear it reverses the remapped index again (element
 # VL-1-remap(VL-1-step)); it does not saturate sv.add/sats/w=8 even without
-# REMAP; SUBVL under REMAP is not compared
+# REMAP; it steps SVSHAPE0-2 by srcstep whatever operand uses them (twin
+# predication); SUBVL under REMAP is not compared
 NOT_LIVE = {"subvl2_rt", "pred_cr_rt", "reverse_gear_rt", "reverse_gear_rt_overlap",
-            "saturation_ra"}
+            "saturation_ra", "twin_pred_rt"}
 
 
 def _sim(isa, name, vf=False):
