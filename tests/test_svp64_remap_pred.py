@@ -19,6 +19,8 @@ element IDXS[i].  Each expectation's derivation is in its comment;
 test_live_isacaller runs the programs through ISACaller where it agrees
 (docs/compat.md notes where it does not).
 """
+import struct
+
 import pytest
 
 from isa_ext.sim import Simulator
@@ -40,6 +42,12 @@ def pack16(vals):
     for i, v in enumerate(vals):
         regs[i // 4] |= (v & 0xFFFF) << (16 * (i % 4))
     return regs
+
+
+def f32pair(a, b):
+    """An FPR holding two binary32 elements (a in the low half)."""
+    bits = [struct.unpack("<I", struct.pack("<f", x))[0] for x in (a, b)]
+    return bits[0] | bits[1] << 32
 
 
 def _after(writes, init=MARK):
@@ -94,6 +102,20 @@ PROGRAMS = {
     "elwidth8_ra": ([RA_IDX, "sv.add/w=8 *8, *0, *0"],
                     {0: sum((10 + i) << (8 * i) for i in range(8)), 8: 0},
                     {8: [sum(v << (8 * i) for i, v in enumerate([21, 21, 27, 25, 28, 28]))]}),
+    # a load at element width 32, RA (the offsets) remapped: words 0x1000 + j
+    # stored at r50 + 4j (step order: REMAP starts at svindex); unit-stride
+    # step i loads word IDXS[i] into 32-bit element i: r8 = 0x1001, 0x1000;
+    # r9 = 0x1005, 0x1002; r10 = 0x1004, 0x1003
+    "load_elwidth32_ra": (["sv.stw *40, 0(50)", RA_IDX, "sv.lwz/w=32 *8, 0(50)"],
+                          {50: 0x10000, **{40 + j: 0x1000 + j for j in range(6)}},
+                          {8: [0x1001 | 0x1000 << 32, 0x1005 | 0x1002 << 32,
+                               0x1004 | 0x1003 << 32, 103]}),
+    # FP element width 32, FRA remapped: binary32 elements src[i] = i + 1
+    # (two per FPR); element i = src[IDXS[i]] + src[i] = 3, 3, 9, 7, 10, 10
+    # (exact in binary32)
+    "fp_elwidth32_ra": ([RA_IDX, "sv.fadd/w=32 *8, *0, *0"],
+                        {"f0": f32pair(1, 2), "f1": f32pair(3, 4), "f2": f32pair(5, 6)},
+                        {"f8": [f32pair(3, 3), f32pair(9, 7), f32pair(10, 10)]}),
     # source element width 32 (sw=32) to 64-bit results, RA remapped:
     # r(8+i) = src32[IDXS[i]] + src32[i], src32[i] = 1000 + i (r0..r2 packed)
     "elwidth_src32_ra": ([RA_IDX, "sv.add/sw=32 *8, *0, *0"],
@@ -138,9 +160,11 @@ CR_INIT = {33: 0b0010, 35: 0b0010}
 # at CR4; under reverse gear it reverses the remapped index again (element
 # VL-1-remap(VL-1-step)); it does not saturate sv.add/sats/w=8 even without
 # REMAP; it steps SVSHAPE0-2 by srcstep whatever operand uses them (twin
-# predication); SUBVL under REMAP is not compared
+# predication); FP element widths (ISACaller leaves f8.. at 0 for
+# sv.fadd/w=32 -- docs/compat.md lists FP element widths as untriaged) and
+# SUBVL under REMAP are not compared
 NOT_LIVE = {"subvl2_rt", "pred_cr_rt", "reverse_gear_rt", "reverse_gear_rt_overlap",
-            "saturation_ra", "twin_pred_rt"}
+            "saturation_ra", "twin_pred_rt", "fp_elwidth32_ra"}
 
 
 def _sim(isa, name, vf=False):
@@ -150,7 +174,10 @@ def _sim(isa, name, vf=False):
     sim = Simulator(isa=isa)
     sim.load_asm("\n".join(lines) + "\n")
     for r, v in {**BASE, **extra}.items():
-        sim.state.gpr[r] = v & M64
+        if isinstance(r, str):
+            sim.state.fpr[int(r[1:])] = v
+        else:
+            sim.state.gpr[r] = v & M64
     for f, v in CR_INIT.items():
         sim.state.cr[f] = v
     sim.state.svstate = VL6
@@ -165,7 +192,12 @@ def _vertical_first(lines):
     vl = 3 if "/vec2" in insn else 6
     # svstep's RT is r31 (r0 is a source); sv.svstep/vec2 steps sub-elements
     step = "sv.svstep./vec2 31, 0, 0, 0" if "/vec2" in insn else "svstep. 31, 0, 1, 0"
-    return ([f"setvl 0, 0, {vl}, 1, 1, 1"] + [ln for ln in setup if not ln.startswith("setvl")]
+    shaping = [ln for ln in setup if ln.split()[0] in ("svindex", "svshape", "svshape2",
+                                                        "svremap")]
+    # plain set-up (stores) runs horizontal-first, before setvl turns VF on;
+    # setvl rewrites the REMAP fields, so the REMAP set-up follows it
+    plain = [ln for ln in setup if ln not in shaping and not ln.startswith("setvl")]
+    return (plain + [f"setvl 0, 0, {vl}, 1, 1, 1"] + shaping
             + ["svremap 8, 0, 0, 0, 0, 0, 1" if "svremap 8" in " ".join(setup) or
                setup[-1] == RT_IDX else "svremap 1, 0, 0, 0, 0, 0, 1",
                f"loop: {insn}", step, "bc 4, 3, loop"])
@@ -174,7 +206,9 @@ def _vertical_first(lines):
 def _check(name, res):
     assert res.stop == "end", res.trap
     for base, values in PROGRAMS[name][2].items():
-        assert res.gpr[base:base + len(values)] == [v & M64 for v in values], base
+        regs = res.gpr if isinstance(base, int) else res.state.fpr
+        n = base if isinstance(base, int) else int(base[1:])
+        assert list(regs[n:n + len(values)]) == [v & M64 for v in values], base
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
@@ -226,7 +260,8 @@ def test_live_isacaller(isacaller):
         words = assemble("\n".join(lines) + "\n", isa=svisa).words
         regs = {**BASE, **extra}
         gpr = [regs.get(i, 0) & M64 for i in range(NGPR)]
-        cases.append(Case(k, lines, words, gpr, [0] * NFPR, 0, VL6))
+        fpr = [regs.get(f"f{i}", 0) for i in range(NFPR)]
+        cases.append(Case(k, lines, words, gpr, fpr, 0, VL6))
     theirs = run_isacaller(isacaller.root, cases)
     bad = {}
     for name, case, t in zip(names, cases, theirs):
