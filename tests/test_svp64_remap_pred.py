@@ -116,6 +116,14 @@ PROGRAMS = {
     "fp_elwidth32_ra": ([RA_IDX, "sv.fadd/w=32 *8, *0, *0"],
                         {"f0": f32pair(1, 2), "f1": f32pair(3, 4), "f2": f32pair(5, 6)},
                         {"f8": [f32pair(3, 3), f32pair(9, 7), f32pair(10, 10)]}),
+    # an operand read and written through different slots: rldimi RA,RS,SH,MB
+    # has RA on in1 and out; SVme=RA remaps the read only.  rldimi with SH=0,
+    # MB=32: RA = (RS & 0xFFFFFFFF) | (RA & ~0xFFFFFFFF), so step i writes
+    # r(8+i) = i | high(r(8 + IDXS[i])), reading what earlier steps wrote
+    # (RLDIMI_WANT: the spec pseudo-code run in program order)
+    "rldimi_ra_in1": ([RA_IDX, "sv.rldimi *8, *0, 0, 32"],
+                      {8 + j: (0x100 + j) << 32 | 0xFFFF for j in range(6)},
+                      {8: "RLDIMI_WANT"}),
     # source element width 32 (sw=32) to 64-bit results, RA remapped:
     # r(8+i) = src32[IDXS[i]] + src32[i], src32[i] = 1000 + i (r0..r2 packed)
     "elwidth_src32_ra": ([RA_IDX, "sv.add/sw=32 *8, *0, *0"],
@@ -153,6 +161,15 @@ PROGRAMS = {
                       {8: [sum((v & 0xFF) << (8 * i)
                                for i, v in enumerate([127, 127, 0, -20, -128, -128]))]}),
 }
+
+def _rldimi_want():
+    regs = [(0x100 + j) << 32 | 0xFFFF for j in range(6)]
+    for i in range(6):
+        regs[i] = i | (regs[IDXS[i]] & ~0xFFFFFFFF)
+    return regs
+
+
+PROGRAMS["rldimi_ra_in1"][2][8] = _rldimi_want()
 
 # CR fields for pred_cr_rt: EQ (0b0010) set in CR33 and CR35
 CR_INIT = {33: 0b0010, 35: 0b0010}

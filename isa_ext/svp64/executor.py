@@ -194,7 +194,9 @@ class SVInsn:
         if ld is not None and ld.store and ld.offset_slot(mapped) is not None:
             # ISACaller never remaps a store's offsets ("no bit-reversed STORE")
             what = "strided stores (REMAP of store offsets)"
-        elif ld is not None and (ld.mode == "pi" or ld.update_op is not None):
+        elif ld is not None and (ld.mode == "pi" or ld.update_op is not None or any(
+                o.dst and o.field == rec.addr_field for o in rec.ops)):
+            # (a vector RA of an update form is written by the page itself)
             what = "update-form or post-increment loads"
         elif rec.ffcr is not None:
             # fail-first truncates VL to a step count, but the elements a
@@ -408,7 +410,11 @@ class SVInsn:
             mem = s.mem
             view = s.mem = ld.view(s, mem, ks, kd, r.ews, tables)
         try:
-            if rec.scratch_needed or (szero and rec.gops):
+            if rec.scratch_needed or (szero and rec.gops) or (tables and any(
+                    o.src and o.dst and o.vec and o.slot[0] != o.slot[1] for o in rec.gops)):
+                # (a GPR read through one REMAP slot and written through
+                # another -- rldimi's RA: in1 and out -- runs on the scratch
+                # file, which reads and writes each through its own slot)
                 self._scratch_call(s, CIA, args, crf, ks, kd, szero, tables)
             elif rec.fp_elw:
                 self._fp_scratch_call(s, CIA, args, crf, ks, kd, tables)
