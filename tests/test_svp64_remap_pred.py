@@ -286,3 +286,20 @@ def test_live_isacaller(isacaller):
         if d:
             bad[name] = d
     assert bad == {}
+
+
+@pytest.mark.parametrize("trace", [False, True])
+@pytest.mark.parametrize("insn", ["sv.add *8, *0, *0", "sv.add/m=r30 *8, *0, *0",
+                                  "sv.ld *8, 0(*0)"])
+def test_index_past_the_register_file_traps(svisa, insn, trace):
+    # remap.mdwn: "Over-running the register file clearly has to be detected
+    # and an illegal instruction exception thrown".  RA follows IDXS with
+    # index 200 at step 3: r(0 + 200) does not exist -> trap before any
+    # element is written (this used to end in a Python IndexError)
+    sim = _sim(svisa, "pred_int_ra")
+    sim.load_asm("\n".join([RA_IDX, insn]) + "\n")
+    sim.state.gpr[19] = 200
+    sim.state.gpr[30] = M64
+    res = sim.run(max_steps=10, trace=trace)
+    assert res.stop == "trap" and "runs past the register file" in res.trap.reason, res.trap
+    assert res.trap.pc == 0x1004 and res.gpr[8:14] == MARK

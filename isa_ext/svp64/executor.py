@@ -164,7 +164,9 @@ class SVInsn:
                 else:
                     # HF, unpredicated, 64-bit: the generated loop with the
                     # operands' indices from the tables
-                    s.sv_tables = self._remap_tables(imap, vl, self.subvl)
+                    tables = self._remap_tables(imap, vl, self.subvl)
+                    self._check_remap_overflow(tables)
+                    s.sv_tables = tables
                     try:
                         self._run_fast(s, CIA, sv, vl, loop)
                     finally:
@@ -212,6 +214,32 @@ class SVInsn:
                 what = f"vector operand(s) {', '.join(lost)} on no REMAP port"
         if what is not None:
             raise Trap(f"REMAP with {what} is not implemented (sv.{rec.mnemonic})", "illegal")
+
+    def _check_remap_overflow(self, tables):
+        """Trap (nothing written) when a remapped element index puts an
+        operand past the last register of its file (remap.mdwn: "Over-running
+        the register file clearly has to be detected and an illegal
+        instruction exception thrown")."""
+        rec = self.rec
+        r = rec.rm
+        for o in rec.vecops:
+            for role, slot in ((o.src, o.slot[0]), (o.dst, o.slot[1])):
+                if not role or slot not in tables or not tables[slot]:
+                    continue
+                m = max(tables[slot])
+                if o.cls in ("gpr", "fpr"):
+                    wide = o.cls == "gpr" or rec.fp_elw
+                    width = (r.ew if slot in ("out", "out2") else r.ews) if wide else 64
+                    last, limit = o.base + ((m + 1) * width - 1) // 64, 127
+                elif o.cls == "crf":
+                    last, limit = o.base + m, 127
+                elif o.cls == "crb":
+                    last, limit = o.base + 4 * m, 4 * 128 - 1
+                else:
+                    continue
+                if last > limit:
+                    raise Trap(f"REMAP: element {m} of {o.field} ({slot}) runs past the "
+                               f"register file (sv.{rec.mnemonic})", "illegal")
 
     def _run_general(self, s, CIA, sv, vl, vf, imap=None):
         rec = self.rec
@@ -279,6 +307,8 @@ class SVInsn:
             if overflow:
                 raise Trap(overflow, "illegal")
         tables = None if imap.identity else sub_tables(imap.tables(vl), subvl)
+        if tables:
+            self._check_remap_overflow(tables)
         budget = self._budget()
         done = 0
         stop = None
