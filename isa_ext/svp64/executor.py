@@ -35,7 +35,7 @@ from ..errors import Trap
 from . import remap
 from . import svstate as SV
 from .elements import M64, read_elem, write_elem
-from .indexmap import IDENTITY, IndexMap, element_index
+from .indexmap import IDENTITY, OUT_SLOTS, IndexMap, element_index
 from .predication import mask as pred_mask, ALL
 from .record import SVRecord
 from .steps import LoopContext, settle, step_on, reverse_mask
@@ -420,7 +420,8 @@ class SVInsn:
                     s.cr[args[o.pos] & 127] = 0
                     writes[o.field] = args[o.pos]
             if emit is not None:
-                self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes)
+                self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes,
+                            tables, ks, kd)
             return None
         if szero and any(o.src and o.cls != "gpr" for o in rec.ops):
             raise Trap("SVP64 source zeroing of FP/CR operands is not implemented", "illegal")
@@ -461,7 +462,8 @@ class SVInsn:
             n = ld.update_op.base
             s.gpr[n] = (s.gpr[n] + view.last) & M64
         if emit is not None:
-            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes)
+            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes,
+                        tables, ks, kd)
         if rec.ffcr is not None:
             kind, o = rec.ffcr
             if kind == "rc1":
@@ -637,13 +639,20 @@ class SVInsn:
                 k = element_index(o, ks, kd, tables, True) if o.vec else 0
                 real[o.base + k] = sc[j]
 
-    def _event(self, emit, CIA, srcstep, dststep, ssub, dsub, se, de, zeroed, reads, writes):
+    def _event(self, emit, CIA, srcstep, dststep, ssub, dsub, se, de, zeroed, reads, writes,
+               tables=None, ks=0, kd=0):
         rec = self.rec
-        emit({"type": "element", "pc": CIA, "mnemonic": rec.mnemonic,
-              "srcstep": srcstep, "dststep": dststep, "ssubstep": ssub, "dsubstep": dsub,
-              "src_pred": se, "dst_pred": de, "zeroed": zeroed,
-              "reads": dict(reads), "writes": dict(writes),
-              "op": self.sim.element_ops})
+        event = {"type": "element", "pc": CIA, "mnemonic": rec.mnemonic,
+                 "srcstep": srcstep, "dststep": dststep, "ssubstep": ssub, "dsubstep": dsub,
+                 "src_pred": se, "dst_pred": de, "zeroed": zeroed,
+                 "reads": dict(reads), "writes": dict(writes),
+                 "op": self.sim.element_ops}
+        if tables:
+            # under REMAP: the element each remapped slot uses at this step
+            # (sources at the source step, destinations at the destination step)
+            event["remap"] = {slot: t[kd if slot in OUT_SLOTS else ks]
+                              for slot, t in sorted(tables.items())}
+        emit(event)
 
 
 class _Schedule:
