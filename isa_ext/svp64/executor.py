@@ -73,6 +73,7 @@ class SVInsn:
         self.fp_scratch = [0] * 128 if rec.fp_elw else None
         self.fp_split = [0] * 128  # see _split_fp_call
         self._gsnap = None
+        self._remap_loops = {}  # frozenset of REMAP slots -> generated loop (or None)
 
     @property
     def index_map(self):
@@ -158,14 +159,19 @@ class SVInsn:
                 loop = None
                 if (self.rec.fast and not sv & 1 and not sv & self.order_bits
                         and self.sim._sv_emit is None):
-                    loop = self.rec.remapped_loop(frozenset(imap.schedules))
+                    slots = frozenset(imap.schedules)
+                    loop = self._remap_loops.get(slots, False)
+                    if loop is False:  # generated once per slot set
+                        loop = self._remap_loops[slots] = self.rec.remapped_loop(slots)
                 if loop is None:
                     self._run_general(s, CIA, sv, vl, sv & 1, imap)
                 else:
                     # HF, unpredicated, 64-bit: the generated loop with the
                     # operands' indices from the tables
                     tables = self._remap_tables(imap, vl, self.subvl)
-                    self._check_remap_overflow(tables)
+                    self._check_remap_overflow(tables, {
+                        slot: _table_max(sched.value, vl) if not sched.indexed else None
+                        for slot, sched in imap.schedules.items()})
                     s.sv_tables = tables
                     try:
                         self._run_fast(s, CIA, sv, vl, loop)
@@ -215,18 +221,21 @@ class SVInsn:
         if what is not None:
             raise Trap(f"REMAP with {what} is not implemented (sv.{rec.mnemonic})", "illegal")
 
-    def _check_remap_overflow(self, tables):
+    def _check_remap_overflow(self, tables, step_max=None):
         """Trap (nothing written) when a remapped element index puts an
         operand past the last register of its file (remap.mdwn: "Over-running
         the register file clearly has to be detected and an illegal
-        instruction exception thrown")."""
+        instruction exception thrown").  ``step_max``: {slot: the largest
+        per-step index, or None} where already known (memoised shapes)."""
         rec = self.rec
         r = rec.rm
+        subvl = self.subvl
         for o in rec.vecops:
             for role, slot in ((o.src, o.slot[0]), (o.dst, o.slot[1])):
                 if not role or slot not in tables or not tables[slot]:
                     continue
-                m = max(tables[slot])
+                m = step_max.get(slot) if step_max else None
+                m = max(tables[slot]) if m is None else m * subvl + subvl - 1
                 if o.cls in ("gpr", "fpr"):
                     wide = o.cls == "gpr" or rec.fp_elw
                     width = (r.ew if slot in ("out", "out2") else r.ews) if wide else 64
@@ -687,6 +696,12 @@ def sub_tables(tables, subvl):
         return tables
     return {slot: [e * subvl + j for e in t for j in range(subvl)]
             for slot, t in tables.items()}
+
+
+@lru_cache(maxsize=256)
+def _table_max(value, n):
+    """The largest of :func:`_table`'s indices (memoised with it)."""
+    return max(_table(value, n))
 
 
 def remap_index_map(s, sv):
