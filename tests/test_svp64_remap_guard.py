@@ -107,13 +107,12 @@ def test_live_isacaller(svisa, isacaller):
 
 
 # REMAP combinations not implemented: they trap at the instruction, nothing
-# written (predication, SUBVL, reverse gear, saturation and element widths run
-# remapped: tests/test_svp64_remap_pred.py)
+# written (predication, SUBVL, reverse gear, saturation, fail-first and
+# element widths run remapped: tests/test_svp64_remap_pred.py)
 NOT_IMPLEMENTED = [
     # loads are remapped (their registers, and unit/element-strided offsets
     # through RA's slot); a strided store's offsets are not (ISACaller neither)
     ("sv.std *8, 8(3)", "strided stores"),
-    ("sv.add./ff=eq *8, *0, *0", "fail-first"),
     ("sv.ldu *8, 8(16)", "update-form"),
     # a vector RA of an update form (the page writes it): trapped too, not
     # read through RA's slot and written in step order

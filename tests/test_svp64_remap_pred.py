@@ -253,14 +253,32 @@ def test_remap_combined_vertical_first(svisa, name, trace):
     _check(name, _sim(svisa, name, vf=True).run(max_steps=80, trace=trace))
 
 
-def test_fail_first_still_traps(svisa):
-    # the spec gives no rule for truncating VL under a REMAP schedule
-    sim = _sim(svisa, "pred_int_rt")
-    sim.load_asm("\n".join([RT_IDX, "sv.add./ff=eq *8, *0, *0"]) + "\n")
-    res = sim.run(max_steps=10)
-    assert res.stop == "trap" and "fail-first" in res.trap.reason
-    assert "REMAP" in res.trap.reason and res.trap.pc == 0x1004
-    assert res.gpr[8:14] == MARK
+@pytest.mark.parametrize("mode", ["plain", "trace", "interrupt"])
+def test_fail_first(svisa, mode):
+    # svp64 "Data-dependent Fail-on-first": elements appear to run in program
+    # order ("when REMAP is not active, element 0 would be the first"), so VL
+    # is truncated at the failing *step*.  RT follows IDXS; sv.add./ff=eq
+    # stops at the first result whose CR EQ is set (tests/test_svp64.py
+    # test_fail_first_rc_discards_failing_result): r(20+i) = 10, r23 = -3, so
+    # step i writes r(8 + IDXS[i]) = i + 10 for i = 0, 1, 2 (r9, r8, r13) and
+    # step 3's zero (for r10) fails: discarded, VL = 3
+    def make():
+        sim = _sim(svisa, "pred_int_rt")
+        sim.load_asm("\n".join([RT_IDX, "sv.add./ff=eq *8, *0, *20"]) + "\n")
+        for i in range(6):
+            sim.state.gpr[20 + i] = 10
+        sim.state.gpr[23] = M64 - 2
+        return sim
+
+    for k in (range(5) if mode == "interrupt" else [None]):
+        sim = make()
+        sim.interrupt_after = k
+        res = sim.run(max_steps=10, trace=mode == "trace")
+        if res.stop == "interrupt":
+            res = sim.run(max_steps=10)
+        assert res.stop == "end", res.trap
+        assert res.gpr[8:14] == _after({1: 10, 0: 11, 5: 12})
+        assert SV.get(sim.state.svstate, "vl") == 3
 
 
 def test_live_isacaller(isacaller):

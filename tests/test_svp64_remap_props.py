@@ -23,7 +23,7 @@ M64 = (1 << 64) - 1
 
 # (template, VF-able): as test_svp64_one_behaviour.TEMPLATES (destinations from
 # r80 / CR8, so no element overwrites a predicate, r0, r16.. (the svindex
-# indices) or r50), without fail-first (it traps under REMAP) and CR0 results
+# indices) or r50); not VF-able: map-reduce and fail-first (HF semantics)
 TEMPLATES = [
     ("sv.add{p}{w}{v} *80, *40, *60", True),
     ("sv.addi{p}{w}{v} *80, *40, 7", True),
@@ -38,6 +38,7 @@ TEMPLATES = [
     ("sv.add/sats/w=8{p} *80, *40, *60", True),
     ("sv.maddld{p}{w} *80, *40, *60, *80", True),
     ("sv.subf/mr 20, 20, *40", False),
+    ("sv.add./ff=ne{p} *80, *40, *60", False),
 ]
 
 
@@ -75,7 +76,9 @@ def programs(draw):
     lines, vf_ok, step_mods = [], True, ""
     for _ in range(n):
         template, ok = draw(st.sampled_from(TEMPLATES))
-        p = draw(st.sampled_from(PREDICATES))
+        # fail-first has no zeroing (the assembler rejects /sz /dz with /ff=)
+        p = draw(st.sampled_from([q for q in PREDICATES if "/ff=" not in template
+                                  or "z" not in q]))
         t = draw(st.sampled_from(TWINS))
         w = draw(st.sampled_from(["", "/w=8", "/w=16", "/w=32"]))
         v = draw(st.sampled_from(["", "/vec2", "/vec3"]))

@@ -194,8 +194,9 @@ class SVInsn:
 
     def _check_remappable(self, mapped):
         """Trap on what REMAP is not implemented for (nothing written).
-        Predication, element widths, reverse gear, SUBVL and saturation run
-        remapped (docs/svp64.md "REMAP applied by the executor")."""
+        Predication, element widths, reverse gear, SUBVL, saturation and
+        fail-first run remapped (docs/svp64.md "REMAP applied by the
+        executor")."""
         rec = self.rec
         what = None
         ld = rec.ldst
@@ -206,11 +207,6 @@ class SVInsn:
                 o.dst and o.field == rec.addr_field for o in rec.ops)):
             # (a vector RA of an update form is written by the page itself)
             what = "update-form or post-increment loads"
-        elif rec.ffcr is not None:
-            # fail-first truncates VL to a step count, but the elements a
-            # remapped run has done are no prefix of the vector: the spec
-            # gives no rule for which results a truncated REMAP keeps
-            what = "fail-first (the spec defines no VL truncation of a REMAP schedule)"
         if what is None:
             # a vector operand on no REMAP port (CR fields of CR ops, rows whose
             # ports are unknown) would silently stay in step order
