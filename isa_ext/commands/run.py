@@ -6,9 +6,10 @@ changed registers, exit status and the program's stdout; a trap prints pc,
 word and reason and exits with status 1.  ``--trace`` prints one line per
 event as the program runs (instructions: pc, words, disassembly, registers
 written; any other event type generically; an SVP64 element run under REMAP
-shows ``remap=in1:3,out:5``, the element each remapped operand slot uses).  ``--interrupt-after K`` injects an
-SVP64 element-level interrupt (``Simulator.interrupt_after``); ``--resume``
-then runs again from the saved PC and SVSTATE steps, as the API does.
+shows ``remap=in1:3,out:5``, the element each remapped operand slot uses).
+``--interrupt-after K`` injects an SVP64 element-level interrupt
+(``Simulator.interrupt_after``); ``--resume`` then runs again from the saved
+PC and SVSTATE steps, as the API does.
 """
 import struct
 import sys
