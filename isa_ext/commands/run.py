@@ -5,9 +5,11 @@ ELF magic, raw instruction bytes otherwise.  Prints the stop reason, steps,
 changed registers, exit status and the program's stdout; a trap prints pc,
 word and reason and exits with status 1.  ``--trace`` prints one line per
 event as the program runs (instructions: pc, words, disassembly, registers
-written; any other event type generically).  ``--interrupt-after K`` injects an
-SVP64 element-level interrupt (``Simulator.interrupt_after``); ``--resume``
-then runs again from the saved PC and SVSTATE steps, as the API does.
+written; any other event type generically; an SVP64 element run under REMAP
+shows ``remap=in1:3,out:5``, the element each remapped operand slot uses).
+``--interrupt-after K`` injects an SVP64 element-level interrupt
+(``Simulator.interrupt_after``); ``--resume`` then runs again from the saved
+PC and SVSTATE steps, as the API does.
 """
 import struct
 import sys
@@ -108,8 +110,14 @@ class TracePrinter:
             shown = " ".join(f"{w:08x}" for w in words)
             print(f"{pc:08x}  {shown:<17}  {text:<32} {changes}".rstrip(), file=self.out)
         else:
-            rest = " ".join(f"{k}={_hex(v)}" for k, v in event.items() if k != "type")
+            rest = " ".join(f"{k}={_field(v) if k == 'remap' else _hex(v)}"
+                            for k, v in event.items() if k != "type")
             print(f"          [{event.get('type')}] {rest}", file=self.out)
+
+
+def _field(slots):
+    """A REMAP index map {slot: element} as ``in1:3,out:5``."""
+    return ",".join(f"{k}:{v}" for k, v in slots.items())
 
 
 def _hex(v):

@@ -35,7 +35,7 @@ from ..errors import Trap
 from . import remap
 from . import svstate as SV
 from .elements import M64, read_elem, write_elem
-from .indexmap import IDENTITY, IndexMap, element_index
+from .indexmap import IDENTITY, OUT_SLOTS, IndexMap, element_index
 from .predication import mask as pred_mask, ALL
 from .record import SVRecord
 from . import satexact
@@ -74,6 +74,7 @@ class SVInsn:
         self.fp_scratch = [0] * 128 if rec.fp_elw else None
         self.fp_split = [0] * 128  # see _split_fp_call
         self._gsnap = None
+        self._remap_loops = {}  # frozenset of REMAP slots -> generated loop (or None)
 
     @property
     def index_map(self):
@@ -157,14 +158,22 @@ class SVInsn:
                 self.rec.assign_slots()
                 self._check_remappable(imap.schedules)
                 loop = None
-                if self.rec.fast and not sv & 1 and self.sim._sv_emit is None:
-                    loop = self.rec.remapped_loop(frozenset(imap.schedules))
+                if (self.rec.fast and not sv & 1 and not sv & self.order_bits
+                        and self.sim._sv_emit is None):
+                    slots = frozenset(imap.schedules)
+                    loop = self._remap_loops.get(slots, False)
+                    if loop is False:  # generated once per slot set
+                        loop = self._remap_loops[slots] = self.rec.remapped_loop(slots)
                 if loop is None:
                     self._run_general(s, CIA, sv, vl, sv & 1, imap)
                 else:
                     # HF, unpredicated, 64-bit: the generated loop with the
-                    # operands' indices from the tables (SUBVL is 1 here)
-                    s.sv_tables = self._remap_tables(imap, vl)
+                    # operands' indices from the tables
+                    tables = self._remap_tables(imap, vl, self.subvl)
+                    self._check_remap_overflow(tables, {
+                        slot: _table_max(sched.value, vl) if not sched.indexed else None
+                        for slot, sched in imap.schedules.items()})
+                    s.sv_tables = tables
                     try:
                         self._run_fast(s, CIA, sv, vl, loop)
                     finally:
@@ -176,34 +185,29 @@ class SVInsn:
         return CIA + 8
 
     @staticmethod
-    def _remap_tables(imap, n):
-        """imap's tables for n steps; those of non-Indexed shapes (pure
-        functions of the SVSHAPE value) are memoised."""
-        return {slot: _table(sched.value, n) if not sched.indexed
-                else imap.tables(n, (slot,))[slot]
-                for slot, sched in imap.schedules.items()}
+    def _remap_tables(imap, n, subvl=1):
+        """imap's tables for n steps (sub-elements, see :func:`sub_tables`);
+        those of non-Indexed shapes (pure functions of the SVSHAPE value) are
+        memoised."""
+        return sub_tables({slot: _table(sched.value, n) if not sched.indexed
+                           else imap.tables(n, (slot,))[slot]
+                           for slot, sched in imap.schedules.items()}, subvl)
 
     def _check_remappable(self, mapped):
-        """Trap on what REMAP is not implemented for (nothing written)."""
+        """Trap on what REMAP is not implemented for (nothing written).
+        Predication, element widths, reverse gear, SUBVL, saturation and
+        fail-first run remapped (docs/svp64.md "REMAP applied by the
+        executor")."""
         rec = self.rec
-        r = rec.rm
         what = None
         ld = rec.ldst
         if ld is not None and ld.store and ld.offset_slot(mapped) is not None:
             # ISACaller never remaps a store's offsets ("no bit-reversed STORE")
             what = "strided stores (REMAP of store offsets)"
-        elif ld is not None and (ld.mode == "pi" or ld.update_op is not None):
+        elif ld is not None and (ld.mode == "pi" or ld.update_op is not None or any(
+                o.dst and o.field == rec.addr_field for o in rec.ops)):
+            # (a vector RA of an update form is written by the page itself)
             what = "update-form or post-increment loads"
-        elif r.subvl > 1:
-            what = "SUBVL > 1"
-        elif r.predicated:
-            what = "predication"
-        elif r.rg:
-            what = "reverse gear (/mrr)"
-        elif rec.ffcr is not None:
-            what = "fail-first"
-        elif rec.sat is not None:
-            what = "saturation"
         if what is None:
             # a vector operand on no REMAP port (CR fields of CR ops, rows whose
             # ports are unknown) would silently stay in step order
@@ -213,6 +217,35 @@ class SVInsn:
                 what = f"vector operand(s) {', '.join(lost)} on no REMAP port"
         if what is not None:
             raise Trap(f"REMAP with {what} is not implemented (sv.{rec.mnemonic})", "illegal")
+
+    def _check_remap_overflow(self, tables, step_max=None):
+        """Trap (nothing written) when a remapped element index puts an
+        operand past the last register of its file (remap.mdwn: "Over-running
+        the register file clearly has to be detected and an illegal
+        instruction exception thrown").  ``step_max``: {slot: the largest
+        per-step index, or None} where already known (memoised shapes)."""
+        rec = self.rec
+        r = rec.rm
+        subvl = self.subvl
+        for o in rec.vecops:
+            for role, slot in ((o.src, o.slot[0]), (o.dst, o.slot[1])):
+                if not role or slot not in tables or not tables[slot]:
+                    continue
+                m = step_max.get(slot) if step_max else None
+                m = max(tables[slot]) if m is None else m * subvl + subvl - 1
+                if o.cls in ("gpr", "fpr"):
+                    wide = o.cls == "gpr" or rec.fp_elw
+                    width = (r.ew if slot in ("out", "out2") else r.ews) if wide else 64
+                    last, limit = o.base + ((m + 1) * width - 1) // 64, 127
+                elif o.cls == "crf":
+                    last, limit = o.base + m, 127
+                elif o.cls == "crb":
+                    last, limit = o.base + 4 * m, 4 * 128 - 1
+                else:
+                    continue
+                if last > limit:
+                    raise Trap(f"REMAP: element {m} of {o.field} ({slot}) runs past the "
+                               f"register file (sv.{rec.mnemonic})", "illegal")
 
     def _run_general(self, s, CIA, sv, vl, vf, imap=None):
         rec = self.rec
@@ -279,7 +312,9 @@ class SVInsn:
             overflow = rec.register_overflow(vl)
             if overflow:
                 raise Trap(overflow, "illegal")
-        tables = None if imap.identity else imap.tables(vl * subvl)
+        tables = None if imap.identity else sub_tables(imap.tables(vl), subvl)
+        if tables:
+            self._check_remap_overflow(tables)
         budget = self._budget()
         done = 0
         stop = None
@@ -391,7 +426,8 @@ class SVInsn:
                     s.cr[args[o.pos] & 127] = 0
                     writes[o.field] = args[o.pos]
             if emit is not None:
-                self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes)
+                self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes,
+                            tables, ks, kd)
             return None
         if szero and any(o.src and o.cls != "gpr" for o in rec.ops):
             raise Trap("SVP64 source zeroing of FP/CR operands is not implemented", "illegal")
@@ -422,7 +458,11 @@ class SVInsn:
             mem = s.mem
             view = s.mem = ld.view(s, mem, ks, kd, r.ews, tables)
         try:
-            if rec.scratch_needed or (szero and rec.gops):
+            if rec.scratch_needed or (szero and rec.gops) or (tables and any(
+                    o.src and o.dst and o.vec and o.slot[0] != o.slot[1] for o in rec.gops)):
+                # (a GPR read through one REMAP slot and written through
+                # another -- rldimi's RA: in1 and out -- runs on the scratch
+                # file, which reads and writes each through its own slot)
                 self._scratch_call(s, CIA, args, crf, ks, kd, szero, tables)
             elif rec.fp_elw:
                 self._fp_scratch_call(s, CIA, args, crf, ks, kd, tables)
@@ -439,7 +479,8 @@ class SVInsn:
             n = ld.update_op.base
             s.gpr[n] = (s.gpr[n] + view.last) & M64
         if emit is not None:
-            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes)
+            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes,
+                        tables, ks, kd)
         if rec.ffcr is not None:
             kind, o = rec.ffcr
             if kind == "rc1" and stcr is not None:
@@ -638,13 +679,20 @@ class SVInsn:
                 k = element_index(o, ks, kd, tables, True) if o.vec else 0
                 real[o.base + k] = sc[j]
 
-    def _event(self, emit, CIA, srcstep, dststep, ssub, dsub, se, de, zeroed, reads, writes):
+    def _event(self, emit, CIA, srcstep, dststep, ssub, dsub, se, de, zeroed, reads, writes,
+               tables=None, ks=0, kd=0):
         rec = self.rec
-        emit({"type": "element", "pc": CIA, "mnemonic": rec.mnemonic,
-              "srcstep": srcstep, "dststep": dststep, "ssubstep": ssub, "dsubstep": dsub,
-              "src_pred": se, "dst_pred": de, "zeroed": zeroed,
-              "reads": dict(reads), "writes": dict(writes),
-              "op": self.sim.element_ops})
+        event = {"type": "element", "pc": CIA, "mnemonic": rec.mnemonic,
+                 "srcstep": srcstep, "dststep": dststep, "ssubstep": ssub, "dsubstep": dsub,
+                 "src_pred": se, "dst_pred": de, "zeroed": zeroed,
+                 "reads": dict(reads), "writes": dict(writes),
+                 "op": self.sim.element_ops}
+        if tables:
+            # under REMAP: the element each remapped slot uses at this step
+            # (sources at the source step, destinations at the destination step)
+            event["remap"] = {slot: t[kd if slot in OUT_SLOTS else ks]
+                              for slot, t in sorted(tables.items())}
+        emit(event)
 
 
 class _Schedule:
@@ -667,6 +715,24 @@ def _table(value, n):
     pure function of its arguments, memoised: programs rerun the same
     shapes); traps when the schedule is shorter."""
     return tuple(IndexMap({"in1": _Schedule(value, None)}).tables(n)["in1"])
+
+
+def sub_tables(tables, subvl):
+    """Per-step REMAP tables ({slot: element index per step}) as tables per
+    sub-element step k = step * SUBVL + substep: REMAP moves whole sub-vectors,
+    the sub-elements keep their order (svp64 overview "REMAP and other
+    reordering": REMAP applies to the src/dst-step indices, never to the
+    SUBVL step indices; docs/errata.md)."""
+    if subvl == 1:
+        return tables
+    return {slot: [e * subvl + j for e in t for j in range(subvl)]
+            for slot, t in tables.items()}
+
+
+@lru_cache(maxsize=256)
+def _table_max(value, n):
+    """The largest of :func:`_table`'s indices (memoised with it)."""
+    return max(_table(value, n))
 
 
 def remap_index_map(s, sv):
