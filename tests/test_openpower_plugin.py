@@ -148,10 +148,8 @@ def test_assignments_openpower_cannot_parse_become_call_statements():
 def openpower_rm_rows():
     """openpower-isa's own SVP64 RM tables (isatables/RM-*.csv, LDSTRM-*.csv) from the
     vendored snapshot: {insn: (table name, row)}."""
-    from conftest import SHARED, required_missing
-    tarball = os.path.join(SHARED, "vendor", "openpower-isa.tar.gz")
-    if not os.path.isfile(tarball):
-        required_missing("../shared/vendor/openpower-isa.tar.gz not beside the checkout")
+    from conftest import shared_path
+    tarball = shared_path("vendor", "openpower-isa.tar.gz")
     rows = {}
     with tarfile.open(tarball) as tar:
         for m in tar.getmembers():
