@@ -60,6 +60,14 @@ def test_setvl_vl_from_ctr_uses_seven_bits(svisa, ctr, vl):
     assert SV.get(r.state.svstate, "vl") == vl and r.gpr[3] == vl
 
 
+@pytest.mark.parametrize("vl", [64, 100])
+def test_setvl_vs0_keeps_a_seven_bit_vl(svisa, vl):
+    # setvl 3,0,127,0,0,1: ms=1 -> newmvl = 127; vs=0 -> newvl = SVSTATE[7:13], all
+    # seven bits of VL (64 = 0b1000000 would read 0 from six); RT=3 <- VL
+    r = run(svisa, "setvl 3,0,127,0,0,1", SV.make(maxvl=8, vl=vl))
+    assert SV.get(r.state.svstate, "vl") == vl and r.gpr[3] == vl
+
+
 def test_setvl_vs0_keeps_vl_clipped_to_new_maxvl(svisa):
     # setvl 3,0,4,0,0,1: ms=1 -> newmvl = VLi+1 = 4; vs=0 -> newvl = SVSTATE.vl = 7,
     # > 4 -> 4; RT=3 <- 4
