@@ -25,6 +25,7 @@ import os
 import queue
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -182,7 +183,7 @@ class Worker:
                 f.write(original)
 
 
-def campaign(areas, names, sample, seed, jobs, timeout_factor=4, log=sys.stderr):
+def campaign(areas, names, sample, seed, jobs, timeout_factor=4, log=sys.stderr, progress=None):
     base = tempfile.mkdtemp(prefix="isa_ext-mutation-")
     shared = os.path.join(os.path.dirname(ROOT), "shared")
     if os.path.isdir(shared):   # the copies' ../shared: golden data, vendored snapshots
@@ -194,8 +195,9 @@ def campaign(areas, names, sample, seed, jobs, timeout_factor=4, log=sys.stderr)
             area = areas[name]
             found = (python_mutants if area["kind"] == "python" else page_mutants)(
                 name, area, workers[0].dir)
-            chosen = random.Random(f"{seed}:{name}").sample(found, min(sample, len(found))) \
-                if sample else found
+            n = sample.get(name, sample.get("*", 0)) if isinstance(sample, dict) else sample
+            chosen = random.Random(f"{seed}:{name}").sample(found, min(n, len(found))) \
+                if n else found
             print(f"{name}: {len(found)} mutants, running {len(chosen)}", file=log)
             for m in chosen:
                 tests = page_tests(area, m.path) if m.kind == "pages" else area["tests"]
@@ -207,6 +209,8 @@ def campaign(areas, names, sample, seed, jobs, timeout_factor=4, log=sys.stderr)
                 if outcome != "survived":
                     raise SystemExit(f"{name}: the unmutated tests fail ({tail}): {tests}")
                 budgets[tests] = max(30.0, timeout_factor * secs)
+        # areas interleaved, so that a run stopped early has measured every area
+        random.Random(seed).shuffle(todo)
         jobs_q = queue.Queue()
         for item in todo:
             jobs_q.put(item)
@@ -221,6 +225,9 @@ def campaign(areas, names, sample, seed, jobs, timeout_factor=4, log=sys.stderr)
                 r = worker.run(m, tests, budgets[tuple(tests)])
                 with lock:
                     results.append(r)
+                    if progress:
+                        with open(progress, "a") as f:
+                            f.write(json.dumps(asdict(r)) + "\n")
                     print(f"[{len(results)}/{len(todo)}] {r.outcome:8} {r.seconds:5.1f}s "
                           f"{r.mutant}", file=log, flush=True)
 
@@ -248,13 +255,15 @@ def summarise(results):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--area", action="append", help="only this area (repeatable)")
+    p.add_argument("--area", action="append",
+                   help="only this area (repeatable); AREA:N samples N of its mutants")
     p.add_argument("--sample", type=int, default=None,
                    help="at most N mutants per area (0: all; with --check: [check] sample)")
     p.add_argument("--seed", default="1")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                    help="parallel copies of the checkout (default: one per core)")
     p.add_argument("--json", help="write every result here")
+    p.add_argument("--progress", help="append each result to this file (JSON lines) as it comes")
     p.add_argument("--check", action="store_true",
                    help="exit 1 when the kill rate over all areas is below [check] min_kill_rate")
     p.add_argument("--list", action="store_true", help="only count the mutants per area")
@@ -266,7 +275,8 @@ def main(argv=None):
     areas, check = config["area"], config["check"]
     if args.sample is None:
         args.sample = check["sample"] if args.check else 0
-    names = args.area or list(areas)
+    names = [a.split(":")[0] for a in args.area] if args.area else list(areas)
+    per_area = {a.split(":")[0]: int(a.split(":")[1]) for a in args.area or () if ":" in a}
     unknown = [n for n in names if n not in areas]
     if unknown:
         print(f"mutation: unknown area {unknown[0]!r} (tools/mutation.toml has "
@@ -281,8 +291,11 @@ def main(argv=None):
                 found = (python_mutants if a["kind"] == "python" else page_mutants)(n, a, d)
                 print(f"{n}: {len(found)} mutants")
         return 0
+    # a terminated run still removes its copies (the finally blocks run)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     t0 = time.monotonic()
-    results = campaign(areas, names, args.sample, args.seed, max(1, args.jobs))
+    results = campaign(areas, names, {"*": args.sample, **per_area}, args.seed, max(1, args.jobs),
+                       progress=args.progress)
     if args.json:
         with open(args.json, "w") as f:
             json.dump([asdict(r) for r in results], f, indent=1)
