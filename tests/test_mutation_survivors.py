@@ -60,3 +60,19 @@ def test_positionals_after_an_option_are_appended():
     # after --root joins the one before it
     args = parse(build_parser(), ["openpower", "install", "swizzle", "--root", "/x", "gpu"])
     assert args.extensions == ["swizzle", "gpu"] and args.root == "/x"
+
+
+def test_traced_run_counts_steps_and_stops_on_a_trap(isa):
+    # kills sim.py _run_traced "steps += 1" -> "+= 2" and its "except (Trap, ...)"
+    # replaced: addi r3,r3,1 (0x38630001) runs, then the word 0 (primary opcode 0,
+    # illegal) traps at 0x1004: one step, stop "trap", r3 = 1
+    sim = Simulator(isa)
+    sim.load_words([0x38630001, 0x00000000])
+    res = sim.run(max_steps=10, trace=True)
+    assert res.stop == "trap" and res.steps == 1
+    assert (res.trap.pc, res.trap.word, res.trap.kind) == (0x1004, 0, "illegal")
+    assert res.gpr[3] == 1
+    sim = Simulator(isa)
+    sim.load_words([0x38630001, 0x38630001])
+    res = sim.run(max_steps=10, trace=True)
+    assert res.stop == "end" and res.steps == 2 and res.gpr[3] == 2
