@@ -76,3 +76,24 @@ def test_traced_run_counts_steps_and_stops_on_a_trap(isa):
     sim.load_words([0x38630001, 0x38630001])
     res = sim.run(max_steps=10, trace=True)
     assert res.stop == "end" and res.steps == 2 and res.gpr[3] == 2
+
+
+def test_vertical_first_loop_is_interrupted_and_resumes(svisa):
+    # kills executor.py "element_ops >= interrupt_after" -> "<" on the vertical-first
+    # path: with interrupt_after=0 the loop's first sv.add element (VL=3, vfirst=1)
+    # is interrupted before it runs -- the PC stays on the sv.add at 0x1000 with
+    # srcstep 0, nothing written -- and the resumed run ends with
+    # r80+i = r40+i + r60+i: 1+10, 2+20, 3+30.
+    from isa_ext.svp64 import svstate as SV
+    sim = Simulator(isa=svisa)
+    sim.load_asm("loop:\n sv.add *80, *40, *60\n sv.svstep. 0, 0, 0, 0\n bc 4, 3, loop\n")
+    sim.state.svstate = SV.make(maxvl=3, vl=3) | 1
+    for i in range(3):
+        sim.state.gpr[40 + i], sim.state.gpr[60 + i] = i + 1, 10 * (i + 1)
+    sim.interrupt_after = 0
+    first = sim.run(max_steps=100)
+    assert first.stop == "interrupt" and first.pc == 0x1000
+    assert SV.get(sim.state.svstate, "srcstep") == 0
+    assert sim.state.gpr[80:83] == [0, 0, 0]
+    res = sim.run(max_steps=100)
+    assert res.stop == "end" and res.gpr[80:83] == [11, 22, 33]
