@@ -114,3 +114,43 @@ def test_load_bytes_defaults_to_0x1000(isa):
     sim.load_bytes(bytes.fromhex("01006338"))
     res = sim.run(max_steps=5)
     assert res.stop == "end" and res.gpr[3] == 1 and res.pc == 0x1004
+
+
+def test_assembler_expression_xor(isa):
+    # kills asm.py expression "^" -> "/": 6 ^ 3 = 0b110 ^ 0b011 = 0b101 = 5
+    from isa_ext.asm import assemble
+    assert assemble(".long 6 ^ 3\n", isa=isa).words == [5]
+
+
+def test_signed_immediate_range_is_16_bits(isa):
+    # kills asm.py "lo = -(1 << (width - 1))" mutated: SI is 16-bit signed,
+    # -32768..32767 (GNU as rejects -32769 too); addi 3,3,-32768 = 0x38638000
+    from isa_ext.asm import assemble
+    from isa_ext.errors import AsmError
+    assert assemble("addi 3,3,-32768\n", isa=isa).words == [0x38638000]
+    with pytest.raises(AsmError, match="out of range -32768..32767"):
+        assemble("addi 3,3,-32769\n", isa=isa)
+
+
+def test_passthrough_takes_what_follows_the_double_dash():
+    # kills cli.py "argv[cut + 1:]" -> "argv[cut // 1:]" (which keeps the "--")
+    args = parse(build_parser(), ["openpower", "test", "x.py", "--", "-k", "foo"])
+    assert args.passthrough == ["-k", "foo"] and args.paths == ["x.py"]
+
+
+def test_layout_problem_names_its_line():
+    # kills compat/plugin.py "i + 1" -> "i * 1" in the layout checker's message:
+    # line 5 of the page is the stray description
+    from isa_ext.compat import plugin as openpower
+    text = "# T\n\nX-Form\n\nsome description\n* t RT\n\nPseudo-code:\n\n    x <- 1\n"
+    assert openpower.compat_problems(text, "t.mdwn")[0].startswith("t.mdwn:5: ")
+
+
+def test_unsigned_immediate_range_is_16_bits(isa):
+    # kills asm.py "hi = (1 << width) - 1" -> "(1 << width) * 1": UI is 0..65535;
+    # ori 3,3,0xffff = 0x60000000 | RS=3<<21 | RA=3<<16 | 0xffff = 0x6063ffff
+    from isa_ext.asm import assemble
+    from isa_ext.errors import AsmError
+    assert assemble("ori 3,3,65535\n", isa=isa).words == [0x6063FFFF]
+    with pytest.raises(AsmError, match="out of range 0..65535"):
+        assemble("ori 3,3,65536\n", isa=isa)
