@@ -147,10 +147,12 @@ def test_layout_problem_names_its_line():
 
 
 def test_unsigned_immediate_range_is_16_bits(isa):
-    # kills asm.py "hi = (1 << width) - 1" -> "(1 << width) * 1": UI is 0..65535;
+    # kills asm.py "hi = (1 << width) - 1" -> "(1 << width) * 1": UI is 0..65535,
+    # and the error points at the operand (column 9), not at the line;
     # ori 3,3,0xffff = 0x60000000 | RS=3<<21 | RA=3<<16 | 0xffff = 0x6063ffff
     from isa_ext.asm import assemble
     from isa_ext.errors import AsmError
     assert assemble("ori 3,3,65535\n", isa=isa).words == [0x6063FFFF]
-    with pytest.raises(AsmError, match="out of range 0..65535"):
+    with pytest.raises(AsmError, match="out of range 0..65535") as e:
         assemble("ori 3,3,65536\n", isa=isa)
+    assert (e.value.line, e.value.column) == (1, 9)
