@@ -1,21 +1,113 @@
 """Shared test helpers.  External tools are oracles: a test that needs one skips
-with a clear reason when it is missing (``.ci/run`` installs them for CI)."""
+with a clear reason when it is missing (``.ci/run`` installs them for CI).
+
+Every helper that reaches an oracle records it (``used_oracle``); the session ends
+with how many *passed* tests used each oracle, so CI's log shows that the oracles
+really ran (a suite whose GNU as tests all skipped would show 0)."""
+import contextvars
 import os
 import shutil
 import subprocess
+from collections import Counter
 
 import pytest
 
-pytest_plugins = ["isa_ext.pytest_plugin"]  # --isa-coverage
+pytest_plugins = ["isa_ext.pytest_plugin", "pytester"]  # --isa-coverage; pytester: self-tests
 
 SHARED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared")
 
+
+# --- which oracles each test used --------------------------------------------------
+
+# the set collecting oracle names for the test or fixture now running (None outside)
+_USES = contextvars.ContextVar("isa_ext_oracle_uses", default=None)
+_FIXTURE_ORACLES = pytest.StashKey()   # config: {fixture name: oracles its setup used}
+_TEST_ORACLES = pytest.StashKey()      # item: oracles the test body used
+_PASSED_BY_ORACLE = pytest.StashKey()  # config: Counter {oracle: passed tests}
+# fixtures that are oracles themselves: requesting one is using it
+ORACLE_FIXTURES = {"isacaller": "ISACaller (openpower-isa venv)", "shared_dir": "../shared"}
+
+
+def used_oracle(name):
+    """Record that the running test (or fixture) used the oracle ``name``."""
+    uses = _USES.get()
+    if uses is not None:
+        uses.add(name)
+
+
+def pytest_configure(config):
+    config.stash[_FIXTURE_ORACLES] = {}
+    config.stash[_PASSED_BY_ORACLE] = Counter()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    uses = set()
+    token = _USES.set(uses)
+    try:
+        yield
+    finally:
+        _USES.reset(token)
+    if uses:
+        request.config.stash[_FIXTURE_ORACLES].setdefault(fixturedef.argname, set()).update(uses)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    uses = set()
+    token = _USES.set(uses)
+    try:
+        yield
+    finally:
+        _USES.reset(token)
+        item.stash[_TEST_ORACLES] = uses
+
+
+def oracles_of(item):
+    """The oracles a test used: in its body, in the setup of any fixture it (even
+    indirectly) requested, or by requesting an oracle fixture."""
+    names = set(item.stash.get(_TEST_ORACLES, ()))
+    per_fixture = item.config.stash[_FIXTURE_ORACLES]
+    for f in getattr(item, "fixturenames", ()):
+        names |= per_fixture.get(f, set())
+        if f in ORACLE_FIXTURES:
+            names.add(ORACLE_FIXTURES[f])
+    return names
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.passed:
+        item.config.stash[_PASSED_BY_ORACLE].update(oracles_of(item))
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    counts = config.stash[_PASSED_BY_ORACLE]
+    terminalreporter.write_sep("-", "passed tests per oracle")
+    for name in sorted(set(counts) | set(ORACLE_FIXTURES.values())):
+        terminalreporter.write_line(f"{counts[name]:6d}  {name}")
+
+
+# --- oracle helpers ----------------------------------------------------------------
 
 def need_tool(name):
     path = shutil.which(name)
     if path is None:
         required_missing(f"{name} not installed (apt-get install the package that provides "
                          "it; .ci/run does)")
+    used_oracle(name)
+    return path
+
+
+def shared_path(*parts):
+    """A file under ../shared (golden data, vendored snapshots); skips locally and
+    fails in CI when it is absent."""
+    path = os.path.join(os.path.abspath(SHARED), *parts)
+    if not os.path.exists(path):
+        required_missing(f"../shared/{'/'.join(parts)} not beside the checkout")
+    used_oracle("../shared")
     return path
 
 
@@ -67,6 +159,7 @@ def shared_dir():
     if not os.path.isdir(d):
         required_missing("../shared/ (requirements, golden data, vendored openpower-isa) "
                          "not beside the checkout")
+    used_oracle("../shared")
     return d
 
 
@@ -83,6 +176,7 @@ class ISACaller:
         env = dict(os.environ, SILENCELOG="1", AS="powerpc64le-linux-gnu-as",
                    LD="powerpc64le-linux-gnu-ld", OBJCOPY="powerpc64le-linux-gnu-objcopy")
         env.pop("PYTHONPATH", None)
+        used_oracle(ORACLE_FIXTURES["isacaller"])
         r = subprocess.run([self.python, "-c", code], input=stdin, capture_output=True,
                            text=True, env=env, timeout=timeout, cwd=self.root)
         assert r.returncode == 0, r.stderr[-4000:]

@@ -79,11 +79,22 @@ def test_run_trap_exits_1(tmp_path, capsys):
     assert "trap: pc=0x1004 word=0x00000000" in out
 
 
-def test_run_step_limit_and_fpr(tmp_path, capsys):
+def test_run_step_limit(tmp_path, capsys):
     src = write(tmp_path, "t.s", "b .\n")
-    assert main(["run", src, "--max-steps", "7", "--fpr", "f1=1.0"]) == 0
+    assert main(["run", src, "--max-steps", "7"]) == 0
     out = capsys.readouterr().out
     assert "stop: step_limit" in out and "steps: 7" in out
+
+
+def test_run_fpr_float_and_raw_values(tmp_path, capsys):
+    src = write(tmp_path, "t.s", "fadd f2,f1,f1\nfmr f4,f3\n")
+    assert main(["run", src, "--fpr", "f1=1.5", "--fpr", "f3=0x3ff0000000000000"]) == 0
+    out = capsys.readouterr().out
+    # f1 = 1.5 as a double, so f2 = 1.5 + 1.5 = 3.0 = 1.5 * 2^1: sign 0, biased exponent
+    # 1023 + 1 = 0x400, fraction .1000... -> 0x4008000000000000 (-3.0 would be 0xC008...)
+    assert "f2       0x0 -> 0x4008000000000000" in out
+    # a 0x... value is the raw bit pattern (1.0), copied unchanged by fmr
+    assert "f4       0x0 -> 0x3ff0000000000000" in out
 
 
 def test_run_raw_binary_and_bad_option(tmp_path, capsys):

@@ -14,13 +14,12 @@ import tarfile
 
 import pytest
 
-from conftest import SHARED
+from conftest import shared_path
 
 pytestmark = pytest.mark.slow
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BASELINE = os.path.join(HERE, "compat_baseline.json")
-TARBALL = os.path.join(SHARED, "vendor", "openpower-isa.tar.gz")
 TEST_DIR = "openpower-isa/src/openpower/decoder/isa"
 CLOSING = re.compile(r"^(\d+) passed, (\d+) failed$", re.M)
 
@@ -32,12 +31,9 @@ def load_baseline():
 
 @pytest.fixture(scope="module")
 def vendored_tests(tmp_path_factory):
-    if not os.path.isfile(TARBALL):
-        if os.environ.get("ISA_EXT_REQUIRE_TOOLS"):
-            pytest.fail(f"{TARBALL} is required (ISA_EXT_REQUIRE_TOOLS) but absent")
-        pytest.skip(f"openpower-isa snapshot {TARBALL} absent (../shared/vendor beside the checkout)")
+    tarball = shared_path("vendor", "openpower-isa.tar.gz")  # skip, or fail in CI
     out = tmp_path_factory.mktemp("opisa")
-    with tarfile.open(TARBALL) as t:
+    with tarfile.open(tarball) as t:
         members = [m for m in t.getmembers() if m.name.startswith("openpower-isa/src/")]
         safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
         t.extractall(out, members=members, **safe)

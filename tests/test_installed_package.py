@@ -20,7 +20,7 @@ import zipfile
 
 import pytest
 
-from conftest import SHARED, required_missing as _unavailable
+from conftest import required_missing as _unavailable, shared_path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples")
@@ -213,9 +213,7 @@ def test_every_example_is_covered():
 # --- every sub-command ---------------------------------------------------------
 
 def _golden_svp64():
-    path = os.path.join(SHARED, "golden", "svp64_encodings.tsv")
-    if not os.path.isfile(path):
-        _unavailable("../shared/golden/svp64_encodings.tsv not beside the checkout")
+    path = shared_path("golden", "svp64_encodings.tsv")
     with open(path, encoding="utf-8") as f:
         rows = [line.rstrip("\n").split("\t") for line in f if "\t" in line]
     return {asm: [int(w, 16) for w in words.split()] for asm, words in rows}

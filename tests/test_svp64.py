@@ -287,11 +287,16 @@ def test_reserved_mode_traps_without_state_change(svisa):
 
 
 def test_unprefixable_suffix_traps(svisa):
-    # b (PO 18) has no RM category
+    # 0x48000008 is "b .+8" (PO 18, LI=2); openpower-isa's RM-*.csv tables have no row
+    # for b, so SVP64 gives it no RM category and the prefixed pair is illegal.  The
+    # trap names the prefix word at 0x1000 and the reason; nothing ran (no branch).
     sim = Simulator(isa=svisa)
     sim.load_words([0x05400000, 0x48000008])
     r = sim.run()
-    assert r.stop == "trap"
+    assert r.stop == "trap" and r.trap.kind == "illegal"
+    assert (r.trap.pc, r.trap.word) == (0x1000, 0x05400000)
+    assert r.trap.reason.startswith("b ") and "no RM category" in r.trap.reason
+    assert r.pc == 0x1000 and r.steps == 0
 
 
 def test_setvl_golden_words(svisa):

@@ -34,6 +34,40 @@ def test_setvl_vl_from_ra(svisa):
     assert SV.get(r.state.svstate, "vl") == 6
 
 
+@pytest.mark.parametrize("ra, vl", [(64, 64), (100, 100), (127, 127), (128, 127),
+                                   (2**64 - 1, 127)])
+def test_setvl_vl_from_ra_uses_seven_bits_up_to_mvl_127(svisa, ra, vl):
+    # setvl 3,5,127,0,1,1: the assembler operand is MVL (1..128) and the VLi field holds
+    # MVL-1 = 126, so ms=1 -> newmvl = lim = VLi+1 = 127, the largest 7-bit value.
+    # vs=1, RA=5 != 0: (RA) >u 127 -> 127, else (RA)[57:63], the low SEVEN bits:
+    # 64 -> 64 (six bits would give 0), 100 -> 100 (six: 36), 127 -> 127 (six: 63);
+    # none exceeds newmvl 127.  RT=3 <- VL.
+    r = run(svisa, "setvl 3,5,127,0,1,1", SV.make(maxvl=4, vl=2), {5: ra})
+    assert SV.get(r.state.svstate, "vl") == vl and r.gpr[3] == vl
+    assert SV.get(r.state.svstate, "maxvl") == 127
+
+
+@pytest.mark.parametrize("ctr, vl", [(64, 64), (100, 100), (300, 127)])
+def test_setvl_vl_from_ctr_uses_seven_bits(svisa, ctr, vl):
+    # setvl 3,0,127,0,1,1: vs=1, RA=0, RT=3 != 0 -> CTR path: CTR >u 127 -> 127, else
+    # CTR[57:63] (seven bits: 64 stays 64, 100 stays 100).  newmvl = 127 as above.
+    sim = Simulator(isa=svisa)
+    sim.load_asm("setvl 3,0,127,0,1,1")
+    sim.state.svstate = SV.make(maxvl=4, vl=2)
+    sim.state.ctr = ctr
+    r = sim.run()
+    assert r.stop == "end", r.trap
+    assert SV.get(r.state.svstate, "vl") == vl and r.gpr[3] == vl
+
+
+@pytest.mark.parametrize("vl", [64, 100])
+def test_setvl_vs0_keeps_a_seven_bit_vl(svisa, vl):
+    # setvl 3,0,127,0,0,1: ms=1 -> newmvl = 127; vs=0 -> newvl = SVSTATE[7:13], all
+    # seven bits of VL (64 = 0b1000000 would read 0 from six); RT=3 <- VL
+    r = run(svisa, "setvl 3,0,127,0,0,1", SV.make(maxvl=8, vl=vl))
+    assert SV.get(r.state.svstate, "vl") == vl and r.gpr[3] == vl
+
+
 def test_setvl_vs0_keeps_vl_clipped_to_new_maxvl(svisa):
     # setvl 3,0,4,0,0,1: ms=1 -> newmvl = VLi+1 = 4; vs=0 -> newvl = SVSTATE.vl = 7,
     # > 4 -> 4; RT=3 <- 4

@@ -84,3 +84,62 @@ def test_interrupt_at_every_point_of_predicated_elwidth_add():
         if r.stop == "interrupt":
             r = sim.run()
         assert r.gpr == ref.gpr, k
+
+
+# --- external anchor: the property above compares the simulator with itself; here
+# libre-soc's ISACaller supplies the final state of each class (uninterrupted), and
+# every interrupted-and-resumed run of ours must reach it.
+
+ANCHOR_VL = 7
+ANCHOR_LINES = [  # the classes above, with predicates and widths ISACaller agrees on
+    "sv.add/m=r3 *80, *40, *60", "sv.add/m=r3/w=16 *80, *40, *60", "sv.add. *80, 40, *60",
+    "sv.addi/m=~r3 *80, *40, 7", "sv.ori/sm=r3/dm=~r10 *80, *40, 3",
+    "sv.add/vec2 *80, *40, *60", "sv.subf/mr 20, 20, *40", "sv.neg/m=r10/w=32 *80, *40",
+]
+
+
+def anchor_state():
+    gpr = [(0x0123456789ABCDEF * (i + 1)) & M64 for i in range(128)]
+    gpr[3], gpr[10], gpr[30] = 0b1011011, 0b0110101, 0b1100110   # predicate masks
+    fpr = [0x3FF0000000000000 + (i << 44) for i in range(128)]   # 1.0, 1.0625, ...
+    return gpr, fpr, 0x12345678
+
+
+def resumed_runs_equal_isacaller(isa, isacaller, lines, vl):
+    """For each line: ISACaller's final GPRs/FPRs/CR after ``setvl`` + line, and ours
+    interrupted after every k element operations then resumed; mismatches."""
+    from isa_ext.asm import assemble
+    from isa_ext.diffcheck import isacaller as D
+    gpr, fpr, cr = anchor_state()
+    cases = []
+    for n, line in enumerate(lines):
+        body = [f"setvl 0,0,{vl},0,1,1", line]
+        cases.append(D.Case(n, body, assemble("\n".join(body) + "\n", isa=isa).words,
+                            gpr, fpr, cr))
+    theirs = D.run_isacaller(isacaller.root, cases)
+    bad = []
+    for case, want in zip(cases, theirs):
+        assert "error" not in want, (case.lines, want)
+        interrupted = 0
+        for k in range(2 * vl + 1):
+            sim = Simulator(isa=isa)
+            sim.load_words(case.words, addr=0)
+            sim.state.gpr[:] = gpr
+            sim.state.fpr[:] = fpr
+            sim.state.crval = cr
+            sim.interrupt_after = k
+            r = sim.run(max_steps=10)
+            if r.stop == "interrupt":
+                interrupted += 1
+                r = sim.run(max_steps=10)
+            got = (list(sim.state.gpr), list(sim.state.fpr), sim.state.crval)
+            if r.stop != "end" or got != (want["gpr"], want["fpr"], want["cr"]):
+                bad.append(f"{case.lines[1]} interrupted after {k}: {r.stop}")
+                break
+        if not interrupted:
+            bad.append(f"{case.lines[1]}: never interrupted")
+    return bad
+
+
+def test_anchor_resumed_runs_reach_isacallers_state(isacaller):
+    assert resumed_runs_equal_isacaller(isa(), isacaller, ANCHOR_LINES, ANCHOR_VL) == []

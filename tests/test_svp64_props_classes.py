@@ -74,3 +74,14 @@ def test_interrupt_resume_equals_uninterrupted(svisa, cls, vl, mask, gpr, fpr, d
         res = first
     assert ref.stop == "end", ref.trap
     assert state_of(res) == state_of(ref)
+
+
+def test_anchor_resumed_runs_reach_isacallers_state(svisa, isacaller):
+    # external anchor (see test_svp64_props.py): the classes here whose final state
+    # ISACaller computes like the spec without memory set-up -- FP with a predicate,
+    # data-dependent fail-first, reverse map-reduce.  The others (CR fields past CR7,
+    # fmadd, FP/saturating element widths) are ISACaller divergences (docs/compat.md)
+    from test_svp64_props import resumed_runs_equal_isacaller
+    lines = ["sv.fadd/m=r3 *80, *40, *60", "sv.add./ff=ne *80, *40, *60",
+             "sv.subf/mrr 20, 20, *40"]
+    assert resumed_runs_equal_isacaller(svisa, isacaller, lines, 7) == []

@@ -38,15 +38,27 @@ def test_disassembler_prints_the_string(isa):
     assert d.word(reserved) == "mv.swiz r0,r0,512"
 
 
-def test_every_legal_immediate_round_trips(isa):
+# docs/swizzle.md: 000 skip, 001 reserved, 010 zero, 011 one, 1NN copy X/Y/Z/W
+SELECTOR_CHAR = {0b000: ".", 0b010: "0", 0b011: "1", 0b100: "X", 0b101: "Y", 0b110: "Z",
+                 0b111: "W"}
+
+
+def test_every_legal_immediate_prints_its_selectors_and_round_trips(isa):
     d = Disassembler(isa)
+    legal = 0
     for imm in range(4096):
-        s = format_swizzle(imm)
-        if s is None:
+        sels = [(imm >> shift) & 7 for shift in (9, 6, 3, 0)]  # X first
+        if 0b001 in sels:
+            assert format_swizzle(imm) is None
             continue
-        assert parse_swizzle(s) == imm
+        legal += 1
+        expected = "".join(SELECTOR_CHAR[s] for s in sels)
+        assert format_swizzle(imm) == expected
+        assert parse_swizzle(expected) == imm
         word = (22 << 26) | (2 << 21) | (8 << 16) | (imm << 4) | 0b1011
+        assert d.word(word) == f'fmv.swiz f2,f8,"{expected}"'
         assert words(isa, d.word(word)) == [word]
+    assert legal == 7 ** 4  # seven legal codes in each of four positions
 
 
 @pytest.mark.parametrize("text,column,message", [

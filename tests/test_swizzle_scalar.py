@@ -4,7 +4,7 @@ import pytest
 from isa_ext.encoding import encode
 from isa_ext.sim import Simulator
 
-from test_swizzle_model import scalar_swizzle, ONE_SINGLE
+from test_swizzle_model import scalar_swizzle
 
 BASE = 0x1000
 
@@ -69,24 +69,33 @@ def key_mask_value(pattern):
     return mask, value
 
 
+def po22_collisions(mask, value):
+    """The openpower-isa PO22 rows a row with 11-bit key (mask, value) could decode as."""
+    out = []
+    for name, pattern in OPENPOWER_PO22:
+        m2, v2 = key_mask_value(pattern)
+        if not (value ^ v2) & mask & m2:
+            out.append(name)
+    return out
+
+
 def test_no_collision_with_openpower_po22(isa):
     ours = [r for r in isa.rows if r.extension == "swizzle"]
     assert {r.mnemonic for r in ours} == {"mv.swiz", "fmv.swiz"}
     for row in ours:
         assert row.match["PO"] == 22
-        m1, v1 = row.mask & 0x7FF, row.value & 0x7FF
-        for name, pattern in OPENPOWER_PO22:
-            m2, v2 = key_mask_value(pattern)
-            common = m1 & m2
-            assert (v1 ^ v2) & common, f"{row.mnemonic} collides with {name}"
+        assert po22_collisions(row.mask & 0x7FF, row.value & 0x7FF) == [], row.mnemonic
     assert isa.overlaps() == []
 
 
-def test_overlap_check_would_catch_a_collision():
-    # the fixture check is able to fail: fmvis' key matches a word with bits 26:30 = 00011
-    m, v = key_mask_value("-----00011-")
-    word_bits = 0b00000_00011_0
-    assert word_bits & m == v
+def test_collision_check_finds_a_real_openpower_word():
+    # The check can fail: libre-soc's golden encoding of "setvl 0,0,8,0,1,1" is
+    # 0x58000fb6 (../shared golden data, test_asm_golden.py); a row fixing all 11 key
+    # bits to that word's must collide with setvl and with nothing else.
+    word = 0x58000FB6
+    assert po22_collisions(0x7FF, word & 0x7FF) == ["setvl"]
+    # and a row matching only PO22 with no key bits collides with every row
+    assert len(po22_collisions(0, 0)) == len(OPENPOWER_PO22)
 
 
 # --- the full selector sweep against the reference model ---------------------------
@@ -166,5 +175,5 @@ def test_illegal_traps_without_partial_state(isa, mnemonic, fields, reason):
 def test_fmv_constant_one_is_single_precision_one(isa):
     # "1111" separate: all four sub-elements 0x3F800000
     res, _ = run_one(isa, "fmv.swiz", {}, FRTp=2, FRAp=4, imm=0o3333)
+    # 1.0 in IEEE single: sign 0, biased exponent 127 (0x7F << 23), fraction 0
     assert res.fpr[2] == res.fpr[3] == 0x3F80_0000_3F80_0000
-    assert ONE_SINGLE == 0x3F80_0000

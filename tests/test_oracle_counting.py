@@ -1,0 +1,43 @@
+"""The end-of-session count of passed tests per oracle (tests/conftest.py) counts
+only tests that used the oracle and passed."""
+import os
+import shutil
+
+import pytest
+
+CONFTEST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "conftest.py")
+
+
+def test_counts_only_passed_tests_that_used_the_oracle(pytester, monkeypatch):
+    if shutil.which("sh") is None:
+        pytest.skip("no sh")
+    monkeypatch.delenv("ISA_EXT_REQUIRE_TOOLS", raising=False)
+    pytester.makeconftest(open(CONFTEST, encoding="utf-8").read())
+    pytester.makepyfile(test_t="""
+        import pytest
+        from conftest import need_tool
+
+        @pytest.fixture(scope="module")
+        def shell():
+            return need_tool("sh")          # used in a fixture: counts for its users
+
+        def test_body():
+            need_tool("sh")
+
+        def test_via_fixture(shell):
+            pass
+
+        def test_via_fixture_fails(shell):
+            assert False
+
+        def test_no_oracle():
+            pass
+
+        def test_missing_tool():
+            need_tool("no-such-tool-isa-ext")
+    """)
+    result = pytester.runpytest("-p", "no:randomly")
+    result.assert_outcomes(passed=3, failed=1, skipped=1)
+    result.stdout.re_match_lines([r".*passed tests per oracle.*", r"\s+2\s+sh$"])
+    assert not any("no-such-tool" in line for line in result.stdout.lines
+                   if line.strip()[:1].isdigit())
