@@ -362,7 +362,10 @@ def test_svp64_dsld_record_vector(isa):
 @pytest.mark.parametrize("name", sorted(SV_CASES))
 def test_svp64_bigint_programs(isa, name):
     lines, vl, gpr, want = SV_CASES[name]
-    res = all_modes(isa, lines, {"svstate": SV.make(maxvl=vl, vl=vl), "gpr": gpr})
+    # single forward-running vector lines also as a vertical-first loop
+    # (sv.svstep.; an all-scalar line would run once per step there)
+    vf = "" if len(lines) == 1 and "/mrr" not in lines[0] and "*" in lines[0] else None
+    res = all_modes(isa, lines, {"svstate": SV.make(maxvl=vl, vl=vl), "gpr": gpr}, vf)
     assert {r: res.gpr[r] for r in want} == want
 
 
@@ -372,7 +375,8 @@ def test_svp64_cfuged_and_friends():
     rs = [rng.getrandbits(64) for _ in range(5)]
     rb = [rng.getrandbits(64) for _ in range(5)]
     res = all_modes(ISA(), ["sv.cfuged *10,*20,*30"],
-                    {"svstate": SV.make(maxvl=5, vl=5), "gpr": {**vec(20, rs), **vec(30, rb)}})
+                    {"svstate": SV.make(maxvl=5, vl=5), "gpr": {**vec(20, rs), **vec(30, rb)}},
+                    "")
     assert res.gpr[10:15] == [cfuged_model(s, b) for s, b in zip(rs, rb)]
 
 
@@ -492,3 +496,30 @@ def test_against_isacaller_live(isacaller):
             assert t["cr"] == 0
             continue
         assert res.state.crval == t["cr"], lines
+
+
+# --- the table notation ------------------------------------------------------------
+
+@pytest.mark.parametrize("item, offset", [("RS=RC+MAXVL:0", 0), ("RS=RT+MAXVL", 1),
+                                          ("RS=RC+MAXVL:2", 2)])
+def test_implicit_scalar_offset_notation(isa, item, offset):
+    # decoding maddedu 3,5,6,7 with the row's RS rule rewritten: RS = RC + offset
+    from isa_ext.tables import parse_table
+    row = next(r for r in isa.rows if r.mnemonic == "maddedu")
+    text = ("mnemonic,form,match,syntax,suffix,in,out,rc,sv,extra\n"
+            f'maddedu,VA,PO=4 XO=50,"RT,RA,RB,RC",,RA RB RC,RT {item},,,\n')
+    (spec,) = parse_table(text, {"VA": row.form}, "t", "t.csv")
+    base = item.split("=")[1].split("+")[0]
+    assert spec.implicit == {"RS": base} and spec.implicit_scalar_offset == {"RS": offset}
+
+
+@pytest.mark.parametrize("item", ["RS=RC+MAXVL:x", "RS=RC+MAXVL:", "RS=RC+1", "RS=RZ+MAXVL"])
+def test_bad_implicit_notation_names_the_row(isa, item):
+    from isa_ext.errors import SpecError
+    from isa_ext.tables import parse_table
+    row = next(r for r in isa.rows if r.mnemonic == "maddedu")
+    text = ("mnemonic,form,match,syntax,suffix,in,out,rc,sv,extra\n"
+            f'maddedu,VA,PO=4 XO=50,"RT,RA,RB,RC",,RA RB RC,RT {item},,,\n')
+    with pytest.raises(SpecError) as e:
+        parse_table(text, {"VA": row.form}, "t", "t.csv")
+    assert "t.csv:2" in str(e.value) and "bad implicit operand" in str(e.value)
