@@ -87,6 +87,30 @@ def test_svp64asm_words_live(isacaller):
         assert [int(t.split()[1], 16) for t in texts] == words, line
 
 
+def test_random_lines_match_svp64asm_live(isa, isacaller, tmp_path):
+    # random SVP64 lines of these rows (predicates, widths, modes: the
+    # generator of tests/test_libresoc_asm.py); every line SVP64Asm accepts
+    # must give the same words; it rejects only for its known reasons
+    from isa_ext.diffcheck.libresoc import svp64asm
+    from isa_ext.diffcheck.svp64_lines import random_lines
+    from test_libresoc_asm import KNOWN_REJECTIONS
+    names = {"maddedu", "maddedus", "divmod2du", "dsld", "dsrd", "gbbd", *V31}
+    lines = random_lines(isa, 1515, 60, rows=[r for r in isa.rows if r.mnemonic in names])
+    accepted = []
+    for line, (status, texts) in zip(lines, svp64asm(isacaller.root, lines)):
+        if status == "error":
+            assert any(p.search(texts) for p in KNOWN_REJECTIONS.values()), (line, texts)
+        else:
+            accepted.append((line, texts))
+    # GNU as turns SVP64Asm's texts (".long" words) into words, in one run
+    words = gnu_as_words(tmp_path, [t for _, texts in accepted for t in texts],
+                         extra_args=["-mpower10"])
+    for line, texts in accepted:
+        theirs, words = words[:len(texts)], words[len(texts):]
+        assert words_of(isa, line) == theirs, line
+    assert len(accepted) >= 50
+
+
 def test_gnu_as_v31(isa, tmp_path):
     lines = [f"{m} {ra},{rs},{rb}" for m in V31 for ra, rs, rb in
              ((3, 4, 5), (31, 0, 17), (0, 31, 1))]
