@@ -467,6 +467,19 @@ def test_remap_of_rc_following_result_traps(svme):
     assert (res.gpr[30], res.gpr[22], res.gpr[20]) == (0, 0, 1)
 
 
+@pytest.mark.parametrize("suffix", [0x10841932, 0x10841974])
+def test_extra_bit_8_traps(suffix):
+    # sv.maddedu / sv.dsld *16,*16,3,4 (SVP64Asm: prefix 0x05402800) with EXTRA
+    # bit 8 (RM bit 18: prefix bit 26, 0x20) set: svfixedarith.mdwn's comment
+    # makes RS RT+MAXVL, libre-soc's decoder ignores the bit; neither is taken
+    sim = Simulator()
+    sim.load_words([0x05402800 | 0x20, suffix])
+    sim.state.gpr[16] = 7
+    res = sim.run(max_steps=3)
+    assert res.stop == "trap" and "EXTRA bit 8" in res.trap.reason
+    assert res.gpr[16] == 7
+
+
 @pytest.mark.parametrize("word, name", [(0x7c8329b8 | 1, "cfuged"), (0x590602ec | 1, "gbbd")])
 def test_reserved_bit_31_traps(word, name):
     sim = Simulator()

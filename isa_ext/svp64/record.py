@@ -274,6 +274,11 @@ class SVRecord:
             self.ops.append(Op(name, cls, n, vec, src, dst, c.params.index(name),
                                name == "RA" and "RA0" in row.ins))
         self._implicit_operands(row)
+        if self.follows_source and et == 2 and r.extra & 1:
+            # svfixedarith.mdwn: "bit 8 of EXTRA is set: RS=RT+MAXVL"; libre-soc's
+            # decoder ignores the bit (docs/compat.md): neither reading is taken
+            raise Trap(f"{self.mnemonic}: EXTRA bit 8 set (RS=RT+MAXVL in "
+                       "svfixedarith.mdwn) is not implemented", "illegal")
         # the Rc=1 CR field (CR0 / CR1), extended by its slot like a 3-bit field;
         # element k (sub-elements counted) writes field crbase + k // cr_step_div
         self.crbase, self.crvec = 0, False
