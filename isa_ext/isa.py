@@ -127,8 +127,9 @@ class ISA:
                 fields = {name: f.extract(word) for name, f in row.form.fields.items()}
                 for name, base in row.implicit.items():
                     # an implicit register operand (tables "FRS=FRT+MAXVL"): the
-                    # register after its base in a scalar instruction
-                    fields[name] = fields[base] + 1
+                    # register after its base in a scalar instruction (or the
+                    # base itself, "RS=RC+MAXVL:0")
+                    fields[name] = fields[base] + row.implicit_scalar_offset[name]
                 flags = {k: fields[k] for k in row.suffix}
                 d = Decoded(row, word, fields, row.mnemonic_for(flags))
                 break

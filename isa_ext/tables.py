@@ -17,7 +17,9 @@ Columns (``decoder/<extension>/*.csv``)::
               operand (no bits of its own, not in the syntax): register FRT+1
               in a scalar instruction; under SVP64 FRT's vector MAXVL elements
               on when FRT is a vector (or, with REMAP on the EA/FRS slot, the
-              element that slot's schedule gives), FRT+1 when it is scalar
+              element that slot's schedule gives), FRT+1 when it is scalar.
+              ``RS=RC+MAXVL:0`` gives the scalar offset (default 1): RS is
+              RC itself when RC is scalar (the bigint carry register)
     rc        with Rc=1, which CR field records the result: CR0 (integer) or CR1 (FP)
     sv        SVP64 RM category (``RM-1P-2S1D``); empty: not SVP64-capable
     extra     SVP64 EXTRA slots, space-separated, each ``d:RT;d:CR0`` / ``s:RA`` / ``-``
@@ -73,6 +75,9 @@ class InsnSpec:
     optypes: dict = dc_field(default_factory=dict)  # field -> operand type name
     # implicit register operands: name -> the field it follows ("FRS=FRT+MAXVL")
     implicit: dict = dc_field(default_factory=dict)
+    # ... and name -> its offset from that field when the field is scalar
+    # ("RS=RC+MAXVL:0"; 1 when not given)
+    implicit_scalar_offset: dict = dc_field(default_factory=dict)
     # sources a vector of which reads MAXVL further on under SVP64 ("FRB+MAXVL")
     maxvl_sources: tuple = ()
 
@@ -177,7 +182,8 @@ def parse_table(text, forms, extension, filename):
             if name not in form.fields:
                 raise SpecError(f"operand {name!r} is not a field of form {form.name}", where)
         ins, maxvl_sources = _maxvl_sources(row.get("in", "").split(), form, where)
-        outs, implicit = _implicit_operands(row.get("out", "").split(), form, where)
+        outs, implicit, scalar_offset = _implicit_operands(row.get("out", "").split(), form,
+                                                           where)
         spec = InsnSpec(
             mnemonic=row["mnemonic"], form=form, match=match, operands=operands,
             suffix=suffix, ins=ins, outs=outs, rc=row.get("rc", ""),
@@ -205,6 +211,7 @@ def parse_table(text, forms, extension, filename):
             spec.optypes[fname] = tname
         spec.variants = _variants(spec.mnemonic, suffix)
         spec.implicit, spec.maxvl_sources = implicit, maxvl_sources
+        spec.implicit_scalar_offset = scalar_offset
         rows.append(spec)
     return rows
 
@@ -223,23 +230,27 @@ def _maxvl_sources(items, form, where):
 
 
 def _implicit_operands(items, form, where):
-    """``out`` column items, with ``NAME=FIELD+MAXVL`` declarations taken off:
-    (names, {NAME: FIELD})."""
-    names, implicit = [], {}
+    """``out`` column items, with ``NAME=FIELD+MAXVL[:K]`` declarations taken
+    off: (names, {NAME: FIELD}, {NAME: K}); K, the offset from FIELD when FIELD
+    is scalar, is 1 unless given."""
+    names, implicit, scalar_offset = [], {}, {}
     for item in items:
         if "=" in item:
             name, _, rule = item.partition("=")
+            rule, colon, k = rule.partition(":")
             base = rule[:-len("+MAXVL")] if rule.endswith("+MAXVL") else None
-            if base is None or base not in form.fields:
-                raise SpecError(f"bad implicit operand {item!r} (NAME=FIELD+MAXVL, FIELD "
-                                f"a field of form {form.name})", where)
+            if base is None or base not in form.fields or (colon and not k.isdigit()):
+                raise SpecError(f"bad implicit operand {item!r} (NAME=FIELD+MAXVL or "
+                                f"NAME=FIELD+MAXVL:K, FIELD a field of form {form.name}, "
+                                "K a number)", where)
             if name in form.fields:
                 raise SpecError(f"implicit operand {name} is a field of form {form.name}",
                                 where)
             implicit[name] = base
+            scalar_offset[name] = int(k) if colon else 1
             item = name
         names.append(item)
-    return tuple(names), implicit
+    return tuple(names), implicit, scalar_offset
 
 
 def _parse_exclusion(item, form, where):

@@ -274,6 +274,11 @@ class SVRecord:
             self.ops.append(Op(name, cls, n, vec, src, dst, c.params.index(name),
                                name == "RA" and "RA0" in row.ins))
         self._implicit_operands(row)
+        if self.follows_source and et == 2 and r.extra & 1:
+            # svfixedarith.mdwn: "bit 8 of EXTRA is set: RS=RT+MAXVL"; libre-soc's
+            # decoder ignores the bit (docs/compat.md): neither reading is taken
+            raise Trap(f"{self.mnemonic}: EXTRA bit 8 set (RS=RT+MAXVL in "
+                       "svfixedarith.mdwn) is not implemented", "illegal")
         # the Rc=1 CR field (CR0 / CR1), extended by its slot like a 3-bit field;
         # element k (sub-elements counted) writes field crbase + k // cr_step_div
         self.crbase, self.crvec = 0, False
@@ -478,11 +483,17 @@ class SVRecord:
             base = byname.get(row.implicit.get(o.field))
             if base is not None:
                 o.implicit, o.vec = True, base.vec
-                o.base = base.base if base.vec else base.base + 1
+                o.base = base.base if base.vec else \
+                    base.base + row.implicit_scalar_offset[o.field]
                 o.maxvl = base.vec
             elif o.field in row.maxvl_sources and o.vec:
                 o.maxvl = True
         self.maxvl_ops = [o for o in self.ops if o.maxvl]
+        # implicit results that follow a source (bigint RS=RC+MAXVL:0): no
+        # source says where REMAP puts them (openpower-isa's decoder moves
+        # them by RC's schedule without the MAXVL offset)
+        self.follows_source = [(o, row.implicit[o.field]) for o in self.ops
+                               if o.implicit and not byname[row.implicit[o.field]].dst]
 
     def place_maxvl(self, maxvl, mapped=()):
         """Set the element offset of MAXVL-relative operands for a run with
@@ -491,6 +502,10 @@ class SVRecord:
         an operand whose slot is in ``mapped`` (REMAP) takes its elements
         from the schedule instead."""
         changed = False
+        for o, base in self.follows_source:
+            if o.vec and mapped:
+                raise Trap(f"SVP64 REMAP with the implicit result {o.field} following the "
+                           f"vector source {base} is not implemented", "illegal")
         for o in self.maxvl_ops:
             slot = o.slot[1] if o.dst else o.slot[0]
             e = 0 if slot in mapped else maxvl
