@@ -10,6 +10,7 @@ one text).  One difference: the suffix of an ``sv.`` instruction is yielded as
 ``.long 0x...`` too, not as re-printed assembly (the words are the same).
 """
 import contextlib
+import functools
 import contextvars
 import re
 
@@ -36,10 +37,17 @@ def profile_in_use(name):
 
 
 def new_isa():
-    """All of isa_ext's extensions, with the facade's profile (cheap: compiled
-    pseudocode is cached on disk)."""
+    """All of isa_ext's extensions, with the facade's profile: one ISA per
+    profile, shared by every Program (an ISA holds no machine state, only its
+    decode and compiled-page caches, which a case file with thousands of
+    programs would otherwise rebuild for each)."""
+    return _isa_for(_PROFILE.get())
+
+
+@functools.lru_cache(maxsize=None)
+def _isa_for(profile):
     from ...isa import ISA
-    return ISA(profile=_PROFILE.get())
+    return ISA(profile=profile)
 
 
 def _lines(instructions):
