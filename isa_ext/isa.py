@@ -19,7 +19,7 @@ from .tables import parse_table, overlaps, excluded
 from .pseudocode.pages import parse_pages
 from .pseudocode import compiler as pcompiler
 
-COMPILER_VERSION = "3"
+COMPILER_VERSION = "4"
 
 
 def available_extensions(root=None):

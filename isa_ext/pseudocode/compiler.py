@@ -769,6 +769,11 @@ class PageCompiler:
             width = hi.const + 1
             self.vars[name] = width
             loc = f"v_{name}"
+            if kind != "index" and self.expr(target.children[1]).const == 0:
+                # the whole of a new variable (prod[0:127] <- ...): a plain
+                # assignment, not a merge into 0 (the element loops' hot path)
+                self.emit(f"{loc} = {self.fit(v, width)}")
+                return
             self.emit(f"{loc} = 0")
         if width is None:
             self.err(f"part assignment to {name}, whose width is unknown", node)

@@ -52,7 +52,18 @@ def build(isa, sim, prefix, suffix):
             if cat is not None and cat.execute is not None:
                 return _guarded(cat.execute(sim, prefix, suffix, d.spec, d.fields),
                                 _has_subvectors(cat, prefix), d.mnemonic)
-    return SVInsn(isa, sim, prefix, suffix)
+    return SVInsn(isa, sim, prefix, suffix, record=_record(isa, prefix, suffix))
+
+
+def _record(isa, prefix, suffix):
+    """The decoded record of these two words, one per ISA: a record holds no
+    machine state, so every address (and simulator) running the same words
+    shares it and its generated loops instead of decoding them again."""
+    cache = isa.__dict__.setdefault("_sv_records", {})
+    rec = cache.get((prefix, suffix))
+    if rec is None:
+        rec = cache[(prefix, suffix)] = SVRecord(isa, prefix, suffix)
+    return rec
 
 
 PACK_BITS = (1 << SV.SH_PACK) | (1 << SV.SH_UNPACK)

@@ -74,7 +74,6 @@ class SVInsn:
         self.fp_scratch = [0] * 128 if rec.fp_elw else None
         self.fp_split = [0] * 128  # see _split_fp_call
         self._gsnap = None
-        self._remap_loops = {}  # frozenset of REMAP slots -> generated loop (or None)
 
     @property
     def index_map(self):
@@ -150,6 +149,23 @@ class SVInsn:
         from its SVSHAPE's schedule (:mod:`.remap`) through the index-mapping
         hook, sources stepped by srcstep, destinations by dststep."""
         vl = (sv >> SV.SH_VL) & 0x7F
+        rec = self.rec
+        fast = (rec.fast and not sv & 1 and not sv & self.order_bits
+                and self.sim._sv_emit is None)
+        key = None
+        if vl and fast:
+            # a loop reruns the same shapes: the generated loop and its checked
+            # tables, kept on the record, keyed by everything they depend on
+            key = (sv & ~SV.STEPS_MASK, s.svshape0, s.svshape1, s.svshape2, s.svshape3)
+            hit = rec.remap_runs.get(key)
+            if hit is not None:
+                s.sv_tables = hit[1]
+                try:
+                    self._run_fast(s, CIA, sv, vl, hit[0])
+                finally:
+                    s.sv_tables = None
+                s.remap_next = CIA + 8
+                return CIA + 8
         if vl:
             imap = remap_index_map(s, sv)
             if imap.identity:
@@ -158,21 +174,19 @@ class SVInsn:
                 self.rec.assign_slots()
                 self._check_remappable(imap.schedules)
                 loop = None
-                if (self.rec.fast and not sv & 1 and not sv & self.order_bits
-                        and self.sim._sv_emit is None):
+                if fast:
                     slots = frozenset(imap.schedules)
-                    loop = self._remap_loops.get(slots, False)
-                    if loop is False:  # generated once per slot set
-                        loop = self._remap_loops[slots] = self.rec.remapped_loop(slots)
+                    loop = rec.remap_loops.get(slots, False)
+                    if loop is False:  # generated once per slot set (and record)
+                        loop = rec.remap_loops[slots] = rec.remapped_loop(slots)
                 if loop is None:
                     self._run_general(s, CIA, sv, vl, sv & 1, imap)
                 else:
                     # HF, unpredicated, 64-bit: the generated loop with the
                     # operands' indices from the tables
-                    tables = self._remap_tables(imap, vl, self.subvl)
-                    self._check_remap_overflow(tables, {
-                        slot: _table_max(sched.value, vl) if not sched.indexed else None
-                        for slot, sched in imap.schedules.items()})
+                    tables = self._checked_tables(imap, vl)
+                    if not any(sched.indexed for sched in imap.schedules.values()):
+                        rec.remap_runs[key] = (loop, tables)
                     s.sv_tables = tables
                     try:
                         self._run_fast(s, CIA, sv, vl, loop)
@@ -183,6 +197,26 @@ class SVInsn:
         # trap or interrupt it stays here, so a resumed run is still remapped
         s.remap_next = CIA + 8
         return CIA + 8
+
+    def _checked_tables(self, imap, vl):
+        """The index tables of a remapped run, checked against the register
+        files.  Shapes other than Indexed are pure functions of their SVSHAPE
+        value, so their tables (and the check's outcome) are kept on the
+        record, shared by every address running these words."""
+        key = None
+        if not any(sched.indexed for sched in imap.schedules.values()):
+            key = (vl, tuple(sorted((slot, sched.value)
+                                    for slot, sched in imap.schedules.items())))
+            tables = self.rec.remap_tables.get(key)
+            if tables is not None:
+                return tables
+        tables = self._remap_tables(imap, vl, self.subvl)
+        self._check_remap_overflow(tables, {
+            slot: _table_max(sched.value, vl) if not sched.indexed else None
+            for slot, sched in imap.schedules.items()})
+        if key is not None:
+            self.rec.remap_tables[key] = tables
+        return tables
 
     @staticmethod
     def _remap_tables(imap, n, subvl=1):

@@ -469,6 +469,13 @@ class SVRecord:
         self.fast_loop = self._gen_fast_loop() if self.fast else None
         self.subvl = r.subvl
         self._overflow = {}  # VL -> register_overflow() answer
+        # under REMAP (executor): slot set -> generated loop (or None), and
+        # (VL, SVSHAPE values) -> checked index tables
+        self.remap_loops = {}
+        self.remap_tables = {}
+        # (SVSTATE without its steps, SVSHAPE0-3) -> (loop, tables) of a HF
+        # remapped run whose shapes read no registers (not Indexed)
+        self.remap_runs = {}
         # SVSTATE pack/unpack reorder the sub-element loop: only the general
         # path follows them (they change nothing when SUBVL is 1)
         self.order_bits = (1 << SV.SH_PACK | 1 << SV.SH_UNPACK) if r.subvl > 1 else 0
