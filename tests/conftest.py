@@ -127,16 +127,16 @@ def gnu_as_words(tmp_path, source, extra_args=(), name="gnu"):
     return [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
 
 
-def qemu_probe_lines(tmp_path, c_source):
+def qemu_probe_lines(tmp_path, c_source, cpu="power9"):
     """Compile ``c_source`` (a freestanding probe printing one line per case)
-    for POWER9 with the cross gcc and run it under qemu-ppc64le: its lines."""
+    for ``cpu`` with the cross gcc and run it under qemu-ppc64le: its lines."""
     need_tool("powerpc64le-linux-gnu-gcc")
     need_tool("qemu-ppc64le")
     src, exe = tmp_path / "probe.c", tmp_path / "probe"
     src.write_text(c_source)
-    subprocess.run(["powerpc64le-linux-gnu-gcc", "-O1", "-static", "-mcpu=power9",
+    subprocess.run(["powerpc64le-linux-gnu-gcc", "-O1", "-static", f"-mcpu={cpu}",
                     str(src), "-o", str(exe)], check=True, capture_output=True)
-    return subprocess.run(["qemu-ppc64le", "-cpu", "power9", str(exe)], check=True,
+    return subprocess.run(["qemu-ppc64le", "-cpu", cpu, str(exe)], check=True,
                           capture_output=True, text=True).stdout.splitlines()
 
 

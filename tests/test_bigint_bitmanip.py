@@ -10,11 +10,10 @@ test_caller_svp64_pospopcount.py: programs, values and models cited per
 case), hand derivations in the comments and ISACaller run live.
 """
 import random
-import subprocess
 
 import pytest
 
-from conftest import gnu_as_words, need_tool
+from conftest import gnu_as_words, qemu_probe_lines
 from isa_ext.asm import assemble
 from isa_ext.disasm import disassemble
 from isa_ext.isa import ISA
@@ -287,15 +286,7 @@ def v31_inputs():
 
 
 def qemu_power10_lines(tmp_path, source):
-    # the conftest probe helper fixes -cpu power9; these need POWER10
-    need_tool("powerpc64le-linux-gnu-gcc")
-    need_tool("qemu-ppc64le")
-    src, exe = tmp_path / "probe.c", tmp_path / "probe"
-    src.write_text(source)
-    subprocess.run(["powerpc64le-linux-gnu-gcc", "-O1", "-static", "-mcpu=power10",
-                    str(src), "-o", str(exe)], check=True, capture_output=True)
-    return subprocess.run(["qemu-ppc64le", "-cpu", "power10", str(exe)], check=True,
-                          capture_output=True, text=True).stdout.splitlines()
+    return qemu_probe_lines(tmp_path, source, cpu="power10")
 
 
 def test_v31_against_qemu_power10(tmp_path):
