@@ -62,8 +62,13 @@ def _record(isa, prefix, suffix):
     cache = isa.__dict__.setdefault("_sv_records", {})
     rec = cache.get((prefix, suffix))
     if rec is None:
+        if len(cache) >= _RECORDS_KEPT:  # a fuzzer's stream of distinct words
+            cache.clear()
         rec = cache[(prefix, suffix)] = SVRecord(isa, prefix, suffix)
     return rec
+
+
+_RECORDS_KEPT = 8192
 
 
 PACK_BITS = (1 << SV.SH_PACK) | (1 << SV.SH_UNPACK)
