@@ -186,6 +186,18 @@ def test_run_svp64_example(installed):
     assert regs["svstate"] == (4 << 57) | (4 << 50)
 
 
+def test_run_under_the_openpower_isa_profile(installed, tmp_path):
+    # divw by zero: isa_ext's own page writes QEMU's value (the dividend, 5);
+    # the openpower-isa profile's overlay page (pseudocode/profiles/, which the
+    # wheel must carry and find) writes ISACaller's 0, leaving r3 unchanged
+    prog = tmp_path / "divw.s"
+    prog.write_text("divw 3, 1, 2\n")
+    spec = installed.run("run", str(prog), "--gpr", "r1=5")
+    prof = installed.run("run", str(prog), "--gpr", "r1=5", "--profile", "openpower-isa")
+    assert changed_registers(spec.stdout)["r3"] == 5
+    assert "stop: end" in prof.stdout and "r3" not in changed_registers(prof.stdout)
+
+
 def test_run_swizzle_example(installed):
     # examples/swizzle.s (seed 001 "W.Y." in place): X Y Z W = 0xa 0xb 0xc 0xd
     # become W Y Y W: r4 = Y||W, r5 = W||Y
