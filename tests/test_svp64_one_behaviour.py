@@ -123,23 +123,29 @@ PREDICATES = ["", "/m=r3", "/m=~r3", "/m=r10", "/m=~r30", "/m=r3/sz", "/m=r10/dz
 TWINS = ["", "/sm=r3", "/dm=r10", "/sm=r3/dm=~r10", "/sz/sm=r3", "/dz/dm=r30"]
 
 
+def draw_line(draw, templates, subvls):
+    """One random line from (template, VF-able) ``templates``: (line, VF-able,
+    the modifiers a vertical-first svstep. must repeat)."""
+    template, ok = draw(st.sampled_from(templates))
+    # fail-first has no zeroing (the assembler rejects /sz /dz with /ff=)
+    p = draw(st.sampled_from([q for q in PREDICATES if "/ff=" not in template
+                              or "z" not in q]))
+    t = draw(st.sampled_from(TWINS))
+    w = draw(st.sampled_from(["", "/w=8", "/w=16", "/w=32"]))
+    v = draw(st.sampled_from(subvls))
+    step_mods = (v if "{v}" in template else "") + \
+        (p if "{p}" in template else "") + (t if "{t}" in template else "")
+    return template.format(p=p, w=w, v=v, t=t), ok, step_mods
+
+
 @st.composite
 def programs(draw):
     n = draw(st.integers(1, 3))
     lines, vf_ok, step_mods = [], True, ""
     for _ in range(n):
-        template, ok = draw(st.sampled_from(TEMPLATES))
-        # fail-first has no zeroing (the assembler rejects /sz /dz with /ff=)
-        p = draw(st.sampled_from([q for q in PREDICATES if "/ff=" not in template
-                                  or "z" not in q]))
-        t = draw(st.sampled_from(TWINS))
-        w = draw(st.sampled_from(["", "/w=8", "/w=16", "/w=32"]))
-        v = draw(st.sampled_from(["", "/vec2", "/vec3", "/vec4"]))
-        line = template.format(p=p, w=w, v=v, t=t)
+        line, ok, step_mods = draw_line(draw, TEMPLATES, ["", "/vec2", "/vec3", "/vec4"])
         lines.append(line)
         vf_ok = vf_ok and ok
-        step_mods = (v if "{v}" in template else "") + \
-            (p if "{p}" in template else "") + (t if "{t}" in template else "")
     vl = draw(st.integers(0, 8))
     svstate = SV.make(maxvl=max(vl, 1), vl=vl, pack=draw(st.integers(0, 1)),
                       unpack=draw(st.integers(0, 1)))

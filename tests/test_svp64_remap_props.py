@@ -15,8 +15,8 @@ import re
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from test_svp64_one_behaviour import (TWINS, PREDICATES, _enabled, interrupted, make_sim,
-                                      plain, state_of, step_mods_for, traced)
+from test_svp64_one_behaviour import (_enabled, draw_line, interrupted, make_sim, plain,
+                                      state_of, step_mods_for, traced)
 from isa_ext.svp64 import svstate as SV
 
 M64 = (1 << 64) - 1
@@ -75,17 +75,9 @@ def programs(draw):
     setup = draw(remap_setup(1 if want_vf else 0))
     lines, vf_ok, step_mods = [], True, ""
     for _ in range(n):
-        template, ok = draw(st.sampled_from(TEMPLATES))
-        # fail-first has no zeroing (the assembler rejects /sz /dz with /ff=)
-        p = draw(st.sampled_from([q for q in PREDICATES if "/ff=" not in template
-                                  or "z" not in q]))
-        t = draw(st.sampled_from(TWINS))
-        w = draw(st.sampled_from(["", "/w=8", "/w=16", "/w=32"]))
-        v = draw(st.sampled_from(["", "/vec2", "/vec3"]))
-        lines.append(template.format(p=p, w=w, v=v, t=t))
+        line, ok, step_mods = draw_line(draw, TEMPLATES, ["", "/vec2", "/vec3"])
+        lines.append(line)
         vf_ok = vf_ok and ok
-        step_mods = (v if "{v}" in template else "") + \
-            (p if "{p}" in template else "") + (t if "{t}" in template else "")
     vl = draw(st.integers(1, 8))
     words = st.integers(0, M64)
     gpr = {r: draw(words) for r in list(range(1, 50)) + list(range(51, 128))}
