@@ -156,3 +156,61 @@ def test_unsigned_immediate_range_is_16_bits(isa):
     with pytest.raises(AsmError, match="out of range 0..65535") as e:
         assemble("ori 3,3,65536\n", isa=isa)
     assert (e.value.line, e.value.column) == (1, 9)
+
+
+def test_shflvi_segment_code_7_is_reserved(isa):
+    # kills gpu/shuffle.mdwn "SEGW >u 6" -> ">u 7": SEGW is the log2 segment width,
+    # 6 = 64 lanes is the largest warp (docs/gpu-ops.md: SEGW 7..31 reserved), so the
+    # first reserved code, 7, traps as illegal with RT unchanged.
+    sim = Simulator(isa)
+    sim.load_asm("shflvi.up r3,1,7\n")
+    sim.state.gpr[3] = 0x77
+    res = sim.run(max_steps=5)
+    assert res.stop == "trap" and res.trap.kind == "illegal" and res.trap.pc == 0x1000
+    assert "reserved" in res.trap.reason and sim.state.gpr[3] == 0x77
+
+
+@pytest.mark.parametrize("op,expected", [
+    # seed 004's table: AND/OR/XOR of the 64-bit element M with Rb.
+    # M = 0xF0F0_0000_0000_00FF, Rb = 0x8000_0000_0000_0F0F
+    ("and.u64", 0x8000_0000_0000_000F),
+    ("or.u64", 0xF0F0_0000_0000_0FFF),
+])
+def test_sured_64_bit_logical_ops(isa, op, expected):
+    # kills gpu/surface.mdwn 64-bit branch "SROP = 5" -> "SROP = 6" and "m & v" ->
+    # "m | v".  A 1-D surface of 8-byte elements at 0x20000, descriptor at 0x1F000
+    # (layout as tests/test_gpu.py's descriptor()): x = r2 = 0 addresses the base.
+    surf, desc_at = 0x20000, 0x1F000
+    desc = (surf.to_bytes(8, "little") + (128).to_bytes(4, "little")
+            + (512).to_bytes(4, "little") + (16).to_bytes(4, "little")
+            + (1).to_bytes(4, "little") + (1).to_bytes(4, "little")
+            + bytes([8, 1 | 1 << 2, 0, 0]))
+    sim = Simulator(isa)
+    sim.load_asm(f"sured.{op} r2,r4,r6,1d\n")
+    sim.state.gpr[2], sim.state.gpr[4], sim.state.gpr[6] = 0, 0x8000_0000_0000_0F0F, desc_at
+    sim.state.mem.write_bytes(desc_at, desc)
+    sim.state.mem.write_bytes(surf, (0xF0F0_0000_0000_00FF).to_bytes(8, "little"))
+    res = sim.run(max_steps=5)
+    assert res.stop == "end", res.trap
+    assert int.from_bytes(sim.state.mem.read_bytes(surf, 8), "little") == expected
+
+
+@pytest.mark.parametrize("ra,ca,ca32", [
+    # subfze: RT <- ¬(RA) + CA; CA32 is the carry out of the low 32 bits of that sum
+    # (Power ISA 3.0B, 3.3.9: "CA32 ... carry out of bit 32").
+    (0xFFFF_FFFF_8000_0000, 1, 0),  # low word of ¬RA 0x7FFFFFFF + 1 = 0x80000000: no carry
+    (0xFFFF_FFFF_0000_0001, 1, 0),  # 0xFFFFFFFE + 1 = 0xFFFFFFFF: no carry
+    (0xFFFF_FFFF_0000_0000, 1, 1),  # 0xFFFFFFFF + 1 = 0x1_00000000: carry
+    (0xFFFF_FFFF_0000_0000, 0, 0),  # 0xFFFFFFFF + 0: no carry
+])
+def test_subfze_ca32_is_the_carry_out_of_the_low_word(isa, ra, ca, ca32):
+    # kills fixedarith.mdwn subfze "a[32:63]" -> "a[33:63]" / "a[32:62]" (each drops a bit
+    # of the low word, moving where the 32-bit carry is read)
+    sim = Simulator(isa)
+    sim.load_words([encode(isa, "subfze", RT=3, RA=4)])
+    sim.state.gpr[4] = ra
+    sim.state.ca = ca
+    res = sim.run(max_steps=2)
+    assert res.stop == "end", res.trap
+    assert sim.state.gpr[3] == ((~ra & (1 << 64) - 1) + ca) & ((1 << 64) - 1)
+    assert sim.state.ca32 == ca32

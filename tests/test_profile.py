@@ -263,9 +263,14 @@ def test_rc1_fail_first_results(isas, line, spec_regs, isacaller_regs, vl):
     # r1 = 0x8000_0000: (-2^31)^2 = 2^62, high word 0x4000_0000.  QEMU zeroes
     # RT[0:31]; ISACaller's page fills it with undefined(prod[0:31]) = the same word
     ("mulhw 3, 4, 4", 0x40000000, 0x4000000040000000),
+    # unsigned, the same operand: 2^31 * 2^31 = 2^62, high word 0x4000_0000 again
+    ("mulhwu 3, 4, 4", 0x40000000, 0x4000000040000000),
+    # r7 = 0x8000_0001: (2^31 + 1)^2 = 2^62 + 2^32 + 1, high word 0x4000_0001 (the
+    # low bit of each operand reaches the high word)
+    ("mulhwu 3, 7, 7", 0x40000001, 0x4000000140000001),
 ])
 def test_undefined_results_from_the_page_overlay(isas, line, spec_value, isacaller_value):
-    regs = {1: 5, 2: 0, 4: 0x80000000}
+    regs = {1: 5, 2: 0, 4: 0x80000000, 7: 0x80000001}
     assert run(isas["spec"], [line], regs).gpr[3] == spec_value
     assert run(isas["openpower-isa"], [line], regs).gpr[3] == isacaller_value
 

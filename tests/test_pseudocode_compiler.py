@@ -191,3 +191,12 @@ def test_comment_lines_inside_blocks():
     s, _ = run("if RA = 0 then\n    # first line of the block\n    RT <- 5\n"
                "        # deeper\n    RT <- 6\n# outer\nRB <- 1", RA=0, RT=3, RB=4)
     assert s.gpr[3] == 6 and s.gpr[4] == 1
+
+
+@pytest.mark.parametrize("call", ["FPCOMPARE(RA, RB, 2)", "FPTOINT(RB, 32, 1, 3)",
+                                  "INTTOFP(RA, 2, 64)"])
+def test_yes_no_intrinsic_arguments_are_0_or_1(call):
+    # a flag such as FPCOMPARE's "ordered" spelled 2 is a typo in the page, not "yes"
+    with pytest.raises(SpecError) as e:
+        compile_code(f"RT <- {call}")
+    assert "0 or 1" in str(e.value) and "pages/t.mdwn:9" in str(e.value)

@@ -246,6 +246,19 @@ def test_svindex_mm0_assigns_shapes_in_turn(svisa):
     assert remap.Shape.of(shape).index_gpr == 2
 
 
+def test_svindex_mm0_all_five_operands_wrap_to_svshape0(svisa):
+    # rmm=0b11111: five operands and four SVSHAPEs; the page counts SVSHAPE
+    # numbers "0-3 and around" (remap spec: SVSHAPE0..3 then back to 0), so
+    # mi0=0 mi1=1 mi2=2 mo0=3 and the fifth, mo1, gets SVSHAPE0 again.  No
+    # fifth shape register exists (SPR 709 is not SVSHAPE4): nothing traps.
+    r = run(svisa, "svindex 1,31,5,0,0,0,0", SV.make(maxvl=10, vl=10))
+    assert r.stop != "trap"
+    st = r.state.svstate
+    assert (SV.get(st, "SVme"), SV.get(st, "mi0"), SV.get(st, "mi1"), SV.get(st, "mi2"),
+            SV.get(st, "mo0"), SV.get(st, "mo1")) == (31, 0, 1, 2, 3, 0)
+    assert shapes_of(r.state) == [remap.make(xdimsz=4, zdimsz=1, permute=6)] * 4
+
+
 def test_svshape2_mm1_updates_one_operand(svisa):
     # svshape2 3,1,14,4,0,1: mm=1, rmm = 0b011 || 0b10: operand 3 (mo0) <- SVSHAPE2,
     # SVme bit for operand 3 (SVSTATE[46-3] = [43]) set; other shapes untouched.

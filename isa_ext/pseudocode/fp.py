@@ -518,6 +518,14 @@ def _const_arg(v, what):
     return v.const
 
 
+def _flag_arg(v, what):
+    # a yes/no argument is spelled 0 or 1: any other constant is a typo in the page
+    flag = _const_arg(v, what)
+    if flag not in (0, 1):
+        raise TypeError(f"{what} is 0 or 1")
+    return bool(flag)
+
+
 def _bits_arg(v):
     bits = _const_arg(v, "the precision argument")
     if bits not in (32, 64):
@@ -574,15 +582,15 @@ def _i_fptoint(comp, b, width, is_signed, toward_zero):
     """FPTOINT(x, width, signed, toward_zero): fcti* conversions."""
     return _state_call(comp, (
         f"_fp_to_int(s, {b.code}, {_const_arg(width, 'width')}, "
-        f"{bool(_const_arg(is_signed, 'signed'))}, "
-        f"{bool(_const_arg(toward_zero, 'toward_zero'))})"), 64)
+        f"{_flag_arg(is_signed, 'signed')}, "
+        f"{_flag_arg(toward_zero, 'toward_zero')})"), 64)
 
 
 @intrinsic("INTTOFP")
 def _i_inttofp(comp, x, is_signed, bits):
     """INTTOFP(x, signed, bits): fcfid* conversions."""
     return _state_call(comp, (
-        f"_int_to_fp(s, {x.code}, {bool(_const_arg(is_signed, 'signed'))}, "
+        f"_int_to_fp(s, {x.code}, {_flag_arg(is_signed, 'signed')}, "
         f"{_bits_arg(bits)})"), 64)
 
 
@@ -590,7 +598,7 @@ def _i_inttofp(comp, x, is_signed, bits):
 def _i_fpcompare(comp, a, b, ordered):
     """FPCOMPARE(a, b, ordered): the FL FG FE FU code; sets FPCC, VXSNAN (VXVC)."""
     return _state_call(comp, (
-        f"_fp_compare(s, {a.code}, {b.code}, {bool(_const_arg(ordered, 'ordered'))})"), 4)
+        f"_fp_compare(s, {a.code}, {b.code}, {_flag_arg(ordered, 'ordered')})"), 4)
 
 
 runtime_function("DOUBLE", 64, "_fp_single_to_double")(single_to_double)
