@@ -301,6 +301,11 @@ DIVIDE = [
     case("divweo.", 1, 2, 0, OVF, cr0=EQ | SO),
     # divisor 0: QEMU writes 0, and without OE no XER change
     case("divwe", 1, 0, 0),
+    # with OE: a zero divisor is an overflow (OV OV32 SO); 0 / 1 = 0 fits, no overflow
+    case("divweo", 5, 0, 0, OVF),
+    case("divweo", 0, 1, 0),
+    # (2^30 << 32) / -2^31 = -2^31 fits a word; QEMU sign-extends it into RT[0:31]
+    case("divwe", 0x40000000, 0x80000000, 0xFFFFFFFF80000000),
     # divweu: 2^32 / 2 = 0x80000000 fits an unsigned word
     case("divweuo", 1, 2, 0x80000000),
     # 3 * 2^32 / 2 does not fit -> 0

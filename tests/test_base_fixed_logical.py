@@ -209,3 +209,37 @@ def test_trap(isa, mnemonic, to, ra, other, traps):
     else:
         assert res.stop == "end"
     assert res.gpr[RA] == ra & M64 and res.gpr[RT] == 0x77
+
+
+TRAP_VALUES = [0, 1, 5, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF, 0x1_0000_0005,
+               1 << 63, M64]
+
+
+def trap_model(to, a, b, bits):
+    # Power ISA 3.3.11: trap if any TO bit's comparison holds (MSB first:
+    # signed <, signed >, =, unsigned <, unsigned >) on the low `bits` bits
+    mask = (1 << bits) - 1
+    ua, ub = a & mask, b & mask
+    sa = ua - (1 << bits) if ua >> (bits - 1) else ua
+    sb = ub - (1 << bits) if ub >> (bits - 1) else ub
+    holds = [sa < sb, sa > sb, ua == ub, ua < ub, ua > ub]
+    return any(h and (to >> (4 - k)) & 1 for k, h in enumerate(holds))
+
+
+@pytest.mark.parametrize("mnemonic", ["tw", "td", "twi", "tdi"])
+def test_trap_every_to_against_a_model(isa, mnemonic):
+    # every TO value (0..31) over operands where signed and unsigned orders differ
+    imm = mnemonic.endswith("i")
+    bits = 32 if mnemonic.startswith("tw") else 64
+    others = [0, 1, 5, -1, -0x8000, 0x7FFF] if imm else TRAP_VALUES
+    bad = []
+    for to in range(32):
+        for ra in TRAP_VALUES:
+            for other in others:
+                b = other & M64  # SI is sign-extended to 64 bits
+                fields = {"SI": other} if imm else {}
+                res = run(isa, mnemonic, {RA: ra, RB: b, RT: 0x77}, TO=to, **fields)
+                want = trap_model(to, ra, b, bits)
+                if (res.stop == "trap") != want:
+                    bad.append((to, hex(ra), other, want))
+    assert not bad, bad[:5]

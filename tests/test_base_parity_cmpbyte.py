@@ -65,6 +65,11 @@ CMPBYTE = [
     ("cmprb 0, 0, 2, 1", 0x1235, 0x0000000000003930, GT),
     # an empty range (lo > hi) holds nothing
     ("cmprb 0, 0, 2, 1", 0x35, 0x0000000000003039, 0),
+    # bytes compare unsigned, whole: the second range 0x80..0xff (RB[40:47] lo,
+    # RB[32:39] hi) holds 0x90; the first, 0..0, does not
+    ("cmprb 0, 1, 2, 1", 0x90, 0x00000000FF800000, GT),
+    # and the first range 0x80..0xff (RB[56:63] lo, RB[48:55] hi) likewise
+    ("cmprb 0, 0, 2, 1", 0x90, 0x000000000000FF80, GT),
 ]
 
 
@@ -125,7 +130,8 @@ def test_qemu_agrees(isa, tmp_path):
     need_tool("powerpc64le-linux-gnu-gcc")
     need_tool("qemu-ppc64le")
     values = [0, 1, 0xDEADBEEECAFFC0DE, 0x0101010000000000, 0x35, 0x41, 0x3A, 0x1235,
-              0x000000005A413930, 0x0000000000003039, 0x0102030405060708, 0xFFFFFFFFFFFFFFFF]
+              0x000000005A413930, 0x0000000000003039, 0x0102030405060708, 0xFFFFFFFFFFFFFFFF,
+              0x90, 0x00000000FF800000, 0x000000000000FF80]
     cases, lines = [], []
     for v in values:
         for mnemonic in ("prtyw", "prtyd"):

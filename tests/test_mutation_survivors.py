@@ -170,21 +170,23 @@ def test_shflvi_segment_code_7_is_reserved(isa):
     assert "reserved" in res.trap.reason and sim.state.gpr[3] == 0x77
 
 
-@pytest.mark.parametrize("op,expected", [
-    # seed 004's table: AND/OR/XOR of the 64-bit element M with Rb.
+@pytest.mark.parametrize("op,esize,expected", [
+    # seed 004's table: AND/OR/XOR of the element M with Rb.
     # M = 0xF0F0_0000_0000_00FF, Rb = 0x8000_0000_0000_0F0F
-    ("and.u64", 0x8000_0000_0000_000F),
-    ("or.u64", 0xF0F0_0000_0000_0FFF),
+    ("and.u64", 8, 0x8000_0000_0000_000F),
+    ("or.u64", 8, 0xF0F0_0000_0000_0FFF),
+    # 32-bit elements: M = 0x0000_00FF (the low word), Rb's low word 0x0000_0F0F
+    ("and.u32", 4, 0x0000_000F),
 ])
-def test_sured_64_bit_logical_ops(isa, op, expected):
-    # kills gpu/surface.mdwn 64-bit branch "SROP = 5" -> "SROP = 6" and "m & v" ->
-    # "m | v".  A 1-D surface of 8-byte elements at 0x20000, descriptor at 0x1F000
+def test_sured_logical_ops(isa, op, esize, expected):
+    # kills gpu/surface.mdwn "SROP = 5" -> "SROP = 6" (32- and 64-bit branches) and
+    # "m & v" -> "m | v".  A 1-D surface at 0x20000, descriptor at 0x1F000
     # (layout as tests/test_gpu.py's descriptor()): x = r2 = 0 addresses the base.
     surf, desc_at = 0x20000, 0x1F000
     desc = (surf.to_bytes(8, "little") + (128).to_bytes(4, "little")
             + (512).to_bytes(4, "little") + (16).to_bytes(4, "little")
             + (1).to_bytes(4, "little") + (1).to_bytes(4, "little")
-            + bytes([8, 1 | 1 << 2, 0, 0]))
+            + bytes([esize, 1 | 1 << 2, 0, 0]))
     sim = Simulator(isa)
     sim.load_asm(f"sured.{op} r2,r4,r6,1d\n")
     sim.state.gpr[2], sim.state.gpr[4], sim.state.gpr[6] = 0, 0x8000_0000_0000_0F0F, desc_at
@@ -192,7 +194,7 @@ def test_sured_64_bit_logical_ops(isa, op, expected):
     sim.state.mem.write_bytes(surf, (0xF0F0_0000_0000_00FF).to_bytes(8, "little"))
     res = sim.run(max_steps=5)
     assert res.stop == "end", res.trap
-    assert int.from_bytes(sim.state.mem.read_bytes(surf, 8), "little") == expected
+    assert int.from_bytes(sim.state.mem.read_bytes(surf, esize), "little") == expected
 
 
 @pytest.mark.parametrize("ra,ca,ca32", [
@@ -214,3 +216,39 @@ def test_subfze_ca32_is_the_carry_out_of_the_low_word(isa, ra, ca, ca32):
     assert res.stop == "end", res.trap
     assert sim.state.gpr[3] == ((~ra & (1 << 64) - 1) + ca) & ((1 << 64) - 1)
     assert sim.state.ca32 == ca32
+
+
+@pytest.mark.parametrize("segw,mask", [
+    # seed 003 SHFL.DOWN by 1 with the segment width W = 2**SEGW (c's wlow = W - 1):
+    # W = 1: lane i's source i + 1 is always in the next segment -> no lane in range
+    (0, 0x00),
+    # W = 2: lanes 0, 2, 4, 6 read their odd neighbour inside the pair -> bits 0 2 4 6
+    (1, 0x55),
+])
+def test_shflvi_validity_mask_by_segment_width(isa, segw, mask):
+    # kills gpu/shuffle.mdwn "wlow <- 0b000000" -> "0b000001" (W = 2 for SEGW = 0)
+    sim = Simulator(isa)
+    sim.load_asm(f"setvl 0,0,8,0,1,1\nsv.shflvi.down r3,1,{segw}\n")
+    sim.state.gpr[3] = 0x77
+    res = sim.run(max_steps=5)
+    assert res.stop == "end", res.trap
+    assert sim.state.gpr[3] == mask
+
+
+def test_sured_max_f16x2_is_per_half(isa):
+    # kills gpu/surface.mdwn "SRSZ = 5" -> "6" in MAX (f16x2 compared as one s32).
+    # seed 004 MAX.F16x2: each 16-bit half is a binary16, maxed separately:
+    # M = (1.0, 2.0) = 0x3C00_4000, Rb = (-1.0, 3.0) = 0xBC00_4200 -> (1.0, 3.0)
+    surf, desc_at = 0x20000, 0x1F000
+    desc = (surf.to_bytes(8, "little") + (64).to_bytes(4, "little")
+            + (256).to_bytes(4, "little") + (16).to_bytes(4, "little")
+            + (1).to_bytes(4, "little") + (1).to_bytes(4, "little")
+            + bytes([4, 1 | 1 << 2, 0, 0]))
+    sim = Simulator(isa)
+    sim.load_asm("sured.max.f16x2 r2,r4,r6,1d\n")
+    sim.state.gpr[2], sim.state.gpr[4], sim.state.gpr[6] = 0, 0xBC00_4200, desc_at
+    sim.state.mem.write_bytes(desc_at, desc)
+    sim.state.mem.write_bytes(surf, (0x3C00_4000).to_bytes(4, "little"))
+    res = sim.run(max_steps=5)
+    assert res.stop == "end", res.trap
+    assert int.from_bytes(sim.state.mem.read_bytes(surf, 4), "little") == 0x3C00_4200

@@ -268,9 +268,13 @@ def test_rc1_fail_first_results(isas, line, spec_regs, isacaller_regs, vl):
     # r7 = 0x8000_0001: (2^31 + 1)^2 = 2^62 + 2^32 + 1, high word 0x4000_0001 (the
     # low bit of each operand reaches the high word)
     ("mulhwu 3, 7, 7", 0x40000001, 0x4000000140000001),
+    # divwe r8 = 0x4000_0000, r9 = 0x8000_0000: (2^30 << 32) / -2^31 = -2^31 fits a
+    # word; RT[0:31] is undefined: QEMU sign-extends (0xffffffff80000000, as
+    # test_base_fixed_arith's QEMU check shows), ISACaller's page zero-extends
+    ("divwe 3, 8, 9", 0xFFFFFFFF80000000, 0x80000000),
 ])
 def test_undefined_results_from_the_page_overlay(isas, line, spec_value, isacaller_value):
-    regs = {1: 5, 2: 0, 4: 0x80000000, 7: 0x80000001}
+    regs = {1: 5, 2: 0, 4: 0x80000000, 7: 0x80000001, 8: 0x40000000, 9: 0x80000000}
     assert run(isas["spec"], [line], regs).gpr[3] == spec_value
     assert run(isas["openpower-isa"], [line], regs).gpr[3] == isacaller_value
 
