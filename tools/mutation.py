@@ -136,7 +136,10 @@ class Worker:
         self.dir = os.path.join(base, f"w{index}")
         make_copy(self.dir)
         self.env = dict(os.environ, ISA_EXT_CACHE=os.path.join(base, f"cache{index}"),
-                        PYTHONDONTWRITEBYTECODE="1")  # a stale .pyc would hide a mutant
+                        PYTHONDONTWRITEBYTECODE="1",  # a stale .pyc would hide a mutant
+                        # QEMU's and GNU as's answers, shared by every copy: the
+                        # oracles see the same programs for every mutant
+                        ISA_EXT_ORACLE_CACHE=os.path.join(base, "oracle-cache"))
         for var in ("ISA_EXT_REQUIRE_TOOLS", "ISA_EXT_ISACALLER", "PYTHONPATH"):
             self.env.pop(var, None)   # oracles that are absent skip: no false kills
 

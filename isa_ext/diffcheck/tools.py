@@ -1,4 +1,12 @@
-"""The oracles: GNU binutils/gcc for ppc64le and qemu-ppc64le, run as subprocesses."""
+"""The oracles: GNU binutils/gcc for ppc64le and qemu-ppc64le, run as subprocesses.
+
+``ISA_EXT_ORACLE_CACHE=DIR`` keeps each oracle answer in DIR, keyed by a hash of
+everything the answer depends on (tool flags and the exact input bytes), so that
+runs repeating the same programs (mutation testing runs the same tests against
+hundreds of mutants) ask the tools once.  Unset, nothing is cached.
+"""
+import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -52,11 +60,44 @@ def missing_tools(names=(AS, LD, QEMU)):
     return [n for n in names if shutil.which(n) is None]
 
 
+def _cache_path(kind, *parts):
+    root = os.environ.get("ISA_EXT_ORACLE_CACHE")
+    if not root:
+        return None
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else str(part).encode())
+        h.update(b"\0")
+    os.makedirs(root, exist_ok=True)
+    return os.path.join(root, f"{kind}-{h.hexdigest()}")
+
+
+def _store(path, data):
+    # write then rename: a concurrent reader sees the whole answer or none
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
 def assemble_and_link(source, workdir, stem):
     """Assemble ``source`` (GNU syntax) and link it statically; returns the ELF path.
 
     Assembly errors come back as :class:`ToolFailed` with GNU's messages.
     """
+    cached = _cache_path("elf", AS_FLAGS, TEXT_ADDR, LOWPAD_ADDR, source)
+    if cached and os.path.exists(cached):
+        elf_path = os.path.join(workdir, stem + ".elf")
+        shutil.copyfile(cached, elf_path)
+        return elf_path
+    elf_path = _assemble_and_link(source, workdir, stem)
+    if cached:
+        with open(elf_path, "rb") as f:
+            _store(cached, f.read())
+    return elf_path
+
+
+def _assemble_and_link(source, workdir, stem):
     s_path = os.path.join(workdir, stem + ".s")
     o_path = os.path.join(workdir, stem + ".o")
     elf_path = os.path.join(workdir, stem + ".elf")
@@ -111,6 +152,24 @@ class QemuRun:
 
 
 def run_qemu(elf_path, timeout=120):
+    cached = None
+    if os.environ.get("ISA_EXT_ORACLE_CACHE"):
+        with open(elf_path, "rb") as f:
+            cached = _cache_path("qemu", QEMU_CPU, f.read())
+    if cached and os.path.exists(cached):
+        with open(cached, "rb") as f:
+            meta_len = int.from_bytes(f.read(4), "little")
+            meta = json.loads(f.read(meta_len))
+            return QemuRun(f.read(), meta["status"], meta["signal"], meta["stderr"])
+    q = _run_qemu(elf_path, timeout)
+    if cached:
+        meta = json.dumps({"status": q.status, "signal": q.signal,
+                           "stderr": q.stderr}).encode()
+        _store(cached, len(meta).to_bytes(4, "little") + meta + q.stdout)
+    return q
+
+
+def _run_qemu(elf_path, timeout):
     try:
         r = subprocess.run([tool(QEMU), "-cpu", QEMU_CPU, elf_path], capture_output=True,
                            timeout=timeout)
