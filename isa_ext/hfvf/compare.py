@@ -39,6 +39,9 @@ class InstructionReport:
     vf_trap: object = None
     vf_iterations: int = 0
     notes: list = dc_field(default_factory=list)
+    # the two end states (isa_ext.machine.State; not in the JSON)
+    hf_state: object = dc_field(default=None, repr=False)
+    vf_state: object = dc_field(default=None, repr=False)
 
     @property
     def exit_status(self):
@@ -205,6 +208,7 @@ def compare_one(isa, new_sim, state, pc, prefix, suffix):
     subvl = rec.rm.subvl if rec is not None else 4
     vf = vfloop.run_vf(new_sim, snapshot, pc, mods, isa, item.vl * max(subvl, 1) * 4 + 4)
     item.hf_trap, item.vf_trap, item.vf_iterations = hf.trap, vf.trap, vf.iterations
+    item.hf_state, item.vf_state = hf.state, vf.state
     item.differences = classify.differences(hf.state, vf.state)
     item.causes = classify.causes_of(deps, rec, snapshot, hf, vf)
     mismatch = _trap_mismatch(hf, vf)
