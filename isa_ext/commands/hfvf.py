@@ -77,7 +77,8 @@ def run(args):
         if item is None:
             raise IsaExtError("no picture: no SVP64 instruction was compared")
         draw(item.dependencies, args.picture,
-             title=f"0x{item.pc:x} {item.text}: reads (R), writes (W); collisions in red")
+             title=f"0x{item.pc:x} {item.text}\nreads (R), writes (W); colliding accesses "
+                   "in red")
     print(as_json(report) if args.json else text(report, dependencies=args.deps))
     sys.stdout.flush()
     return report.exit_status

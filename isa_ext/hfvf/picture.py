@@ -76,8 +76,8 @@ def draw(deps, path, title=None):
     ax.set_yticklabels([f"step {s.index} (src {s.srcstep}, dst {s.dststep})"
                         for s in deps.steps], fontsize=8)
     ax.set_xlabel("register")
-    ax.set_title(title or f"{deps.mnemonic}: element reads (R) and writes (W); "
-                 "colliding accesses in red", fontsize=9)
+    ax.set_title(title or f"{deps.mnemonic}\nreads (R), writes (W); colliding accesses "
+                 "in red", fontsize=9)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

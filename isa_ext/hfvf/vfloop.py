@@ -12,7 +12,8 @@ write by hand::
 ``<mods>`` repeats what makes svstep step as the instruction does: SUBVL
 (``/vecN``) and the predicate and zeroing modifiers (svstep is
 twin-predicated: a single-predicated instruction's zeroing becomes ``/sz/dz``).
-An ``sv.mv.swiz`` group is one step, so its loop uses a plain ``svstep.``.
+Without any, the loop steps with a plain ``svstep. 0, 0, 1, 0`` as libre-soc's
+own VF programs do; an ``sv.mv.swiz`` group is one step, so its loop does too.
 Under REMAP the loop runs with REMAP persistent (RMpst=1), so that every
 iteration is remapped as the single HF instruction is.
 
@@ -80,9 +81,14 @@ def step_modifiers(r, single_predicated, swizzle, text=""):
     return "".join("/" + m for m in mods + zeroing)
 
 
+def step_line(mods):
+    """The loop's stepping instruction for :func:`step_modifiers`' answer."""
+    return "svstep. 0, 0, 1, 0" if not mods else f"sv.svstep.{mods} 0, 0, 0, 0"
+
+
 def loop_text(text, mods):
     """The VF loop as assembly (for reports and docs)."""
-    step = "svstep. 0, 0, 1, 0" if mods is None else f"sv.svstep.{mods} 0, 0, 0, 0"
+    step = step_line(mods)
     return f"loop:\n    {text}\n    {step}\n    bc 4, 3, loop"
 
 
@@ -107,8 +113,7 @@ def run_vf(sim_factory, state, pc, mods, isa, max_iterations):
     if SV.remap_active(s, sv, pc):
         sv |= SV.RMPST_BIT
     s.svstate = sv
-    step = "svstep. 0, 0, 1, 0" if mods is None else f"sv.svstep.{mods} 0, 0, 0, 0"
-    prog = assemble(step + "\n", isa=isa, base=STEP_ADDR, little=s.mem.little)
+    prog = assemble(step_line(mods) + "\n", isa=isa, base=STEP_ADDR, little=s.mem.little)
     s.mem.load(STEP_ADDR, prog.data)
     step_end = STEP_ADDR + len(prog.data)
     vl0 = SV.get(s.svstate, "vl")
