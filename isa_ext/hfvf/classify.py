@@ -47,9 +47,12 @@ class Difference:
     hf: object
     vf: object
     causes: list = dc_field(default_factory=list)  # kinds of the causes covering it
+    elements: list = dc_field(default_factory=list)  # HF element steps writing it:
+    #                                                  "step 3 RT[3]"
 
     def as_dict(self):
-        return {"register": self.name, "hf": self.hf, "vf": self.vf, "causes": self.causes}
+        return {"register": self.name, "hf": self.hf, "vf": self.vf, "causes": self.causes,
+                "elements": self.elements}
 
 
 @dataclass
@@ -163,6 +166,13 @@ def _reduces(rec):
 
 def _writes_from(deps):
     return {s.index: [a.name for a in s.writes] for s in deps.steps}
+
+
+def attach_elements(diffs, deps):
+    """Name, for each differing register, the HF element steps that write it."""
+    for d in diffs:
+        d.elements = [f"step {s.index} {a.field}[{a.element}]" for s in deps.steps
+                      for a in s.writes if a.name == d.name]
 
 
 def verdict_of(diffs, causes, trap_mismatch=None):

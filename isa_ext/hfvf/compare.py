@@ -210,6 +210,7 @@ def compare_one(isa, new_sim, state, pc, prefix, suffix):
     item.hf_trap, item.vf_trap, item.vf_iterations = hf.trap, vf.trap, vf.iterations
     item.hf_state, item.vf_state = hf.state, vf.state
     item.differences = classify.differences(hf.state, vf.state)
+    classify.attach_elements(item.differences, deps)
     item.causes = classify.causes_of(deps, rec, snapshot, hf, vf)
     mismatch = _trap_mismatch(hf, vf)
     if mismatch:

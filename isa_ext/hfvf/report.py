@@ -25,7 +25,8 @@ def text(report, dependencies=False):
             out.append(f"  {len(item.differences)} difference(s), HF -> VF:")
             for d in item.differences:
                 why = ", ".join(classify.CAUSE_LABELS[c] for c in d.causes) or "no cause found"
-                out.append(f"    {d.name:<10} {_hex(d.hf)} / {_hex(d.vf)}  ({why})")
+                who = f"HF {', '.join(d.elements)}; " if d.elements else ""
+                out.append(f"    {d.name:<10} {_hex(d.hf)} / {_hex(d.vf)}  ({who}{why})")
         else:
             out.append("  HF and VF end in the same state")
         # with no difference a cause only says where the two forms could part
