@@ -357,3 +357,22 @@ def test_random_lines_give_no_bug(prog):
         assert item.verdict != BUG, text(report)
         if vf_ok and not item.causes and not item.vf_trap and not item.hf_trap:
             assert item.verdict == AGREE, text(report)
+
+
+def test_skipped_instructions():
+    # VL = 0 runs no element; a program already in vertical-first mode (setvl's
+    # vf=1) is not an HF instruction to compare; setvl / svstep are loop control
+    report = compare("sv.add *8, *16, *24\n", spr={"svstate": SV.make(maxvl=4, vl=0)})
+    assert [(i.pc, i.skipped) for i in report.instructions] == [
+        (0x1000, "VL is 0: no element runs")]
+    report = compare("setvl 0,0,2,1,1,1\nsv.add *8, *16, *24\nsvstep. 0, 0, 1, 0\n")
+    assert [(i.pc, i.skipped) for i in report.instructions] == [
+        (0x1004, "the program runs it vertical-first already")]
+    assert report.compared == [] and report.exit_status == 0
+
+
+def test_no_enabled_element_agrees():
+    # sv.add/m=r3 with r3 = 0: no element runs either way; r8 keeps 7
+    item = only_item(compare("setvl 0,0,4,0,1,1\nsv.add/m=r3 *8, *16, *24\n",
+                             gpr={3: 0, 8: 7, 16: 1}))
+    assert item.verdict == AGREE and item.hf_state.gpr[8] == item.vf_state.gpr[8] == 7
