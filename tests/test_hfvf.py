@@ -376,3 +376,16 @@ def test_no_enabled_element_agrees():
     item = only_item(compare("setvl 0,0,4,0,1,1\nsv.add/m=r3 *8, *16, *24\n",
                              gpr={3: 0, 8: 7, 16: 1}))
     assert item.verdict == AGREE and item.hf_state.gpr[8] == item.vf_state.gpr[8] == 7
+
+
+def test_scalar_destination_status_register_difference_is_legal():
+    # sv.addo 20, 20, *40, VL = 2, r20 = 1, r40 = 0x7FFF_FFFF_FFFF_FFFF, r41 = 0.
+    # HF ends after element 0: r20 = 0x8000_0000_0000_0000, a signed overflow:
+    #   XER.SO = XER.OV = 1 (bits 31 and 30 of XER), OV32 = 0 (0xFFFFFFFF + 1).
+    # VF runs element 1 too: r20 + 0 = the same r20, no overflow: OV = 0, SO stays.
+    item = only_item(compare("setvl 0,0,2,0,1,1\nsv.addo 20, 20, *40\n",
+                             gpr={20: 1, 40: (1 << 63) - 1, 41: 0}))
+    assert item.hf_state.gpr[20] == item.vf_state.gpr[20] == 1 << 63
+    assert [(d.name, d.hf, d.vf) for d in item.differences] == [
+        ("xer", 0xC000_0000, 0x8000_0000)]
+    assert item.differences[0].causes == ["map-reduce"] and item.verdict == LEGAL

@@ -107,6 +107,11 @@ def differences(hf, vf):
     return out
 
 
+# status registers accumulate (sticky SO, FPSCR exception bits) over whichever
+# elements ran: a legal cause that changes the elements run covers them too
+STATUS = ["xer", "fpscr"]
+
+
 def causes_of(deps, rec, state, hf, vf):
     """The causes that apply to this instruction (see the module docstring)."""
     out = []
@@ -143,7 +148,7 @@ def causes_of(deps, rec, state, hf, vf):
                             if rec.rm.mode == "mapreduce" else
                             "horizontal-first ends at the first element written")
                          + ", the vertical-first loop writes it at every iteration",
-                         sorted(set(dst) | set(deps.reach)), [0]))
+                         sorted(set(dst) | set(deps.reach)) + STATUS, [0]))
     order = [o for o in deps.overlaps if o.kind != "PRED"]
     if order:
         first = min(o.later for o in order)
@@ -152,7 +157,8 @@ def causes_of(deps, rec, state, hf, vf):
             f"; ... ({len(order)} in all)" if len(order) > 6 else "")
         out.append(Cause("cross-element-overlap", LEGAL,
                          f"horizontal-first element order is observable: {shown}",
-                         regs, sorted({o.later for o in order} | {o.earlier for o in order})))
+                         regs + STATUS,
+                         sorted({o.later for o in order} | {o.earlier for o in order})))
     return out
 
 

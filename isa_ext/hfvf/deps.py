@@ -224,8 +224,10 @@ def _generic(isa, state, rec, sv, vl, pc, deps):
         szero, dzero = not (smask >> src) & 1, not (dmask >> dst) & 1
         step = Step(len(deps.steps), src, dst, ssub, dsub, zeroed=dzero)
         for o in rec.ops:
-            wide = o.cls == "gpr" or rec.fp_elw
-            if o.src and not dzero and not (szero and o.cls == "gpr"):
+            wide = (o.cls == "gpr" or rec.fp_elw) and o.field != rec.addr_field
+            if o.src and not dzero and not (szero and o.cls == "gpr"
+                                            and o.field != rec.addr_field):
+                # (a load/store's address register is read at 64 bits, never zeroed)
                 k = element_index(o, ks, kd, tables, False) if o.vec else 0
                 step.reads.append(_operand_access(o, k, r.ews if wide else 64))
             if o.dst:
