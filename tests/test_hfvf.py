@@ -389,3 +389,20 @@ def test_scalar_destination_status_register_difference_is_legal():
     assert [(d.name, d.hf, d.vf) for d in item.differences] == [
         ("xer", 0xC000_0000, 0x8000_0000)]
     assert item.differences[0].causes == ["map-reduce"] and item.verdict == LEGAL
+
+
+def test_libresoc_fft_scalar_temp_instruction():
+    # openpower-isa test_caller_svp64_fft.py test_sv_remap_fpmadds_fft_svstep_scalar_temp:
+    # its VF loop body starts 'svremap 5, 1, 0, 2, 0, 0, 0' / 'sv.fmuls 24, *0, *8'
+    # ("RA: jh (S1) ... RC: k (S2) RT: scalar"), a scalar temporary per butterfly.
+    # The HF form of that instruction (svshape 8, 1, 1, 1, 0) has a scalar
+    # destination: it ends at butterfly 0 (size 2, j=0: jh=1, k=0):
+    #   f24 = av[1] * coe[0] = -9.8 * -0.25;
+    # the VF loop writes f24 at every butterfly and ends with the last (size 8, j=3:
+    # jh=7, k=3): f24 = av[7] * coe[3] = 31.3 * 6.2 (fmuls rounds to single).
+    from test_svp64_fft_dct import AV8, COE4, _fprs, unfp, single
+    prog = "svshape 8, 1, 1, 1, 0\nsvremap 5, 1, 0, 2, 0, 0, 0\nsv.fmuls 24, *0, *8\n"
+    item = only_item(compare(prog, fpr=_fprs((0, AV8, 1), (8, COE4, 1))))
+    assert unfp(item.hf_state.fpr[24]) == single(-9.8 * -0.25)
+    assert unfp(item.vf_state.fpr[24]) == single(31.3 * 6.2)
+    assert item.verdict == LEGAL and item.differences[0].causes == ["map-reduce"]
