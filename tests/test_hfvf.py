@@ -216,10 +216,10 @@ def test_dependencies_after_elwidth_and_subvl():
 
 
 def test_dependencies_follow_remap():
-    # The FFT butterfly of openpower-isa's test_sv_remap_fpmadds_fft_4 (svshape 2, 1, 1, 1, 0 + svremap
-    # 31, 1, 0, 2, 0, 1, 0; sv.ffmadds *0, *8, *0, VL=1): one butterfly on
-    # elements 0 and 1: FRT reads f0 and writes f0, FRS writes f1, FRA reads the
-    # coefficient f8.
+    # The FFT butterfly of openpower-isa's test_sv_remap_fpmadds_fft_4 (svshape
+    # 2, 1, 1, 1, 0 + svremap 31, 1, 0, 2, 0, 1, 0; sv.ffmadds *0, *8, *0, VL=1):
+    # one butterfly on elements 0 and 1: FRT reads f0 and writes f0, FRS writes
+    # f1, FRA reads the coefficient f8.
     prog = ("svshape 2, 1, 1, 1, 0\nsvremap 31, 1, 0, 2, 0, 1, 0\n"
             "sv.ffmadds *0, *8, *0\n")
     item = only_item(compare(prog))

@@ -35,7 +35,8 @@ def test_legal_difference_names_register_and_cause(tmp_path, capsys):
     status, out, _ = run(tmp_path, capsys, PRED_CHAIN, "--gpr", "r0=1,r4=0x55", "--deps")
     assert status == 3
     # r4: 16 horizontal-first, 0x55 vertical-first (tests/test_hfvf.py derivation)
-    assert "r4         0x10 / 0x55  (HF step 3 RT[3]; predicate or VL changed inside the loop" in out
+    assert "r4         0x10 / 0x55  (HF step 3 RT[3]; predicate or VL changed inside " \
+        "the loop" in out
     assert "PRED: step 2 writes r3" in out
     assert "RAW: step 1 (RA[1]) reads what step 0 (RT[0]) wrote in r1" in out
 

@@ -182,7 +182,8 @@ def compare_one(isa, new_sim, state, pc, prefix, suffix):
     d = isa.decode(suffix)
     if d is not None and (d.mnemonic.rstrip(".") in LOOP_CONTROL or is_branch(isa, d.spec)):
         return None
-    text = Disassembler(isa).prefixed(prefix, suffix, pc) or f".long 0x{prefix:08x}, 0x{suffix:08x}"
+    text = Disassembler(isa).prefixed(prefix, suffix, pc) or \
+        f".long 0x{prefix:08x}, 0x{suffix:08x}"
     sv = state.svstate
     item = InstructionReport(pc, text, vl=SV.get(sv, "vl"))
     if sv & 1:
