@@ -28,6 +28,10 @@ def test_overlap_names_elements_and_cause(tmp_path, capsys):
     status, out, _ = run(tmp_path, capsys, SWIZ_OVERLAP)
     assert status == 4
     assert "swizzle group overlap" in out and "r8, r9, r10, r11" in out
+    # the colliding elements (seed 001 pack walk, VL=2: source planar, group g's
+    # sub-element k is element k*2 + g; destination interleaved, g*2 + k): r9 is
+    # source element 1 (group 1, X) and destination element 1 (group 0, Y)
+    assert "r9 read by group 1 (RAp[1]), written by group 0 (RTp[1])" in out
     assert "verdict: UNDEFINED" in out
 
 

@@ -122,9 +122,10 @@ def causes_of(deps, rec, state, hf, vf):
         groups = sorted({s.index for s in deps.steps
                          if any(a.name in regs for a in s.reads + s.writes)})
         out.append(Cause("swizzle-overlap", UNDEFINED,
-                         f"source and destination elements of groups 0..VL-1 share "
-                         f"{', '.join(regs)} (seed 001: UNDEFINED in horizontal-first mode; "
-                         "vertical-first keeps strict order)", regs, groups, covers_all=True))
+                         "source and destination elements of groups 0..VL-1 share "
+                         f"{', '.join(regs)}: {_group_accesses(deps, regs)} (seed 001: "
+                         "UNDEFINED in horizontal-first mode; vertical-first keeps strict "
+                         "order)", regs, groups, covers_all=True))
     preds = [o for o in deps.overlaps if o.kind == "PRED"]
     vl0 = SV.get(state.svstate, "vl")
     if preds:
@@ -160,6 +161,18 @@ def causes_of(deps, rec, state, hf, vf):
                          regs + STATUS,
                          sorted({o.later for o in order} | {o.earlier for o in order})))
     return out
+
+
+def _group_accesses(deps, regs):
+    """Which group reads and which writes each shared register: ``r9 read by
+    group 1 (RAp[1]), written by group 0 (RTp[1])``."""
+    parts = []
+    for reg in regs:
+        def who(kind):
+            return ", ".join(f"group {s.index} ({a.field}[{a.element}])" for s in deps.steps
+                             for a in getattr(s, kind) if a.name == reg)
+        parts.append(f"{reg} read by {who('reads')}, written by {who('writes')}")
+    return "; ".join(parts)
 
 
 def _reduces(rec):
