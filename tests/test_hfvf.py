@@ -406,3 +406,51 @@ def test_libresoc_fft_scalar_temp_instruction():
     assert unfp(item.hf_state.fpr[24]) == single(-9.8 * -0.25)
     assert unfp(item.vf_state.fpr[24]) == single(31.3 * 6.2)
     assert item.verdict == LEGAL and item.differences[0].causes == ["map-reduce"]
+
+
+# --- the generated VF loops on libre-soc's ISACaller -----------------------------------
+
+# (instruction, svstep modifiers or None for a plain svstep., VL, registers,
+# whether ISACaller can run the VF loop).  The predicated chain's VF loop cannot
+# end on ISACaller: once no enabled element is left it resets the steps to 0
+# (docs/errata.md SV-5), so only its HF run is compared there.
+ISACALLER_LOOPS = [
+    ("sv.add/m=~r3 *1, *0, *0", "/m=~r3", 4, {0: 1, 3: 0, 4: 0x55}, False),
+    ("sv.add 20, 20, *40", None, 4, {20: 1, 40: 2, 41: 3, 42: 4, 43: 5}, True),
+    ("sv.add./ff=eq *2, *8, *12", None, 4, {8: 3, 9: M64, 10: 6, 11: 7, 12: 0, 13: 1,
+                                            3: 0x77}, True),
+]
+
+
+def test_vf_loops_on_isacaller(isacaller):
+    # The VF loop hfvf generates, written out as a program (instruction, svstep.,
+    # bc 4,3 back) and run by ISACaller (openpower-isa 3cb597b9), ends in the
+    # vertical-first state hfvf reports (r0 and CR0 are the loop's own: svstep.
+    # writes them); and ISACaller's HF run of the instruction matches hfvf's HF
+    # state under the openpower-isa profile (ISACaller reads a predicate again
+    # before every element: docs/compat.md).
+    from isa_ext.asm import assemble
+    from isa_ext.diffcheck.isacaller import run_batch, NGPR
+    from isa_ext.hfvf.vfloop import step_line
+    from isa_ext.isa import ISA
+    isa = ISA(extensions=["base", "svp64"])
+    batch, want = [], []
+    for line, mods, vl, regs, _vf in ISACALLER_LOOPS:
+        sv = SV.make(maxvl=vl, vl=vl)
+        gpr = [regs.get(i, 0) for i in range(NGPR)]
+        loop = f"loop:\n{line}\n{step_line(mods)}\nbc 4, 3, loop\n"
+        for text, svstate in ((line + "\n", sv), (loop, sv | 1)):
+            batch.append({"words": assemble(text, isa=isa).words, "gpr": gpr,
+                          "fpr": [0] * NGPR, "cr": 0, "svstate": svstate, "max_steps": 100})
+        spec = only_item(compare(f"{line}\n", gpr=regs, spr={"svstate": sv}))
+        prof = only_item(compare(f"{line}\n", gpr=regs, spr={"svstate": sv},
+                                 profile="openpower-isa"))
+        want.append((prof.hf_state, spec.vf_state))
+    results = run_batch(isacaller.root, batch)
+    for k, (hf_state, vf_state) in enumerate(want):
+        hf, vf = results[2 * k], results[2 * k + 1]
+        assert "error" not in hf, hf
+        assert hf["gpr"] == list(hf_state.gpr), ISACALLER_LOOPS[k]
+        if ISACALLER_LOOPS[k][4]:
+            assert "error" not in vf, vf
+            assert vf["gpr"][1:] == list(vf_state.gpr[1:]), ISACALLER_LOOPS[k]
