@@ -51,6 +51,16 @@ def test_agreement(tmp_path, capsys):
     assert "HF and VF end in the same state" in out and "result: agree" in out
 
 
+def test_bug_exit_status(tmp_path, capsys, monkeypatch):
+    # a difference no cause explains is a bug (exit 5): simulated by taking the
+    # causes away from the predicate chain's legal difference
+    from isa_ext.hfvf import classify
+    monkeypatch.setattr(classify, "causes_of", lambda *a: [])
+    status, out, _ = run(tmp_path, capsys, PRED_CHAIN, "--gpr", "r0=1,r4=0x55")
+    assert status == 5
+    assert "(HF step 3 RT[3]; no cause found)" in out and "verdict: bug" in out
+
+
 def test_json(tmp_path, capsys):
     status, out, _ = run(tmp_path, capsys, PRED_CHAIN, "--gpr", "r0=1", "--json")
     doc = json.loads(out)
