@@ -104,6 +104,18 @@ def test_picture_without_matplotlib(tmp_path, capsys, monkeypatch):
     assert status == 2 and "pip install 'isa_ext[picture]'" in err
 
 
+def test_picture_suffix(tmp_path, capsys):
+    status, _, err = run(tmp_path, capsys, SWIZ_OVERLAP, "--picture", str(tmp_path / "x.jpg"))
+    assert status == 2 and "written as .png or .svg" in err
+
+
+def test_both_runs_trap(tmp_path, capsys):
+    # a vector running past r127 traps before any element (docs/svp64.md), both ways
+    status, out, _ = run(tmp_path, capsys, "setvl 0,0,4,0,1,1\nsv.add *126, *8, *8\n")
+    assert "note: both runs trap:" in out and "runs past r127" in out
+    assert status == 1  # the program itself then traps
+
+
 def test_picture_cells_mark_collisions():
     from isa_ext.hfvf import compare
     from isa_ext.hfvf.picture import cells

@@ -216,6 +216,9 @@ def compare_one(isa, new_sim, state, pc, prefix, suffix):
     mismatch = _trap_mismatch(hf, vf)
     if mismatch:
         item.notes.append(mismatch)
+    elif hf.trap is not None:
+        # the same trap both ways: agreement, but on a trap, not on values
+        item.notes.append(f"both runs trap: {hf.trap.reason}")
     if deps.why:
         item.notes.append(f"element dependencies not analysed: {deps.why}")
     item.verdict = classify.verdict_of(item.differences, item.causes, mismatch)

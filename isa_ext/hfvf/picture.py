@@ -50,6 +50,8 @@ def draw(deps, path, title=None):
     """Write the picture of ``deps`` (:class:`.deps.Dependencies`) to ``path``."""
     if deps.why is not None:
         raise IsaExtError(f"no picture: {deps.why}")
+    if not str(path).lower().endswith((".png", ".svg")):
+        raise IsaExtError(f"{path}: the picture is written as .png or .svg")
     plt = _matplotlib()
     from matplotlib.patches import Rectangle
     regs = deps.registers
