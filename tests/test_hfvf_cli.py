@@ -139,3 +139,18 @@ def test_picture(tmp_path, capsys, suffix, magic):
     status, _, _ = run(tmp_path, capsys, SWIZ_OVERLAP, "--picture", str(path))
     assert status == 4
     assert path.read_bytes().startswith(magic)
+
+
+def test_fpr_option(tmp_path, capsys):
+    # sv.fadd *8, *16, *24, VL=2, f16 = 1.5, f24 = 2.25: f8 = 3.75 both ways
+    # (0x400E000000000000 is 3.75 as a double)
+    status, out, _ = run(tmp_path, capsys, "setvl 0,0,2,0,1,1\nsv.fadd *8, *16, *24\n",
+                         "--fpr", "f16=1.5,f24=2.25", "--json")
+    doc = json.loads(out)
+    assert status == 0 and doc["verdict"] == "agree"
+    (item,) = doc["instructions"]
+    assert item["dependencies"]["steps"][0]["writes"][0]["register"] == "f8"
+    from isa_ext.hfvf import compare
+    api = compare("setvl 0,0,2,0,1,1\nsv.fadd *8, *16, *24\n",
+                  fpr={16: 0x3FF8000000000000, 24: 0x4002000000000000}).compared[0]
+    assert api.hf_state.fpr[8] == api.vf_state.fpr[8] == 0x400E000000000000
