@@ -179,7 +179,11 @@ def analyse(isa, state, prefix, suffix, pc):
     except Trap as t:
         deps.why = f"does not decode: {t.reason}"
         return deps
-    return _generic(isa, state, rec, sv, vl, pc, deps)
+    try:
+        return _generic(isa, state, rec, sv, vl, pc, deps)
+    except Trap as t:  # e.g. a REMAP schedule shorter than VL: the runs trap too
+        deps.steps, deps.overlaps, deps.why = [], [], f"not analysable: {t.reason}"
+        return deps
 
 
 def _generic(isa, state, rec, sv, vl, pc, deps):
