@@ -5,8 +5,14 @@ instruction pages the tests ran, and writes an HTML report.
 
 Registered by ``tests/conftest.py`` (``pytest_plugins``); elsewhere use
 ``-p isa_ext.pytest_plugin``.
+
+``assert_hf_equals_vf(program, ...)`` (from :mod:`isa_ext.hfvf`, re-exported
+here) fails a test unless every SVP64 instruction of ``program`` ends the same
+horizontal-first and vertical-first (docs/hfvf.md).
 """
 import os
+
+from .hfvf import assert_hf_equals_vf  # noqa: F401  (the helper for users' suites)
 
 _STATE = {}
 

@@ -272,6 +272,16 @@ def test_diag_lists_undefined_behaviour(installed):
     assert "hf-overlap: 1 time(s), first at pc=0x1004" in r.stdout
 
 
+def test_hfvf(installed):
+    # docs/hfvf.md worked example: element 2 overwrites the predicate r3, so r4 is
+    # 16 horizontal-first and stays 0x55 vertical-first: a legal difference, exit 3
+    src = os.path.join(installed.work, "chain.s")
+    with open(src, "w") as f:
+        f.write("setvl 0,0,4,0,1,1\nsv.add/m=~r3 *1, *0, *0\n")
+    r = installed.run("hfvf", src, "--gpr", "r0=1,r4=0x55", ok=3)
+    assert "r4         0x10 / 0x55" in r.stdout and "verdict: legal difference" in r.stdout
+
+
 def test_pseudo_show(installed):
     r = installed.run("pseudo", "show", "add")
     assert "sum <- ([0] || a) + ([0] || b)" in r.stdout  # pseudocode/base/fixedarith.mdwn

@@ -375,3 +375,12 @@ def test_anchor_dd_ffirst(svisa, line, regs, want_regs, want_cr, want_vl):
         assert res.gpr[4] == 4
     assert res.state.cr[0:4] == want_cr
     assert SV.get(res.state.svstate, "vl") == want_vl
+
+
+def test_anchor_add_chain(svisa):
+    # issue 21's element chain (docs/hfvf.md, errata SV-17): sv.add *1, *0, *0 with
+    # r0 = 1, VL = 4; element i reads what element i-1 wrote: r1..r4 = 2, 4, 8, 16
+    # in every mode, the VF loop included
+    res = all_modes(svisa, ["sv.add *1, *0, *0"],
+                    {"svstate": SV.make(maxvl=4, vl=4), "gpr": {0: 1}}, "")
+    assert res.gpr[1:5] == [2, 4, 8, 16]
