@@ -278,6 +278,14 @@ def test_sqrt(isa):
     ("fctidz", 2.0 ** 63, (1 << 63) - 1, VXCVI | VX),
     ("fctiduz", 2.0 ** 64, (1 << 64) - 1, VXCVI | VX),
     ("fctidu", 2.0 ** 63, 1 << 63, 0),
+    # the first value past each format's largest integer saturates (every width and
+    # signedness: 2^31, 2^32, 2^63, 2^64)
+    ("fctiw", 2.0 ** 31, 0x7FFFFFFF, VXCVI | VX),
+    ("fctiwz", 2.0 ** 31, 0x7FFFFFFF, VXCVI | VX),
+    ("fctiwu", 2.0 ** 32, 0xFFFFFFFF, VXCVI | VX),
+    ("fctiwuz", 2.0 ** 32, 0xFFFFFFFF, VXCVI | VX),
+    ("fctid", 2.0 ** 63, (1 << 63) - 1, VXCVI | VX),
+    ("fctidu", 2.0 ** 64, (1 << 64) - 1, VXCVI | VX),
 ])
 def test_float_to_integer(isa, mnemonic, value, expected, flags):
     r, f = arith(isa, mnemonic, b=d(value))

@@ -252,3 +252,22 @@ def test_sured_max_f16x2_is_per_half(isa):
     res = sim.run(max_steps=5)
     assert res.stop == "end", res.trap
     assert int.from_bytes(sim.state.mem.read_bytes(surf, 4), "little") == 0x3C00_4200
+
+
+def test_sured_sd64_min_reads_doublewords(isa):
+    # kills gpu/surface.mdwn "SRSZ = 7" -> "8" in the element size (sd64 would read 4
+    # bytes).  seed 004: MIN .SD64 is a signed 64-bit min: M = 5, Rb = -1 -> -1 in all
+    # 8 bytes of the element
+    surf, desc_at = 0x20000, 0x1F000
+    desc = (surf.to_bytes(8, "little") + (128).to_bytes(4, "little")
+            + (512).to_bytes(4, "little") + (16).to_bytes(4, "little")
+            + (1).to_bytes(4, "little") + (1).to_bytes(4, "little")
+            + bytes([8, 1 | 1 << 2, 0, 0]))
+    sim = Simulator(isa)
+    sim.load_asm("sured.min.sd64 r2,r4,r6,1d\n")
+    sim.state.gpr[2], sim.state.gpr[4], sim.state.gpr[6] = 0, (1 << 64) - 1, desc_at
+    sim.state.mem.write_bytes(desc_at, desc)
+    sim.state.mem.write_bytes(surf, (5).to_bytes(8, "little"))
+    res = sim.run(max_steps=5)
+    assert res.stop == "end", res.trap
+    assert int.from_bytes(sim.state.mem.read_bytes(surf, 8), "little") == (1 << 64) - 1

@@ -200,3 +200,10 @@ def test_yes_no_intrinsic_arguments_are_0_or_1(call):
     with pytest.raises(SpecError) as e:
         compile_code(f"RT <- {call}")
     assert "0 or 1" in str(e.value) and "pages/t.mdwn:9" in str(e.value)
+
+
+def test_conversion_width_is_32_or_64():
+    # FPTOINT's integer width: the fcti* pages use 32 and 64; 65 is a typo
+    with pytest.raises(SpecError) as e:
+        compile_code("RT <- FPTOINT(RB, 65, 0, 0)")
+    assert "32 or 64" in str(e.value)

@@ -259,6 +259,19 @@ def test_svindex_mm0_all_five_operands_wrap_to_svshape0(svisa):
     assert shapes_of(r.state) == [remap.make(xdimsz=4, zdimsz=1, permute=6)] * 4
 
 
+def test_svindex_and_svshape2_mm0_clear_every_shape_first(svisa):
+    # openpower-isa simplev.mdwn svindex and svshape2, mm=0: "clear out all SVSHAPEs
+    # first", then
+    # the enabled operands get the new shape.  rmm=0 enables none: all four SVSHAPEs
+    # end 0 and REMAP.mi/mo/SVme are 0, whatever they held before.
+    # svshape2's mm=0 is written the same way
+    for text in ("svindex 1,0,5,0,0,0,0", "svshape2 0,0,0,4,0,0"):
+        r = run(svisa, text, SV.make(maxvl=10, vl=10), (1, 2, 3, 4))
+        st = r.state.svstate
+        assert r.stop != "trap" and shapes_of(r.state) == [0, 0, 0, 0], text
+        assert (SV.get(st, "SVme"), SV.get(st, "mi0"), SV.get(st, "mo0")) == (0, 0, 0)
+
+
 def test_svshape2_mm1_updates_one_operand(svisa):
     # svshape2 3,1,14,4,0,1: mm=1, rmm = 0b011 || 0b10: operand 3 (mo0) <- SVSHAPE2,
     # SVme bit for operand 3 (SVSTATE[46-3] = [43]) set; other shapes untouched.

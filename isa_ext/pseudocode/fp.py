@@ -581,7 +581,7 @@ def _i_fpround(comp, b):
 def _i_fptoint(comp, b, width, is_signed, toward_zero):
     """FPTOINT(x, width, signed, toward_zero): fcti* conversions."""
     return _state_call(comp, (
-        f"_fp_to_int(s, {b.code}, {_const_arg(width, 'width')}, "
+        f"_fp_to_int(s, {b.code}, {_bits_arg(width)}, "
         f"{_flag_arg(is_signed, 'signed')}, "
         f"{_flag_arg(toward_zero, 'toward_zero')})"), 64)
 
