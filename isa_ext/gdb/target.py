@@ -1,0 +1,100 @@
+"""The register file as gdb sees it, and the target description that names it.
+
+gdb's rs6000 architecture requires the features ``org.gnu.gdb.power.core``
+(r0-r31, pc, msr, cr, lr, ctr, xer) and ``org.gnu.gdb.power.fpu`` (f0-f31,
+fpscr), numbered as in gdb's ``features/rs6000/power64-core.xml`` and
+``power-fpu.xml``: r0-r31 = 0-31, f0-f31 = 32-63, pc 64, msr 65, cr 66, lr 67,
+ctr 68, xer 69, fpscr 70.  SVSTATE (SPR 720) follows as register 71 in a
+feature of its own, so ``p $svstate`` and ``info registers svstate`` work.
+Register values travel in the target's byte order (little-endian for ppc64le).
+"""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Reg:
+    name: str
+    bits: int
+    kind: str   # attribute of State, or "gpr"/"fpr" with an index
+    index: int = None
+    type: str = "uint64"
+    group: str = None
+
+    def get(self, state):
+        if self.index is not None:
+            return getattr(state, self.kind)[self.index]
+        if self.kind == "cr":
+            return state.crval
+        return getattr(state, self.kind)
+
+    def set(self, state, value):
+        value &= (1 << self.bits) - 1
+        if self.index is not None:
+            getattr(state, self.kind)[self.index] = value
+        elif self.kind == "cr":
+            state.crval = value
+        else:
+            setattr(state, self.kind, value)
+
+
+REGISTERS = (
+    [Reg(f"r{i}", 64, "gpr", i) for i in range(32)]
+    + [Reg(f"f{i}", 64, "fpr", i, "ieee_double", "float") for i in range(32)]
+    + [Reg("pc", 64, "pc", type="code_ptr"), Reg("msr", 64, "msr"),
+       Reg("cr", 32, "cr", type="uint32"), Reg("lr", 64, "lr", type="code_ptr"),
+       Reg("ctr", 64, "ctr"), Reg("xer", 32, "xer", type="uint32"),
+       Reg("fpscr", 64, "fpscr", group="float"),
+       Reg("svstate", 64, "svstate")]
+)
+SVSTATE_REGNUM = 71
+assert REGISTERS[SVSTATE_REGNUM].name == "svstate"
+
+
+def _feature(name, regs, first):
+    lines = [f'  <feature name="{name}">']
+    for n, r in enumerate(regs, first):
+        group = f' group="{r.group}"' if r.group else ""
+        lines.append(f'    <reg name="{r.name}" bitsize="{r.bits}" type="{r.type}" '
+                     f'regnum="{n}"{group}/>')
+    lines.append("  </feature>")
+    return lines
+
+
+def target_xml():
+    """The target description gdb reads through ``qXfer:features:read:target.xml``."""
+    core = REGISTERS[:32] + REGISTERS[64:70]
+    lines = ['<?xml version="1.0"?>', '<!DOCTYPE target SYSTEM "gdb-target.dtd">',
+             "<target>", "  <architecture>powerpc:common64</architecture>"]
+    lines += _feature("org.gnu.gdb.power.core", REGISTERS[:32], 0)
+    lines[-1:-1] = [f'    <reg name="{r.name}" bitsize="{r.bits}" type="{r.type}" '
+                    f'regnum="{64 + i}"/>' for i, r in enumerate(core[32:])]
+    lines += _feature("org.gnu.gdb.power.fpu", REGISTERS[32:64], 32)
+    lines[-1:-1] = ['    <reg name="fpscr" bitsize="64" type="uint64" regnum="70" '
+                    'group="float"/>']
+    lines += _feature("org.libre-soc.svp64", REGISTERS[71:], 71)
+    lines.append("</target>")
+    return "\n".join(lines) + "\n"
+
+
+def encode(value, bits, little):
+    return (value & ((1 << bits) - 1)).to_bytes(bits // 8, "little" if little else "big").hex()
+
+
+def decode(text, little):
+    return int.from_bytes(bytes.fromhex(text), "little" if little else "big")
+
+
+def read_all(state):
+    little = state.mem.little
+    return "".join(encode(r.get(state), r.bits, little) for r in REGISTERS)
+
+
+def write_all(state, text):
+    little = state.mem.little
+    pos = 0
+    for r in REGISTERS:
+        n = r.bits // 4
+        if pos + n > len(text):
+            break
+        r.set(state, decode(text[pos:pos + n], little))
+        pos += n
