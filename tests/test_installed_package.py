@@ -95,7 +95,8 @@ def installed(dist, tmp_path_factory):
 def changed_registers(out):
     """{register: new value} from the 'changed registers:' block of ``isa-ext run``."""
     regs = {}
-    for m in re.finditer(r"^  (\w+)\s+0x[0-9a-f]+ -> 0x([0-9a-f]+)$", out, re.M):
+    # an FPR's line goes on with its values as floats: "  (1.0 -> 2.0)"
+    for m in re.finditer(r"^  (\w+)\s+0x[0-9a-f]+ -> 0x([0-9a-f]+)(?:  \(.*\))?$", out, re.M):
         regs[m.group(1)] = int(m.group(2), 16)
     return regs
 

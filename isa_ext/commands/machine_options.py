@@ -103,7 +103,8 @@ def parse_assignments(items, option, prefix, parse_value, limit=128):
             elif name[:1] in "rf" and name[1:].isdigit():
                 other = "--gpr" if name[0] == "r" else "--fpr"
                 hint = f": use {other} {part}"
-            raise IsaExtError(f"{option} {part}: expected {prefix}N=VALUE{hint}")
+            raise IsaExtError(f"bad register setting {option} {part}: expected "
+                              f"{prefix}N=VALUE{hint}")
         if int(num) >= limit:
             raise IsaExtError(f"{option} {part}: no register {prefix}{int(num)} "
                               f"(registers are {prefix}0..{prefix}{limit - 1})")

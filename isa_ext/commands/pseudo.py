@@ -11,13 +11,36 @@ def register(sub):
     p.set_defaults(func=lambda a: p.print_help() or 2)
 
 
+def resolve(isa, name):
+    """(table row, note) for a mnemonic, an extended mnemonic (``li`` is ``addi``)
+    or an SVP64 form (``sv.add``, ``sv.mv.swiz``: the page of the suffix
+    instruction, which the prefix runs once per element)."""
+    from ..asm import extended_mnemonics
+    from .machine_options import suggest
+    notes = []
+    base = name
+    if base.startswith("sv."):
+        base = base[3:]
+        notes.append(f"{name}: SVP64-prefixed {base}; the page is {base}'s, run per element")
+    entry = isa.by_mnemonic.get(base)
+    if entry is None:
+        alias = extended_mnemonics(isa).get(base)
+        if alias is not None:
+            entry = isa.by_mnemonic.get(alias.base_mnemonic)
+            notes.append(f"{base}: extended mnemonic for {alias.base_mnemonic} "
+                         f"{', '.join(alias.expansion)} ({alias.where})")
+    if entry is None:
+        known = set(isa.by_mnemonic) | set(extended_mnemonics(isa))
+        raise IsaExtError(f"unknown mnemonic {name!r}" + suggest(base, known))
+    return entry[0], notes
+
+
 def _show(args):
     from ..isa import ISA
     isa = ISA()
-    entry = isa.by_mnemonic.get(args.mnemonic)
-    if entry is None:
-        raise IsaExtError(f"unknown mnemonic {args.mnemonic!r}")
-    row, _flags = entry
+    row, notes = resolve(isa, args.mnemonic)
+    for note in notes:
+        print(f"# {note}")
     c = isa.compiled(row)
     page = row.page
     print(f"# {page.title}  ({page.where}, {row.form.name}-Form, row {row.where})")
