@@ -2,7 +2,9 @@
 and exposes ``register(subparsers)``; this module only discovers and dispatches.
 
 Exit status: 0 success, 1 the program/check failed (trap, mismatch), 2 bad input
-(assembly errors, unreadable files, bad options).  No traceback reaches the user.
+(assembly errors, unreadable files, bad options), 130 on Ctrl-C; ``isa-ext run``
+returns the guest's own exit status and its own codes for a trap or a step limit
+(``isa_ext/commands/run.py``).  No traceback reaches the user.
 """
 import argparse
 import importlib

@@ -256,3 +256,37 @@ def test_diffcheck_only_unknown_name_fails(capsys):
     assert main(["diffcheck", "--only", "frob", "addd", "--cases", "1"]) == 2
     err = capsys.readouterr().err
     assert "'frob'" in err and "'addd' (did you mean add?)" in err
+
+
+# -- the README says what the code does --------------------------------------------
+
+def _readme():
+    import os
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+        return f.read()
+
+
+def _options(command):
+    import argparse
+    from isa_ext.cli import build_parser
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return {s for a in sub.choices[command]._actions for s in a.option_strings}
+
+
+def test_readme_run_and_gdbserver_flags_exist():
+    import re
+    readme = _readme()
+    for command in ("run", "gdbserver", "diag"):
+        row = next(line for line in readme.splitlines()
+                   if line.startswith(f"| `isa-ext {command} "))
+        flags = set(re.findall(r"--[a-z][a-z-]*", row))
+        assert flags and flags <= _options(command), (command, flags - _options(command))
+
+
+def test_readme_exit_codes_are_the_codes():
+    from isa_ext.commands.run import EXIT_INTERRUPTED, EXIT_STEP_LIMIT, EXIT_TRAP, EXIT_USAGE
+    table = _readme().split("Exit status of `isa-ext run`", 1)[1].split("A guest may", 1)[0]
+    for code, what in ((EXIT_TRAP, "a trap"), (EXIT_STEP_LIMIT, "`--max-steps` ran out"),
+                       (EXIT_INTERRUPTED, "Ctrl-C"), (EXIT_USAGE, "usage errors")):
+        assert f"| {code} | {what}" in table

@@ -154,3 +154,19 @@ def test_protocol_layout_without_gdb(tmp_path):
         assert _packet(sock, "vMustReplyEmpty") == ""
         sock.sendall(b"$k#6b")
     assert server.finish() == 0
+
+
+def test_readme_gdb_session_is_what_gdb_prints(tmp_path):
+    # the README's session, replayed: every line it shows gdb printing appears
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    block = readme.split("### Debugging with gdb", 1)[1].split("```", 2)[1]
+    commands = [line[len("(gdb) "):] for line in block.splitlines()
+                if line.startswith("(gdb) ")]
+    shown = [line for line in block.splitlines()
+             if line and not line.startswith(("(gdb)", "$", "listening", "      -ex"))]
+    assert commands[0] == "break *0x1018" and len(shown) >= 8
+    server = Server(tmp_path, PROG, "--fpr", "f1=1.5", "--fpr", "f2=2.25")
+    out = gdb_session(server, *commands)
+    for line in shown:
+        assert line in out, line
