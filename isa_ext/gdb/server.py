@@ -153,7 +153,7 @@ class Session:
             return self.finished
         if body:
             self.sim.state.pc = int(body, 16)
-        return self._stop_reply(self._run(1))
+        return self._stop_reply(self.run_steps(1))
 
     def _continue(self, body):
         if self.finished:
@@ -162,7 +162,7 @@ class Session:
             self.sim.state.pc = int(body, 16)
         while True:
             per_step = bool(self.breakpoints) or self.element_step
-            res = self._run(1 if per_step else CHUNK)
+            res = self.run_steps(1 if per_step else CHUNK)
             if res.stop != "step_limit" and not (res.stop == "interrupt" and per_step):
                 return self._stop_reply(res)
             if self.sim.state.pc in self.breakpoints:
@@ -170,7 +170,7 @@ class Session:
             if self.conn.poll_interrupt():
                 return f"S{SIGINT:02x}"
 
-    def _run(self, steps):
+    def run_steps(self, steps):
         """Run up to ``steps`` instructions (in element-step mode: one SVP64 element)."""
         sim = self.sim
         if self.element_step:
