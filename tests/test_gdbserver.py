@@ -170,3 +170,24 @@ def test_readme_gdb_session_is_what_gdb_prints(tmp_path):
     out = gdb_session(server, *commands)
     for line in shown:
         assert line in out, line
+
+
+def test_protocol_continue_is_interruptible_and_breakpoints_come_off(tmp_path):
+    # 0x1000 li r3,0 / 0x1004 addi r3,r3,1 / 0x1008 b 0x1004: loops for ever
+    server = Server(tmp_path, " li r3, 0\nloop: addi r3, r3, 1\n b loop\n")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+        assert _packet(sock, "Z0,1008,4") == "OK"
+        assert _packet(sock, "c") == "S05"           # at the breakpoint on the b
+        assert _packet(sock, "p40") == "0810000000000000"  # pc (64) = 0x1008
+        assert _packet(sock, "p3") == "0100000000000000"   # one addi so far
+        assert _packet(sock, "z0,1008,4") == "OK"
+        from isa_ext.gdb.protocol import frame
+        sock.sendall(frame(b"c"))
+        sock.sendall(b"\x03")                        # Ctrl-C while it runs
+        data = b""
+        while b"#" not in data:
+            data += sock.recv(4096)
+        assert b"$S02#" in data                      # SIGINT
+        sock.sendall(b"+")
+        assert _packet(sock, "D") == "OK"
+    assert server.finish() == 0

@@ -102,12 +102,10 @@ class Connection:
 
     def poll_interrupt(self):
         """True when gdb has sent ``\\x03`` (Ctrl-C) since the last call."""
-        if not self.interrupted:
-            ready, _, _ = select.select([self.sock], [], [], 0)
-            if ready:
-                self._more()
-                if INTERRUPT in self.buf:
-                    self.interrupted = True
-                    self.buf = self.buf.replace(bytes((INTERRUPT,)), b"")
+        if not self.interrupted and select.select([self.sock], [], [], 0)[0]:
+            self._more()
+        if INTERRUPT in self.buf:  # may have come in with the packet before it
+            self.interrupted = True
+            self.buf = self.buf.replace(bytes((INTERRUPT,)), b"")
         hit, self.interrupted = self.interrupted, False
         return hit
