@@ -56,10 +56,10 @@ class Server:
         return self.proc.returncode
 
 
-def gdb_session(server, *commands):
+def gdb_session(server, *commands, endian="little"):
     gdb = need_tool("gdb-multiarch")
     argv = [gdb, "-batch", "-nx", "-ex", "set architecture powerpc:common64",
-            "-ex", "set endian little", "-ex", f"target remote 127.0.0.1:{server.port}"]
+            "-ex", f"set endian {endian}", "-ex", f"target remote 127.0.0.1:{server.port}"]
     for c in commands:
         argv += ["-ex", c]
     r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
@@ -94,6 +94,21 @@ def test_gdb_session_registers_step_break_continue_memory(tmp_path):
     assert re.search(r"^f3 +3\.75 +\(raw 0x400e000000000000\)", out, re.M)
     assert reg(out, "ctr") == 7
     assert "$1 = 0" in out  # SVSTATE is in the target description; nothing set it
+    assert "exited with code 03" in out
+
+
+def test_gdb_big_endian_session(tmp_path):
+    # the same program on a big-endian machine: registers and memory travel in
+    # big-endian byte order, and gdb's own disassembler reads our words back
+    server = Server(tmp_path, PROG, "--big-endian", "--fpr", "f1=1.5", "--fpr", "f2=2.25")
+    out = gdb_session(server, "info registers msr", "break *0x1020", "continue",
+                      "info registers r5 f3", "x/2gx 0x20000", "x/2i 0x1000", "continue",
+                      endian="big")
+    assert re.search(r"^msr +0x8000000000000000 ", out, re.M)  # SF, not LE
+    assert re.search(r"^r5 +0xc ", out, re.M)
+    assert re.search(r"^f3 +3\.75 +\(raw 0x400e000000000000\)", out, re.M)
+    assert re.search(r"0x20000:\s+0x000000000000000c\s+0x0000000000000005", out)
+    assert re.search(r"0x1000:\s+lis\s+r6,2", out) and re.search(r"0x1004:\s+li\s+r3,5", out)
     assert "exited with code 03" in out
 
 
