@@ -28,6 +28,15 @@ class TrapInfo:
         return f"trap ({self.kind}) at pc=0x{self.pc:x} word=0x{self.word:08x}: {self.reason}"
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during ``Simulator.run``: where it was.  ``pc`` is the instruction that
+    was running (it may be partly done), ``steps`` the instructions completed."""
+
+    def __init__(self, pc, steps):
+        super().__init__(f"interrupted at pc=0x{pc:x} after {steps} steps")
+        self.pc, self.steps = pc, steps
+
+
 @dataclass
 class RunResult:
     """What a run ended with.  ``stop`` is one of ``end`` (reached the end
@@ -201,6 +210,8 @@ class Simulator:
         except (Trap, ProgramExit) as e:
             stop, trap, exit_status, counted = self._ended_by(e, pc)
             steps += counted
+        except KeyboardInterrupt:
+            raise Interrupted(pc, steps) from None
         return self._result(pc, steps, stop, trap, exit_status, initial)
 
     def _ended_by(self, exc, pc):
@@ -258,6 +269,8 @@ class Simulator:
         except (Trap, ProgramExit) as e:
             stop, trap, exit_status, counted = self._ended_by(e, pc)
             steps += counted
+        except KeyboardInterrupt:
+            raise Interrupted(pc, steps) from None
         finally:
             self._sv_emit = None
         return self._result(pc, steps, stop, trap, exit_status, initial, events)

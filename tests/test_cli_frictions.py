@@ -5,6 +5,7 @@ memory preload/dump, the guest's exit status and the documented exit codes,
 Expected values are hand-derived from the programs' semantics (Power ISA Book I),
 stated beside each assertion."""
 import json
+import re
 import struct
 
 import pytest
@@ -290,3 +291,31 @@ def test_readme_exit_codes_are_the_codes():
     for code, what in ((EXIT_TRAP, "a trap"), (EXIT_STEP_LIMIT, "`--max-steps` ran out"),
                        (EXIT_INTERRUPTED, "Ctrl-C"), (EXIT_USAGE, "usage errors")):
         assert f"| {code} | {what}" in table
+
+
+def test_ctrl_c_says_where_the_program_was(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # "b ." at 0x1000 loops for ever: Ctrl-C finds it at pc 0x1000
+    src = write(tmp_path, "loop.s", "b .\n")
+    proc = subprocess.Popen([sys.executable, "-m", "isa_ext.cli", "run", src,
+                             "--max-steps", str(10**12)], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)  # imports and loading done; the loop is running
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    m = re.search(r"^isa-ext: interrupted \(Ctrl-C\) at pc=0x1000 after (\d+) steps$", err, re.M)
+    assert m and int(m.group(1)) > 0, err
+    assert "Traceback" not in err
+
+
+def test_near_miss_command_and_choice_names_get_a_suggestion(tmp_path, capsys):
+    assert "invalid choice: 'rn'" in (err := usage_error(capsys, ["rn", "x.s"]))
+    assert err.rstrip().endswith("did you mean run?")
+    err = usage_error(capsys, ["run", "x.s", "--profile", "opnpower-isa"])
+    assert err.rstrip().endswith("did you mean openpower-isa?")

@@ -190,7 +190,7 @@ def run(args):
     if args.interrupt_after is not None:
         sim.interrupt_after = args.interrupt_after
     memory_before = sim.state.mem.snapshot()
-    res = sim.run(max_steps=args.max_steps)
+    res = _run_reporting_ctrl_c(sim, args.max_steps)
     interrupt = None
     if res.stop == "interrupt":
         from ..svp64 import svstate as SV
@@ -204,7 +204,7 @@ def run(args):
                                          ("srcstep", "dststep", "ssubstep", "dsubstep")))
         if args.resume:
             first = res
-            res = sim.run(max_steps=args.max_steps)
+            res = _run_reporting_ctrl_c(sim, args.max_steps)
             res.steps += first.steps
             res.initial = first.initial
     status = res.exit_status if res.stop == "exit" else EXIT_CODES[res.stop]
@@ -212,6 +212,17 @@ def run(args):
     report(res, changed_memory(memory_before, sim.state.mem), dumps, interrupt, status)
     sys.stdout.flush()
     return status
+
+
+def _run_reporting_ctrl_c(sim, max_steps):
+    """``sim.run``; on Ctrl-C says where the program was, then exits 130."""
+    from ..sim import Interrupted
+    try:
+        return sim.run(max_steps=max_steps)
+    except Interrupted as e:
+        print(f"isa-ext: interrupted (Ctrl-C) at pc=0x{e.pc:x} after {e.steps} steps",
+              file=sys.stderr)
+        raise
 
 
 def _text_report(res, memory, dumps, _interrupt, _status):
