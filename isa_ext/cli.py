@@ -29,7 +29,8 @@ class Parser(argparse.ArgumentParser):
             close = difflib.get_close_matches(m.group(1), choices, n=1)
             if close:
                 message += f"; did you mean {close[0]}?"
-        super().error(message)
+        # one line, not the usage block: the message says what is wrong
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def build_parser():

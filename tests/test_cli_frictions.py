@@ -33,6 +33,8 @@ def usage_error(capsys, argv):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
+    # one line naming the problem and where help is, not argparse's usage block
+    assert err.count("\n") == 1 and "--help)" in err, err
     return err
 
 
@@ -316,6 +318,6 @@ def test_ctrl_c_says_where_the_program_was(tmp_path):
 
 def test_near_miss_command_and_choice_names_get_a_suggestion(tmp_path, capsys):
     assert "invalid choice: 'rn'" in (err := usage_error(capsys, ["rn", "x.s"]))
-    assert err.rstrip().endswith("did you mean run?")
+    assert "; did you mean run? (see isa-ext --help)" in err
     err = usage_error(capsys, ["run", "x.s", "--profile", "opnpower-isa"])
-    assert err.rstrip().endswith("did you mean openpower-isa?")
+    assert "; did you mean openpower-isa? (see isa-ext run --help)" in err
