@@ -112,6 +112,20 @@ def test_gdb_big_endian_session(tmp_path):
     assert "exited with code 03" in out
 
 
+def test_gdb_extended_register_files(tmp_path):
+    # SVP64 reaches r32-r127 and f32-f127: gdb reads and writes them by name.
+    # setvl VL=4 then sv.add *1,*8,*16 adds r8+r16 (written r8 = 0x100 from gdb,
+    # r16 = 10) into r1; r100 and f40 keep what --gpr/--fpr and gdb put there
+    server = Server(tmp_path, SV_PROG, "--gpr", "r16=10,r100=7", "--fpr", "f40=2.5")
+    out = gdb_session(server, "p $r100", "p $f40", "set $r8 = 0x100", "stepi", "stepi",
+                      "info registers r1 r100 svstate svshape0 tar", "kill")
+    assert "$1 = 7" in out and "$2 = 2.5" in out
+    assert re.search(r"^r1 +0x10a ", out, re.M) and re.search(r"^r100 +0x7 ", out, re.M)
+    # SVSTATE after the loop: MAXVL = VL = 4 (MSB0 bits 0:6 and 7:13), steps reset
+    assert reg(out, "svstate") == (4 << 57) | (4 << 50)
+    assert reg(out, "svshape0") == 0 and reg(out, "tar") == 0
+
+
 def test_gdb_element_step_monitor(tmp_path):
     server = Server(tmp_path, SV_PROG, "--gpr", SV_GPRS)
     out = gdb_session(
@@ -152,16 +166,23 @@ def _packet(sock, payload):
 def test_protocol_layout_without_gdb(tmp_path):
     server = Server(tmp_path, PROG, "--gpr", "r1=0x1122334455667788", "--spr", "svstate=0x42")
     with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
-        xml = _packet(sock, "qXfer:features:read:target.xml:0,3fff")
-        assert xml.startswith("l") and 'name="svstate"' in xml
+        xml, chunk = "", "m"
+        while chunk.startswith("m"):  # "m": more follows, "l": the last part
+            chunk = _packet(sock, f"qXfer:features:read:target.xml:{len(xml):x},800")
+            xml += chunk[1:]
+        assert xml.rstrip().endswith("</target>") and 'name="svstate"' in xml
         assert "org.gnu.gdb.power.core" in xml and "org.gnu.gdb.power.fpu" in xml
         regs = _packet(sock, "g")
         # 32 GPRs, 32 FPRs, pc msr (64), cr (32), lr ctr (64), xer (32), fpscr svstate
-        # (64): 16 hex digits each but cr and xer (8)
-        assert len(regs) == (64 + 4 + 2) * 16 + 2 * 8
+        # (64), svshape0-3 (32), tar (64), r32-r127, f32-f127 (64): 16 hex digits
+        # for a 64-bit register, 8 for a 32-bit one
+        assert len(regs) == (64 + 4 + 2 + 1 + 192) * 16 + (2 + 4) * 8
         # r1, little-endian bytes
         assert regs[16:32] == "8877665544332211"
         assert _packet(sock, "p47") == "4200000000000000"  # register 71 = SVSTATE
+        # r100: after svstate (71), svshape0-3 (72-75), tar (76), r32 is 77: r100 = 145
+        assert _packet(sock, "P91=0700000000000000") == "OK"
+        assert _packet(sock, "p91") == "0700000000000000"
         assert _packet(sock, "P3=0900000000000000") == "OK"
         assert _packet(sock, "p3") == "0900000000000000"
         assert _packet(sock, "M20000,2:abcd") == "OK"

@@ -4,8 +4,9 @@ gdb's rs6000 architecture requires the features ``org.gnu.gdb.power.core``
 (r0-r31, pc, msr, cr, lr, ctr, xer) and ``org.gnu.gdb.power.fpu`` (f0-f31,
 fpscr), numbered as in gdb's ``features/rs6000/power64-core.xml`` and
 ``power-fpu.xml``: r0-r31 = 0-31, f0-f31 = 32-63, pc 64, msr 65, cr 66, lr 67,
-ctr 68, xer 69, fpscr 70.  SVSTATE (SPR 720) follows as register 71 in a
-feature of its own, so ``p $svstate`` and ``info registers svstate`` work.
+ctr 68, xer 69, fpscr 70.  A feature of its own follows: SVSTATE (SPR 720) as
+register 71, SVSHAPE0-3, TAR, and SVP64's extended register files r32-r127 and
+f32-f127, so ``p $svstate``, ``info registers svstate`` and ``p $r40`` work.
 Register values travel in the target's byte order (little-endian for ppc64le).
 """
 from dataclasses import dataclass
@@ -45,6 +46,13 @@ REGISTERS = (
        Reg("ctr", 64, "ctr"), Reg("xer", 32, "xer", type="uint32"),
        Reg("fpscr", 64, "fpscr", group="float"),
        Reg("svstate", 64, "svstate")]
+    + [Reg(f"svshape{i}", 32, f"svshape{i}", type="uint32") for i in range(4)]
+    + [Reg("tar", 64, "tar", type="code_ptr")]
+    # SVP64's extended register files: vectors often live above r31 / f31
+    # (gdb lists r32-r127 under ``info registers`` too: it puts every integer
+    # register of a description in its general group)
+    + [Reg(f"r{i}", 64, "gpr", i) for i in range(32, 128)]
+    + [Reg(f"f{i}", 64, "fpr", i, "ieee_double", "float") for i in range(32, 128)]
 )
 SVSTATE_REGNUM = 71
 assert REGISTERS[SVSTATE_REGNUM].name == "svstate"
