@@ -59,3 +59,19 @@ def test_documented_fixture_example_runs_in_a_user_project(pytester, monkeypatch
             assert res.stop == "end" and res.gpr[5] == 42
     ''')
     pytester.runpytest_subprocess("-p", "no:randomly").assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_ctrl_c_during_run_reports_pc_and_steps(trace):
+    from isa_ext.sim import Interrupted
+    sim = Simulator()
+    sim.load_asm("li r3, 1\nli r4, 2\nsc\n")
+
+    def ctrl_c(_state):  # Ctrl-C arriving while the sc (third instruction) runs
+        raise KeyboardInterrupt
+    sim.state.syscall_handler = ctrl_c
+    with pytest.raises(Interrupted) as e:
+        sim.run(trace=trace)
+    # the two li completed; the sc at 0x1008 was running
+    assert (e.value.pc, e.value.steps) == (0x1008, 2)
+    assert isinstance(e.value, KeyboardInterrupt)
