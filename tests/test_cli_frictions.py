@@ -321,3 +321,19 @@ def test_near_miss_command_and_choice_names_get_a_suggestion(tmp_path, capsys):
     assert "; did you mean run? (see isa-ext --help)" in err
     err = usage_error(capsys, ["run", "x.s", "--profile", "opnpower-isa"])
     assert "; did you mean openpower-isa? (see isa-ext run --help)" in err
+
+
+def test_every_argument_has_help():
+    import argparse
+    from isa_ext.cli import build_parser
+    missing = []
+
+    def walk(parser, name):
+        for a in parser._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for sub_name, sub in a.choices.items():
+                    walk(sub, f"{name} {sub_name}")
+            elif a.help is None and not isinstance(a, argparse._HelpAction):
+                missing.append(f"{name} {'/'.join(a.option_strings) or a.dest}")
+    walk(build_parser(), "isa-ext")
+    assert not missing

@@ -11,7 +11,8 @@ def register(sub):
     p = sub.add_parser("diag", help="run a program and list the UNDEFINED/reserved behaviour it meets")
     p.add_argument("program", help="assembly (.s/.S/.asm or plain text), ELF, or raw instruction bytes")
     add_machine_options(p)
-    p.add_argument("--max-steps", type=count, default=10_000_000, metavar="N")
+    p.add_argument("--max-steps", type=count, default=10_000_000, metavar="N",
+                   help="stop after N instructions (default %(default)s)")
     p.add_argument("--strict", action="store_true",
                    help="stop at the first UNDEFINED behaviour, as `isa-ext run` does")
     p.add_argument("--limit", type=count, default=20, metavar="N", help="records to list (default 20)")

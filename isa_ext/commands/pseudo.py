@@ -6,7 +6,8 @@ def register(sub):
     p = sub.add_parser("pseudo", help="inspect compiled pseudocode")
     ps = p.add_subparsers(dest="pseudo_cmd", metavar="ACTION")
     show = ps.add_parser("show", help="print an instruction's page and compiled Python")
-    show.add_argument("mnemonic")
+    show.add_argument("mnemonic", help="an instruction (add, addo.), an extended mnemonic "
+                                       "(li) or an SVP64 form (sv.add)")
     show.set_defaults(func=_show)
     p.set_defaults(func=lambda a: p.print_help() or 2)
 
