@@ -58,28 +58,26 @@ SVSTATE_REGNUM = 71
 assert REGISTERS[SVSTATE_REGNUM].name == "svstate"
 
 
-def _feature(name, regs, first):
-    lines = [f'  <feature name="{name}">']
-    for n, r in enumerate(regs, first):
-        group = f' group="{r.group}"' if r.group else ""
-        lines.append(f'    <reg name="{r.name}" bitsize="{r.bits}" type="{r.type}" '
-                     f'regnum="{n}"{group}/>')
-    lines.append("  </feature>")
-    return lines
+# gdb's feature names, and the registers (numbers in REGISTERS) each holds
+FEATURES = (
+    ("org.gnu.gdb.power.core", [*range(32), *range(64, 70)]),
+    ("org.gnu.gdb.power.fpu", [*range(32, 64), 70]),
+    ("org.libre-soc.svp64", list(range(SVSTATE_REGNUM, len(REGISTERS)))),
+)
 
 
 def target_xml():
     """The target description gdb reads through ``qXfer:features:read:target.xml``."""
-    core = REGISTERS[:32] + REGISTERS[64:70]
     lines = ['<?xml version="1.0"?>', '<!DOCTYPE target SYSTEM "gdb-target.dtd">',
              "<target>", "  <architecture>powerpc:common64</architecture>"]
-    lines += _feature("org.gnu.gdb.power.core", REGISTERS[:32], 0)
-    lines[-1:-1] = [f'    <reg name="{r.name}" bitsize="{r.bits}" type="{r.type}" '
-                    f'regnum="{64 + i}"/>' for i, r in enumerate(core[32:])]
-    lines += _feature("org.gnu.gdb.power.fpu", REGISTERS[32:64], 32)
-    lines[-1:-1] = ['    <reg name="fpscr" bitsize="64" type="uint64" regnum="70" '
-                    'group="float"/>']
-    lines += _feature("org.libre-soc.svp64", REGISTERS[71:], 71)
+    for name, numbers in FEATURES:
+        lines.append(f'  <feature name="{name}">')
+        for n in numbers:
+            r = REGISTERS[n]
+            group = f' group="{r.group}"' if r.group else ""
+            lines.append(f'    <reg name="{r.name}" bitsize="{r.bits}" type="{r.type}" '
+                         f'regnum="{n}"{group}/>')
+        lines.append("  </feature>")
     lines.append("</target>")
     return "\n".join(lines) + "\n"
 
