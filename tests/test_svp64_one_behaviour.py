@@ -73,10 +73,9 @@ def gdb_element_steps(isa, text, init, max_steps=50):
     element (or one scalar instruction) per step, to the same step limit."""
     from isa_ext.gdb.server import Session
     session = Session(make_sim(isa, text, init), conn=None)
-    session.element_step = True
     done = 0
     while True:
-        res = session.run_steps(1)
+        res = session.run_steps(1, elements=True)
         if res.stop == "step_limit":  # one whole instruction completed
             done += 1
             if done == max_steps:

@@ -21,6 +21,7 @@ CHUNK = 4096  # instructions run between checks for Ctrl-C when nothing else sto
 MONITOR_HELP = """\
 monitor commands:
   sv-step on|off   stepi moves one SVP64 element, not one whole instruction
+                   (continue still runs whole instructions)
   svstate          SVSTATE decoded into its fields
   help             this text
 """
@@ -153,27 +154,29 @@ class Session:
             return self.finished
         if body:
             self.sim.state.pc = int(body, 16)
-        return self._stop_reply(self.run_steps(1))
+        return self._stop_reply(self.run_steps(1, elements=self.element_step))
 
     def _continue(self, body):
         if self.finished:
             return self.finished
         if body:
             self.sim.state.pc = int(body, 16)
+        # whole instructions, element-step mode or not: a breakpoint is hit on
+        # arriving at its instruction, not again after each of its elements
         while True:
-            per_step = bool(self.breakpoints) or self.element_step
-            res = self.run_steps(1 if per_step else CHUNK)
-            if res.stop != "step_limit" and not (res.stop == "interrupt" and per_step):
+            res = self.run_steps(1 if self.breakpoints else CHUNK)
+            if res.stop != "step_limit":
                 return self._stop_reply(res)
             if self.sim.state.pc in self.breakpoints:
                 return f"S{SIGTRAP:02x}"
             if self.conn.poll_interrupt():
                 return f"S{SIGINT:02x}"
 
-    def run_steps(self, steps):
-        """Run up to ``steps`` instructions (in element-step mode: one SVP64 element)."""
+    def run_steps(self, steps, elements=False):
+        """Run up to ``steps`` instructions; ``elements``: stop after one SVP64
+        element (stop 'interrupt', PC still at the instruction if elements remain)."""
         sim = self.sim
-        if self.element_step:
+        if elements:
             sim.interrupt_after = sim.element_ops + 1
         try:
             return sim.run(max_steps=steps)
