@@ -55,7 +55,7 @@ def load_elf(sim, path):
                 raise ElfError(f"{path}: no loadable segments")
             entry = header["e_entry"]
             abi_v1 = not little and (header["e_flags"] & 3) != 2
-        except (ELFError, ValueError) as e:
+        except (ELFError, ValueError, OSError) as e:  # OSError: a seek past the end
             size = os.path.getsize(path)
             if size < ELF64_HEADER_BYTES:
                 raise ElfError(f"{path}: truncated ELF file: {size} bytes, but a 64-bit "

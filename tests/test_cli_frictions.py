@@ -337,3 +337,32 @@ def test_every_argument_has_help():
                 missing.append(f"{name} {'/'.join(a.option_strings) or a.dest}")
     walk(build_parser(), "isa-ext")
     assert not missing
+
+
+# bytes no command may answer with a traceback: empty, random (fixed seed), an ELF
+# header whose fields point past the end, a truncated header, a directory
+def _garbage_inputs(tmp_path):
+    import random
+    rng = random.Random(18)
+    elf_bad_offsets = (b"\x7fELF\x02\x01\x01" + bytes(9) + b"\x02\x00\x15\x00"
+                       + bytes(rng.randrange(256) for _ in range(70)))
+    files = {"empty.s": b"", "empty.bin": b"",
+             "random.bin": bytes(rng.randrange(256) for _ in range(1000)),
+             "random.s": bytes(rng.randrange(256) for _ in range(300)),
+             "offsets.elf": elf_bad_offsets, "short.elf": b"\x7fELF\x02"}
+    paths = [write(tmp_path, name, data) for name, data in files.items()]
+    (tmp_path / "adir").mkdir()
+    return paths + [str(tmp_path / "adir"), str(tmp_path / "missing")]
+
+
+@pytest.mark.parametrize("command", ["run", "diag", "asm", "disasm"])
+def test_no_traceback_on_any_input(tmp_path, capsys, command):
+    for path in _garbage_inputs(tmp_path):
+        extra = ["--max-steps", "1000"] if command in ("run", "diag") else []
+        code = main([command, path, *extra])  # an exception here fails the test
+        err = capsys.readouterr().err
+        assert "Traceback" not in err
+        # an error is one line naming the file
+        assert code in (0, 1, 2, 124, 132), (path, code)
+        if code == 2:
+            assert err.count("\n") == 1 and path in err, (path, err)

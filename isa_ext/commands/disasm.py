@@ -31,8 +31,8 @@ def code_regions(path, data, args):
                 executable = sec["sh_flags"] & 0x4  # SHF_EXECINSTR
                 if executable and sec["sh_type"] == "SHT_PROGBITS":
                     regions.append((sec.name, sec["sh_addr"], sec.data(), elf.little_endian))
-        except ELFError as e:
-            raise ElfError(f"{path}: bad ELF file: {e}") from None
+        except (ELFError, ValueError, OSError) as e:  # OSError: a seek past the end
+            raise ElfError(f"{path}: malformed ELF file (pyelftools: {e})") from None
     return regions
 
 
