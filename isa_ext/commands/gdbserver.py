@@ -11,6 +11,7 @@ One debugger session is served; the command ends when gdb detaches, kills the
 program or disconnects.  ``monitor sv-step on`` makes ``stepi`` move one SVP64
 element at a time; ``monitor svstate`` prints SVSTATE's fields.
 """
+import argparse
 import socket
 import sys
 
@@ -21,7 +22,8 @@ from .machine_options import add_machine_options, prepare_machine
 
 def register(sub):
     p = sub.add_parser("gdbserver", help="serve a program to gdb (GDB remote serial protocol)",
-                       description=__doc__.split("\n\n")[0])
+                       description=__doc__.split("\n", 1)[1].replace("``", "").replace("::", ":").strip(),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("program", help="assembly, ELF or raw instruction bytes")
     p.add_argument("--port", type=int, default=1234, metavar="N",
                    help="TCP port on 127.0.0.1 (default 1234; 0 picks a free one)")
