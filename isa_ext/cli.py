@@ -2,20 +2,39 @@
 and exposes ``register(subparsers)``; this module only discovers and dispatches.
 
 Exit status: 0 success, 1 the program/check failed (trap, mismatch), 2 bad input
-(assembly errors, unreadable files, bad options).  No traceback reaches the user.
+(assembly errors, unreadable files, bad options), 130 on Ctrl-C; ``isa-ext run``
+returns the guest's own exit status and its own codes for a trap or a step limit
+(``isa_ext/commands/run.py``).  No traceback reaches the user.
 """
 import argparse
+import difflib
 import importlib
 import os
 import pkgutil
+import re
 import sys
 
 from . import __version__
 from .errors import IsaExtError, AsmError
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with a suggestion for a near-miss choice (``isa-ext rn`` -> run);
+    sub-command parsers inherit it."""
+
+    def error(self, message):
+        m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if m:
+            choices = [c.strip(" '") for c in m.group(2).split(",")]
+            close = difflib.get_close_matches(m.group(1), choices, n=1)
+            if close:
+                message += f"; did you mean {close[0]}?"
+        # one line, not the usage block: the message says what is wrong
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser():
-    p = argparse.ArgumentParser(prog="isa-ext", description=(
+    p = Parser(prog="isa-ext", description=(
         "Specify, run and review Power ISA / SVP64 extensions."))
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")

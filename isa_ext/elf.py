@@ -6,11 +6,14 @@ big-endian: the entry points at a function descriptor holding the code address
 and the TOC pointer for r2), and r1 points into zeroed memory below
 ``STACK_TOP`` (the stack grows down from there).  The program runs until it exits (``sim.end = None``).
 """
+import os
+
 from .errors import IsaExtError
 from .machine import State
 
 EM_PPC64 = 21
 PT_LOAD = 1
+ELF64_HEADER_BYTES = 64
 STACK_TOP = 0x7FFF_FFFF_0000
 # room above the initial r1 (Linux puts argc, argv, envp, auxv there)
 STACK_RESERVED = 512
@@ -52,8 +55,12 @@ def load_elf(sim, path):
                 raise ElfError(f"{path}: no loadable segments")
             entry = header["e_entry"]
             abi_v1 = not little and (header["e_flags"] & 3) != 2
-        except ELFError as e:
-            raise ElfError(f"{path}: bad ELF file: {e}") from None
+        except (ELFError, ValueError, OSError) as e:  # OSError: a seek past the end
+            size = os.path.getsize(path)
+            if size < ELF64_HEADER_BYTES:
+                raise ElfError(f"{path}: truncated ELF file: {size} bytes, but a 64-bit "
+                               f"ELF header alone is {ELF64_HEADER_BYTES}") from None
+            raise ElfError(f"{path}: malformed ELF file (pyelftools: {e})") from None
     s = sim.state
     if abi_v1:
         # ELFv1: e_entry is a function descriptor {code address, TOC, environment}

@@ -1,16 +1,37 @@
-"""pytest plugin: ``--isa-coverage`` records which pseudocode statements of which
-instruction pages the tests ran, and writes an HTML report.
+"""pytest plugin: fixtures for testing programs, and ``--isa-coverage``.
+
+Fixtures:
+
+* ``sim``: a fresh :class:`isa_ext.sim.Simulator` (all extensions, strict), its
+  ISA built once per session.
+* ``asm_run``: ``asm_run(source, gpr=None, fpr=None, spr=None, mem=None,
+  max_steps=..., addr=0x1000, trace=False)`` assembles ``source``, sets GPRs
+  (``{3: 5}``), FPRs (``{1: 1.5}``: a float is stored as a double, an int is
+  the raw bits), special registers (``{"ctr": 5}``) and memory (``{0x2000:
+  b"..."}``), runs it and returns the :class:`isa_ext.sim.RunResult`::
+
+      pytest_plugins = ["isa_ext.pytest_plugin"]   # in your conftest.py
+
+      def test_add(asm_run):
+          res = asm_run("add r5, r3, r4", gpr={3: 2, 4: 40})
+          assert res.stop == "end" and res.gpr[5] == 42
+
+``--isa-coverage`` records which pseudocode statements of which instruction
+pages the tests ran, and writes an HTML report:
 
     python -m pytest --isa-coverage [--isa-coverage-dir isa-coverage]
 
 Registered by ``tests/conftest.py`` (``pytest_plugins``); elsewhere use
-``-p isa_ext.pytest_plugin``.
+``-p isa_ext.pytest_plugin`` or ``pytest_plugins`` as above.
 
 ``assert_hf_equals_vf(program, ...)`` (from :mod:`isa_ext.hfvf`, re-exported
 here) fails a test unless every SVP64 instruction of ``program`` ends the same
 horizontal-first and vertical-first (docs/hfvf.md).
 """
 import os
+import struct
+
+import pytest
 
 from .hfvf import assert_hf_equals_vf  # noqa: F401  (the helper for users' suites)
 
@@ -59,3 +80,50 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write_line(line)
     if "report" in _STATE:
         terminalreporter.write_line(f"report: {os.path.abspath(_STATE['report'])}")
+
+
+# -- fixtures ------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def isa_ext_isa():
+    """The ISA (all extensions), built once per test session."""
+    from .isa import ISA
+    return ISA()
+
+
+@pytest.fixture
+def sim(isa_ext_isa):
+    """A fresh Simulator (strict: UNDEFINED behaviour traps)."""
+    from .sim import Simulator
+    return Simulator(isa=isa_ext_isa)
+
+
+@pytest.fixture
+def asm_run(isa_ext_isa):
+    """``asm_run(source, gpr=, fpr=, spr=, mem=, ...)`` -> RunResult (module docstring)."""
+    from .commands.machine_options import SPECIAL_REGS
+    from .sim import DEFAULT_MAX_STEPS, Simulator
+
+    def run(source, gpr=None, fpr=None, spr=None, mem=None, max_steps=DEFAULT_MAX_STEPS,
+            addr=0x1000, trace=False):
+        machine = Simulator(isa=isa_ext_isa)
+        machine.load_asm(source, filename="<asm_run>", addr=addr)
+        s = machine.state
+        for where, data in (mem or {}).items():
+            s.mem.load(where, data)
+        for i, v in (gpr or {}).items():
+            s.gpr[i] = v & (2**64 - 1)
+        for i, v in (fpr or {}).items():
+            s.fpr[i] = (struct.unpack("<Q", struct.pack("<d", v))[0] if isinstance(v, float)
+                        else v & (2**64 - 1))
+        for name, v in (spr or {}).items():
+            if name not in SPECIAL_REGS:
+                raise ValueError(f"asm_run: unknown special register {name!r}; known: "
+                                 + ", ".join(SPECIAL_REGS))
+            if name == "cr":
+                s.crval = v
+            else:
+                setattr(s, name, v)
+        return machine.run(max_steps=max_steps, trace=trace)
+
+    return run

@@ -13,6 +13,7 @@ from .isa import ISA
 from .machine import State, ProgramExit
 
 DEFAULT_MAX_STEPS = 10_000_000
+REPR_CHANGES = 8  # changed registers a RunResult's repr names before "+N more"
 
 
 @dataclass
@@ -25,6 +26,15 @@ class TrapInfo:
 
     def __str__(self):
         return f"trap ({self.kind}) at pc=0x{self.pc:x} word=0x{self.word:08x}: {self.reason}"
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during ``Simulator.run``: where it was.  ``pc`` is the instruction that
+    was running (it may be partly done), ``steps`` the instructions completed."""
+
+    def __init__(self, pc, steps):
+        super().__init__(f"interrupted at pc=0x{pc:x} after {steps} steps")
+        self.pc, self.steps = pc, steps
 
 
 @dataclass
@@ -72,6 +82,23 @@ class RunResult:
     @property
     def stdout(self):
         return bytes(self.state.stdout)
+
+    def __repr__(self):
+        """One line: how it stopped and what it changed (not all 128 registers)."""
+        parts = [f"stop={self.stop!r}", f"steps={self.steps}", f"pc=0x{self.pc:x}"]
+        if self.exit_status is not None:
+            parts.append(f"exit_status={self.exit_status}")
+        if self.trap is not None:
+            parts.append(f"trap={str(self.trap)!r}")
+        changed = self.changed()
+        shown = [f"{k}=0x{after:x}" for k, (_before, after) in list(changed.items())[:REPR_CHANGES]]
+        if len(changed) > REPR_CHANGES:
+            shown.append(f"+{len(changed) - REPR_CHANGES} more")
+        if shown:
+            parts.append("changed={" + ", ".join(shown) + "}")
+        if self.diagnostics:
+            parts.append(f"diagnostics={len(self.diagnostics)}")
+        return f"RunResult({', '.join(parts)})"
 
     def changed(self):
         """{register name: (before, after)} for every register the run changed."""
@@ -183,6 +210,8 @@ class Simulator:
         except (Trap, ProgramExit) as e:
             stop, trap, exit_status, counted = self._ended_by(e, pc)
             steps += counted
+        except KeyboardInterrupt:
+            raise Interrupted(pc, steps) from None
         return self._result(pc, steps, stop, trap, exit_status, initial)
 
     def _ended_by(self, exc, pc):
@@ -240,6 +269,8 @@ class Simulator:
         except (Trap, ProgramExit) as e:
             stop, trap, exit_status, counted = self._ended_by(e, pc)
             steps += counted
+        except KeyboardInterrupt:
+            raise Interrupted(pc, steps) from None
         finally:
             self._sv_emit = None
         return self._result(pc, steps, stop, trap, exit_status, initial, events)

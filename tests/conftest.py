@@ -92,11 +92,28 @@ def pytest_terminal_summary(terminalreporter, config):
 
 # --- oracle helpers ----------------------------------------------------------------
 
+# Debian packages providing the oracle tools (`dpkg -S`); .ci/run installs them
+TOOL_PACKAGES = {
+    "powerpc64le-linux-gnu-gcc": "gcc-powerpc64le-linux-gnu",
+    "qemu-ppc64le": "qemu-user", "qemu-ppc64": "qemu-user",
+    "yosys": "yosys", "chromium": "chromium", "gdb-multiarch": "gdb-multiarch",
+}
+
+
+def tool_package(name):
+    """The Debian package to install for tool ``name`` (None if not known)."""
+    if name.startswith("powerpc64le-linux-gnu-") and name not in TOOL_PACKAGES:
+        return "binutils-powerpc64le-linux-gnu"  # as, ld, objdump, ...
+    return TOOL_PACKAGES.get(name)
+
+
 def need_tool(name):
     path = shutil.which(name)
     if path is None:
-        required_missing(f"{name} not installed (apt-get install the package that provides "
-                         "it; .ci/run does)")
+        package = tool_package(name)
+        how = (f"apt-get install {package}" if package else
+               "apt-get install the package that provides it")
+        required_missing(f"{name} not installed ({how}; .ci/run does)")
     used_oracle(name)
     return path
 

@@ -20,7 +20,7 @@ def _write_program(isa, tmp_path):
 
 def test_strict_run_stops_on_undefined_behaviour(isa, tmp_path, capsys):
     path = _write_program(isa, tmp_path)
-    assert main(["run", str(path)]) == 1
+    assert main(["run", str(path)]) == 132  # a trap: 128 + SIGILL
     out = capsys.readouterr().out
     assert "stop: trap" in out and "(undefined)" in out and "hf-overlap" in out
 

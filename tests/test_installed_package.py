@@ -95,7 +95,8 @@ def installed(dist, tmp_path_factory):
 def changed_registers(out):
     """{register: new value} from the 'changed registers:' block of ``isa-ext run``."""
     regs = {}
-    for m in re.finditer(r"^  (\w+)\s+0x[0-9a-f]+ -> 0x([0-9a-f]+)$", out, re.M):
+    # an FPR's line goes on with its values as floats: "  (1.0 -> 2.0)"
+    for m in re.finditer(r"^  (\w+)\s+0x[0-9a-f]+ -> 0x([0-9a-f]+)(?:  \(.*\))?$", out, re.M):
         regs[m.group(1)] = int(m.group(2), 16)
     return regs
 
@@ -288,6 +289,33 @@ def test_pseudo_show(installed):
     assert "def sem(" in r.stdout
 
 
+def test_gdbserver(installed):
+    # examples/sum.s with r3 = 10 (sum of 1..10 = 55 = 0x37): "c" runs it to its
+    # end (W00: exited, status 0); r3 then reads back as 0x37, little-endian bytes
+    import socket
+    proc = subprocess.Popen([os.path.join(installed.bin, "isa-ext"), "gdbserver", "--port", "0",
+                             example("sum.s"), "--gpr", "r3=10"], cwd=installed.work,
+                            env=installed.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    port = int(proc.stdout.readline().rsplit(":", 1)[1])
+
+    def packet(sock, payload):
+        sock.sendall(b"$%s#%02x" % (payload, sum(payload) & 0xFF))
+        data = b""
+        while not re.search(rb"\$[^#]*#..", data):
+            data += sock.recv(4096)
+        sock.sendall(b"+")
+        body = data[data.index(b"$") + 1:]
+        return body[:body.index(b"#")].decode()
+
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        assert packet(sock, b"c") == "W00"
+        assert packet(sock, b"p3") == "3700000000000000"
+        sock.sendall(b"$k#6b")
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+
+
 def _table_rows():
     """Instruction rows of the checkout's decoder tables (aliases excluded)."""
     n = 0
@@ -365,6 +393,7 @@ SUBCOMMAND_TESTS = {
     "diag": test_diag_lists_undefined_behaviour, "pseudo": test_pseudo_show,
     "check-spec": test_check_spec, "spec": test_spec_site, "hdl": test_hdl,
     "diffcheck": test_diffcheck, "openpower": test_openpower_test,
+    "gdbserver": test_gdbserver,
 }
 
 

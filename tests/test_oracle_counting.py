@@ -41,3 +41,23 @@ def test_counts_only_passed_tests_that_used_the_oracle(pytester, monkeypatch):
     result.stdout.re_match_lines([r".*passed tests per oracle.*", r"\s+2\s+sh$"])
     assert not any("no-such-tool" in line for line in result.stdout.lines
                    if line.strip()[:1].isdigit())
+
+
+def test_tool_skips_name_the_debian_package():
+    # every tool the suite asks need_tool() for, and the package .ci/run installs
+    # for it (dpkg -S on Debian bookworm)
+    import os
+    from conftest import tool_package
+    expected = {
+        "powerpc64le-linux-gnu-as": "binutils-powerpc64le-linux-gnu",
+        "powerpc64le-linux-gnu-ld": "binutils-powerpc64le-linux-gnu",
+        "powerpc64le-linux-gnu-objdump": "binutils-powerpc64le-linux-gnu",
+        "powerpc64le-linux-gnu-gcc": "gcc-powerpc64le-linux-gnu",
+        "qemu-ppc64le": "qemu-user", "qemu-ppc64": "qemu-user", "yosys": "yosys",
+        "chromium": "chromium", "gdb-multiarch": "gdb-multiarch",
+    }
+    assert {t: tool_package(t) for t in expected} == expected
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, ".ci", "run"), encoding="utf-8") as f:
+        ci = f.read()
+    assert all(package in ci for package in expected.values())

@@ -1,6 +1,7 @@
 """One behaviour per program: a plain run (generated fast loops where they
 apply), a traced run (the general element path), an element-level interrupt
-after k operations then a resume (for every k), and -- for a single
+after k operations then a resume (for every k), gdbserver's element-step
+mode (one element per ``stepi``), and -- for a single
 vertical-first-able instruction -- the same instruction as a vertical-first
 loop (``sv.svstep.`` + ``bc``) must all end in the same GPRs, FPRs, CR, XER,
 FPSCR, SVSTATE and memory.
@@ -67,6 +68,22 @@ def interrupted(isa, text, init, k, max_steps=50):
     return res
 
 
+def gdb_element_steps(isa, text, init, max_steps=50):
+    """``stepi`` after ``monitor sv-step on`` in ``isa-ext gdbserver``: one SVP64
+    element (or one scalar instruction) per step, to the same step limit."""
+    from isa_ext.gdb.server import Session
+    session = Session(make_sim(isa, text, init), conn=None)
+    done = 0
+    while True:
+        res = session.run_steps(1, elements=True)
+        if res.stop == "step_limit":  # one whole instruction completed
+            done += 1
+            if done == max_steps:
+                return res
+        elif res.stop != "interrupt":  # end, exit or trap
+            return res
+
+
 def vertical_first(isa, insn, step_mods, init):
     """``insn`` as a VF loop: SVSTATE gets vfirst=1; sv.svstep. with the same
     SUBVL/predicate modifiers moves to the next position; bc loops until
@@ -82,6 +99,7 @@ def all_modes(isa, lines, init, vf_mods=None):
     ref, ops = plain(isa, text, init)
     want = state_of(ref)
     assert state_of(traced(isa, text, init)) == want, "traced run differs"
+    assert state_of(gdb_element_steps(isa, text, init)) == want, "gdb element steps differ"
     for k in range(ops + 1):
         assert state_of(interrupted(isa, text, init, k)) == want, f"interrupt after {k}"
     if vf_mods is not None and len(lines) == 1 and ref.stop == "end":

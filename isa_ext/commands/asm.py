@@ -6,22 +6,32 @@ the words (or data bytes) and the source line.
 """
 import sys
 
+from ..errors import IsaExtError
+from .machine_options import address
+
 
 def register(sub):
     p = sub.add_parser("asm", help="assemble a source file to raw words or a listing")
     p.add_argument("source", help="assembly source (GNU as syntax); '-' reads stdin")
     p.add_argument("-o", "--output", help="write the raw bytes here instead of a listing")
     p.add_argument("--big-endian", action="store_true", help="big-endian output")
-    p.add_argument("--base", type=lambda t: int(t, 0), default=0x1000,
+    p.add_argument("--base", type=address, default=0x1000, metavar="ADDR",
                    help="address of the first byte (default 0x1000)")
     p.set_defaults(func=run)
 
 
 def read_source(path):
     if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    with open(path, encoding="utf-8") as f:
-        return f.read(), path
+        data, path = sys.stdin.buffer.read(), "<stdin>"
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
+    try:
+        return data.decode("utf-8"), path
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise IsaExtError(f"{path}:{line}: not UTF-8 text (byte 0x{data[e.start]:02x} at "
+                          f"offset {e.start}); assembly source must be UTF-8") from None
 
 
 def listing_lines(prog):

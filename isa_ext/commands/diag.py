@@ -1,29 +1,29 @@
 """``isa-ext diag PROG``: run a program and report the UNDEFINED and reserved
 behaviour it meets (the simulator's diagnostics), instead of stopping at the first.
+Takes the same program, register, SPR and memory options as ``isa-ext run``.
 
 Exit 0 when the run met none and ended normally, 1 otherwise.
 """
+from .machine_options import add_machine_options, count, prepare_machine
 
 
 def register(sub):
     p = sub.add_parser("diag", help="run a program and list the UNDEFINED/reserved behaviour it meets")
-    p.add_argument("program", help="assembly (.s/.S/.asm), ELF, or raw instruction bytes")
-    p.add_argument("--max-steps", type=int, default=10_000_000, metavar="N")
-    p.add_argument("--big-endian", action="store_true", help="big-endian memory (default little)")
-    p.add_argument("--base", type=lambda t: int(t, 0), default=0x1000, metavar="ADDR",
-                   help="load address for assembly and raw bytes (default 0x1000)")
+    p.add_argument("program", help="assembly (.s/.S/.asm or plain text), ELF, or raw instruction bytes")
+    add_machine_options(p)
+    p.add_argument("--max-steps", type=count, default=10_000_000, metavar="N",
+                   help="stop after N instructions (default %(default)s)")
     p.add_argument("--strict", action="store_true",
                    help="stop at the first UNDEFINED behaviour, as `isa-ext run` does")
-    p.add_argument("--limit", type=int, default=20, metavar="N", help="records to list (default 20)")
+    p.add_argument("--limit", type=count, default=20, metavar="N", help="records to list (default 20)")
     p.set_defaults(func=run)
 
 
 def run(args):
     from ..diagnostics import format_diagnostics
     from ..sim import Simulator
-    from .run import load_program
     sim = Simulator(little=not args.big_endian, strict=args.strict)
-    load_program(sim, args)
+    prepare_machine(sim, args)
     res = sim.run(max_steps=args.max_steps)
     print(f"stop: {res.stop} after {res.steps} step(s)")
     if res.trap is not None:

@@ -70,10 +70,28 @@ def _run(args):
             print(r.summary())
         return 0 if all(r.ok for r in results) else 1
     from ..diffcheck import DiffCheck
-    figures = DiffCheck(seed=args.seed, out=args.out, batch=args.batch, only=args.only,
-                        sequences=args.sequences).run(args.cases)
+    isa = _check_only(args.only) if args.only else None
+    figures = DiffCheck(isa=isa, seed=args.seed, out=args.out, batch=args.batch,
+                        only=args.only, sequences=args.sequences).run(args.cases)
     print(figures.summary())
     return 0 if figures.ok else 1
+
+
+def _check_only(names):
+    """The scalar ISA, after checking that every ``--only`` name is an instruction
+    the scalar diffcheck covers (an unknown one would run 0 cases and 'pass')."""
+    from ..diffcheck.generate import targets
+    from ..isa import ISA
+    from .machine_options import suggest
+    isa = ISA(extensions=["base"])
+    known = set()
+    for t in targets(isa):
+        known |= {t.mnemonic, t.row.mnemonic}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise IsaExtError("--only: no such instruction in the scalar diffcheck: "
+                          + ", ".join(repr(n) + suggest(n, known) for n in unknown))
+    return isa
 
 
 def _run_isacaller(args):

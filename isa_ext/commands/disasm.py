@@ -8,7 +8,7 @@ raw words at ``--base``, little-endian unless ``--big-endian``.
 
 def register(sub):
     p = sub.add_parser("disasm", help="disassemble raw words or an ELF file")
-    p.add_argument("file")
+    p.add_argument("file", help="raw instruction bytes or an ELF (its executable sections)")
     p.add_argument("--big-endian", action="store_true", help="raw words are big-endian")
     p.add_argument("--base", type=lambda t: int(t, 0), default=0x1000,
                    help="address of the first raw word (default 0x1000)")
@@ -31,8 +31,8 @@ def code_regions(path, data, args):
                 executable = sec["sh_flags"] & 0x4  # SHF_EXECINSTR
                 if executable and sec["sh_type"] == "SHT_PROGBITS":
                     regions.append((sec.name, sec["sh_addr"], sec.data(), elf.little_endian))
-        except ELFError as e:
-            raise ElfError(f"{path}: bad ELF file: {e}") from None
+        except (ELFError, ValueError, OSError) as e:  # OSError: a seek past the end
+            raise ElfError(f"{path}: malformed ELF file (pyelftools: {e})") from None
     return regions
 
 

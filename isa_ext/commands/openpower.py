@@ -26,7 +26,9 @@ def register(sub):
                        ("install", "write our pages and table rows into a checkout"),
                        ("uninstall", "remove them again")):
         v = verbs.add_parser(verb, help=what)
-        v.add_argument("extensions", nargs="*", default=list(DEFAULT_EXTENSIONS), metavar="EXT")
+        v.add_argument("extensions", nargs="*", default=list(DEFAULT_EXTENSIONS), metavar="EXT",
+                       help="isa_ext extensions to act on (default: "
+                            + " ".join(DEFAULT_EXTENSIONS) + ")")
         if verb != "check":
             v.add_argument("--root", help="openpower-isa checkout (default: the importable "
                                           "package's)")

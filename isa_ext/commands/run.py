@@ -1,33 +1,53 @@
 """``isa-ext run PROG``: run an assembly source, a static ELF or raw words.
 
-PROG is assembly when it ends in .s/.S/.asm, an ELF when it starts with the
-ELF magic, raw instruction bytes otherwise.  Prints the stop reason, steps,
-changed registers, exit status and the program's stdout; a trap prints pc,
-word and reason and exits with status 1.  ``--trace`` prints one line per
-event as the program runs (instructions: pc, words, disassembly, registers
-written; any other event type generically; an SVP64 element run under REMAP
-shows ``remap=in1:3,out:5``, the element each remapped operand slot uses).
+PROG is an ELF when it starts with the ELF magic, assembly when it ends in
+.s/.S/.asm or is plain UTF-8 text, raw instruction bytes otherwise (``--format``
+overrides).  Prints the stop reason, steps, changed registers (FPRs also as
+floats), changed memory, exit status and the program's stdout; a trap prints
+pc, word and reason.  ``--json`` prints the same as one JSON object instead.
+``--trace`` prints one line per event as the program runs (instructions: pc,
+words, disassembly, registers written; any other event type generically; an
+SVP64 element run under REMAP shows ``remap=in1:3,out:5``, the element each
+remapped operand slot uses); with ``--json`` each event is a JSON line.
 ``--interrupt-after K`` injects an SVP64 element-level interrupt
 (``Simulator.interrupt_after``); ``--resume`` then runs again from the saved
 PC and SVSTATE steps, as the API does.
+
+Exit status (``EXIT_CODES``): the guest's own status when it exits through the
+exit system call, 0 when it reaches the end of the program (or the requested
+``--interrupt-after`` stop), 132 on a trap (128 + SIGILL, as a shell reports a
+process killed by an illegal instruction), 124 when ``--max-steps`` ran out (as
+timeout(1)), 130 on Ctrl-C (128 + SIGINT), 2 for usage errors and bad input.
 """
+import json
 import struct
 import sys
 
 from ..errors import IsaExtError
 from . import add_profile_option
+from .machine_options import (ASM_SUFFIXES, add_machine_options, address, count,  # noqa: F401
+                              fpr_value, load_program, prepare_machine)
 
-ASM_SUFFIXES = (".s", ".S", ".asm")
+EXIT_TRAP = 132
+EXIT_STEP_LIMIT = 124
+EXIT_INTERRUPTED = 130  # Ctrl-C; isa_ext.cli returns it for KeyboardInterrupt
+EXIT_USAGE = 2
+EXIT_CODES = {"trap": EXIT_TRAP, "step_limit": EXIT_STEP_LIMIT, "end": 0, "interrupt": 0}
 
 
 def register(sub):
-    p = sub.add_parser("run", help="run a program (assembly, ELF or raw words)")
-    p.add_argument("program")
-    p.add_argument("--gpr", action="append", default=[], metavar="rN=VALUE",
-                   help="set a GPR before running (repeatable; also r3=1,r4=2)")
-    p.add_argument("--fpr", action="append", default=[], metavar="fN=VALUE",
-                   help="set an FPR: raw 64-bit pattern (0x...) or a decimal float")
-    p.add_argument("--max-steps", type=int, default=10_000_000, metavar="N")
+    p = sub.add_parser("run", help="run a program (assembly, ELF or raw words)",
+                       description=__doc__.split("\n\n")[0])
+    p.add_argument("program", help="assembly, ELF or raw instruction bytes")
+    add_machine_options(p)
+    p.add_argument("--max-steps", type=count, default=10_000_000, metavar="N",
+                   help="stop after N instructions (stop 'step_limit', exit 124; "
+                        "default %(default)s)")
+    p.add_argument("--dump", action="append", default=[], metavar="ADDR:LEN",
+                   help="after the run, print LEN bytes of memory from ADDR as hex and "
+                        "ASCII (repeatable)")
+    p.add_argument("--json", action="store_true",
+                   help="print the whole result (and --trace events) as JSON")
     p.add_argument("--trace", action="store_true", help="print every instruction")
     p.add_argument("--interrupt-after", type=int, default=None, metavar="K",
                    help="inject an element-level interrupt before SVP64 element operation "
@@ -35,10 +55,6 @@ def register(sub):
     p.add_argument("--resume", action="store_true",
                    help="with --interrupt-after: after the interrupt, run again from the "
                         "saved PC/SVSTATE (Simulator.run() again) to the end")
-    p.add_argument("--big-endian", action="store_true",
-                   help="big-endian machine (an ELF sets its own byte order)")
-    p.add_argument("--base", type=lambda t: int(t, 0), default=0x1000, metavar="ADDR",
-                   help="load address of assembly or raw programs (default 0x1000)")
     add_profile_option(p)
     p.add_argument("--permissive", action="store_true",
                    help="on UNDEFINED behaviour (e.g. a horizontal-first swizzle overlap) "
@@ -46,47 +62,65 @@ def register(sub):
     p.set_defaults(func=run)
 
 
-def parse_assignments(items, prefix, parse_value):
-    """['r3=5', 'r4=0x10,r5=-1'] -> {3: 5, 4: 16, 5: 2**64-1}."""
-    out = {}
+def parse_dumps(items):
+    """['0x2000:32'] -> [(0x2000, 32)]."""
+    out = []
     for item in items:
-        for part in item.split(","):
-            name, sep, value = part.partition("=")
-            name = name.strip().lower()
-            num = name[len(prefix):] if name.startswith(prefix) else name
-            if not sep or not num.isdigit() or int(num) >= 128:
-                raise IsaExtError(f"bad register setting {part!r}: expected {prefix}N=VALUE")
-            try:
-                out[int(num)] = parse_value(value.strip()) & (2**64 - 1)
-            except ValueError:
-                raise IsaExtError(f"bad value in {part!r}") from None
+        addr, sep, length = item.partition(":")
+        try:
+            if not sep:
+                raise ValueError("expected ADDR:LEN")
+            where = address(addr.strip())
+            n = int(length, 0)
+            if not 0 < n <= 1 << 20:
+                raise ValueError(f"LEN {length} is outside 1 .. 1048576")
+        except Exception as e:  # ValueError or argparse.ArgumentTypeError
+            raise IsaExtError(f"--dump {item}: {e}") from None
+        out.append((where, n))
     return out
 
 
-def fpr_value(text):
-    """A raw bit pattern written as an integer (0x...), else a float as double."""
-    try:
-        return int(text, 0)
-    except ValueError:
-        return struct.unpack("<Q", struct.pack("<d", float(text)))[0]
+def hexdump(mem, addr, n):
+    """``hexdump -C``-style lines: address, 16 bytes in hex, the printable ASCII."""
+    lines = []
+    for off in range(0, n, 16):
+        chunk = mem.read_bytes(addr + off, min(16, n - off))
+        cells = [f"{b:02x}" for b in chunk] + ["  "] * (16 - len(chunk))
+        text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
+        lines.append(f"{addr + off:08x}  {' '.join(cells[:8])}  {' '.join(cells[8:])}  |{text}|")
+    return lines
 
 
-def load_program(sim, args):
-    from ..elf import is_elf
-    path = args.program
-    with open(path, "rb") as f:
-        data = f.read()
-    if is_elf(data):
-        sim.load_elf(path)
-    elif path.endswith(ASM_SUFFIXES):
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise IsaExtError(f"{path}: not UTF-8 text") from None
-        prog = sim.load_asm(text, filename=path, addr=args.base)
-        sim.state.pc = prog.entry
-    else:
-        sim.load_bytes(data, addr=args.base)
+def changed_memory(before, mem):
+    """[(address, old bytes, new bytes)] for each run of bytes a run changed;
+    ``before`` is ``Memory.snapshot()`` taken before it."""
+    from ..machine import PAGE_BITS, PAGE_SIZE
+    zero = bytes(PAGE_SIZE)
+    runs = []
+    for key in sorted(mem.pages):
+        old, new = before.get(key, zero), bytes(mem.pages[key])
+        if old == new:
+            continue
+        base = key << PAGE_BITS
+        i = 0
+        while i < PAGE_SIZE:
+            if old[i] == new[i]:
+                i += 1
+                continue
+            j = i
+            while j < PAGE_SIZE and old[j] != new[j]:
+                j += 1
+            if runs and runs[-1][0] + len(runs[-1][1]) == base + i:  # across a page edge
+                a, o, n = runs.pop()
+                runs.append((a, o + old[i:j], n + new[i:j]))
+            else:
+                runs.append((base + i, old[i:j], new[i:j]))
+            i = j
+    return runs
+
+
+def as_float(bits):
+    return struct.unpack("<d", struct.pack("<Q", bits & (2**64 - 1)))[0]
 
 
 class TracePrinter:
@@ -115,6 +149,23 @@ class TracePrinter:
             print(f"          [{event.get('type')}] {rest}", file=self.out)
 
 
+class JsonTracePrinter:
+    """Streams trace events as JSON lines: ``pc``, ``word`` and the values
+    under ``changes`` as "0x..." strings, other fields as they are."""
+
+    def __init__(self, out):
+        self.out = out
+
+    def __call__(self, event):
+        e = dict(event)
+        for k in ("pc", "word"):
+            if isinstance(e.get(k), int):
+                e[k] = _hex(e[k])
+        if isinstance(e.get("changes"), dict):
+            e["changes"] = {k: _hex(v) for k, v in e["changes"].items()}
+        print(json.dumps(e, default=str), file=self.out)
+
+
 def _field(slots):
     """A REMAP index map {slot: element} as ``in1:3,out:5``."""
     return ",".join(f"{k}:{v}" for k, v in slots.items())
@@ -126,35 +177,55 @@ def _hex(v):
 
 def run(args):
     from ..sim import Simulator
+    if args.interrupt_after is not None and args.interrupt_after < 0:
+        raise IsaExtError("--interrupt-after needs K >= 0")
+    if args.resume and args.interrupt_after is None:
+        raise IsaExtError("--resume needs --interrupt-after")
+    dumps = parse_dumps(args.dump)
     sim = Simulator(little=not args.big_endian, strict=not args.permissive,
                     profile=args.profile)
-    load_program(sim, args)
-    gprs = parse_assignments(args.gpr, "r", lambda t: int(t, 0))
-    fprs = parse_assignments(args.fpr, "f", fpr_value)
-    for i, v in gprs.items():
-        sim.state.gpr[i] = v
-    for i, v in fprs.items():
-        sim.state.fpr[i] = v
+    prepare_machine(sim, args)
     if args.trace:
-        sim.tracer = TracePrinter(sim, sys.stdout)
+        sim.tracer = JsonTracePrinter(sys.stdout) if args.json else TracePrinter(sim, sys.stdout)
     if args.interrupt_after is not None:
-        if args.interrupt_after < 0:
-            raise IsaExtError("--interrupt-after needs K >= 0")
         sim.interrupt_after = args.interrupt_after
-    elif args.resume:
-        raise IsaExtError("--resume needs --interrupt-after")
-    res = sim.run(max_steps=args.max_steps)
+    memory_before = sim.state.mem.snapshot()
+    res = _run_reporting_ctrl_c(sim, args.max_steps)
+    interrupt = None
     if res.stop == "interrupt":
         from ..svp64 import svstate as SV
         sv = sim.state.svstate
-        print(f"interrupt: pc=0x{sim.state.pc:x} after {sim.element_ops} element operations"
-              + "".join(f" {n}={SV.get(sv, n)}"
-                        for n in ("srcstep", "dststep", "ssubstep", "dsubstep")))
+        interrupt = {"pc": sim.state.pc, "element_ops": sim.element_ops,
+                     **{n: SV.get(sv, n) for n in ("srcstep", "dststep", "ssubstep",
+                                                   "dsubstep")}}
+        if not args.json:
+            print(f"interrupt: pc=0x{sim.state.pc:x} after {sim.element_ops} element "
+                  "operations" + "".join(f" {n}={interrupt[n]}" for n in
+                                         ("srcstep", "dststep", "ssubstep", "dsubstep")))
         if args.resume:
             first = res
-            res = sim.run(max_steps=args.max_steps)
+            res = _run_reporting_ctrl_c(sim, args.max_steps)
             res.steps += first.steps
             res.initial = first.initial
+    status = res.exit_status if res.stop == "exit" else EXIT_CODES[res.stop]
+    report = _json_report if args.json else _text_report
+    report(res, changed_memory(memory_before, sim.state.mem), dumps, interrupt, status)
+    sys.stdout.flush()
+    return status
+
+
+def _run_reporting_ctrl_c(sim, max_steps):
+    """``sim.run``; on Ctrl-C says where the program was, then exits 130."""
+    from ..sim import Interrupted
+    try:
+        return sim.run(max_steps=max_steps)
+    except Interrupted as e:
+        print(f"isa-ext: interrupted (Ctrl-C) at pc=0x{e.pc:x} after {e.steps} steps",
+              file=sys.stderr)
+        raise
+
+
+def _text_report(res, memory, dumps, _interrupt, _status):
     print(f"stop: {res.stop}")
     print(f"steps: {res.steps}")
     if res.trap is not None:
@@ -167,13 +238,47 @@ def run(args):
     if changed:
         print("changed registers:")
         for name, (before, after) in changed.items():
-            print(f"  {name:<8} 0x{before:x} -> 0x{after:x}")
+            floats = (f"  ({as_float(before)!r} -> {as_float(after)!r})"
+                      if name.startswith("f") and name[1:].isdigit() else "")
+            print(f"  {name:<8} 0x{before:x} -> 0x{after:x}{floats}")
+    if memory:
+        print("changed memory:")
+        for addr, old, new in memory:
+            shown = new.hex() if len(new) <= 32 else new[:32].hex() + "..."
+            print(f"  0x{addr:x}  {len(new)} byte(s)  now {shown}")
     if res.exit_status is not None:
         print(f"exit status: {res.exit_status}")
+    for addr, n in dumps:
+        print(f"memory 0x{addr:x}:{n}")
+        for line in hexdump(res.state.mem, addr, n):
+            print("  " + line)
     if res.stdout:
         print("stdout:")
         sys.stdout.write(res.stdout.decode("utf-8", "replace"))
         if not res.stdout.endswith(b"\n"):
             print()
-    sys.stdout.flush()
-    return 1 if res.trap is not None and res.stop != "interrupt" else 0
+
+
+def _json_report(res, memory, dumps, interrupt, status):
+    """One JSON object: counts as numbers; register values, addresses and words
+    as "0x..." strings (64-bit values do not survive JSON readers' doubles);
+    memory contents as hex strings."""
+    t = res.trap
+    out = {
+        "stop": res.stop, "steps": res.steps, "pc": _hex(res.pc),
+        "exit_status": res.exit_status, "process_exit_code": status,
+        "trap": None if t is None else {"pc": _hex(t.pc), "word": _hex(t.word),
+                                        "kind": t.kind, "reason": t.reason},
+        "interrupt": None if interrupt is None else {**interrupt,
+                                                     "pc": _hex(interrupt["pc"])},
+        "changed_registers": {name: {"before": _hex(a), "after": _hex(b)}
+                              for name, (a, b) in res.changed().items()},
+        "changed_memory": [{"addr": _hex(a), "before": o.hex(), "after": n.hex()}
+                           for a, o, n in memory],
+        "dump": [{"addr": _hex(a), "bytes": res.state.mem.read_bytes(a, n).hex()}
+                 for a, n in dumps],
+        "diagnostics": [str(d) for d in res.diagnostics],
+        "stdout": res.stdout.decode("utf-8", "replace"),
+        "stderr": bytes(res.state.stderr).decode("utf-8", "replace"),
+    }
+    print(json.dumps(out))

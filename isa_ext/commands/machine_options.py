@@ -1,0 +1,229 @@
+"""Options shared by the commands that load and run a program (``run``,
+``diag``, ``gdbserver``): the program's format and load address, initial
+registers, SPRs and memory.  Every bad value is one clear error line."""
+import argparse
+import difflib
+import struct
+
+from ..errors import IsaExtError
+
+ASM_SUFFIXES = (".s", ".S", ".asm")
+M64 = (1 << 64) - 1
+# --spr names -> (State attribute, width in bits); SVSHAPE0-3 are 32-bit SPRs
+# (openpower-isa sprs.csv), XER and CR are 32-bit in the 64-bit machine's view
+SPECIAL_REGS = {"lr": 64, "ctr": 64, "tar": 64, "xer": 32, "svstate": 64,
+                "svshape0": 32, "svshape1": 32, "svshape2": 32, "svshape3": 32,
+                "fpscr": 64, "cr": 32}
+FORMATS = ("auto", "asm", "elf", "raw")
+
+
+def suggest(name, choices):
+    """`` (did you mean X?)`` for a near-miss name, else ``""``."""
+    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def count(text):
+    """An argparse type: a whole number >= 0."""
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative: expected 0 or more")
+    return v
+
+
+def address(text):
+    """An argparse type: an address 0 .. 2**64-1, decimal or 0x hex."""
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an address (expected a number such as 0x1000)") from None
+    if not 0 <= v <= M64:
+        raise argparse.ArgumentTypeError(f"address {text} is outside 0 .. 0x{M64:x}")
+    return v
+
+
+def add_machine_options(p, registers=True):
+    p.add_argument("--format", choices=FORMATS, default="auto",
+                   help="how to read PROG (default auto: ELF by its magic, assembly when "
+                        "it is .s/.S/.asm or plain text, raw instruction bytes otherwise)")
+    p.add_argument("--base", type=address, default=0x1000, metavar="ADDR",
+                   help="load address of assembly or raw programs (default 0x1000)")
+    p.add_argument("--big-endian", action="store_true",
+                   help="big-endian machine (an ELF sets its own byte order)")
+    if not registers:
+        return
+    p.add_argument("--gpr", action="append", default=[], metavar="rN=VALUE",
+                   help="set a GPR r0..r127 before running (repeatable; also r3=1,r4=2); "
+                        "VALUE is a 64-bit integer, negative ones as two's complement")
+    p.add_argument("--fpr", action="append", default=[], metavar="fN=VALUE",
+                   help="set an FPR f0..f127: a float (1.5, -2, inf) stored as a double, "
+                        "or raw 64-bit pattern bits written in hex (0x3ff8000000000000)")
+    p.add_argument("--spr", action="append", default=[], metavar="NAME=VALUE",
+                   help="set a special register before running: "
+                        + ", ".join(SPECIAL_REGS) + " (repeatable; also lr=4,ctr=5)")
+    p.add_argument("--mem", action="append", default=[], metavar="ADDR=FILE",
+                   help="copy FILE's bytes into memory at ADDR before running (repeatable)")
+
+
+# -- values -------------------------------------------------------------------
+
+def int_value(text, bits=64):
+    """An integer that fits ``bits`` bits, signed or unsigned; negative ones wrap."""
+    v = int(text, 0)
+    if not -(1 << (bits - 1)) <= v < (1 << bits):
+        raise ValueError(f"{text} does not fit in {bits} bits")
+    return v & ((1 << bits) - 1)
+
+
+def fpr_value(text):
+    """Raw bits when written in hex/binary/octal (0x...), else a float as a double."""
+    body = text.lstrip("+-").lower()
+    if body[:2] in ("0x", "0b", "0o"):
+        return int_value(text)
+    try:
+        return struct.unpack("<Q", struct.pack("<d", float(text)))[0]
+    except ValueError:
+        raise ValueError(f"{text!r} is neither a float nor 0x raw bits") from None
+
+
+def parse_assignments(items, option, prefix, parse_value, limit=128):
+    """['r3=5', 'r4=0x10,r5=-1'] -> {3: 5, 4: 16, 5: 2**64-1}."""
+    out = {}
+    for part in _parts(items):
+        name, value = _split(part, option, f"{prefix}N=VALUE")
+        num = name[len(prefix):] if name.startswith(prefix) else name
+        if not num.isdigit():
+            hint = ""
+            if name in SPECIAL_REGS:
+                hint = f": {name} is a special register, use --spr {part}"
+            elif name[:1] in "rf" and name[1:].isdigit():
+                other = "--gpr" if name[0] == "r" else "--fpr"
+                hint = f": use {other} {part}"
+            raise IsaExtError(f"bad register setting {option} {part}: expected "
+                              f"{prefix}N=VALUE{hint}")
+        if int(num) >= limit:
+            raise IsaExtError(f"{option} {part}: no register {prefix}{int(num)} "
+                              f"(registers are {prefix}0..{prefix}{limit - 1})")
+        out[int(num)] = _value(part, option, value, parse_value)
+    return out
+
+
+def parse_special(items):
+    """['ctr=5', 'lr=0x2000,xer=0x20000000'] -> {'ctr': 5, ...} (range-checked)."""
+    out = {}
+    for part in _parts(items):
+        name, value = _split(part, "--spr", "NAME=VALUE")
+        bits = SPECIAL_REGS.get(name)
+        if bits is None:
+            raise IsaExtError(f"--spr {part}: unknown register {name!r}"
+                              + suggest(name, SPECIAL_REGS)
+                              + f"; known: {', '.join(SPECIAL_REGS)}")
+        out[name] = _value(part, "--spr", value, lambda t: int_value(t, bits))
+    return out
+
+
+def parse_memory(items):
+    """['0x2000=data.bin'] -> [(0x2000, b'...')]."""
+    out = []
+    for item in items:
+        addr, sep, path = item.partition("=")
+        if not sep or not path:
+            raise IsaExtError(f"--mem {item}: expected ADDR=FILE")
+        try:
+            where = address(addr.strip())
+        except argparse.ArgumentTypeError as e:
+            raise IsaExtError(f"--mem {item}: {e}") from None
+        with open(path, "rb") as f:
+            out.append((where, f.read()))
+    return out
+
+
+def _parts(items):
+    for item in items:
+        for part in item.split(","):
+            if part.strip():
+                yield part.strip()
+
+
+def _split(part, option, form):
+    name, sep, value = part.partition("=")
+    if not sep or not value.strip():
+        raise IsaExtError(f"{option} {part}: expected {form}")
+    return name.strip().lower(), value.strip()
+
+
+def _value(part, option, value, parse_value):
+    try:
+        return parse_value(value)
+    except ValueError as e:
+        raise IsaExtError(f"{option} {part}: bad value: {e}") from None
+
+
+# -- loading ---------------------------------------------------------------------
+
+def looks_like_text(data):
+    """UTF-8 with nothing but printable characters and line/tab whitespace:
+    assembly source, never instruction words (those hold NULs and control bytes)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return bool(text.strip()) and all(c.isprintable() or c in "\t\n\r\f" for c in text)
+
+
+def program_format(path, data, wanted="auto"):
+    from ..elf import is_elf
+    if wanted != "auto":
+        return wanted
+    if is_elf(data):
+        return "elf"
+    if path.endswith(ASM_SUFFIXES) or looks_like_text(data):
+        return "asm"
+    return "raw"
+
+
+def load_program(sim, args):
+    path = args.program
+    with open(path, "rb") as f:
+        data = f.read()
+    kind = program_format(path, data, getattr(args, "format", "auto"))
+    if kind == "elf":
+        sim.load_elf(path)
+    elif kind == "asm":
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise IsaExtError(f"{path}: not UTF-8 text (byte 0x{data[e.start]:02x} at "
+                              f"offset {e.start}); use --format raw for instruction "
+                              "bytes") from None
+        prog = sim.load_asm(text, filename=path, addr=args.base)
+        sim.state.pc = prog.entry
+    else:
+        sim.load_bytes(data, addr=args.base)
+
+
+def prepare_machine(sim, args):
+    """Load the program, then apply --mem, --gpr, --fpr, --spr (in that order)."""
+    gprs = parse_assignments(args.gpr, "--gpr", "r", int_value)
+    fprs = parse_assignments(args.fpr, "--fpr", "f", fpr_value)
+    sprs = parse_special(args.spr)
+    memory = parse_memory(args.mem)
+    load_program(sim, args)
+    s = sim.state
+    for addr, data in memory:
+        s.mem.load(addr, data)
+    if memory:
+        sim.invalidate()
+    for i, v in gprs.items():
+        s.gpr[i] = v
+    for i, v in fprs.items():
+        s.fpr[i] = v
+    for name, v in sprs.items():
+        if name == "cr":
+            s.crval = v
+        else:
+            setattr(s, name, v)
