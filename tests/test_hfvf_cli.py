@@ -91,7 +91,7 @@ def test_program_that_does_not_end(tmp_path, capsys):
     ("sv.add *1, *0\n", (), "prog.s:1:1: error:"),
     (DISJOINT, ("--spr", "svstate"), "bad SPR setting"),
     (DISJOINT, ("--spr", "nosuch=1"), "unknown SPR 'nosuch'"),
-    (DISJOINT, ("--gpr", "r200=1"), "bad register setting"),
+    (DISJOINT, ("--gpr", "r200=1"), "no register r200"),
 ])
 def test_bad_input(tmp_path, capsys, source, args, message):
     status, _, err = run(tmp_path, capsys, source, *args)

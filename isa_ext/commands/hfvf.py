@@ -13,7 +13,8 @@ itself did not run to its end; 2 bad input.
 import sys
 
 from ..errors import IsaExtError
-from .run import parse_assignments, fpr_value, ASM_SUFFIXES
+from .machine_options import (address, count, fpr_value, int_value, parse_assignments,
+                              program_format)
 
 
 def register(sub):
@@ -26,7 +27,7 @@ def register(sub):
                    help="set an FPR: raw 64-bit pattern (0x...) or a decimal float")
     p.add_argument("--spr", action="append", default=[], metavar="NAME=VALUE",
                    help="set svstate, svshape0-3, lr, ctr, tar, xer or fpscr")
-    p.add_argument("--only", type=lambda t: int(t, 0), default=None, metavar="ADDR",
+    p.add_argument("--only", type=address, default=None, metavar="ADDR",
                    help="compare only the SVP64 instruction at ADDR")
     p.add_argument("--json", action="store_true", help="the report as JSON")
     p.add_argument("--deps", action="store_true",
@@ -35,8 +36,9 @@ def register(sub):
                    help="draw the element-step x register grid (PNG or SVG) of the "
                         "instruction given by --only, else of the first one compared "
                         "(needs matplotlib: pip install 'isa_ext[picture]')")
-    p.add_argument("--max-steps", type=int, default=100_000, metavar="N")
-    p.add_argument("--base", type=lambda t: int(t, 0), default=0x1000, metavar="ADDR",
+    p.add_argument("--max-steps", type=count, default=100_000, metavar="N",
+                   help="stop a run after N instructions (default 100000)")
+    p.add_argument("--base", type=address, default=0x1000, metavar="ADDR",
                    help="load address (default 0x1000)")
     p.set_defaults(func=run)
 
@@ -60,15 +62,16 @@ def run(args):
     from ..hfvf.report import text, as_json
     with open(args.program, "rb") as f:
         data = f.read()
-    if args.program.endswith(ASM_SUFFIXES):
+    if program_format(args.program, data) == "asm":
         try:
             program = data.decode("utf-8")
         except UnicodeDecodeError:
             raise IsaExtError(f"{args.program}: not UTF-8 text") from None
     else:
         program = data
-    report = compare(program, gpr=parse_assignments(args.gpr, "r", lambda t: int(t, 0)),
-                     fpr=parse_assignments(args.fpr, "f", fpr_value), spr=_sprs(args.spr),
+    report = compare(program, gpr=parse_assignments(args.gpr, "--gpr", "r", int_value),
+                     fpr=parse_assignments(args.fpr, "--fpr", "f", fpr_value),
+                     spr=_sprs(args.spr),
                      only=args.only, base=args.base, max_steps=args.max_steps,
                      filename=args.program)
     if args.picture:
