@@ -117,6 +117,9 @@ TEMPLATES = [
     ("sv.mulld/sats{p} *80, *40, *60", True),
     ("sv.subf/satu{p}{w}{v} *80, *40, *60", True),
     ("sv.addi/sats{p} *80, *40, -7", True),
+    ("sv.divd/sats{p} *80, *40, *60", True),
+    ("sv.divwu/satu{p}{w}{v} *80, *40, *60", True),
+    ("sv.slw/sats{p}{w} *80, *40, *60", True),
     ("sv.stdu/ff=~RC1/vli{p} *40, 8(51)", False),
 ]
 PREDICATES = ["", "/m=r3", "/m=~r3", "/m=r10", "/m=~r30", "/m=r3/sz", "/m=r10/dz"]

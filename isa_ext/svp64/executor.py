@@ -646,13 +646,13 @@ class SVInsn:
         r = rec.rm
         o, exact = rec.sat[0], rec.sat[1]
         v = sc[o.sidx] & M64
-        if env is not None:
-            e = exact.value(env)
-            if (e - v) & M64:
-                raise Trap(f"internal: decoder/svp64/sat_exact.txt's {exact.text!r} for "
-                           f"{rec.mnemonic} disagrees with its page (0x{v:x})", "illegal")
-        else:
+        e = exact.value(env) if env is not None else None
+        if e is None:
+            # "fits", or no exact result (x/0: the page's undefined result stands)
             e = satexact.as_int(v, exact is None or r.sat == "s")
+        elif exact.disagrees(e, v, r.sat == "s"):
+            raise Trap(f"internal: decoder/svp64/sat_exact.txt's {exact.text!r} for "
+                       f"{rec.mnemonic} disagrees with its page (0x{v:x})", "illegal")
         w = r.ew
         lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if r.sat == "s" else (0, (1 << w) - 1)
         c = lo if e < lo else hi if e > hi else e

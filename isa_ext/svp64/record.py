@@ -420,6 +420,8 @@ class SVRecord:
                 raise Trap(f"SVP64 /sat{r.sat} of {d.mnemonic} is not implemented (its page "
                            f"reads its sources {'un' if r.sat == 's' else ''}signed; "
                            "decoder/svp64/sat_exact.txt)", "illegal")
+            if exact is not None:
+                exact = exact.get(r.sat)
             if exact is None and r.ews == 64:
                 raise Trap(f"SVP64 /sat{r.sat} of {d.mnemonic} with 64-bit source elements "
                            "is not implemented (its exact result is not known: "
