@@ -234,14 +234,6 @@ class SVInsn:
         executor")."""
         rec = self.rec
         what = None
-        ld = rec.ldst
-        if ld is not None and ld.store and ld.offset_slot(mapped) is not None:
-            # ISACaller never remaps a store's offsets ("no bit-reversed STORE")
-            what = "strided stores (REMAP of store offsets)"
-        elif ld is not None and (ld.mode == "pi" or ld.update_op is not None or any(
-                o.dst and o.field == rec.addr_field for o in rec.ops)):
-            # (a vector RA of an update form is written by the page itself)
-            what = "update-form or post-increment loads"
         if what is None:
             # a vector operand on no REMAP port (CR fields of CR ops, rows whose
             # ports are unknown) would silently stay in step order

@@ -193,11 +193,13 @@ class LdSt:
         """The memory view of element (ks, kd): loads step memory with the source
         index, stores with the destination index (ldst.mdwn: i for LD, j for ST).
         A load whose offsets REMAP maps (:meth:`offset_slot`) takes its offset
-        index from that schedule at srcstep (ISACaller's check_replace_d)."""
+        index from that schedule at srcstep (ISACaller's check_replace_d); a
+        store's at dststep (remap.mdwn: for unit-strided LD/ST "it will be the
+        offset that is remapped")."""
         k = kd if self.store else ks
-        slot = None if self.store else self.offset_slot(tables)
+        slot = self.offset_slot(tables)
         if slot is not None:
-            k = tables[slot][ks]
+            k = tables[slot][k]
         mode = self.mode
         if mode == "unit":
             def off(n):
