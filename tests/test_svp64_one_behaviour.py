@@ -114,6 +114,7 @@ TEMPLATES = [
     ("sv.minmax{p}{v} *80, *40, *60, 3", True),
     ("sv.minmax./ff=le{p} 20, *40, 20, 1", False),
     ("sv.std/ff=RC1{p} *40, 8(50)", False),
+    ("sv.std/ff=~RC1{v} *40, 8(50)", False),
     ("sv.mulld/sats{p} *80, *40, *60", True),
     ("sv.subf/satu{p}{w}{v} *80, *40, *60", True),
     ("sv.addi/sats{p} *80, *40, -7", True),

@@ -74,6 +74,7 @@ class SVInsn:
         self.fp_scratch = [0] * 128 if rec.fp_elw else None
         self.fp_split = [0] * 128  # see _split_fp_call
         self._gsnap = None
+        self._gjournal = None  # memory writes of a store group (fail-first, SUBVL>1)
 
     @property
     def index_map(self):
@@ -358,6 +359,9 @@ class SVInsn:
             if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf):
                 # fail-first over sub-vectors: a failing sub-element discards its group
                 self._gsnap = (list(s.gpr), list(s.fpr))
+                if rec.ldst is not None and rec.ldst.store:
+                    # ... and a store group's earlier memory writes too
+                    self._gjournal = _MemJournal(s.mem)
             try:
                 if rec.uses_sv:
                     s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
@@ -469,6 +473,12 @@ class SVInsn:
             # store, no RA update
             stcr = self._ldst_cr(s, rec.data_op, ks, kd, tables, szero)
             if ((stcr >> (3 - r.cr_sel)) & 1) != r.inv and not r.vli:
+                if r.subvl > 1 and self._gsnap is not None:
+                    # the group is discarded: its earlier sub-elements' stores
+                    # and RA updates are taken back (CR fields kept)
+                    s.gpr[:] = self._gsnap[0]
+                    s.fpr[:] = self._gsnap[1]
+                    self._gjournal.undo()
                 if emit is not None:
                     self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False,
                                 reads, {})
@@ -480,9 +490,12 @@ class SVInsn:
             # register results are discarded (CR kept)
             snap = (list(s.gpr), list(s.fpr))
         mem = None
-        if rec.mview:
+        journal = self._gjournal if stcr is not None and r.subvl > 1 else None
+        if rec.mview or journal is not None:
             mem = s.mem
-            view = s.mem = ld.view(s, mem, ks, kd, r.ews, tables)
+            view = s.mem = journal.over(mem) if journal is not None else mem
+            if rec.mview:
+                view = s.mem = ld.view(s, s.mem, ks, kd, r.ews, tables)
         try:
             if rec.scratch_needed or (szero and rec.gops) or (tables and any(
                     o.src and o.dst and o.vec and o.slot[0] != o.slot[1] for o in rec.gops)):
@@ -719,6 +732,41 @@ class SVInsn:
             event["remap"] = {slot: t[kd if slot in OUT_SLOTS else ks]
                               for slot, t in sorted(tables.items())}
         emit(event)
+
+
+class _MemJournal:
+    """The memory writes of one store group (fail-first with SUBVL>1, VLi=0),
+    so a failing sub-element can take back its group's earlier stores."""
+
+    def __init__(self, mem):
+        self.mem, self.entries = mem, []
+
+    def over(self, mem):
+        return _JournalledMemory(mem, self.entries)
+
+    def undo(self):
+        for addr, old in reversed(self.entries):
+            self.mem.write_bytes(addr, old)
+        self.entries.clear()
+
+
+class _JournalledMemory:
+    """``mem`` recording the old bytes of every write into ``entries``."""
+    __slots__ = ("mem", "entries", "little")
+
+    def __init__(self, mem, entries):
+        self.mem, self.entries, self.little = mem, entries, mem.little
+
+    def write(self, addr, n, value):
+        self.entries.append((addr, self.mem.read_bytes(addr, n)))
+        self.mem.write(addr, n, value)
+
+    def write_bytes(self, addr, data):
+        self.entries.append((addr, self.mem.read_bytes(addr, len(data))))
+        self.mem.write_bytes(addr, data)
+
+    def __getattr__(self, name):
+        return getattr(self.mem, name)
 
 
 class _Schedule:

@@ -345,11 +345,6 @@ class SVRecord:
         self.rc1_stores = isa.profile.rc1_results == "stored"
         if r.mode == "ffirst":
             if self.kind == "ldst":
-                if "MEM" in row.outs and r.subvl > 1 and not r.vli:
-                    # a failing sub-element would have to take back the
-                    # memory writes of its group's earlier sub-elements
-                    raise Trap("SVP64 data-dependent fail-first on a store with SUBVL > 1 "
-                               "and VLi=0 is not implemented", "illegal")
                 self.ffcr = ("rc1", None)
             elif self.rc or rc_field:
                 self.ffcr = ("rc", None)
