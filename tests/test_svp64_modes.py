@@ -442,3 +442,64 @@ def test_sat_exact_table_agrees_with_the_pages(svisa):
                 line = f"sv.{name}/sat{mode}{width} {', '.join(ops)}"
                 r = run(svisa, [line], 1, regs)
                 assert r.stop == "end", (line, r.trap)
+
+
+# --- source zeroing of FP and CR operands --------------------------------------------
+# Twin predication with sz: a masked-out source element reads as zero (docs/svp64.md
+# "2P: sz = zero source element"), whatever register file it lives in.
+def _fp(x):
+    import struct
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def test_source_zeroing_fpr(svisa):
+    # sv.fmr/sm=r3/sz, r3 = 0b10: step 0's source is masked out -> fmr of +0.0
+    # (all bits 0) into f80; step 1 copies f41 (2.5) into f81
+    from isa_ext.sim import Simulator
+    sim = Simulator(isa=svisa)
+    sim.load_words(words(svisa, "sv.fmr/sm=r3/sz *80, *40"))
+    sim.state.svstate = SV.make(maxvl=2, vl=2)
+    sim.state.gpr[3] = 0b10
+    sim.state.fpr[40:42] = [_fp(1.5), _fp(2.5)]
+    sim.state.fpr[80:82] = [_fp(9.0), _fp(9.0)]
+    r = sim.run()
+    assert r.stop == "end", r.trap
+    assert r.fpr[80:82] == [0, _fp(2.5)]
+
+
+def test_source_zeroing_fpr_element_width(svisa):
+    # /w=32: binary32 elements packed in f40 = 2.5f : 1.5f (high : low); element
+    # 0's source is zeroed, element 1 copies 2.5f: f80 = 0x40200000_00000000
+    from isa_ext.sim import Simulator
+    sim = Simulator(isa=svisa)
+    sim.load_words(words(svisa, "sv.fmr/sm=r3/sz/w=32 *80, *40"))
+    sim.state.svstate = SV.make(maxvl=2, vl=2)
+    sim.state.gpr[3] = 0b10
+    sim.state.fpr[40] = 0x40200000_3FC00000
+    sim.state.fpr[80] = 0x11111111_22222222
+    r = sim.run()
+    assert r.stop == "end", r.trap
+    assert r.fpr[80] == 0x40200000_00000000
+
+
+def test_source_zeroing_cr_field(svisa):
+    # sv.mcrf/sm=r3/sz *8, *16, r3 = 0b10: CR8 <- 0 (zeroed source field), CR9 <- CR17
+    r = run(svisa, ["sv.mcrf/sm=r3/sz *8, *16"], 2, {3: 0b10},
+            cr={16: 5, 17: 6, 8: 15, 9: 15})
+    assert r.stop == "end", r.trap
+    assert r.state.cr[8:10] == [0, 6] and r.state.cr[16:18] == [5, 6]
+
+
+def test_source_zeroing_fp_store(svisa):
+    # sv.stfd/sm=r3/zz *40, 0(10), r3 = 0b10: destination (memory) step 0 gets the
+    # zeroed source element (0), step 1 f41 = 2.5 at r10+8
+    from isa_ext.sim import Simulator
+    sim = Simulator(isa=svisa)
+    sim.load_words(words(svisa, "sv.stfd/sm=r3/zz *40, 0(10)"))
+    sim.state.svstate = SV.make(maxvl=2, vl=2)
+    sim.state.gpr[3], sim.state.gpr[10] = 0b10, 0x3000
+    sim.state.fpr[40:42] = [_fp(1.5), _fp(2.5)]
+    sim.state.mem.write(0x3000, 8, 0xEE)
+    r = sim.run()
+    assert r.stop == "end", r.trap
+    assert [sim.state.mem.read(0x3000 + 8 * i, 8) for i in range(2)] == [0, _fp(2.5)]

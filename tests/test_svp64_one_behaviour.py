@@ -107,6 +107,8 @@ TEMPLATES = [
     ("sv.ld{p} *80, 8(50)", True),
     ("sv.std{p} *40, 8(50)", True),
     ("sv.fadd{p} *80, *40, *60", True),
+    ("sv.fmr{t} *80, *40", True),
+    ("sv.mcrf{t} *8, *16", True),
     ("sv.add/sats/w=8{p} *80, *40, *60", True),
     ("sv.add.{p} *80, *40, *60", False),
     ("sv.subf/mr 20, 20, *40", False),

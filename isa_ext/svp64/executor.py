@@ -459,8 +459,6 @@ class SVInsn:
                 self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes,
                             tables, ks, kd)
             return None
-        if szero and any(o.src and o.cls != "gpr" for o in rec.ops):
-            raise Trap("SVP64 source zeroing of FP/CR operands is not implemented", "illegal")
         for o in rec.ops:
             if o.src:
                 reads[o.field] = args[o.pos]
@@ -497,19 +495,10 @@ class SVInsn:
             if rec.mview:
                 view = s.mem = ld.view(s, s.mem, ks, kd, r.ews, tables)
         try:
-            if rec.scratch_needed or (szero and rec.gops) or (tables and any(
-                    o.src and o.dst and o.vec and o.slot[0] != o.slot[1] for o in rec.gops)):
-                # (a GPR read through one REMAP slot and written through
-                # another -- rldimi's RA: in1 and out -- runs on the scratch
-                # file, which reads and writes each through its own slot)
-                self._scratch_call(s, CIA, args, crf, ks, kd, szero, tables)
-            elif rec.fp_elw:
-                self._fp_scratch_call(s, CIA, args, crf, ks, kd, tables)
-            elif tables and any(o.src and o.dst and o.vec and o.cls == "fpr"
-                                and o.slot[0] != o.slot[1] for o in rec.ops):
-                self._split_fp_call(s, CIA, args, crf, ks, kd, tables)
+            if szero and rec.zero_other_sources:
+                self._zeroed_call(s, CIA, args, crf, ks, kd, szero, tables)
             else:
-                rec.c.sem(s, CIA, *args, crf)
+                self._call(s, CIA, args, crf, ks, kd, szero, tables)
         finally:
             if mem is not None:
                 s.mem = mem
@@ -555,6 +544,68 @@ class SVInsn:
                         s.fpr[:] = back[1]
                 return dststep + (1 if r.vli else 0)
         return None
+
+    def _call(self, s, CIA, args, crf, ks, kd, szero, tables):
+        """Run the page for one element on the path its operands need."""
+        rec = self.rec
+        if rec.scratch_needed or (szero and rec.gops) or (tables and any(
+                o.src and o.dst and o.vec and o.slot[0] != o.slot[1] for o in rec.gops)):
+            # (a GPR read through one REMAP slot and written through
+            # another -- rldimi's RA: in1 and out -- runs on the scratch
+            # file, which reads and writes each through its own slot)
+            self._scratch_call(s, CIA, args, crf, ks, kd, szero, tables)
+        elif rec.fp_elw:
+            self._fp_scratch_call(s, CIA, args, crf, ks, kd, tables)
+        elif tables and any(o.src and o.dst and o.vec and o.cls == "fpr"
+                            and o.slot[0] != o.slot[1] for o in rec.ops):
+            self._split_fp_call(s, CIA, args, crf, ks, kd, tables)
+        else:
+            rec.c.sem(s, CIA, *args, crf)
+
+    def _zeroed_call(self, s, CIA, args, crf, ks, kd, szero, tables):
+        """Source zeroing (sz) of FPR and CR operands: the page runs on copies
+        of the FPR file and CR in which the element's FP / CR-field / CR-bit
+        sources are 0 (GPR sources are zeroed by the scratch path); the
+        destination elements it writes (and an Rc=1 CR field) are copied back."""
+        rec = self.rec
+        r = rec.rm
+        real_f, real_c = s.fpr, s.cr
+        fw = r.ews if rec.fp_elw else 64
+        fpr, cr = list(real_f), list(real_c)
+        for o in rec.ops:
+            if not o.src or o.cls not in ("fpr", "crf", "crb"):
+                continue
+            k = element_index(o, ks, kd, tables, False) if o.vec else 0
+            if o.cls == "fpr":
+                write_elem(fpr, o.base, k, fw, 0)
+            elif o.cls == "crf":
+                cr[(o.base + k) & 127] = 0
+            else:
+                bit = (o.base + 4 * k) & 511
+                cr[bit >> 2] &= ~(8 >> (bit & 3))
+        s.fpr, s.cr = fpr, cr
+        try:
+            self._call(s, CIA, args, crf, ks, kd, szero, tables)
+        finally:
+            s.fpr, s.cr = real_f, real_c
+        fw = r.ew if rec.fp_elw else 64
+        for o in rec.ops:
+            # (pages write their CR-field and CR-bit destinations unconditionally;
+            # the compiler lists only the register fields a page writes)
+            if not o.dst or (o.cls == "fpr" and o.field not in rec.c.writes):
+                continue
+            k = element_index(o, ks, kd, tables, True) if o.vec else 0
+            if o.cls == "fpr":
+                write_elem(real_f, o.base, k, fw, read_elem(fpr, o.base, k, fw))
+            elif o.cls == "crf":
+                n = (o.base + k) & 127
+                real_c[n] = cr[n]
+            elif o.cls == "crb":
+                bit = (o.base + 4 * k) & 511
+                m = 8 >> (bit & 3)
+                real_c[bit >> 2] = (real_c[bit >> 2] & ~m) | (cr[bit >> 2] & m)
+        if rec.rc:
+            real_c[crf & 127] = cr[crf & 127]
 
     def _ldst_cr(self, s, o, ks, kd, tables, szero):
         """The CR field (CR0 + element) of a store's data element as if Rc=1

@@ -459,6 +459,9 @@ class SVRecord:
         for j, o in enumerate(gops):
             o.sidx = 0 if (o.ra0 and not o.vec and o.base == 0) else j + 1
         self.gops = gops
+        # source zeroing of FPR and CR operands runs on copies of those files
+        self.zero_other_sources = any(o.src and o.cls in ("fpr", "crf", "crb")
+                                      for o in self.ops)
         self.fast = (not r.predicated and r.mode == "normal" and not self.scratch_needed
                      and not self.fp_elw
                      and not self.mview and not self.scalar_dest
