@@ -32,23 +32,37 @@ def _name_list(fname, tags=False):
 
 
 def signed_sources():
-    """Base mnemonics whose source elements are sign-extended under ELWIDTH_SRC
-    (``decoder/svp64/signed_sources.txt``)."""
+    """{base mnemonic: conditions}: rows whose source elements are sign-extended
+    under ELWIDTH_SRC (``decoder/svp64/signed_sources.txt``), when the word's
+    fields meet the conditions (:func:`fields_hold`)."""
     global _SIGNED
     if _SIGNED is None:
-        _SIGNED = _name_list("signed_sources.txt")
+        _SIGNED = _name_list("signed_sources.txt", tags=True)
     return _SIGNED
+
+
+def fields_hold(conditions, fields):
+    """Whether every ``FIELD&MASK`` condition (a table's tags) has a bit of MASK
+    set in the instruction's field; no condition always holds."""
+    for c in conditions:
+        name, _, mask = c.partition("&")
+        if name not in fields or not mask:
+            raise Trap(f"decoder/svp64: bad field condition {c!r} (FIELD&MASK)", "illegal")
+        if not fields[name] & int(mask, 0):
+            return False
+    return True
 
 
 _XLEN = None
 
 
 def xlen_rows():
-    """Base mnemonics whose page depends on XLEN (``decoder/svp64/xlen_rows.txt``):
-    element-width overrides trap on them."""
+    """{base mnemonic: conditions}: rows whose page depends on XLEN
+    (``decoder/svp64/xlen_rows.txt``) when the word's fields meet the
+    conditions: element-width overrides trap on them."""
     global _XLEN
     if _XLEN is None:
-        _XLEN = _name_list("xlen_rows.txt")
+        _XLEN = _name_list("xlen_rows.txt", tags=True)
     return _XLEN
 
 
@@ -396,8 +410,10 @@ class SVRecord:
             self.data_op = next((o for o in self.ops if o.field == ld.data), None)
         self.addr_field = self.addr_fields[0] if self.addr_fields else None
         self.mview = self.ldst is not None and self.ldst.needs_view()
-        self.sext = row.mnemonic in signed_sources()
-        if (r.ew != 64 or r.ews != 64) and row.mnemonic in xlen_rows():
+        signed = signed_sources().get(row.mnemonic)
+        self.sext = signed is not None and fields_hold(signed, fields)
+        xlen = xlen_rows().get(row.mnemonic)
+        if (r.ew != 64 or r.ews != 64) and xlen is not None and fields_hold(xlen, fields):
             raise Trap(f"SVP64 element-width overrides on {d.mnemonic} are not implemented "
                        "(its operation depends on XLEN)", "illegal")
         # saturation (normal.mdwn "sat mode"): clamp the exact result to ELWIDTH
@@ -439,6 +455,11 @@ class SVRecord:
                     else:
                         raise Trap(f"decoder/svp64/sat_exact.txt: {d.mnemonic} has no "
                                    f"source field {name}", "illegal")
+            if r.sat == "u" and r.ews != 64 and self.sext and signed:
+                # a row whose fields choose signed sources (minmax's signed
+                # comparison): zero-extending them (N=0) would change it
+                raise Trap(f"SVP64 /satu of {d.mnemonic} with narrower signed source "
+                           "elements is not implemented", "illegal")
             # (result Op, Exact or None, the expression's fields or None)
             self.sat = (res, exact, env)
             self.sext = r.sat == "s"
@@ -446,7 +467,7 @@ class SVRecord:
         # rc_bits (the destination width, or the operation's under a profile)
         self.rc_op = None
         self.rc_bits = r.ew if isa.profile.rc_width == "destination" else max(r.ew, r.ews)
-        if self.rc and row.rc == "CR0" and self.rc_bits != 64:
+        if self.rc and row.rc == "CR0" and self.rc_bits != 64 and not c.records_cr0:
             self.rc_op = next((o for n in row.outs for o in gops if o.dst and o.field == n),
                               None)
         # pages using SVSTATE (svstep) see the element's steps and the loop context
