@@ -344,6 +344,21 @@ def test_anchor_remapped_fft_4(svisa):
     assert res.fpr[0:2] == [_fp(3.5), _fp(2.5)]
 
 
+def test_anchor_remapped_update_store(svisa):
+    # svshape2 1,0,1,3,0,0 maps RA's slot with the offset schedule 1 2 3 1 2 3;
+    # sv.stdu *40, 8(50), VL=6 (unit-stride update form: r50 gets each EA, the
+    # next element re-reads it): EA_k = EA_(k-1) + 8 + 8*sched(k) = DATA + 0x10,
+    # +0x28, +0x48, +0x58, +0x70, +0x90 get r40..r45 (remap.mdwn: the offset of
+    # unit-strided LD/ST is remapped; tests/test_svp64_remap_guard.py)
+    init = {"svstate": SV.make(maxvl=6, vl=6),
+            "gpr": {40 + i: 0x100 + i for i in range(6)}}
+    res = all_modes(svisa, ["svshape2 1, 0, 1, 3, 0, 0", "sv.stdu *40, 8(50)"], init)
+    mem = res.state.mem
+    assert [mem.read(DATA + off, 8) for off in (0x10, 0x28, 0x48, 0x58, 0x70, 0x90)] == \
+        [0x100 + i for i in range(6)]
+    assert res.gpr[50] == DATA + 0x90
+
+
 def test_anchor_maddsubrs_elwidth(svisa):
     # openpower-isa maddsubrs_cases.py case_maddsubrs_16bit_s14 (its asserted
     # r10/r11): 16-bit lanes, RS MAXVL=4 elements on (r11); every mode agrees

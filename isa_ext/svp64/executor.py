@@ -173,7 +173,7 @@ class SVInsn:
                 self._run_general(s, CIA, sv, vl, sv & 1, imap)
             else:
                 self.rec.assign_slots()
-                self._check_remappable(imap.schedules)
+                self._check_remappable()
                 loop = None
                 if fast:
                     slots = frozenset(imap.schedules)
@@ -228,22 +228,19 @@ class SVInsn:
                            else imap.tables(n, (slot,))[slot]
                            for slot, sched in imap.schedules.items()}, subvl)
 
-    def _check_remappable(self, mapped):
-        """Trap on what REMAP is not implemented for (nothing written).
-        Predication, element widths, reverse gear, SUBVL, saturation and
-        fail-first run remapped (docs/svp64.md "REMAP applied by the
+    def _check_remappable(self):
+        """Trap on what REMAP is not implemented for (nothing written): a
+        vector operand on no REMAP port (CR fields of CR ops, rows whose ports
+        are unknown) would silently stay in step order.  Predication, element
+        widths, reverse gear, SUBVL, saturation, fail-first, loads and stores
+        (update forms too) run remapped (docs/svp64.md "REMAP applied by the
         executor")."""
         rec = self.rec
-        what = None
-        if what is None:
-            # a vector operand on no REMAP port (CR fields of CR ops, rows whose
-            # ports are unknown) would silently stay in step order
-            lost = [o.field for o in rec.ops if o.vec and (
-                (o.src and o.slot[0] is None) or (o.dst and o.slot[1] is None))]
-            if lost:
-                what = f"vector operand(s) {', '.join(lost)} on no REMAP port"
-        if what is not None:
-            raise Trap(f"REMAP with {what} is not implemented (sv.{rec.mnemonic})", "illegal")
+        lost = [o.field for o in rec.ops if o.vec and (
+            (o.src and o.slot[0] is None) or (o.dst and o.slot[1] is None))]
+        if lost:
+            raise Trap(f"REMAP with vector operand(s) {', '.join(lost)} on no REMAP port "
+                       f"is not implemented (sv.{rec.mnemonic})", "illegal")
 
     def _check_remap_overflow(self, tables, step_max=None):
         """Trap (nothing written) when a remapped element index puts an
