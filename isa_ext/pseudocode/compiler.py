@@ -131,8 +131,8 @@ class CompileError(Exception):
         super().__init__(message)
 
 
-# the generated assignment of a page's own Rc=1 field (Compiled.records_cr0)
-_OWN_CR0 = "CRF[_crf] = "
+# marks the generated assignment of a page's own Rc=1 field (Compiled.records_cr0)
+_OWN_CR0 = "# the page's own Rc=1 record"
 
 
 class Compiled:
@@ -154,8 +154,8 @@ class Compiled:
     @property
     def records_cr0(self):
         """Whether the page assigns its Rc=1 field itself (minmax.: a
-        comparison, not the result against 0): the code emitted for such an
-        assignment (see ``CR0`` in the assignment compiler) is in the source."""
+        comparison, not the result against 0): the assignment compiler marks
+        the code it emits for one (``CR0`` there)."""
         return _OWN_CR0 in self.source
 
     def element_loop(self, arg_codes, crf_code="0", setup=()):
@@ -684,7 +684,7 @@ class PageCompiler:
                 self.prologue.add("CRF")
                 self.note_write()
                 self.records_cr0 = True
-                self.emit(f"{_OWN_CR0}{self.fit(v, 4)}")
+                self.emit(f"CRF[_crf] = {self.fit(v, 4)}  {_OWN_CR0}")
                 return
             if name == "XER":
                 self.note_write()
