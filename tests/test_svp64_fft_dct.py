@@ -438,16 +438,37 @@ def test_butterfly_scalar(svisa, line, fprs, want):
     assert {r: unfp(res.fpr[r]) for r in want} == want
 
 
-def test_remapped_store_offsets_trap(svisa):
-    # ISACaller never remaps a store's offsets; isa_ext traps, nothing written
-    sim = Simulator(isa=svisa)
-    sim.load_asm("svshape 8, 1, 1, 15, 0\nsvremap 1, 0, 0, 0, 0, 0, 0\n"
-                 "sv.stfs/els *0, 4(0)\n")
-    for i in range(8):
-        sim.state.fpr[i] = fp(i + 1.0)
-    res = sim.run(max_steps=5)
-    assert res.stop == "trap" and "REMAP with strided stores" in res.trap.reason, res.trap
-    assert not any(sim.state.mem.read(a, 8) for a in range(0, 64, 8))
+def _store_halfswap_order(isa, mode):
+    # the ld_halfswap order (below) applied to a store: sv.stw/els *12, 4(1)
+    # under svshape 8,1,1,6,0 / svremap 1,... writes element k to word
+    # sched(k) of r1's block, where sched is the load's order: the load gives
+    # r(12+i) = word[sched(i)], and with words _AVI the expected loads are
+    # halfswap(_AVI)[bitrev(i)], so sched(i) = _AVI.index(that).  Then the
+    # same order loads them back (a permutation: the identity round trip).
+    # ISACaller keeps a store's offsets in step order (docs/compat.md).
+    vals = [0x1000 + 0x11 * i for i in range(8)]
+    sim = Simulator(isa=isa)
+    sim.load_asm("\n".join(["addi 1, 0, 0x0010", "svshape 8, 1, 1, 6, 0",
+                            "svremap 1, 0, 0, 0, 0, 0, 1", "sv.stw/els *12, 4(1)",
+                            "sv.lwz/els *24, 4(1)"]) + "\n", addr=0x1000)
+    sim.state.svstate = SV.make(maxvl=8, vl=8)
+    for i, v in enumerate(vals):
+        sim.state.gpr[12 + i] = v
+    sim.interrupt_after = 5 if mode == "interrupted" else None
+    res = sim.run(max_steps=100, trace=mode == "trace")
+    while res.stop == "interrupt":
+        res = sim.run(max_steps=100)
+    assert res.stop == "end", res.trap
+    sched = [_AVI.index(halfswap(_AVI, False)[bitrev(i, 3)]) for i in range(8)]
+    assert sorted(sched) == list(range(8))
+    words = [sim.state.mem.read(0x10 + 4 * j, 4) for j in range(8)]
+    assert [words[sched[k]] for k in range(8)] == vals
+    assert res.gpr[24:32] == vals
+
+
+@pytest.mark.parametrize("mode", ["plain", "trace", "interrupted"])
+def test_remapped_store_offsets(svisa, mode):
+    _store_halfswap_order(svisa, mode)
 
 
 # -- REMAP'd loads of test_caller_svp64_ldst.py (3cb597b9): words stored by a

@@ -426,14 +426,37 @@ def test_ldst_ffirst_store_tests_the_source_element_width(svisa):
     assert sim.state.mem.read(BASE, 8) == 0xEE
 
 
-def test_ldst_ffirst_store_subvl_traps(svisa):
-    # VLi=0 with SUBVL > 1 would have to take back stores of the failing
-    # sub-element's group: not implemented, nothing stored
-    sim = sim_for(svisa, "sv.std/vec2/ff=RC1 *4, 0(10)", 2, STORE_REGS)
-    _marked(sim)
-    r = sim.run()
-    assert r.stop == "trap" and "not implemented" in r.trap.reason
-    assert sim.state.mem.read(BASE, 8) == 0xEE
+# SUBVL=2, VLi=0: VL counts groups; a failing sub-element discards its whole
+# group (docs/svp64.md "Fail-first with SUBVL>1"), so the group's earlier
+# stores (and RA updates) are taken back; the CR fields tested stay.
+# r4..r7 = 5, 6, 7, 0: group 0 (5, 6) stored at BASE, BASE+8; group 1 stores
+# 7 at BASE+16, then 0 fails: BASE+16 gets its marker back; VL=1; CR0..CR3 =
+# GT GT GT EQ.  VLi=1: the failing sub-element is stored too, VL=2.
+# stdu (unit-stride update: RA gets each full EA): 5 at BASE+8 (RA BASE+8),
+# 6 at BASE+24 (RA BASE+24), 7 at BASE+48 (RA BASE+48), then 0 fails: BASE+48
+# back to 0 (unmarked), RA back to BASE+24.
+SUBVL_REGS = {10: BASE, 4: 5, 5: 6, 6: 7, 7: 0}
+
+
+@pytest.mark.parametrize("mode", ["plain", "trace", "interrupt"])
+@pytest.mark.parametrize("line,vl,stored,ra", [
+    ("sv.std/vec2/ff=RC1 *4, 0(10)", 1, [5, 6, 0xEE, 0xEE, 0xEE, 0, 0], BASE),
+    ("sv.std/vec2/ff=RC1/vli *4, 0(10)", 2, [5, 6, 7, 0, 0xEE, 0, 0], BASE),
+    ("sv.stdu/vec2/ff=RC1 *4, 8(10)", 1, [0xEE, 5, 0xEE, 6, 0xEE, 0, 0], BASE + 24),
+])
+def test_ldst_ffirst_store_subvl(svisa, mode, line, vl, stored, ra):
+    for k in ((1, 2, 3) if mode == "interrupt" else (None,)):
+        sim = sim_for(svisa, line, 2, SUBVL_REGS)
+        _marked(sim)
+        sim.interrupt_after = k
+        r = sim.run(trace=mode == "trace")
+        while r.stop == "interrupt":
+            r = sim.run()
+        assert r.stop == "end", r.trap
+        assert vl_of(r) == vl
+        assert [sim.state.mem.read(BASE + 8 * i, 8) for i in range(7)] == stored
+        assert r.gpr[10] == ra
+        assert r.state.cr[0:4] == [GT, GT, GT, EQ]
 
 
 # --- assembly ------------------------------------------------------------------------

@@ -125,6 +125,8 @@ TEMPLATES = [
     ("sv.ld{p} *80, 8(50)", True),
     ("sv.std{p} *40, 8(50)", True),
     ("sv.fadd{p} *80, *40, *60", True),
+    ("sv.fmr{t} *80, *40", True),
+    ("sv.mcrf{t} *8, *16", True),
     ("sv.add/sats/w=8{p} *80, *40, *60", True),
     ("sv.add.{p} *80, *40, *60", False),
     ("sv.subf/mr 20, 20, *40", False),
@@ -132,9 +134,13 @@ TEMPLATES = [
     ("sv.minmax{p}{v} *80, *40, *60, 3", True),
     ("sv.minmax./ff=le{p} 20, *40, 20, 1", False),
     ("sv.std/ff=RC1{p} *40, 8(50)", False),
+    ("sv.std/ff=~RC1{v} *40, 8(50)", False),
     ("sv.mulld/sats{p} *80, *40, *60", True),
     ("sv.subf/satu{p}{w}{v} *80, *40, *60", True),
     ("sv.addi/sats{p} *80, *40, -7", True),
+    ("sv.divd/sats{p} *80, *40, *60", True),
+    ("sv.divwu/satu{p}{w}{v} *80, *40, *60", True),
+    ("sv.slw/sats{p}{w} *80, *40, *60", True),
     ("sv.stdu/ff=~RC1/vli{p} *40, 8(51)", False),
 ]
 PREDICATES = ["", "/m=r3", "/m=~r3", "/m=r10", "/m=~r30", "/m=r3/sz", "/m=r10/dz"]
@@ -354,6 +360,21 @@ def test_anchor_remapped_fft_4(svisa):
     res = all_modes(svisa, ["svshape 2, 1, 1, 1, 0", "svremap 31, 1, 0, 2, 0, 1, 0",
                             "sv.ffmadds *0, *8, *0"], init)
     assert res.fpr[0:2] == [_fp(3.5), _fp(2.5)]
+
+
+def test_anchor_remapped_update_store(svisa):
+    # svshape2 1,0,1,3,0,0 maps RA's slot with the offset schedule 1 2 3 1 2 3;
+    # sv.stdu *40, 8(50), VL=6 (unit-stride update form: r50 gets each EA, the
+    # next element re-reads it): EA_k = EA_(k-1) + 8 + 8*sched(k) = DATA + 0x10,
+    # +0x28, +0x48, +0x58, +0x70, +0x90 get r40..r45 (remap.mdwn: the offset of
+    # unit-strided LD/ST is remapped; tests/test_svp64_remap_guard.py)
+    init = {"svstate": SV.make(maxvl=6, vl=6),
+            "gpr": {40 + i: 0x100 + i for i in range(6)}}
+    res = all_modes(svisa, ["svshape2 1, 0, 1, 3, 0, 0", "sv.stdu *40, 8(50)"], init)
+    mem = res.state.mem
+    assert [mem.read(DATA + off, 8) for off in (0x10, 0x28, 0x48, 0x58, 0x70, 0x90)] == \
+        [0x100 + i for i in range(6)]
+    assert res.gpr[50] == DATA + 0x90
 
 
 def test_anchor_maddsubrs_elwidth(svisa):

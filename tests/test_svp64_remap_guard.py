@@ -106,28 +106,69 @@ def test_live_isacaller(svisa, isacaller):
         assert compare(run_isa_ext(svisa, case), t) == [], case.lines
 
 
-# REMAP combinations not implemented: they trap at the instruction, nothing
-# written (predication, SUBVL, reverse gear, saturation, fail-first and
-# element widths run remapped: tests/test_svp64_remap_pred.py)
-NOT_IMPLEMENTED = [
-    # loads are remapped (their registers, and unit/element-strided offsets
-    # through RA's slot); a strided store's offsets are not (ISACaller neither)
-    ("sv.std *8, 8(3)", "strided stores"),
-    ("sv.ldu *8, 8(16)", "update-form"),
-    # a vector RA of an update form (the page writes it): trapped too, not
-    # read through RA's slot and written in step order
-    ("sv.ldu *8, 8(*16)", "update-form"),
+# LD/ST under REMAP (remap.mdwn: "This even includes unit-strided LD/ST ...
+# it will be the offset that is remapped"; SVme bit 4: "Effective Address /
+# FRS (LD/ST-with-update has an implicit 2nd write register, RA)").  SHAPE
+# maps RA's slot (in1) with the schedule 1 2 3 1 2 3 (offset 1, size 3), so a
+# unit-strided access's element offset i becomes 1 2 3 1 2 3 (stores: at
+# dststep, memory being their destination).  Every value derived by hand:
+SCHED = [1, 2, 3, 1, 2, 3]
+DATA = {8 + i: 0x100 + i for i in range(6)}
+LDST_REMAP = [
+    # std: EA_k = r3 + 8 + 8*SCHED[k]: r8..r10 at +16 +24 +32, then r11..r13
+    # over them
+    ("std_unit", [SHAPE, "sv.std *8, 8(3)"], {3: 0x2000, **DATA},
+     {0x2008: 0, 0x2010: 0x103, 0x2018: 0x104, 0x2020: 0x105, 0x2028: 0}, {}),
+    # /els: EA_k = r3 + 8*SCHED[k]: +8 +16 +24 get r11 r12 r13
+    ("std_els", [SHAPE, "sv.std/els *8, 8(3)"], {3: 0x2000, **DATA},
+     {0x2000: 0, 0x2008: 0x103, 0x2010: 0x104, 0x2018: 0x105, 0x2020: 0}, {}),
+    # twin predication: dm = r30 = 0b110110 pairs (s0,d1) (s1,d2) (s2,d4)
+    # (s3,d5); the offset follows dststep: SCHED[1 2 4 5] = 2 3 2 3 -> r8 r9
+    # at +24 +32, then r10 r11 over them
+    ("std_twin", [SHAPE, "sv.std/dm=r30 *8, 8(3)"], {3: 0x2000, 30: 0b110110, **DATA},
+     {0x2010: 0, 0x2018: 0x102, 0x2020: 0x103}, {}),
+    # stdu (strided update form: RA gets each EA and the next element re-reads
+    # it): EA_k = EA_(k-1) + 8 + 8*SCHED[k] = +0x10 +0x28 +0x48 +0x58 +0x70 +0x90
+    ("stdu_unit", [SHAPE, "sv.stdu *8, 8(3)"], {3: 0x2000, **DATA},
+     {0x2010: 0x100, 0x2028: 0x101, 0x2048: 0x102, 0x2058: 0x103, 0x2070: 0x104,
+      0x2090: 0x105, 0x2018: 0}, {3: 0x2090}),
+    # ldu, scalar RA, the same EAs (memory holds each doubleword's address)
+    ("ldu_unit", [SHAPE, "sv.ldu *8, 8(16)"], {16: 0x4000}, {},
+     {8: 0x4010, 9: 0x4028, 10: 0x4048, 11: 0x4058, 12: 0x4070, 13: 0x4090, 16: 0x4090}),
+    # ldu with a vector RA (r16+k = 0x4000 + 0x100*k): read through RA's slot
+    # (r16+SCHED[k]), written in step order (out2 unmapped), in program order:
+    # k0 r17+8 = 0x4108 -> r16; k1 r18+8 -> r17; k2 r19+8 -> r18; k3 r17+8 =
+    # 0x4210 -> r19; k4 r18+8 = 0x4310 -> r20; k5 r19+8 = 0x4218 -> r21
+    ("ldu_vector_ra", [SHAPE, "sv.ldu *8, 8(*16)"],
+     {16 + i: 0x4000 + 0x100 * i for i in range(6)}, {},
+     {8: 0x4108, 9: 0x4208, 10: 0x4308, 11: 0x4210, 12: 0x4310, 13: 0x4218,
+      16: 0x4108, 17: 0x4208, 18: 0x4308, 19: 0x4210, 20: 0x4310, 21: 0x4218}),
+    # /pi with RT remapped (SVme bit 3, svshape2 rmm=8): accesses at r16 before
+    # each update, RT = r(8 + SCHED[k]): r9 r10 r11 get 0x4018 0x4020 0x4028
+    ("ldu_pi_rt", ["svshape2 1, 0, 8, 3, 0, 0", "sv.ldu/pi *8, 8(16)"], {16: 0x4000}, {},
+     {8: 0, 9: 0x4018, 10: 0x4020, 11: 0x4028, 12: 0, 16: 0x4030}),
 ]
 
 
-@pytest.mark.parametrize("insn,reason", NOT_IMPLEMENTED)
-def test_not_implemented_combinations_trap(svisa, insn, reason):
-    sim = _sim(svisa, [SHAPE, insn])
-    sim.state.gpr[3] = 0b111111
-    res = sim.run(max_steps=10)
-    assert res.stop == "trap" and reason in res.trap.reason, res.trap
-    assert "REMAP" in res.trap.reason and res.trap.pc == 0x1004
-    assert res.gpr[8:14] == [0] * 6
+@pytest.mark.parametrize("mode", ["plain", "trace", "interrupt"])
+@pytest.mark.parametrize("name,lines,regs,mem,want", LDST_REMAP,
+                         ids=[c[0] for c in LDST_REMAP])
+def test_ldst_under_remap(svisa, mode, name, lines, regs, mem, want):
+    for k in ((1, 3, 5) if mode == "interrupt" else (None,)):
+        sim = Simulator(isa=svisa)
+        sim.load_asm("\n".join(lines) + "\n")
+        for r, v in regs.items():
+            sim.state.gpr[r] = v
+        for a in range(0x4000, 0x4600, 8):
+            sim.state.mem.write(a, 8, a)
+        sim.state.svstate = VL6
+        sim.interrupt_after = k
+        res = sim.run(max_steps=20, trace=mode == "trace")
+        while res.stop == "interrupt":
+            res = sim.run(max_steps=20)
+        assert res.stop == "end", res.trap
+        assert {a: sim.state.mem.read(a, 8) for a in mem} == mem
+        assert {r: res.gpr[r] for r in want} == want
 
 
 def test_category_executor_traps_under_remap(isa):

@@ -25,9 +25,10 @@ def svstate_next(s, mode, vf):
     except that a read at the loop's last position ends the loop as a step
     would (openpower-isa's ISACaller and test_caller_setvl.py: ``svstep
     0,0,1,0`` steps, ``svstep 12,0,6,0`` returns srcstep and steps).  A prefixed
-    ``sv.svstep`` steps for SVi=0 only, under its own SUBVL and predicate
-    masks (``s.sv_loop``, set by the engine); its other modes read, the element
-    loop moving the steps.  Stepping (:func:`engine.advance_steps`) resets the
+    ``sv.svstep`` steps under its own SUBVL and predicate masks (``s.sv_loop``,
+    set by the engine) for SVi=0, and for vf=0 in vertical-first mode whatever
+    SVi (as the plain form); in horizontal-first its other modes read, the
+    element loop moving the steps.  Stepping (:func:`engine.advance_steps`) resets the
     steps and leaves vertical-first mode at the end of the loop.  ``s.sv_end``
     (CR0.SO of ``svstep.``) is whether the step ended the loop, or for a read
     whether a step would; ``s.sv_loopends`` (CR0 LT/GT/EQ, inverted) the REMAP
@@ -50,9 +51,6 @@ def svstate_next(s, mode, vf):
         s.sv_end = 0
         return 0
     if 1 <= mode <= 4:
-        if ctx is not None and not vf:
-            raise Trap("sv.svstep REMAP index modes (SVi 1..4) with vf=0 are not "
-                       "implemented", "illegal")
         value = _remap_index(s, sv, mode)
     elif mode >= 5:
         value = SV.get(sv, ("srcstep", "dststep", "ssubstep", "dsubstep")[mode - 5])
@@ -60,7 +58,9 @@ def svstate_next(s, mode, vf):
         value = 0
     stepped, end = engine.advance_steps(sv, ctx or engine.PLAIN)
     if ctx is not None:
-        moves = mode == 0
+        # prefixed: SVi=0 steps; other modes step on vf=0 in vertical-first
+        # mode (as the scalar form); in horizontal-first the element loop steps
+        moves = mode == 0 or (not vf and sv & 1)
     else:  # a read at the loop's last position ends the loop too (ISACaller)
         moves = not vf or end
     if moves:
@@ -82,8 +82,9 @@ def _remap_index(s, sv, mode):
     shape = (s.svshape0, s.svshape1, s.svshape2, s.svshape3)[mode - 1]
     step = SV.get(sv, "dststep" if mode == 4 else "srcstep")
     index, ends = remap.index_at(shape, step, remap.register_reader(s.gpr))
-    # a prefixed sv.svstep. would write CR0 per element: not pinned against ISACaller
-    s.sv_loopends = ends if getattr(s, "sv_loop", None) is None else None
+    # a prefixed sv.svstep. writes CR0 (the page's CR[32:35]) per element:
+    # in horizontal-first the last element's flags stand, as in ISACaller
+    s.sv_loopends = ends
     return index
 
 
@@ -92,11 +93,7 @@ def _sv_end(s):
 
 
 def _sv_loopends(s):
-    ends = getattr(s, "sv_loopends", ALL_ENDS)
-    if ends is None:
-        raise Trap("sv.svstep. (Rc=1) with a REMAP index mode (SVi 1..4) is not "
-                   "implemented", "illegal")
-    return ends
+    return getattr(s, "sv_loopends", ALL_ENDS)
 
 
 ALL_ENDS = remap.END_INNER | remap.END_MIDDLE | remap.END_ALL  # no REMAP: CR0 LT/GT/EQ = 0

@@ -131,6 +131,10 @@ class CompileError(Exception):
         super().__init__(message)
 
 
+# marks the generated assignment of a page's own Rc=1 field (Compiled.records_cr0)
+_OWN_CR0 = "# the page's own Rc=1 record"
+
+
 class Compiled:
     """The result of compiling one page for one table row."""
 
@@ -146,6 +150,13 @@ class Compiled:
         self.uses_nia = uses_nia
         self.line_map = line_map  # generated line -> pseudocode line
         self._loops = {}
+
+    @property
+    def records_cr0(self):
+        """Whether the page assigns its Rc=1 field itself (minmax.: a
+        comparison, not the result against 0): the assignment compiler marks
+        the code it emits for one (``CR0`` there)."""
+        return _OWN_CR0 in self.source
 
     def element_loop(self, arg_codes, crf_code="0", setup=()):
         """A function ``loop(s, CIA, k0, k1)`` running this page once for each
@@ -673,7 +684,7 @@ class PageCompiler:
                 self.prologue.add("CRF")
                 self.note_write()
                 self.records_cr0 = True
-                self.emit(f"CRF[_crf] = {self.fit(v, 4)}")
+                self.emit(f"CRF[_crf] = {self.fit(v, 4)}  {_OWN_CR0}")
                 return
             if name == "XER":
                 self.note_write()

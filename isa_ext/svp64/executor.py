@@ -74,6 +74,7 @@ class SVInsn:
         self.fp_scratch = [0] * 128 if rec.fp_elw else None
         self.fp_split = [0] * 128  # see _split_fp_call
         self._gsnap = None
+        self._gjournal = None  # memory writes of a store group (fail-first, SUBVL>1)
 
     @property
     def index_map(self):
@@ -172,7 +173,7 @@ class SVInsn:
                 self._run_general(s, CIA, sv, vl, sv & 1, imap)
             else:
                 self.rec.assign_slots()
-                self._check_remappable(imap.schedules)
+                self._check_remappable()
                 loop = None
                 if fast:
                     slots = frozenset(imap.schedules)
@@ -227,30 +228,19 @@ class SVInsn:
                            else imap.tables(n, (slot,))[slot]
                            for slot, sched in imap.schedules.items()}, subvl)
 
-    def _check_remappable(self, mapped):
-        """Trap on what REMAP is not implemented for (nothing written).
-        Predication, element widths, reverse gear, SUBVL, saturation and
-        fail-first run remapped (docs/svp64.md "REMAP applied by the
+    def _check_remappable(self):
+        """Trap on what REMAP is not implemented for (nothing written): a
+        vector operand on no REMAP port (CR fields of CR ops, rows whose ports
+        are unknown) would silently stay in step order.  Predication, element
+        widths, reverse gear, SUBVL, saturation, fail-first, loads and stores
+        (update forms too) run remapped (docs/svp64.md "REMAP applied by the
         executor")."""
         rec = self.rec
-        what = None
-        ld = rec.ldst
-        if ld is not None and ld.store and ld.offset_slot(mapped) is not None:
-            # ISACaller never remaps a store's offsets ("no bit-reversed STORE")
-            what = "strided stores (REMAP of store offsets)"
-        elif ld is not None and (ld.mode == "pi" or ld.update_op is not None or any(
-                o.dst and o.field == rec.addr_field for o in rec.ops)):
-            # (a vector RA of an update form is written by the page itself)
-            what = "update-form or post-increment loads"
-        if what is None:
-            # a vector operand on no REMAP port (CR fields of CR ops, rows whose
-            # ports are unknown) would silently stay in step order
-            lost = [o.field for o in rec.ops if o.vec and (
-                (o.src and o.slot[0] is None) or (o.dst and o.slot[1] is None))]
-            if lost:
-                what = f"vector operand(s) {', '.join(lost)} on no REMAP port"
-        if what is not None:
-            raise Trap(f"REMAP with {what} is not implemented (sv.{rec.mnemonic})", "illegal")
+        lost = [o.field for o in rec.ops if o.vec and (
+            (o.src and o.slot[0] is None) or (o.dst and o.slot[1] is None))]
+        if lost:
+            raise Trap(f"REMAP with vector operand(s) {', '.join(lost)} on no REMAP port "
+                       f"is not implemented (sv.{rec.mnemonic})", "illegal")
 
     def _check_remap_overflow(self, tables, step_max=None):
         """Trap (nothing written) when a remapped element index puts an
@@ -366,6 +356,9 @@ class SVInsn:
             if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf):
                 # fail-first over sub-vectors: a failing sub-element discards its group
                 self._gsnap = (list(s.gpr), list(s.fpr))
+                if rec.ldst is not None and rec.ldst.store:
+                    # ... and a store group's earlier memory writes too
+                    self._gjournal = _MemJournal(s.mem)
             try:
                 if rec.uses_sv:
                     s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
@@ -463,8 +456,6 @@ class SVInsn:
                 self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes,
                             tables, ks, kd)
             return None
-        if szero and any(o.src and o.cls != "gpr" for o in rec.ops):
-            raise Trap("SVP64 source zeroing of FP/CR operands is not implemented", "illegal")
         for o in rec.ops:
             if o.src:
                 reads[o.field] = args[o.pos]
@@ -477,6 +468,12 @@ class SVInsn:
             # store, no RA update
             stcr = self._ldst_cr(s, rec.data_op, ks, kd, tables, szero)
             if ((stcr >> (3 - r.cr_sel)) & 1) != r.inv and not r.vli:
+                if r.subvl > 1 and self._gsnap is not None:
+                    # the group is discarded: its earlier sub-elements' stores
+                    # and RA updates are taken back (CR fields kept)
+                    s.gpr[:] = self._gsnap[0]
+                    s.fpr[:] = self._gsnap[1]
+                    self._gjournal.undo()
                 if emit is not None:
                     self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False,
                                 reads, {})
@@ -488,23 +485,17 @@ class SVInsn:
             # register results are discarded (CR kept)
             snap = (list(s.gpr), list(s.fpr))
         mem = None
-        if rec.mview:
+        journal = self._gjournal if stcr is not None and r.subvl > 1 else None
+        if rec.mview or journal is not None:
             mem = s.mem
-            view = s.mem = ld.view(s, mem, ks, kd, r.ews, tables)
+            view = s.mem = journal.over(mem) if journal is not None else mem
+            if rec.mview:
+                view = s.mem = ld.view(s, s.mem, ks, kd, r.ews, tables)
         try:
-            if rec.scratch_needed or (szero and rec.gops) or (tables and any(
-                    o.src and o.dst and o.vec and o.slot[0] != o.slot[1] for o in rec.gops)):
-                # (a GPR read through one REMAP slot and written through
-                # another -- rldimi's RA: in1 and out -- runs on the scratch
-                # file, which reads and writes each through its own slot)
-                self._scratch_call(s, CIA, args, crf, ks, kd, szero, tables)
-            elif rec.fp_elw:
-                self._fp_scratch_call(s, CIA, args, crf, ks, kd, tables)
-            elif tables and any(o.src and o.dst and o.vec and o.cls == "fpr"
-                                and o.slot[0] != o.slot[1] for o in rec.ops):
-                self._split_fp_call(s, CIA, args, crf, ks, kd, tables)
+            if szero and rec.zero_other_sources:
+                self._zeroed_call(s, CIA, args, crf, ks, kd, szero, tables)
             else:
-                rec.c.sem(s, CIA, *args, crf)
+                self._call(s, CIA, args, crf, ks, kd, szero, tables)
         finally:
             if mem is not None:
                 s.mem = mem
@@ -550,6 +541,68 @@ class SVInsn:
                         s.fpr[:] = back[1]
                 return dststep + (1 if r.vli else 0)
         return None
+
+    def _call(self, s, CIA, args, crf, ks, kd, szero, tables):
+        """Run the page for one element on the path its operands need."""
+        rec = self.rec
+        if rec.scratch_needed or (szero and rec.gops) or (tables and any(
+                o.src and o.dst and o.vec and o.slot[0] != o.slot[1] for o in rec.gops)):
+            # (a GPR read through one REMAP slot and written through
+            # another -- rldimi's RA: in1 and out -- runs on the scratch
+            # file, which reads and writes each through its own slot)
+            self._scratch_call(s, CIA, args, crf, ks, kd, szero, tables)
+        elif rec.fp_elw:
+            self._fp_scratch_call(s, CIA, args, crf, ks, kd, tables)
+        elif tables and any(o.src and o.dst and o.vec and o.cls == "fpr"
+                            and o.slot[0] != o.slot[1] for o in rec.ops):
+            self._split_fp_call(s, CIA, args, crf, ks, kd, tables)
+        else:
+            rec.c.sem(s, CIA, *args, crf)
+
+    def _zeroed_call(self, s, CIA, args, crf, ks, kd, szero, tables):
+        """Source zeroing (sz) of FPR and CR operands: the page runs on copies
+        of the FPR file and CR in which the element's FP / CR-field / CR-bit
+        sources are 0 (GPR sources are zeroed by the scratch path); the
+        destination elements it writes (and an Rc=1 CR field) are copied back."""
+        rec = self.rec
+        r = rec.rm
+        real_f, real_c = s.fpr, s.cr
+        fw = r.ews if rec.fp_elw else 64
+        fpr, cr = list(real_f), list(real_c)
+        for o in rec.ops:
+            if not o.src or o.cls not in ("fpr", "crf", "crb"):
+                continue
+            k = element_index(o, ks, kd, tables, False) if o.vec else 0
+            if o.cls == "fpr":
+                write_elem(fpr, o.base, k, fw, 0)
+            elif o.cls == "crf":
+                cr[(o.base + k) & 127] = 0
+            else:
+                bit = (o.base + 4 * k) & 511
+                cr[bit >> 2] &= ~(8 >> (bit & 3))
+        s.fpr, s.cr = fpr, cr
+        try:
+            self._call(s, CIA, args, crf, ks, kd, szero, tables)
+        finally:
+            s.fpr, s.cr = real_f, real_c
+        fw = r.ew if rec.fp_elw else 64
+        for o in rec.ops:
+            # (pages write their CR-field and CR-bit destinations unconditionally;
+            # the compiler lists only the register fields a page writes)
+            if not o.dst or (o.cls == "fpr" and o.field not in rec.c.writes):
+                continue
+            k = element_index(o, ks, kd, tables, True) if o.vec else 0
+            if o.cls == "fpr":
+                write_elem(real_f, o.base, k, fw, read_elem(fpr, o.base, k, fw))
+            elif o.cls == "crf":
+                n = (o.base + k) & 127
+                real_c[n] = cr[n]
+            elif o.cls == "crb":
+                bit = (o.base + 4 * k) & 511
+                m = 8 >> (bit & 3)
+                real_c[bit >> 2] = (real_c[bit >> 2] & ~m) | (cr[bit >> 2] & m)
+        if rec.rc:
+            real_c[crf & 127] = cr[crf & 127]
 
     def _ldst_cr(self, s, o, ks, kd, tables, szero):
         """The CR field (CR0 + element) of a store's data element as if Rc=1
@@ -646,13 +699,13 @@ class SVInsn:
         r = rec.rm
         o, exact = rec.sat[0], rec.sat[1]
         v = sc[o.sidx] & M64
-        if env is not None:
-            e = exact.value(env)
-            if (e - v) & M64:
-                raise Trap(f"internal: decoder/svp64/sat_exact.txt's {exact.text!r} for "
-                           f"{rec.mnemonic} disagrees with its page (0x{v:x})", "illegal")
-        else:
+        e = exact.value(env) if env is not None else None
+        if e is None:
+            # "fits", or no exact result (x/0: the page's undefined result stands)
             e = satexact.as_int(v, exact is None or r.sat == "s")
+        elif exact.disagrees(e, v, r.sat == "s"):
+            raise Trap(f"internal: decoder/svp64/sat_exact.txt's {exact.text!r} for "
+                       f"{rec.mnemonic} disagrees with its page (0x{v:x})", "illegal")
         w = r.ew
         lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if r.sat == "s" else (0, (1 << w) - 1)
         c = lo if e < lo else hi if e > hi else e
@@ -727,6 +780,41 @@ class SVInsn:
             event["remap"] = {slot: t[kd if slot in OUT_SLOTS else ks]
                               for slot, t in sorted(tables.items())}
         emit(event)
+
+
+class _MemJournal:
+    """The memory writes of one store group (fail-first with SUBVL>1, VLi=0),
+    so a failing sub-element can take back its group's earlier stores."""
+
+    def __init__(self, mem):
+        self.mem, self.entries = mem, []
+
+    def over(self, mem):
+        return _JournalledMemory(mem, self.entries)
+
+    def undo(self):
+        for addr, old in reversed(self.entries):
+            self.mem.write_bytes(addr, old)
+        self.entries.clear()
+
+
+class _JournalledMemory:
+    """``mem`` recording the old bytes of every write into ``entries``."""
+    __slots__ = ("mem", "entries", "little")
+
+    def __init__(self, mem, entries):
+        self.mem, self.entries, self.little = mem, entries, mem.little
+
+    def write(self, addr, n, value):
+        self.entries.append((addr, self.mem.read_bytes(addr, n)))
+        self.mem.write(addr, n, value)
+
+    def write_bytes(self, addr, data):
+        self.entries.append((addr, self.mem.read_bytes(addr, len(data))))
+        self.mem.write_bytes(addr, data)
+
+    def __getattr__(self, name):
+        return getattr(self.mem, name)
 
 
 class _Schedule:

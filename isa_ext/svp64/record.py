@@ -32,23 +32,37 @@ def _name_list(fname, tags=False):
 
 
 def signed_sources():
-    """Base mnemonics whose source elements are sign-extended under ELWIDTH_SRC
-    (``decoder/svp64/signed_sources.txt``)."""
+    """{base mnemonic: conditions}: rows whose source elements are sign-extended
+    under ELWIDTH_SRC (``decoder/svp64/signed_sources.txt``), when the word's
+    fields meet the conditions (:func:`fields_hold`)."""
     global _SIGNED
     if _SIGNED is None:
-        _SIGNED = _name_list("signed_sources.txt")
+        _SIGNED = _name_list("signed_sources.txt", tags=True)
     return _SIGNED
+
+
+def fields_hold(conditions, fields):
+    """Whether every ``FIELD&MASK`` condition (a table's tags) has a bit of MASK
+    set in the instruction's field; no condition always holds."""
+    for c in conditions:
+        name, _, mask = c.partition("&")
+        if name not in fields or not mask:
+            raise Trap(f"decoder/svp64: bad field condition {c!r} (FIELD&MASK)", "illegal")
+        if not fields[name] & int(mask, 0):
+            return False
+    return True
 
 
 _XLEN = None
 
 
 def xlen_rows():
-    """Base mnemonics whose page depends on XLEN (``decoder/svp64/xlen_rows.txt``):
-    element-width overrides trap on them."""
+    """{base mnemonic: conditions}: rows whose page depends on XLEN
+    (``decoder/svp64/xlen_rows.txt``) when the word's fields meet the
+    conditions: element-width overrides trap on them."""
     global _XLEN
     if _XLEN is None:
-        _XLEN = _name_list("xlen_rows.txt")
+        _XLEN = _name_list("xlen_rows.txt", tags=True)
     return _XLEN
 
 
@@ -193,11 +207,13 @@ class LdSt:
         """The memory view of element (ks, kd): loads step memory with the source
         index, stores with the destination index (ldst.mdwn: i for LD, j for ST).
         A load whose offsets REMAP maps (:meth:`offset_slot`) takes its offset
-        index from that schedule at srcstep (ISACaller's check_replace_d)."""
+        index from that schedule at srcstep (ISACaller's check_replace_d); a
+        store's at dststep (remap.mdwn: for unit-strided LD/ST "it will be the
+        offset that is remapped")."""
         k = kd if self.store else ks
-        slot = None if self.store else self.offset_slot(tables)
+        slot = self.offset_slot(tables)
         if slot is not None:
-            k = tables[slot][ks]
+            k = tables[slot][k]
         mode = self.mode
         if mode == "unit":
             def off(n):
@@ -343,11 +359,6 @@ class SVRecord:
         self.rc1_stores = isa.profile.rc1_results == "stored"
         if r.mode == "ffirst":
             if self.kind == "ldst":
-                if "MEM" in row.outs and r.subvl > 1 and not r.vli:
-                    # a failing sub-element would have to take back the
-                    # memory writes of its group's earlier sub-elements
-                    raise Trap("SVP64 data-dependent fail-first on a store with SUBVL > 1 "
-                               "and VLi=0 is not implemented", "illegal")
                 self.ffcr = ("rc1", None)
             elif self.rc or rc_field:
                 self.ffcr = ("rc", None)
@@ -399,8 +410,10 @@ class SVRecord:
             self.data_op = next((o for o in self.ops if o.field == ld.data), None)
         self.addr_field = self.addr_fields[0] if self.addr_fields else None
         self.mview = self.ldst is not None and self.ldst.needs_view()
-        self.sext = row.mnemonic in signed_sources()
-        if (r.ew != 64 or r.ews != 64) and row.mnemonic in xlen_rows():
+        signed = signed_sources().get(row.mnemonic)
+        self.sext = signed is not None and fields_hold(signed, fields)
+        xlen = xlen_rows().get(row.mnemonic)
+        if (r.ew != 64 or r.ews != 64) and xlen is not None and fields_hold(xlen, fields):
             raise Trap(f"SVP64 element-width overrides on {d.mnemonic} are not implemented "
                        "(its operation depends on XLEN)", "illegal")
         # saturation (normal.mdwn "sat mode"): clamp the exact result to ELWIDTH
@@ -420,6 +433,8 @@ class SVRecord:
                 raise Trap(f"SVP64 /sat{r.sat} of {d.mnemonic} is not implemented (its page "
                            f"reads its sources {'un' if r.sat == 's' else ''}signed; "
                            "decoder/svp64/sat_exact.txt)", "illegal")
+            if exact is not None:
+                exact = exact.get(r.sat)
             if exact is None and r.ews == 64:
                 raise Trap(f"SVP64 /sat{r.sat} of {d.mnemonic} with 64-bit source elements "
                            "is not implemented (its exact result is not known: "
@@ -440,6 +455,11 @@ class SVRecord:
                     else:
                         raise Trap(f"decoder/svp64/sat_exact.txt: {d.mnemonic} has no "
                                    f"source field {name}", "illegal")
+            if r.sat == "u" and r.ews != 64 and self.sext and signed:
+                # a row whose fields choose signed sources (minmax's signed
+                # comparison): zero-extending them (N=0) would change it
+                raise Trap(f"SVP64 /satu of {d.mnemonic} with narrower signed source "
+                           "elements is not implemented", "illegal")
             # (result Op, Exact or None, the expression's fields or None)
             self.sat = (res, exact, env)
             self.sext = r.sat == "s"
@@ -447,7 +467,7 @@ class SVRecord:
         # rc_bits (the destination width, or the operation's under a profile)
         self.rc_op = None
         self.rc_bits = r.ew if isa.profile.rc_width == "destination" else max(r.ew, r.ews)
-        if self.rc and row.rc == "CR0" and self.rc_bits != 64:
+        if self.rc and row.rc == "CR0" and self.rc_bits != 64 and not c.records_cr0:
             self.rc_op = next((o for n in row.outs for o in gops if o.dst and o.field == n),
                               None)
         # pages using SVSTATE (svstep) see the element's steps and the loop context
@@ -460,6 +480,9 @@ class SVRecord:
         for j, o in enumerate(gops):
             o.sidx = 0 if (o.ra0 and not o.vec and o.base == 0) else j + 1
         self.gops = gops
+        # source zeroing of FPR and CR operands runs on copies of those files
+        self.zero_other_sources = any(o.src and o.cls in ("fpr", "crf", "crb")
+                                      for o in self.ops)
         self.fast = (not r.predicated and r.mode == "normal" and not self.scratch_needed
                      and not self.fp_elw
                      and not self.mview and not self.scalar_dest
