@@ -19,7 +19,7 @@ from dataclasses import dataclass, field as dc_field
 from ..errors import Trap
 from ..svp64 import svstate as SV
 from ..svp64.indexmap import element_index
-from ..svp64.predication import mask as pred_mask, ALL
+from ..svp64.predication import mask as pred_mask, zeroing, ALL
 from ..svp64.steps import settle, step_on, reverse_mask
 
 SWIZZLE_CATEGORY = "MVRM-2P-2S1D"  # isa_ext/ext/swizzle_sv.py
@@ -203,12 +203,7 @@ def _generic(isa, state, rec, sv, vl, pc, deps):
                                if a not in deps.predicate]
         if r.rg and profile.reverse_gear_mask == "element":
             smask, dmask = reverse_mask(smask, vl), reverse_mask(dmask, vl)
-    twin = r.ptype == 2 or profile.single_pred_zeroing == "twin"
-    sz, dz = r.sz, r.dz
-    if not twin:
-        sz = sz and not dz
-    sskip = r.predicated and not (sz if twin else (sz or dz))
-    dskip = r.predicated and not (dz if twin else (sz or dz))
+    sz, dz, sskip, dskip = zeroing(r, profile)
     pack = subvl > 1 and (sv >> SV.SH_PACK) & 1
     unpack = subvl > 1 and (sv >> SV.SH_UNPACK) & 1
     tables = None

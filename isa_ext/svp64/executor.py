@@ -36,7 +36,7 @@ from . import remap
 from . import svstate as SV
 from .elements import M64, read_elem, write_elem
 from .indexmap import IDENTITY, OUT_SLOTS, IndexMap, element_index
-from .predication import mask as pred_mask, ALL
+from .predication import mask as pred_mask, zeroing, ALL
 from .record import SVRecord
 from . import satexact
 from .steps import LoopContext, settle, step_on, reverse_mask
@@ -308,13 +308,8 @@ class SVInsn:
         # ISACaller reads the predicate again before every element, so an
         # element that overwrites the mask register changes the later ones
         reread = r.predicated and profile.mask_read == "every element"
-        twin = r.ptype == 2 or profile.single_pred_zeroing == "twin"
-        sz, dz = r.sz, r.dz
-        if not twin:
-            sz = sz and not dz
         # masked-out elements are skipped on a side that is not zeroing
-        sskip = r.predicated and not (sz if twin else (sz or dz))
-        dskip = r.predicated and not (dz if twin else (sz or dz))
+        sz, dz, sskip, dskip = zeroing(r, profile)
         srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
         dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
         if vf and r.predicated:

@@ -36,3 +36,16 @@ def mask(state, mmode, code, vl, cr_offset=CR_PRED_OFFSET):
     if mmode:
         return cr_mask(state.cr, code, vl, cr_offset)
     return int_mask(state.gpr, code)
+
+
+def zeroing(rec, profile):
+    """(sz, dz, sskip, dskip) of a decoded record: which sides zero masked-out
+    elements and which skip them.  Under single predication sz and dz share the
+    one mask (dz wins); the openpower-isa profile treats them as twin does."""
+    twin = rec.ptype == 2 or profile.single_pred_zeroing == "twin"
+    sz, dz = rec.sz, rec.dz
+    if not twin:
+        sz = sz and not dz
+    sskip = rec.predicated and not (sz if twin else (sz or dz))
+    dskip = rec.predicated and not (dz if twin else (sz or dz))
+    return sz, dz, sskip, dskip
