@@ -489,3 +489,28 @@ def test_string_invalid_forms_trap(isa, word, reason):
                      gpr={5: BUF, 4: BUF, 3: 0x33}, xer=4)
     assert res.stop == "trap" and res.trap.kind == "illegal" and reason in res.trap.reason
     assert state.gpr[3] == 0x33
+
+
+@pytest.mark.parametrize("line", ["sv.brd/w=16 *8,*16", "sv.bpermd/w=32 *8,*16,*24",
+                                  "sv.addex/w=8 *8,*16,*24,0", "sv.cdtbcd/w=32 *8,*16"])
+def test_xlen_dependent_rows_trap_under_element_width(svisa, line):
+    # their result at an element width is not the 64-bit result truncated
+    # (bytes reversed within XLEN, indices below XLEN, the carry out of bit 0,
+    # words of declets): the pages run at 64 bits, so the override traps
+    sim = Simulator(isa=svisa)
+    sim.load_asm(f"setvl 0,0,2,0,1,1\n{line}\n")
+    res = sim.run(max_steps=10)
+    assert res.stop == "trap" and "element-width overrides" in res.trap.reason
+    assert sim.state.gpr[8] == 0
+
+
+def test_svp64_brd_and_setbc_vectors(svisa):
+    # sv.brd reverses each element; sv.setbc takes a vector of CR bits BI
+    # (EXTRA3 *8 = CR fields 8.., bit 0 of each: LT)
+    sim = Simulator(isa=svisa)
+    sim.load_asm("setvl 0,0,3,0,1,1\nsv.brd *8,*16\nsv.setnbc *20,*32\n")
+    sim.state.gpr[16:19] = [0x0102030405060708, 0xFF, 0]
+    sim.state.cr[8:11] = [0b1000, 0b0111, 0b1000]
+    assert sim.run(max_steps=10).stop == "end"
+    assert sim.state.gpr[8:11] == [0x0807060504030201, 0xFF00000000000000, 0]
+    assert sim.state.gpr[20:23] == [M64, 0, M64]
