@@ -43,6 +43,8 @@ SVP64ASM_WORDS = [
     ("sv.sadduw/m=r3 *8,*16,*24,3", [0x05602480, 0x584437dc]),
     ("sv.saddw. *8,*16,*24,1", [0x05402480, 0x5844335d]),
     ("sv.ternlogi. *8,*16,5,0x12", [0x05402800, 0x14442891]),
+    ("bmask 3,4,5,6,1", [0x586429b1]), ("bmask 3,4,0,31,0", [0x586407d1]),
+    ("bmask 31,30,29,17,1", [0x5bfeec71]), ("sv.bmask *8,*16,*24,10,0", [0x05402480, 0x58443291]),
 ]
 
 
@@ -130,6 +132,31 @@ def test_binlog_lookup(isa):
     assert s.gpr[7] == M64 & ~0b1110
 
 
+@pytest.mark.parametrize("bm, L, rb, want", [
+    # RA = 0b01011000.  bm = 0b10100: bm[0:1] = 2 XOR, bm[2:3] = 2 a2 = RA+1,
+    # bm[4] = 0 a1 = ~RA; all bits (RB field 0): ~RA ^ (RA+1)
+    (0b10100, 0, 0, ~0b01011000 & M64 ^ 0b01011001),
+    # bm = 0b01010: AND, a2 = RA-1, a1 = ~RA: the bits below RA's lowest set
+    # bit, 0b00000111
+    (0b01010, 0, 0, 0b00000111),
+    # bm = 0b01000: AND, a2 = -RA, a1 = ~RA: ~RA & -RA = the bits above RA's
+    # lowest set bit that RA does not have: ...1111 1010 0000
+    (0b01000, 0, 0, M64 & ~0b01011111),
+    # bm = 0b00011 (OR, a2 = RA-1, a1 = RA): RA | RA-1 fills the trailing
+    # zeros: 0b01011111
+    (0b00011, 0, 0, 0b01011111),
+    # the same, masked to the low nibble by RB = r6 = 0xF: (RA & 0xF) = 0b1000,
+    # OR (0b1000 - 1) = 0b1111; L=1 restores RA's bits outside the mask
+    (0b00011, 0, 6, 0b00001111),
+    (0b00011, 1, 6, 0b01011111),
+    # bm[0:1] = 3 is undefined: 0, as libre-soc's page gives
+    (0b11000, 0, 0, 0),
+])
+def test_bmask_hand_derived(isa, bm, L, rb, want):
+    s = run(isa, [f"bmask 3,4,{rb},{bm},{L}"], {4: 0b01011000, 6: 0xF})
+    assert s.gpr[3] == want
+
+
 def test_record_form_cr0(isa):
     # Rc=1 records RT against 0 with SO: avgadd. of 0 and 0 is 0 (EQ)
     s = run(isa, ["avgadd. 3,4,5"], {4: 0, 5: 0})
@@ -143,6 +170,8 @@ PROGRAMS = [
     ["absdacs. 3,4,5"], ["cprop. 3,4,5"], ["sadd. 3,4,5,1"], ["saddw. 3,4,5,2"],
     ["sadduw. 3,4,5,3"], ["ternlogi. 3,4,5,0x5a"], ["ternlogi 3,4,5,0xe8"],
     ["binlog 3,4,5,6,0"], ["binlog 3,4,5,6,1"],
+    ["bmask 3,4,5,6,1"], ["bmask 3,4,0,31,0"], ["bmask 3,4,5,16,0"], ["bmask 3,4,5,13,1"],
+    ["bmask 3,4,5,26,0"], ["bmask 3,4,0,8,1"], ["bmask 3,4,5,29,1"],
     ["setvl 0,0,3,0,1,1", "sv.avgadd *8,*16,*24"],
     ["setvl 0,0,3,0,1,1", "sv.absdacu *8,*16,*24"],
     ["setvl 0,0,3,0,1,1", "sv.ternlogi *8,*16,*24,0x96"],

@@ -26,6 +26,7 @@ TEMPLATES = [
     ("sv.sadd{p} *80, *40, *60, 2", True),
     ("sv.ternlogi{p} *80, *40, *60, 0x96", True),
     ("sv.binlog{p} *80, *40, *60, *20, 1", True),
+    ("sv.bmask{p}{w} *80, *40, *60, 10, 1", True),
     ("sv.mffpr{t} *80, *40", True),
     ("sv.fishmv{t} *80, 0x1234", True),
 ]
