@@ -15,6 +15,8 @@ from isa_ext.disasm import disassemble
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 
+M64 = (1 << 64) - 1
+
 SVP64ASM_WORDS = [
     ("mffpr 3,4", [0xfc60271c]), ("mffpr. 3,4", [0xfc60271d]),
     ("mffprs 3,4", [0xec60271c]), ("mffprs. 3,4", [0xec60271d]),
@@ -27,6 +29,10 @@ SVP64ASM_WORDS = [
     ("sv.mffprs. *3,*8", [0x05403c00, 0xec00171d]),
     ("sv.fmvis *4,0x3f80", [0x05402000, 0x58203f86]),
     ("sv.fishmv *4,0x1234", [0x05402400, 0x583a1216]),
+    ("ctfpr 3,4,1", [0xfc68261e]), ("ctfpr. 3,4,0", [0xfc60261f]),
+    ("ctfpr 3,4,2", [0xfc70261e]), ("ctfpr 3,4,3", [0xfc78261e]),
+    ("ctfprs 3,4,0", [0xec60261e]), ("ctfprs. 31,30,3", [0xeff8f61f]),
+    ("sv.ctfpr *8,*16,2", [0x05402400, 0xfc50261e]),
 ]
 
 
@@ -102,7 +108,41 @@ def test_cr_logic_hand_derived(isa):
     assert s.crval == 0xC0000004
 
 
+@pytest.mark.parametrize("line, rb, want, fpscr_changes", [
+    # IT=0: the low word as a signed integer: 0xFFFFFFFF is -1.0, exactly, and
+    # the FPSCR is left alone (libre-soc's page: "rounding never necessary")
+    ("ctfpr 3,4,0", 0x12345678FFFFFFFF, 0xBFF0000000000000, False),
+    # IT=1: unsigned word: 4294967295.0 = 0x41EFFFFFFFE00000
+    ("ctfpr 3,4,1", 0x12345678FFFFFFFF, 0x41EFFFFFFFE00000, False),
+    # IT=2: signed doubleword: -2 -> -2.0; FPRF = -normal (0b01000)
+    ("ctfpr 3,4,2", M64 - 1, 0xC000000000000000, True),
+    # IT=3: unsigned doubleword 2^64-1 rounds (to nearest) to 2^64 =
+    # 0x43F0000000000000, inexact
+    ("ctfpr 3,4,3", M64, 0x43F0000000000000, True),
+    # ctfprs rounds to single: 2^24+1 (IT=0, a word) is not a single; to
+    # nearest-even it is 2^24 = 0x4170000000000000 as a double
+    ("ctfprs 3,4,0", 0x01000001, 0x4170000000000000, True),
+])
+def test_ctfpr_hand_derived(isa, line, rb, want, fpscr_changes):
+    s = run(isa, [line], gpr={4: rb})
+    assert s.fpr[3] == want
+    assert (s.fpscr != 0) == fpscr_changes
+
+
+def test_ctfpr_word_leaves_fpscr(isa):
+    # FPSCR with XX and FPRF already set stays exactly as it was for IT=0/1
+    sim = Simulator(isa=isa)
+    sim.load_asm("ctfpr 3,4,0\nctfpr 5,4,1\n")
+    sim.state.gpr[4] = 7
+    sim.state.fpscr = 0x0002_1000 | 0x0200_0000
+    assert sim.run(max_steps=5).stop == "end"
+    assert sim.state.fpscr == 0x0002_1000 | 0x0200_0000
+    assert sim.state.fpr[3] == sim.state.fpr[5] == 0x401C000000000000  # 7.0
+
+
 PROGRAMS = [
+    ["ctfpr 3,4,0"], ["ctfpr 3,4,1"], ["ctfpr. 3,4,2"], ["ctfpr 3,4,3"],
+    ["ctfprs 3,4,0"], ["ctfprs 3,4,1"], ["ctfprs. 3,4,2"], ["ctfprs 3,4,3"],
     ["mffpr. 3,4"], ["mffprs. 3,4"], ["mtfpr 3,4"], ["mtfprs 3,4"],
     ["fmvis 3,0x1234"], ["fmvis 3,0xc0a0", "fishmv 3,0x5678"],
     ["crternlogi 3,4,5,0x96"], ["crternlogi 31,0,17,0xe8"], ["crbinlog 3,4,5"],
