@@ -514,3 +514,48 @@ def test_svp64_brd_and_setbc_vectors(svisa):
     assert sim.run(max_steps=10).stop == "end"
     assert sim.state.gpr[8:11] == [0x0807060504030201, 0xFF00000000000000, 0]
     assert sim.state.gpr[20:23] == [M64, 0, M64]
+
+
+LIVE_PROGRAMS = [
+    ["bpermd 3,4,5"], ["brh 3,4"], ["brw 3,4"], ["brd 3,4"], ["addg6s 3,4,5"],
+    ["cdtbcd 3,4"], ["cbcdtd 3,4"], ["setbc 3,5"], ["setbcr 3,17"], ["setnbc 3,31"],
+    ["setnbcr 3,0"],
+    ["setvl 0,0,3,0,1,1", "sv.bpermd *8,*16,*24"],
+    ["setvl 0,0,3,0,1,1", "sv.brd *8,*16"],
+    ["setvl 0,0,3,0,1,1", "sv.addg6s *8,*16,*24"],
+    ["setvl 0,0,3,0,1,1", "sv.cdtbcd *8,*16"],
+    ["setvl 0,0,2,0,1,1", "sv.setbc *8,*16"],
+]
+
+
+def test_against_isacaller_live(isacaller):
+    # libre-soc's ISACaller runs openpower-isa's own pages for these.  Not
+    # here: addex (its page has no OV update) and sync/isync (TODO pages),
+    # compared with QEMU only; addpcis, on which ISACaller 3cb597b9 raises
+    # KeyError 'NONE' (docs/compat.md), pinned by hand above
+    from isa_ext.diffcheck.isacaller import run_batch
+    from isa_ext.isa import ISA
+    isa = ISA(profile="openpower-isa")
+    rng = random.Random(20261124)
+    batch, ours = [], []
+    for lines in LIVE_PROGRAMS:
+        for _ in range(3):
+            gpr = [rng.getrandbits(64) for _ in range(128)]
+            gpr[0] = 0
+            gpr[4] = int.from_bytes(bytes(rng.randrange(72) for _ in range(8)), "big") \
+                if "bpermd" in lines[-1] else gpr[4]
+            cr = rng.getrandbits(32)
+            words = list(assemble("\n".join(lines) + "\n", isa=isa, base=0).words)
+            batch.append({"words": words, "gpr": gpr, "fpr": [0] * 128, "cr": cr,
+                          "svstate": 0, "max_steps": 10})
+            sim = Simulator(isa=isa)
+            sim.load_words(words)
+            sim.state.gpr[:] = gpr + [0] * (len(sim.state.gpr) - len(gpr))
+            sim.state.crval = cr
+            ours.append((lines, sim.run(max_steps=10)))
+    theirs = run_batch(isacaller.root, batch)
+    for (lines, res), t in zip(ours, theirs):
+        assert "error" not in t, (lines, t)
+        assert res.stop == "end", (lines, res.trap)
+        assert list(res.gpr[:128]) == t["gpr"][:128], lines
+        assert res.state.crval == t["cr"], lines
