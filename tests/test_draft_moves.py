@@ -33,6 +33,12 @@ SVP64ASM_WORDS = [
     ("ctfpr 3,4,2", [0xfc70261e]), ("ctfpr 3,4,3", [0xfc78261e]),
     ("ctfprs 3,4,0", [0xec60261e]), ("ctfprs. 31,30,3", [0xeff8f61f]),
     ("sv.ctfpr *8,*16,2", [0x05402400, 0xfc50261e]),
+    ("crfternlogi 3,4,5,0x96,7", [0x15b3bc82]), ("crfternlogi 3,4,5,149,5", [0x15b1b483]),
+    ("crfternlogi 7,0,1,0xff,8", [0x17c03fc3]),
+    ("crfbinlog 3,4,5,15", [0x59f3a009]), ("crfbinlog 3,4,5,1", [0x5991a009]),
+    ("crfbinlog 0,7,6,9", [0x585dc009]),
+    ("sv.crfternlogi *8,*16,*24,0x96,15", [0x05402480, 0x14eb7c82]),
+    ("sv.crfbinlog *8,*16,*24,3", [0x05402480, 0x588b6009]),
 ]
 
 
@@ -140,7 +146,35 @@ def test_ctfpr_word_leaves_fpscr(isa):
     assert sim.state.fpr[3] == sim.state.fpr[5] == 0x401C000000000000  # 7.0
 
 
+def test_cr_field_logic_hand_derived(isa):
+    # CR1 = 0b1100, CR2 = 0b1010, CR3 = 0b0110 (CR = 0x0CA60000).
+    # crfternlogi 1,2,3,0x96,0b1011: TLI read MSB-first, 0x96 = 1001 0110 is
+    # set at indices 0 3 5 6, the even-parity ones (three-input XNOR).  Per
+    # bit i the index is CR1 CR2 CR3: 110, 101, 011, 000, all even: 1111;
+    # msk 0b1011 keeps bit 1, which is 1 already: CR1 = 0b1111
+    s = run(isa, ["crfternlogi 1,2,3,0x96,11"], cr=0x0CA60000)
+    assert s.crval == 0x0FA60000
+    # with TLI 0x69 (odd parity, XOR) every index above gives 0; bit 1 kept
+    s = run(isa, ["crfternlogi 1,2,3,0x69,11"], cr=0x0CA60000)
+    assert s.crval == 0x04A60000
+    # crfbinlog 1,2,3,0b1111: lut = CR3 = 0b0110 (XOR, read MSB-first),
+    # index bits of CR1 and CR2: 11 10 01 00 -> 0 1 1 0 = 0b0110
+    s = run(isa, ["crfbinlog 1,2,3,15"], cr=0x0CA60000)
+    assert s.crval == 0x06A60000
+
+
+def test_crfbinlog_msk_zero_traps(isa):
+    sim = Simulator(isa=isa)
+    sim.load_asm(".long 0x5990a009\n")   # crfbinlog 3,4,5,1 with its msk bits cleared
+    sim.state.crval = 0x12345678
+    res = sim.run(max_steps=2)
+    assert res.stop == "trap" and "msk = 0" in res.trap.reason
+    assert sim.state.crval == 0x12345678
+
+
 PROGRAMS = [
+    ["crfternlogi 3,4,5,0x96,7"], ["crfternlogi 0,1,2,0xe8,15"], ["crfbinlog 3,4,5,15"],
+    ["crfbinlog 1,6,7,9"],
     ["ctfpr 3,4,0"], ["ctfpr 3,4,1"], ["ctfpr. 3,4,2"], ["ctfpr 3,4,3"],
     ["ctfprs 3,4,0"], ["ctfprs 3,4,1"], ["ctfprs. 3,4,2"], ["ctfprs 3,4,3"],
     ["mffpr. 3,4"], ["mffprs. 3,4"], ["mtfpr 3,4"], ["mtfprs 3,4"],
