@@ -12,7 +12,7 @@ from isa_ext.spec.mnemonics import PRIVILEGED, coverage, reference_mnemonics
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 # the measured count when this floor was last raised; it may only go up
-FLOOR = 442
+FLOOR = 443
 
 
 @pytest.fixture(scope="module")
