@@ -22,6 +22,14 @@ class Memory:
         self.pages = {}
         self.little = little
         self.writes = 0  # counts stores; lets callers notice code modification
+        # the load-and-reserve reservation (lwarx ... stwcx.): live flag, length
+        # in bytes, address.  A single-thread model: the reservation is lost by
+        # a store-conditional and, as Book II 1.7.3.1 lets an implementation
+        # do, by any store at all (write_bytes clears it), so stwcx. succeeds
+        # only when no store came between it and its lwarx.
+        self.reserve = 0
+        self.reserve_length = 0
+        self.reserve_addr = 0
 
     def _page(self, addr):
         key = addr >> PAGE_BITS
@@ -39,6 +47,7 @@ class Memory:
         return b"".join(self.read_bytes(addr + i, 1) for i in range(n))
 
     def write_bytes(self, addr, data):
+        self.reserve = 0
         addr &= M64
         off = addr & PAGE_MASK
         if off + len(data) <= PAGE_SIZE:
@@ -94,6 +103,9 @@ class Memory:
 
 
 # SPR numbers reachable through mfspr/mtspr -> state attribute
+# darn's initial seed (State.darn_seed): any fixed value makes runs repeatable
+DARN_SEED = 0x0123456789ABCDEF
+
 SPR_ATTRS = {1: "xer", 8: "lr", 9: "ctr", 815: "tar", 720: "svstate",
              705: "svshape0", 706: "svshape1", 707: "svshape2", 708: "svshape3"}
 SPR_NAMES = {attr: n for n, attr in SPR_ATTRS.items()}
@@ -140,6 +152,9 @@ class State:
         self.msr = (1 << 63) | (1 if little else 0)  # SF (64-bit) and LE
         self.fpscr = 0
         self.svstate = 0
+        # darn's deterministic random number generator: a splitmix64 sequence
+        # from this seed (random_number); set it to vary or replay the values
+        self.darn_seed = DARN_SEED
         # SVP64 REMAP shapes (isa_ext/svp64/remap.py has the layout)
         self.svshape0 = self.svshape1 = self.svshape2 = self.svshape3 = 0
         # address of the instruction a one-shot REMAP applies to (-1: none); set
@@ -189,6 +204,23 @@ class State:
     @crval.setter
     def crval(self, v):
         cr_unpack(self.cr, v)
+
+    # -- darn -------------------------------------------------------------
+    def random_number(self, l):
+        """darn's result for L (0: 32-bit conditioned, zero-extended; 1:
+        64-bit conditioned; 2: 64-bit raw).  Deterministic: splitmix64 over
+        ``darn_seed``, which each call advances.  All ones is the ISA's error
+        value, never a random result, so it is skipped."""
+        while True:
+            self.darn_seed = (self.darn_seed + 0x9E3779B97F4A7C15) & M64
+            z = self.darn_seed
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+            z ^= z >> 31
+            if l == 0:
+                return z & 0xFFFFFFFF
+            if z != M64:
+                return z
 
     # -- system calls ---------------------------------------------------
     def syscall(self):

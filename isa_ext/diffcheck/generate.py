@@ -352,6 +352,12 @@ class Generator:
                 values["U"] &= 0b0011
         if m.startswith("mtfsb1") and "BT" in values and 24 <= values["BT"] <= 29:
             values["BT"] = 0  # FX instead of an exception enable or NI
+        if m == "sync":
+            # QEMU 7.2 knows the v3.0B sync only (L 0-2 in bits 9:10, no SC)
+            values["L2"] = self.rng.randrange(3)
+            values["SC"] = 0
+        if m == "addex":
+            values["CY"] = 0  # CY=1..3 are reserved (an illegal instruction)
 
     def _avoid_divde_positive_overflow(self, values, case):
         """QEMU 7.2 misses divde's overflow when 2^63 <= |quotient| < 2^64: it

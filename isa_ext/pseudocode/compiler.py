@@ -122,6 +122,9 @@ SPECIALS = {
     "REMAPNEXT": ("remap_next", 64),
     "SO": ("so", 1), "OV": ("ov", 1), "CA": ("ca", 1), "OV32": ("ov32", 1),
     "CA32": ("ca32", 1),
+    # the load-and-reserve reservation (machine.Memory: any store clears it)
+    "RESERVE": ("mem.reserve", 1), "RESERVE_LENGTH": ("mem.reserve_length", 8),
+    "RESERVE_ADDR": ("mem.reserve_addr", 64),
 }
 
 

@@ -291,3 +291,76 @@ def _signed(v, w):
 
 # floating-point helpers register themselves on import (kept last: fp uses the above)
 from . import fp  # noqa: E402,F401
+
+
+# --- alignment and darn ------------------------------------------------------
+
+@intrinsic("ALIGNMENT")
+def _i_alignment(comp, reason=None):
+    """ALIGNMENT("why"): the alignment interrupt (lwarx at an unaligned
+    address; lmw and the string instructions in little-endian mode)."""
+    if comp.state_written:
+        raise TypeError("ALIGNMENT after a state change would leave partial state")
+    msg = _string(reason) if reason is not None else "'alignment interrupt'"
+    return _val(f"raise Trap({msg}, 'alignment')", None)
+
+
+@intrinsic("RANDOM")
+def _i_random(comp, l):
+    """RANDOM(L): darn's deterministic random number (machine.State.random_number)."""
+    return _val(f"s.random_number({l.code})", 64)
+
+
+
+# --- densely packed decimal (Power ISA v3.1 Book I 5.3.4: a declet of 10 bits
+# holds three decimal digits; "large" digits 8 and 9 are coded by the v w x
+# and s t bits, the others three bits each) -----------------------------------
+
+@runtime_function("DPD_TO_BCD", 12, "_dpd_to_bcd")
+def _dpd_to_bcd(declet):
+    """A 10-bit declet p q r s t u v w x y -> three BCD digits (12 bits)."""
+    b = [(declet >> (9 - i)) & 1 for i in range(10)]
+    p, q, r, s, t, u, v, w, x, y = b
+    pqr, stu, wxy = (p << 2) | (q << 1) | r, (s << 2) | (t << 1) | u, (w << 2) | (x << 1) | y
+    if not v:
+        d2, d1, d0 = pqr, stu, wxy
+    elif (w, x) == (0, 0):
+        d2, d1, d0 = pqr, stu, 8 + y
+    elif (w, x) == (0, 1):
+        d2, d1, d0 = pqr, 8 + u, (s << 2) | (t << 1) | y
+    elif (w, x) == (1, 0):
+        d2, d1, d0 = 8 + r, stu, (p << 2) | (q << 1) | y
+    elif (s, t) == (0, 0):
+        d2, d1, d0 = 8 + r, 8 + u, (p << 2) | (q << 1) | y
+    elif (s, t) == (0, 1):
+        d2, d1, d0 = 8 + r, (p << 2) | (q << 1) | u, 8 + y
+    elif (s, t) == (1, 0):
+        d2, d1, d0 = pqr, 8 + u, 8 + y
+    else:
+        d2, d1, d0 = 8 + r, 8 + u, 8 + y
+    return (d2 << 8) | (d1 << 4) | d0
+
+
+@runtime_function("BCD_TO_DPD", 10, "_bcd_to_dpd")
+def _bcd_to_dpd(bcd):
+    """Three BCD digits (12 bits) -> a 10-bit declet.  Each digit's high bit
+    (a, e, i: "is 8 or 9") picks the coding; digits above 9 are not decimal
+    and are coded by their bits as if they were (the ISA leaves the result
+    undefined)."""
+    a, b, c, d = ((bcd >> (11 - i)) & 1 for i in range(4))
+    e, f, g, h = ((bcd >> (7 - i)) & 1 for i in range(4))
+    i, j, k, m = ((bcd >> (3 - n)) & 1 for n in range(4))
+    bits = {
+        (0, 0, 0): (b, c, d, f, g, h, 0, j, k, m),
+        (0, 0, 1): (b, c, d, f, g, h, 1, 0, 0, m),
+        (0, 1, 0): (b, c, d, j, k, h, 1, 0, 1, m),
+        (1, 0, 0): (j, k, d, f, g, h, 1, 1, 0, m),
+        (1, 1, 0): (j, k, d, 0, 0, h, 1, 1, 1, m),
+        (1, 0, 1): (f, g, d, 0, 1, h, 1, 1, 1, m),
+        (0, 1, 1): (b, c, d, 1, 0, h, 1, 1, 1, m),
+        (1, 1, 1): (0, 0, d, 1, 1, h, 1, 1, 1, m),
+    }[(a, e, i)]
+    out = 0
+    for bit in bits:
+        out = (out << 1) | bit
+    return out
