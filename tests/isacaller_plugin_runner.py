@@ -1,43 +1,58 @@
 """Run single instructions on openpower-isa's ISACaller (run in its PyPy venv by
-tests/test_openpower_plugin_e2e.py, not collected by pytest).
+tests/test_openpower_plugin_e2e.py; not a test module).
 
 stdin: JSON list of cases {"word": int, "gpr": [32 ints], "fpr": [32 ints]};
 stdout: a line "RESULT <json>" with, per case, {"gpr": [...], "fpr": [...]} or
-{"illegal": reason} when the instruction raised the installed ILLEGAL helper's
-exception (nothing written), or {"error": text} for anything else.
+{"illegal": reason} when the instruction raised the plugin's ILLEGAL helper
+(aborted, nothing written).
+
+One simulator runs every case (building one costs seconds): the words sit at
+addresses 0, 4, 8 ...; before each case the registers are set and the PC put
+on its word, as run_tst (openpower.decoder.isa.test_runner) does for a program.
+No disassembly is given, so ISACaller names each instruction by its decoder.
 """
 import json
 import sys
 
-from openpower.decoder.isa.test_runner import run_tst
+from nmigen import Module
+from nmigen.sim import Settle, Simulator
+from openpower.decoder.isa.all import ISA
+from openpower.decoder.isa_ext_helpers import IsaExtIllegal
 from openpower.decoder.power_decoder import create_pdecode
 from openpower.decoder.power_decoder2 import PowerDecode2
-from openpower.simulator.program import Program
-
-
-def run_case(case, pdecode2):
-    fprs = list(case["fpr"])
-    with Program([f".long 0x{case['word']:08x}"], bigendian=False) as prog:
-        sim = run_tst(prog, list(case["gpr"]), initial_fprs=fprs, pdecode2=pdecode2)
-    return {"gpr": [sim.gpr(i).value for i in range(32)],
-            "fpr": [sim.fpr(i).value for i in range(32)]}
+from openpower.decoder.selectable_int import SelectableInt
 
 
 def main():
     cases = json.load(sys.stdin)
     pdecode2 = PowerDecode2(create_pdecode(include_fp=True))
+    m = Module()
+    m.submodules.pdecode2 = pdecode2
+    isa = ISA(pdecode2, [0] * 32, {}, 0, initial_insns=[c["word"] for c in cases],
+              respect_pc=True, fpregfile=[0] * 32, bigendian=0)
     out = []
-    for case in cases:
-        try:
-            out.append(run_case(case, pdecode2))
-        except Exception as e:  # the helper's exception, possibly wrapped by the simulator
-            chain, seen = e, []
-            while chain is not None:
-                seen.append(chain)
-                chain = chain.__cause__ or chain.__context__
-            illegal = next((x for x in seen if type(x).__name__ == "IsaExtIllegal"), None)
-            out.append({"illegal": str(illegal)} if illegal is not None
-                       else {"error": f"{type(e).__name__}: {e}"[:300]})
+
+    def process():
+        yield pdecode2.dec.bigendian.eq(0)
+        for n, case in enumerate(cases):
+            for i in range(32):
+                isa.gpr[i] = SelectableInt(case["gpr"][i], 64)
+                isa.fpr[i] = SelectableInt(case["fpr"][i], 64)
+            isa.pc.CIA = SelectableInt(4 * n, 64)
+            isa.pc.NIA = SelectableInt(4 * n + 4, 64)
+            yield from isa.setup_one()
+            yield Settle()
+            try:
+                yield from isa.execute_one()
+            except IsaExtIllegal as e:
+                out.append({"illegal": str(e)})
+                continue
+            out.append({"gpr": [isa.gpr(i).value for i in range(32)],
+                        "fpr": [isa.fpr(i).value for i in range(32)]})
+
+    sim = Simulator(m)
+    sim.add_process(process)
+    sim.run()
     print("RESULT " + json.dumps(out))
 
 
