@@ -1,13 +1,15 @@
 """Run single instructions on openpower-isa's ISACaller (run in its PyPy venv by
 tests/test_openpower_plugin_e2e.py; not a test module).
 
-stdin: JSON list of cases {"word": int, "gpr": [32 ints], "fpr": [32 ints]};
+stdin: JSON list of cases {"words": [int, ...] (one instruction: a word, or an
+SVP64 prefix and its suffix), "gpr": [32 ints], "fpr": [32 ints], optional
+"vl" (SVSTATE VL = MAXVL, default 0)};
 stdout: a line "RESULT <json>" with, per case, {"gpr": [...], "fpr": [...]} or
 {"illegal": reason} when the instruction raised the plugin's ILLEGAL helper
 (aborted, nothing written).
 
 One simulator runs every case (building one costs seconds): the words sit at
-addresses 0, 4, 8 ...; before each case the registers are set and the PC put
+consecutive addresses from 0; before each case the registers are set and the PC put
 on its word, as run_tst (openpower.decoder.isa.test_runner) does for a program.
 No disassembly is given, so ISACaller names each instruction by its decoder.
 """
@@ -28,7 +30,11 @@ def main():
     pdecode2 = PowerDecode2(create_pdecode(include_fp=True))
     m = Module()
     m.submodules.pdecode2 = pdecode2
-    isa = ISA(pdecode2, [0] * 32, {}, 0, initial_insns=[c["word"] for c in cases],
+    words, starts = [], []
+    for c in cases:
+        starts.append(4 * len(words))
+        words += c["words"]
+    isa = ISA(pdecode2, [0] * 32, {}, 0, initial_insns=words,
               respect_pc=True, fpregfile=[0] * 32, bigendian=0)
     out = []
 
@@ -38,8 +44,9 @@ def main():
             for i in range(32):
                 isa.gpr[i] = SelectableInt(case["gpr"][i], 64)
                 isa.fpr[i] = SelectableInt(case["fpr"][i], 64)
-            isa.pc.CIA = SelectableInt(4 * n, 64)
-            isa.pc.NIA = SelectableInt(4 * n + 4, 64)
+            isa.svstate.vl = isa.svstate.maxvl = case.get("vl", 0)
+            isa.pc.CIA = SelectableInt(starts[n], 64)
+            isa.pc.NIA = SelectableInt(starts[n] + 4, 64)
             yield from isa.setup_one()
             yield Settle()
             try:

@@ -118,6 +118,9 @@ def test_install_adds_what_openpower_isa_lacks_and_uninstall_restores_bytes(chec
     pages = "".join(after[k].decode() for k in after if k.startswith("openpower/isa/isa_ext_"))
     assert "* mv.swiz RTp,RAp,imm" in pages and "* fmv.swiz FRTp,FRAp,imm" in pages
     assert "* setvl" not in pages and "* svstep" not in pages
+    # each installed page refuses to run under an SVP64 prefix (its SVP64 form is not
+    # installed): the guard is its first line
+    assert "Pseudo-code:\n\n    ISA_EXT_SCALAR_ONLY('mv.swiz')\n    if RTp[4] = 1" in pages
     assert "setvl: skipped: openpower-isa already defines it" in report
     # fields its DQ-form lacks (breakage 6), in its "Instruction Fields" syntax
     fields = after["openpower/isatables/fields.text"].decode()
@@ -273,3 +276,17 @@ def test_rm_row_slots_and_table_match_openpower_isa_for_every_shared_row(full_is
 ])
 def test_conversion_keeps_meaning_under_openpower_isas_parser(line, converted):
     assert openpower._requote(line) == converted
+
+
+def test_cli_check_and_install_say_why_gpu_ops_are_left_out(checkout, capsys):
+    from isa_ext.cli import main as cli_main
+    before = snapshot(checkout)
+    assert cli_main(["openpower", "check", "gpu", "--root", str(checkout)]) == 1
+    out = capsys.readouterr().out
+    assert "sured.add.u32: form GSR is absent from openpower-isa's fields.text" in out
+    # nothing of gpu runs there: install refuses and leaves the checkout alone
+    assert cli_main(["openpower", "install", "--root", str(checkout), "gpu"]) == 1
+    err = capsys.readouterr().err
+    assert "ballot: not installed: form GTG is absent" in err and "nothing installable" in err
+    assert snapshot(checkout) == before
+    assert cli_main(["openpower", "check", "swizzle", "--root", str(checkout)]) == 1  # sv.* forms
