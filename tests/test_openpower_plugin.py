@@ -290,3 +290,14 @@ def test_cli_check_and_install_say_why_gpu_ops_are_left_out(checkout, capsys):
     assert "ballot: not installed: form GTG is absent" in err and "nothing installable" in err
     assert snapshot(checkout) == before
     assert cli_main(["openpower", "check", "swizzle", "--root", str(checkout)]) == 1  # sv.* forms
+
+
+def test_a_checkout_of_another_layout_is_refused_before_anything_is_written(checkout, full_isa):
+    enums = checkout / "src" / "openpower" / "decoder" / "power_enums.py"
+    enums.write_text(enums.read_text().replace("_insns = [", "_insns = list(["))
+    before = snapshot(checkout)
+    problems = openpower.check(["swizzle"], root=str(checkout), isa=full_isa)
+    assert problems == ["checkout: src/openpower/decoder/power_enums.py: no '_insns = [' "
+                        "list to register mnemonics in"]
+    assert openpower.main(["install", "--root", str(checkout), "swizzle"]) == 1
+    assert snapshot(checkout) == before

@@ -18,6 +18,9 @@ CALLER_PY = os.path.join("src", "openpower", "decoder", "isa", "caller.py")
 HELPER_MODULE = os.path.join("src", "openpower", "decoder", "isa_ext_helpers.py")
 FIELDS_TEXT = os.path.join("openpower", "isatables", "fields.text")
 MANIFEST = os.path.join("openpower", "isa_ext_installed.json")
+# caller.py's list of instructions binutils cannot assemble (names it takes from
+# the decoder instead of the program's ".long" text)
+CALLER_NAME_LIST = r"^( *)if dotstrp in \[\*FPTRANS_INSNS,\n.*?^( *)\]:"
 
 # minor_22.csv / RM-*.csv column -> openpower-isa enum whose member names it holds
 TYPED_COLUMNS = {"in1": "In1Sel", "in2": "In2Sel", "in3": "In3Sel", "out": "OutSel",
@@ -85,6 +88,21 @@ class Checkout:
                         else [(m.group(1), bits)]:
                     piece = piece if isinstance(piece[0], tuple) else (piece,)
                     out.setdefault(form, {}).setdefault(name, piece)
+        return out
+
+    def layout_problems(self):
+        """The places install edits, missing from this checkout's files (another
+        openpower-isa version): install refuses rather than half-install."""
+        out = []
+        if not re.search(r"^_insns = \[\n.*?^\]", self.read(ENUMS_PY), re.M | re.S):
+            out.append(f"{ENUMS_PY}: no '_insns = [' list to register mnemonics in")
+        if not re.search(r"^class ISACallerHelper\b", self.read(HELPERS_PY), re.M):
+            out.append(f"{HELPERS_PY}: no class ISACallerHelper to attach helpers to")
+        if not re.search(CALLER_NAME_LIST, self.read(CALLER_PY), re.M | re.S):
+            out.append(f"{CALLER_PY}: no 'if dotstrp in [*FPTRANS_INSNS,' list of "
+                       "instructions binutils cannot assemble")
+        if "\n# " not in self.read(FIELDS_TEXT):
+            out.append(f"{FIELDS_TEXT}: no sections")
         return out
 
     def helper_names(self):
