@@ -265,6 +265,8 @@ def test_rm_row_slots_and_table_match_openpower_isa_for_every_shared_row(full_is
     ("    if a <u b | c >u d then", "    if (a <u b) | (c >u d) then"),
     # nothing to do: || is concatenation, & without a comparison, grouped already
     ("    y <- a || b", "    y <- a || b"),
+    # || (concatenation, binding tighter than comparisons) is not a cut point
+    ("    if a = 1 & b || c = d then", "    if (a = 1) & (b || c = d) then"),
     ("    t <- GPR(RA) & 0xff", "    t <- GPR(RA) & 0xff"),
     ("    if (a = 1) & b then c <- d & e", "    if (a = 1) & b then c <- d & e"),
     # a number times a name is an integer product here; openpower-isa has no
