@@ -4,7 +4,7 @@ tests/test_openpower_plugin_e2e.py; not a test module).
 stdin: JSON list of cases {"words": [int, ...] (one instruction: a word, or an
 SVP64 prefix and its suffix), "gpr": [32 ints], "fpr": [32 ints], optional
 "vl" (SVSTATE VL = MAXVL, default 0)};
-stdout: a line "RESULT <json>" with, per case, {"gpr": [...], "fpr": [...]} or
+stdout: a line "RESULT <json>" with, per case, {"gpr": [...], "fpr": [...], "cr": int} or
 {"illegal": reason} when the instruction raised the plugin's ILLEGAL helper
 (aborted, nothing written).
 
@@ -55,7 +55,8 @@ def main():
                 out.append({"illegal": str(e)})
                 continue
             out.append({"gpr": [isa.gpr(i).value for i in range(32)],
-                        "fpr": [isa.fpr(i).value for i in range(32)]})
+                        "fpr": [isa.fpr(i).value for i in range(32)],
+                        "cr": isa.cr.value & 0xFFFF_FFFF})
 
     sim = Simulator(m)
     sim.add_process(process)
