@@ -303,3 +303,12 @@ def test_a_checkout_of_another_layout_is_refused_before_anything_is_written(chec
                         "list to register mnemonics in"]
     assert openpower.main(["install", "--root", str(checkout), "swizzle"]) == 1
     assert snapshot(checkout) == before
+
+
+def test_check_reports_a_decoder_key_openpower_isa_already_uses(checkout, full_isa):
+    # a row of its own whose bits 21..31 pattern also matches mv.swiz's -------0011
+    minor = checkout / "openpower" / "isatables" / "minor_22.csv"
+    minor.write_text(minor.read_text() + "-----000011,ALU,OP_NOP" + ",0" * 25 + "\n")
+    problems = openpower.check(["swizzle"], root=str(checkout), isa=full_isa)
+    assert "mv.swiz: minor_22.csv key -------0011 overlaps openpower-isa's -----000011" \
+        in problems
