@@ -135,6 +135,9 @@ def test_install_adds_what_openpower_isa_lacks_and_uninstall_restores_bytes(chec
     assert any(r.startswith("ballot: not installed: form GTG is absent") for r in report)
     assert any(r.startswith("sv.mv.swiz: not installed: calls ") and "SRC_SUB" in r
                for r in report)
+    # check on the installed checkout: our own rows and fields are no problem
+    assert not [p for p in openpower.check(EXTS, root=str(checkout), isa=full_isa)
+                if p.startswith(("mv.swiz:", "fmv.swiz:"))]
     openpower.install(EXTS, root=str(checkout), isa=full_isa)
     assert snapshot(checkout) == after  # installing again replaces: same bytes
     openpower.uninstall(EXTS, root=str(checkout))
@@ -312,3 +315,14 @@ def test_check_reports_a_decoder_key_openpower_isa_already_uses(checkout, full_i
     problems = openpower.check(["swizzle"], root=str(checkout), isa=full_isa)
     assert "mv.swiz: minor_22.csv key -------0011 overlaps openpower-isa's -----000011" \
         in problems
+
+
+def test_a_failing_install_leaves_nothing_behind(checkout, full_isa, monkeypatch):
+    before = snapshot(checkout)
+
+    def fail(*args):
+        raise OSError("disk full")
+    monkeypatch.setattr(openpower, "_insert_before_close", fail)
+    with pytest.raises(OSError):
+        openpower.install(["swizzle"], root=str(checkout), isa=full_isa)
+    assert snapshot(checkout) == before
