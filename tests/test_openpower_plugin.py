@@ -71,52 +71,107 @@ def test_conversion_requotes_and_rewrites_inclusive_unsigned(full_isa):
     assert "    if ¬(a <u b) then ILLEGAL('no: x.y')" in text.splitlines()
 
 
+# the files of an openpower-isa checkout that install reads or edits
+CHECKOUT_PARTS = ("openpower/isa/", "openpower/isatables/", "openpower/isafunctions/",
+                  "src/openpower/decoder/power_enums.py", "src/openpower/decoder/helpers.py",
+                  "src/openpower/decoder/isa/caller.py")
+
+
+@pytest.fixture(scope="module")
+def vendored_checkout(tmp_path_factory):
+    """Those files of the vendored openpower-isa (master 3cb597b9), unpacked once."""
+    from conftest import shared_path
+    root = tmp_path_factory.mktemp("op") / "openpower-isa"
+    with tarfile.open(shared_path("vendor", "openpower-isa.tar.gz")) as tar:
+        members = [m for m in tar.getmembers() if m.isfile() and
+                   m.name.split("/", 1)[-1].startswith(CHECKOUT_PARTS)]
+        tar.extractall(root.parent, members=members)
+    return root
+
+
 @pytest.fixture
-def fake_checkout(tmp_path):
-    """The two directories install() edits, with a minor_22.csv holding only a header
-    line and one foreign row."""
-    (tmp_path / "openpower" / "isa").mkdir(parents=True)
-    tables = tmp_path / "openpower" / "isatables"
-    tables.mkdir()
-    (tables / "minor_22.csv").write_text(",".join(openpower.MINOR_COLUMNS) + "\n"
-                                         "-----11011-,VL,OP_SETVL" + ",0" * 25 + "\n")
-    return tmp_path
+def checkout(vendored_checkout, tmp_path):
+    import shutil
+    return shutil.copytree(vendored_checkout, tmp_path / "openpower-isa")
 
 
-def test_install_writes_pages_and_rows_and_reinstall_replaces(fake_checkout, full_isa):
-    written = openpower.install(EXTS, root=str(fake_checkout), isa=full_isa)
-    minor = fake_checkout / "openpower" / "isatables" / "minor_22.csv"
-    po22_rows = [r for r in full_isa.rows if r.extension in EXTS and r.match.get("PO") == 22]
-    rows = list(csv.DictReader(l for l in minor.read_text().splitlines() if not l.startswith("#")))
-    assert rows[0]["opcode"] == "-----11011-"  # the foreign row is kept
-    ours = {r["comment"]: r for r in rows[1:]}
-    assert set(ours) == {r.mnemonic for r in po22_rows}
-    for r in po22_rows:
-        assert ours[r.mnemonic]["form"] == r.form.name
-        key = ours[r.mnemonic]["opcode"]
-        # the key reproduces the row's fixed bits 21..31
-        for bit, c in zip(range(21, 32), key):
-            if c != "-":
-                assert (r.value >> (31 - bit)) & 1 == int(c)
-    for ext in EXTS:
-        pages = [p for p in full_isa.all_pages if p.extension == ext]
-        if pages:
-            text = (fake_checkout / "openpower" / "isa" / f"isa_ext_{ext}.mdwn").read_text()
-            assert text.count("\nPseudo-code:\n") == len(pages)
-    sv_rows = [r for r in full_isa.rows if r.extension in EXTS and r.sv]
-    for r in sv_rows:
-        rm = fake_checkout / "openpower" / "isatables" / f"{r.sv}.csv"
-        got = {x["insn"]: x for x in csv.DictReader(l for l in rm.read_text().splitlines()
-                                                   if not l.startswith("#"))}
-        # slot 0 as written in our decoder table ("-" = unused), not rm_row's own output
-        assert got[r.mnemonic]["0"] == (r.extra[0] if r.extra[0] != "-" else "0")
-    before = minor.read_text()
-    openpower.install(EXTS, root=str(fake_checkout), isa=full_isa)
-    assert minor.read_text() == before  # idempotent
-    openpower.uninstall(EXTS, root=str(fake_checkout))
-    assert "isa_ext" not in minor.read_text()
-    assert not list((fake_checkout / "openpower" / "isa").iterdir())
-    assert written
+def snapshot(root):
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def test_install_adds_what_openpower_isa_lacks_and_uninstall_restores_bytes(checkout, full_isa):
+    before = snapshot(checkout)
+    report = []
+    openpower.install(EXTS, root=str(checkout), isa=full_isa, report=report)
+    after = snapshot(checkout)
+    minor = (checkout / "openpower" / "isatables" / "minor_22.csv").read_text()
+    rows = {r["comment"]: r for r in csv.DictReader(
+        l for l in minor.splitlines()[1:] if not l.startswith("#"))}
+    # its own rows are kept; ours are added with no register in the typed columns
+    # (In1Sel has no RAp: breakage 3), so its sv_analysis classes them non-SV
+    assert rows["setvl"]["opcode"] == "-----11011-"
+    for m in ("mv.swiz", "fmv.swiz"):
+        assert (rows[m]["in1"], rows[m]["out"], rows[m]["form"]) == ("NONE", "NONE", "DQ")
+    # key = instruction bits 21..31: mv.swiz's XO 0b0011 is bits 28:31 (seed 001)
+    assert rows["mv.swiz"]["opcode"] == "-------0011" and rows["fmv.swiz"]["opcode"] == "-------1011"
+    # nothing openpower-isa defines is installed again (breakage 2: setvl, svstep)
+    pages = "".join(after[k].decode() for k in after if k.startswith("openpower/isa/isa_ext_"))
+    assert "* mv.swiz RTp,RAp,imm" in pages and "* fmv.swiz FRTp,FRAp,imm" in pages
+    assert "* setvl" not in pages and "* svstep" not in pages
+    # each installed page refuses to run under an SVP64 prefix (its SVP64 form is not
+    # installed): the guard is its first line
+    assert "Pseudo-code:\n\n    ISA_EXT_SCALAR_ONLY('mv.swiz')\n    if RTp[4] = 1" in pages
+    assert "setvl: skipped: openpower-isa already defines it" in report
+    # fields its DQ-form lacks (breakage 6), in its "Instruction Fields" syntax
+    fields = after["openpower/isatables/fields.text"].decode()
+    assert "    RAp (11:15)\n" in fields and "    imm (16:27)\n" in fields
+    assert fields.count("    imm (16:27)\n") == 1
+    # mnemonic registration (breakage 5) and the ILLEGAL helper (breakage 8)
+    enums = after["src/openpower/decoder/power_enums.py"].decode()
+    insns = enums[enums.index("_insns = ["):]
+    assert '"mv.swiz", "fmv.swiz",' in insns[:insns.index("\n]")]
+    assert "def ILLEGAL(self" in after["src/openpower/decoder/isa_ext_helpers.py"].decode()
+    # the GPU ops and the sv.* group pages are not installed, each with its reason
+    assert any(r.startswith("ballot: not installed: form GTG is absent") for r in report)
+    assert any(r.startswith("sv.mv.swiz: not installed: calls ") and "SRC_SUB" in r
+               for r in report)
+    # check on the installed checkout: our own rows and fields are no problem
+    assert not [p for p in openpower.check(EXTS, root=str(checkout), isa=full_isa)
+                if p.startswith(("mv.swiz:", "fmv.swiz:"))]
+    openpower.install(EXTS, root=str(checkout), isa=full_isa)
+    assert snapshot(checkout) == after  # installing again replaces: same bytes
+    openpower.uninstall(EXTS, root=str(checkout))
+    assert snapshot(checkout) == before
+
+
+def test_install_order_of_arguments_does_not_matter(checkout, full_isa, capsys):
+    # breakage 1: "install --root X swizzle" was "unrecognized arguments"
+    from isa_ext.cli import main as cli_main
+    assert cli_main(["openpower", "install", "--root", str(checkout), "swizzle"]) == 0
+    assert (checkout / "openpower" / "isa" / "isa_ext_swizzle.mdwn").is_file()
+    assert cli_main(["openpower", "uninstall", "swizzle", "--root", str(checkout)]) == 0
+    assert not (checkout / "openpower" / "isa" / "isa_ext_swizzle.mdwn").exists()
+
+
+def test_check_names_each_reason_an_instruction_would_not_run(checkout, full_isa):
+    problems = openpower.check(EXTS, root=str(checkout), isa=full_isa)
+    # forms its fields.text / Form enum lack (breakage 4)
+    assert "shfl.idx: form GSHF is absent from openpower-isa's fields.text and Form enum" \
+        in problems
+    # helpers it lacks (breakages 10, 11)
+    assert any(p.startswith("laneid: calls ") and "LANE_ACTIVE" in p for p in problems)
+    # a table it does not read (breakage 10)
+    assert any(p.startswith("sv.mv.swiz: SVP64 category MVRM-2P-2S1D: a table openpower-isa "
+                            "does not read") for p in problems)
+    # what install fixes itself is not a problem
+    assert not [p for p in problems if p.startswith(("mv.swiz:", "fmv.swiz:"))]
+
+
+def test_check_reports_a_field_that_clashes_with_openpower_isas_form(checkout, full_isa):
+    fields = checkout / "openpower" / "isatables" / "fields.text"
+    fields.write_text(fields.read_text() + "    imm (16:31)\n        clash\n        Formats: DQ\n")
+    problems = openpower.check(["swizzle"], root=str(checkout), isa=full_isa)
+    assert "mv.swiz: field imm is bits ((16, 27),) here but ((16, 31),) in its DQ-form" in problems
 
 
 def test_locate_rejects_non_checkout(tmp_path):
@@ -207,3 +262,72 @@ def test_rm_row_slots_and_table_match_openpower_isa_for_every_shared_row(full_is
         if row.sv != table:
             wrong.append((row.mnemonic, "table", row.sv, table))
     assert wrong == []
+
+
+@pytest.mark.parametrize("line, converted", [
+    # Power ISA Book I 1.3.4: comparisons bind tighter than & and |; openpower-isa's
+    # parser binds & and | tighter, so operands holding a comparison get parentheses
+    # (breakage 12)
+    ("    if GOP = 3 & k = i then x <- 1", "    if (GOP = 3) & (k = i) then x <- 1"),
+    ("    x <- a = b | c", "    x <- (a = b) | c"),
+    ("    if a <u b | c >u d then", "    if (a <u b) | (c >u d) then"),
+    # nothing to do: || is concatenation, & without a comparison, grouped already
+    ("    y <- a || b", "    y <- a || b"),
+    # || (concatenation, binding tighter than comparisons) is not a cut point
+    ("    if a = 1 & b || c = d then", "    if (a = 1) & (b || c = d) then"),
+    ("    t <- GPR(RA) & 0xff", "    t <- GPR(RA) & 0xff"),
+    ("    if (a = 1) & b then c <- d & e", "    if (a = 1) & b then c <- d & e"),
+    # a number times a name is an integer product here; openpower-isa has no
+    # SelectableInt.__rmul__ and keeps a 2-bit k's width in k*32 (breakage 7)
+    ("    dst[96-32*i:127-32*i] <- src[96-32*k:127-32*k]",
+     "    dst[96-EXTZ(i)*32:127-EXTZ(i)*32] <- src[96-EXTZ(k)*32:127-EXTZ(k)*32]"),
+    ("    a <- k*32 + x", "    a <- EXTZ(k)*32 + x"),
+    ("    z <- [0]*128", "    z <- [0]*128"),
+])
+def test_conversion_keeps_meaning_under_openpower_isas_parser(line, converted):
+    assert openpower._requote(line) == converted
+
+
+def test_cli_check_and_install_say_why_gpu_ops_are_left_out(checkout, capsys):
+    from isa_ext.cli import main as cli_main
+    before = snapshot(checkout)
+    assert cli_main(["openpower", "check", "gpu", "--root", str(checkout)]) == 1
+    out = capsys.readouterr().out
+    assert "sured.add.u32: form GSR is absent from openpower-isa's fields.text" in out
+    # nothing of gpu runs there: install refuses and leaves the checkout alone
+    assert cli_main(["openpower", "install", "--root", str(checkout), "gpu"]) == 1
+    err = capsys.readouterr().err
+    assert "ballot: not installed: form GTG is absent" in err and "nothing installable" in err
+    assert snapshot(checkout) == before
+    assert cli_main(["openpower", "check", "swizzle", "--root", str(checkout)]) == 1  # sv.* forms
+
+
+def test_a_checkout_of_another_layout_is_refused_before_anything_is_written(checkout, full_isa):
+    enums = checkout / "src" / "openpower" / "decoder" / "power_enums.py"
+    enums.write_text(enums.read_text().replace("_insns = [", "_insns = list(["))
+    before = snapshot(checkout)
+    problems = openpower.check(["swizzle"], root=str(checkout), isa=full_isa)
+    assert problems == ["checkout: src/openpower/decoder/power_enums.py: no '_insns = [' "
+                        "list to register mnemonics in"]
+    assert openpower.main(["install", "--root", str(checkout), "swizzle"]) == 1
+    assert snapshot(checkout) == before
+
+
+def test_check_reports_a_decoder_key_openpower_isa_already_uses(checkout, full_isa):
+    # a row of its own whose bits 21..31 pattern also matches mv.swiz's -------0011
+    minor = checkout / "openpower" / "isatables" / "minor_22.csv"
+    minor.write_text(minor.read_text() + "-----000011,ALU,OP_NOP" + ",0" * 25 + "\n")
+    problems = openpower.check(["swizzle"], root=str(checkout), isa=full_isa)
+    assert "mv.swiz: minor_22.csv key -------0011 overlaps openpower-isa's -----000011" \
+        in problems
+
+
+def test_a_failing_install_leaves_nothing_behind(checkout, full_isa, monkeypatch):
+    before = snapshot(checkout)
+
+    def fail(*args):
+        raise OSError("disk full")
+    monkeypatch.setattr(openpower, "_insert_before_close", fail)
+    with pytest.raises(OSError):
+        openpower.install(["swizzle"], root=str(checkout), isa=full_isa)
+    assert snapshot(checkout) == before

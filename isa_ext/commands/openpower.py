@@ -1,6 +1,6 @@
 """``isa-ext openpower``: work with libre-soc's openpower-isa.
 
-    isa-ext openpower check [EXT ...]                 # our pages readable by openpower-isa?
+    isa-ext openpower check [--root CHECKOUT] [EXT ...] # would they run there?
     isa-ext openpower install [--root CHECKOUT] [EXT ...]
     isa-ext openpower uninstall [--root CHECKOUT] [EXT ...]
     isa-ext openpower test PATH ... [-- PYTEST-ARGS]  # its test modules, on isa_ext
@@ -22,16 +22,15 @@ def register(sub):
                        description=__doc__.split("\n\n")[0])
     verbs = p.add_subparsers(dest="openpower_verb", metavar="VERB")
     from ..compat.plugin import DEFAULT_EXTENSIONS
-    for verb, what in (("check", "are our pages readable by openpower-isa?"),
+    for verb, what in (("check", "would our instructions run in openpower-isa (reasons if not)?"),
                        ("install", "write our pages and table rows into a checkout"),
                        ("uninstall", "remove them again")):
         v = verbs.add_parser(verb, help=what)
         v.add_argument("extensions", nargs="*", default=list(DEFAULT_EXTENSIONS), metavar="EXT",
                        help="isa_ext extensions to act on (default: "
                             + " ".join(DEFAULT_EXTENSIONS) + ")")
-        if verb != "check":
-            v.add_argument("--root", help="openpower-isa checkout (default: the importable "
-                                          "package's)")
+        v.add_argument("--root", help="openpower-isa checkout (default: the importable "
+                                      "package's)")
         v.set_defaults(func=run_plugin, intermixed="extensions")
     t = verbs.add_parser("test", help="run openpower-isa test modules on isa_ext")
     t.add_argument("paths", nargs="+", metavar="PATH", help="test files or directories")

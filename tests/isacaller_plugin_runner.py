@@ -1,0 +1,68 @@
+"""Run single instructions on openpower-isa's ISACaller (run in its PyPy venv by
+tests/test_openpower_plugin_e2e.py; not a test module).
+
+stdin: JSON list of cases {"words": [int, ...] (one instruction: a word, or an
+SVP64 prefix and its suffix), "gpr": [32 ints], "fpr": [32 ints], optional
+"vl" (SVSTATE VL = MAXVL, default 0)};
+stdout: a line "RESULT <json>" with, per case, {"gpr": [...], "fpr": [...], "cr": int} or
+{"illegal": reason} when the instruction raised the plugin's ILLEGAL helper
+(aborted, nothing written).
+
+One simulator runs every case (building one costs seconds): the words sit at
+consecutive addresses from 0; before each case the registers are set and the PC put
+on its word, as run_tst (openpower.decoder.isa.test_runner) does for a program.
+No disassembly is given, so ISACaller names each instruction by its decoder.
+"""
+import json
+import sys
+
+from nmigen import Module
+from nmigen.sim import Settle, Simulator
+from openpower.decoder.isa.all import ISA
+from openpower.decoder.isa_ext_helpers import IsaExtIllegal
+from openpower.decoder.power_decoder import create_pdecode
+from openpower.decoder.power_decoder2 import PowerDecode2
+from openpower.decoder.selectable_int import SelectableInt
+
+
+def main():
+    cases = json.load(sys.stdin)
+    pdecode2 = PowerDecode2(create_pdecode(include_fp=True))
+    m = Module()
+    m.submodules.pdecode2 = pdecode2
+    words, starts = [], []
+    for c in cases:
+        starts.append(4 * len(words))
+        words += c["words"]
+    isa = ISA(pdecode2, [0] * 32, {}, 0, initial_insns=words,
+              respect_pc=True, fpregfile=[0] * 32, bigendian=0)
+    out = []
+
+    def process():
+        yield pdecode2.dec.bigendian.eq(0)
+        for n, case in enumerate(cases):
+            for i in range(32):
+                isa.gpr[i] = SelectableInt(case["gpr"][i], 64)
+                isa.fpr[i] = SelectableInt(case["fpr"][i], 64)
+            isa.svstate.vl = isa.svstate.maxvl = case.get("vl", 0)
+            isa.pc.CIA = SelectableInt(starts[n], 64)
+            isa.pc.NIA = SelectableInt(starts[n] + 4, 64)
+            yield from isa.setup_one()
+            yield Settle()
+            try:
+                yield from isa.execute_one()
+            except IsaExtIllegal as e:
+                out.append({"illegal": str(e)})
+                continue
+            out.append({"gpr": [isa.gpr(i).value for i in range(32)],
+                        "fpr": [isa.fpr(i).value for i in range(32)],
+                        "cr": isa.cr.value & 0xFFFF_FFFF})
+
+    sim = Simulator(m)
+    sim.add_process(process)
+    sim.run()
+    print("RESULT " + json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
