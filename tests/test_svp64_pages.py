@@ -60,6 +60,22 @@ def test_setvl_vl_from_ctr_uses_seven_bits(svisa, ctr, vl):
     assert SV.get(r.state.svstate, "vl") == vl and r.gpr[3] == vl
 
 
+@pytest.mark.parametrize("ctr,cr0", [
+    # setvl. 3,0,127,0,1,1: the CTR path with MAXVL 127, so only CTR itself can
+    # overflow: CTR = 200 >u 127 -> VL 127 and overflow (CR0 = 0b010 || 1: GT SO);
+    # CTR = 100 fits (GT only)
+    (200, 0b0101), (100, 0b0100),
+])
+def test_setvl_dot_ctr_above_127_sets_so(svisa, ctr, cr0):
+    sim = Simulator(isa=svisa)
+    sim.load_asm("setvl. 3,0,127,0,1,1")
+    sim.state.svstate = SV.make(maxvl=4, vl=2)
+    sim.state.ctr = ctr
+    r = sim.run()
+    assert r.stop == "end", r.trap
+    assert r.state.cr[0] == cr0
+
+
 @pytest.mark.parametrize("vl", [64, 100])
 def test_setvl_vs0_keeps_a_seven_bit_vl(svisa, vl):
     # setvl 3,0,127,0,0,1: ms=1 -> newmvl = 127; vs=0 -> newvl = SVSTATE[7:13], all
