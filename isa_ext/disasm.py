@@ -6,7 +6,9 @@ Operands are formatted from the table row's syntax and the field attributes in
 ``pcrel`` branch displacements as ``.+8`` (absolute, ``0x...``, when AA=1), so
 that reassembling the text at the same address gives the same word.  Extended
 mnemonics marked ``disasm`` in the alias tables are preferred when they
-reproduce the word exactly.  Words no row decodes print as ``.long 0x...``.
+reproduce the word exactly.  Words no row decodes, and invalid forms the
+assembler refuses (an odd register pair, ``even`` in forms.txt), print as
+``.long 0x...``.
 """
 import re
 
@@ -40,7 +42,9 @@ class Disassembler:
         text = self._cache.get(key)
         if text is None:
             d = self.isa.decode(word)
-            if d is None:
+            if d is None or self._odd_pair(d):
+                # no row, or an invalid form the assembler refuses (an odd
+                # register pair): text that reassembles is the word itself
                 text = f".long 0x{word:08x}"
             else:
                 ops = self.operand_texts(d, pc)
@@ -49,6 +53,10 @@ class Disassembler:
                 self._cache.clear()
             self._cache[key] = text
         return text
+
+    def _odd_pair(self, d):
+        return any(d.fields.get(name, 0) % 2 for name in self.forms.even
+                   if name in d.spec.fields_used)
 
     def prefixed(self, prefix, suffix, pc=0):
         """Text of an 8-byte SVP64 instruction, or None without the SVP64 hook."""

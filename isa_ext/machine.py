@@ -22,6 +22,11 @@ class Memory:
         self.pages = {}
         self.little = little
         self.writes = 0  # counts stores; lets callers notice code modification
+        # Words (address >> 2) a simulator holds decoded; a store into one of them
+        # calls on_code_write() so that the next fetch decodes the new bytes
+        # (self-modifying code is exact, with or without icbi/isync).
+        self.code_words = set()
+        self.on_code_write = None
 
     def _page(self, addr):
         key = addr >> PAGE_BITS
@@ -52,6 +57,20 @@ class Memory:
                 self._page(a)[o:o + k] = data[pos:pos + k]
                 pos += k
         self.writes += 1
+        if self.code_words and data:
+            self._check_code(addr, len(data))
+
+    def _check_code(self, addr, n):
+        first, last = addr >> 2, (addr + n - 1) >> 2
+        words = self.code_words
+        if last - first < 4:
+            hit = any(w in words for w in range(first, last + 1))
+        else:
+            hit = any(first <= w <= last for w in words)
+        if hit:
+            words.clear()
+            if self.on_code_write is not None:
+                self.on_code_write()
 
     def read(self, addr, n):
         addr &= M64

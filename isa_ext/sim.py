@@ -154,8 +154,9 @@ class Simulator:
         return self.isa.executable(word), 4, word
 
     def invalidate(self):
-        """Forget decoded instructions (after code was modified)."""
+        """Forget decoded instructions (stores into decoded code do it already)."""
         self._cache.clear()
+        self.state.mem.code_words.clear()
 
     # -- running --------------------------------------------------------------
     def run(self, max_steps=DEFAULT_MAX_STEPS, trace=False):
@@ -203,6 +204,10 @@ class Simulator:
     def _decode_into_cache(self, pc):
         fn, length, word = self._fetch(pc)
         self._cache[pc] = fn  # prefixed (8-byte) handlers return CIA + 8 themselves
+        # a store into these bytes forgets every decoded instruction (machine.Memory)
+        mem = self.state.mem
+        mem.code_words.update(range(pc >> 2, (pc + length + 3) >> 2))
+        mem.on_code_write = self._cache.clear
         return fn
 
     def _trapinfo(self, pc, t):
