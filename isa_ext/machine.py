@@ -57,20 +57,14 @@ class Memory:
                 self._page(a)[o:o + k] = data[pos:pos + k]
                 pos += k
         self.writes += 1
-        if self.code_words and data:
-            self._check_code(addr, len(data))
-
-    def _check_code(self, addr, n):
-        first, last = addr >> 2, (addr + n - 1) >> 2
         words = self.code_words
-        if last - first < 4:
-            hit = any(w in words for w in range(first, last + 1))
-        else:
-            hit = any(first <= w <= last for w in words)
-        if hit:
-            words.clear()
-            if self.on_code_write is not None:
-                self.on_code_write()
+        if words and data:  # per store: two set look-ups while code is decoded
+            first, last = addr >> 2, (addr + len(data) - 1) >> 2
+            if first in words or last in words or (
+                    last - first > 1 and any(first <= w <= last for w in words)):
+                words.clear()
+                if self.on_code_write is not None:
+                    self.on_code_write()
 
     def read(self, addr, n):
         addr &= M64
