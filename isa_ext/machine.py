@@ -233,6 +233,26 @@ class State:
 SYS_WRITE = 4
 SYS_EXIT = 1
 SYS_EXIT_GROUP = 234
+SYS_PRCTL = 171
+PR_GET_FPEXC, PR_SET_FPEXC = 11, 12
+MSR_FE0, MSR_FE1 = 1 << 11, 1 << 8  # MSR bits 52 and 55 (MSB0)
+EINVAL = 22
+
+
+def _prctl(s):
+    """prctl(PR_SET_FPEXC / PR_GET_FPEXC): the only way a Linux program sets
+    MSR.FE0/FE1, the floating-point exception mode (Linux
+    arch/powerpc/kernel/process.c: mode 0 disabled, 1 FE1, 2 FE0, 3 both;
+    PR_GET stores the mode as a 32-bit int at the address in r4)."""
+    option, arg = s.gpr[3], s.gpr[4]
+    if option == PR_SET_FPEXC and arg <= 3:
+        s.msr = (s.msr & ~(MSR_FE0 | MSR_FE1)) | ((arg << 10) & MSR_FE0) | ((arg << 8) & MSR_FE1)
+        return 0
+    if option == PR_GET_FPEXC:
+        mode = ((s.msr & MSR_FE0) >> 10) | ((s.msr & MSR_FE1) >> 8)
+        s.mem.write(arg, 4, mode)
+        return 0
+    return -EINVAL
 
 
 def linux_syscall(s):
@@ -257,5 +277,13 @@ def linux_syscall(s):
             return
         s.gpr[3] = n
         s.cr[0] &= ~1
+        return
+    if num == SYS_PRCTL:
+        r = _prctl(s)
+        s.gpr[3] = -r if r < 0 else r
+        if r < 0:
+            s.cr[0] |= 1
+        else:
+            s.cr[0] &= ~1
         return
     raise Trap(f"unsupported system call {num}", "syscall")
