@@ -39,7 +39,7 @@ def load_elf(sim, path):
                                f"({elf.elfclass}-bit {header['e_machine']})")
             little = elf.little_endian
             if sim.state.mem.little != little:
-                sim.state = State(little=little)
+                sim.state = State(little=little, mem_limit=sim.state.mem.limit)
             mem = sim.state.mem
             loaded = False
             for seg in elf.iter_segments():

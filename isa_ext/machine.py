@@ -12,15 +12,26 @@ PAGE_SIZE = 1 << PAGE_BITS
 PAGE_MASK = PAGE_SIZE - 1
 
 
+# Guest memory a program may touch (write) by default: 1 GiB, in 4 KiB pages
+# (`isa-ext run --mem-limit`, Simulator(mem_limit=...)).
+DEFAULT_MEM_LIMIT = 1 << 30
+# A write(2) moves at most this many bytes per call (a short write beyond), as
+# Linux caps one call at MAX_RW_COUNT; here small enough to keep the host safe.
+MAX_WRITE_BYTES = 16 << 20
+
+
 class Memory:
     """Sparse byte-addressed memory of 4 KiB pages, zero where never written.
 
     ``little`` selects the byte order of multi-byte accesses (MSR[LE]).
+    ``limit``: the most bytes of pages a guest may write into existence; the
+    store that would pass it traps (kind "limit") before writing anything.
     """
 
-    def __init__(self, little=True):
+    def __init__(self, little=True, limit=DEFAULT_MEM_LIMIT):
         self.pages = {}
         self.little = little
+        self.limit = limit
         self.writes = 0  # counts stores; lets callers notice code modification
         # Words (address >> 2) a simulator holds decoded; a store into one of them
         # calls on_code_write() so that the next fetch decodes the new bytes
@@ -32,8 +43,35 @@ class Memory:
         key = addr >> PAGE_BITS
         p = self.pages.get(key)
         if p is None:
+            if (len(self.pages) + 1) << PAGE_BITS > self.limit:
+                self._over_limit(addr)
             p = self.pages[key] = bytearray(PAGE_SIZE)
         return p
+
+    def _over_limit(self, addr):
+        from .errors import Trap
+        raise Trap(f"guest memory limit reached: a store at 0x{addr:x} needs a new page "
+                   f"beyond the {self.limit} bytes allowed (--mem-limit, "
+                   f"Simulator(mem_limit=...))", "limit")
+
+    def _reserve(self, addr, n):
+        """Trap before a write of n bytes at addr if its new pages pass the limit."""
+        first, last = addr >> PAGE_BITS, (addr + n - 1) >> PAGE_BITS
+        if last - first > (self.limit >> PAGE_BITS):
+            self._over_limit(addr)
+        new = sum(1 for k in range(first, last + 1) if k not in self.pages)
+        if (len(self.pages) + new) << PAGE_BITS > self.limit:
+            self._over_limit(addr)
+
+    def mapped_prefix(self, addr, n):
+        """How many bytes from addr on lie in pages the guest has (written or
+        loaded): what a system call may read before it would fault."""
+        addr &= M64
+        end = addr + n
+        pos = addr
+        while pos < end and (pos >> PAGE_BITS) in self.pages:
+            pos = ((pos >> PAGE_BITS) + 1) << PAGE_BITS
+        return min(pos, end) - addr
 
     def read_bytes(self, addr, n):
         addr &= M64
@@ -41,7 +79,15 @@ class Memory:
         if off + n <= PAGE_SIZE:
             p = self.pages.get(addr >> PAGE_BITS)
             return bytes(p[off:off + n]) if p is not None else bytes(n)
-        return b"".join(self.read_bytes(addr + i, 1) for i in range(n))
+        out, pos = [], 0  # page by page
+        while pos < n:
+            a = (addr + pos) & M64
+            o = a & PAGE_MASK
+            k = min(PAGE_SIZE - o, n - pos)
+            p = self.pages.get(a >> PAGE_BITS)
+            out.append(bytes(p[o:o + k]) if p is not None else bytes(k))
+            pos += k
+        return b"".join(out)
 
     def write_bytes(self, addr, data):
         addr &= M64
@@ -49,6 +95,7 @@ class Memory:
         if off + len(data) <= PAGE_SIZE:
             self._page(addr)[off:off + len(data)] = data
         else:  # page by page (ELF segments, large buffers)
+            self._reserve(addr, len(data))
             pos, n = 0, len(data)
             while pos < n:
                 a = (addr + pos) & M64
@@ -143,7 +190,7 @@ class State:
     NGPR = 128
     NCRF = 128
 
-    def __init__(self, little=True):
+    def __init__(self, little=True, mem_limit=DEFAULT_MEM_LIMIT):
         self.gpr = [0] * self.NGPR
         self.fpr = [0] * self.NGPR
         self.cr = [0] * self.NCRF
@@ -163,7 +210,7 @@ class State:
         # (read by its generated loop), None otherwise
         self.sv_tables = None
         self.pc = 0
-        self.mem = Memory(little)
+        self.mem = Memory(little, mem_limit)
         self.stdout = bytearray()
         self.stderr = bytearray()
         self.syscall_handler = None
@@ -236,7 +283,13 @@ SYS_EXIT_GROUP = 234
 SYS_PRCTL = 171
 PR_GET_FPEXC, PR_SET_FPEXC = 11, 12
 MSR_FE0, MSR_FE1 = 1 << 11, 1 << 8  # MSR bits 52 and 55 (MSB0)
-EINVAL = 22
+EINVAL, EBADF, EFAULT = 22, 9, 14
+
+
+def _syscall_error(s, errno):
+    """The kernel's error return: errno in r3, CR0.SO set."""
+    s.gpr[3] = errno
+    s.cr[0] |= 1
 
 
 def _prctl(s):
@@ -266,16 +319,20 @@ def linux_syscall(s):
         raise ProgramExit(s.gpr[3] & 0xFF)
     if num == SYS_WRITE:
         fd, buf, n = s.gpr[3], s.gpr[4], s.gpr[5]
-        data = s.mem.read_bytes(buf, n)
+        if fd not in (1, 2):
+            return _syscall_error(s, EBADF)
+        # as the kernel: at most MAX_WRITE_BYTES per call (a short write), and only
+        # from the guest's pages: none readable -> EFAULT, some -> a short write
+        n = min(n, MAX_WRITE_BYTES)
+        readable = s.mem.mapped_prefix(buf, n)
+        if n and not readable:
+            return _syscall_error(s, EFAULT)
+        data = s.mem.read_bytes(buf, readable)
         if fd == 1:
             s.stdout += data
-        elif fd == 2:
-            s.stderr += data
         else:
-            s.gpr[3] = 9  # EBADF
-            s.cr[0] |= 1
-            return
-        s.gpr[3] = n
+            s.stderr += data
+        s.gpr[3] = readable
         s.cr[0] &= ~1
         return
     if num == SYS_PRCTL:

@@ -10,7 +10,7 @@ from .encoding import is_svp64_prefix
 from . import profile as profiles
 from .errors import IsaExtError, Trap
 from .isa import ISA
-from .machine import State, ProgramExit
+from .machine import State, ProgramExit, DEFAULT_MEM_LIMIT
 
 DEFAULT_MAX_STEPS = 10_000_000
 
@@ -90,7 +90,8 @@ class Simulator:
     42
     """
 
-    def __init__(self, isa=None, little=True, extensions=None, strict=True, profile=None):
+    def __init__(self, isa=None, little=True, extensions=None, strict=True, profile=None,
+                 mem_limit=None):
         if isa is None:
             isa = ISA(extensions=extensions, profile=profile)
         elif profile is not None and profiles.get(profile) != isa.profile:
@@ -99,7 +100,8 @@ class Simulator:
                               f"(ISA(profile=...) builds one)")
         self.isa = isa
         self.profile = isa.profile
-        self.state = State(little=little)
+        # guest memory bound (bytes of pages a program may write); machine.DEFAULT_MEM_LIMIT
+        self.state = State(little=little, mem_limit=mem_limit or DEFAULT_MEM_LIMIT)
         self.strict = strict
         self.end = None  # address at which the program is finished
         self._cache = {}

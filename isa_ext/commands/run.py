@@ -43,7 +43,25 @@ def register(sub):
     p.add_argument("--permissive", action="store_true",
                    help="on UNDEFINED behaviour (e.g. a horizontal-first swizzle overlap) "
                         "carry on and record a diagnostic instead of stopping")
+    p.add_argument("--mem-limit", type=size_value, default=None, metavar="BYTES",
+                   help="guest memory a program may write, e.g. 512M, 2G (default 1G); "
+                        "a store past it stops the run with a 'limit' trap")
     p.set_defaults(func=run)
+
+
+def size_value(text):
+    """'1G', '512M', '64K' or a number of bytes (0x... too), at least one page."""
+    import argparse
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    t = text.strip().lower().removesuffix("ib").removesuffix("b")
+    scale = units.get(t[-1:], 1)
+    try:
+        value = int(t[:-1] if scale > 1 else t, 0) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad size {text!r}: expected e.g. 1G, 512M, 4096")
+    if value < 4096:
+        raise argparse.ArgumentTypeError(f"--mem-limit {text!r}: at least 4096 bytes")
+    return value
 
 
 def parse_assignments(items, prefix, parse_value):
@@ -127,7 +145,7 @@ def _hex(v):
 def run(args):
     from ..sim import Simulator
     sim = Simulator(little=not args.big_endian, strict=not args.permissive,
-                    profile=args.profile)
+                    profile=args.profile, mem_limit=args.mem_limit)
     load_program(sim, args)
     gprs = parse_assignments(args.gpr, "r", lambda t: int(t, 0))
     fprs = parse_assignments(args.fpr, "f", fpr_value)
