@@ -101,6 +101,10 @@ def _split_top(text, sep, start_col):
     return parts
 
 
+# Expression limits: deeper nesting or a larger left shift is an assembly error
+MAX_NESTING = 64
+MAX_SHIFT = 4096
+
 # Largest program image (all sections) the assembler builds: a `.space` beyond
 # it is an assembly error, not a host MemoryError (README "Known limits").
 MAX_IMAGE_BYTES = 256 << 20
@@ -245,16 +249,27 @@ class Evaluator:
             self.fail("division by zero", pos)
         if op in ("<<", ">>") and y < 0:
             self.fail("negative shift count", pos)
+        if op == "<<" and y > MAX_SHIFT:  # 1<<10**12 would exhaust the host
+            self.fail(f"shift count {y} above {MAX_SHIFT}", pos)
         result = {"*": lambda: x * y, "/": lambda: int(x / y), "%": lambda: x - y * int(x / y),
                   "<<": lambda: x << y, ">>": lambda: x >> y, "&": lambda: x & y,
                   "|": lambda: x | y, "^": lambda: x ^ y}[op]()
         return Value(result)
 
+    def nest(self, pos):
+        """One more level of parentheses or unary operators: a bounded depth is
+        an error, not a Python RecursionError."""
+        self.depth = getattr(self, "depth", 0) + 1
+        if self.depth > MAX_NESTING:
+            self.fail(f"expression nested more than {MAX_NESTING} deep", pos)
+
     def unary(self):
         kind, tok, pos = self.peek()
         if kind == "op" and tok in "-+~":
             self.i += 1
+            self.nest(pos)
             v = self.unary()
+            self.depth -= 1
             if tok == "+":
                 return v
             if v.reloc:
@@ -277,14 +292,22 @@ class Evaluator:
             self.i -= 1
             self.fail("expression ends too early", pos)
         if kind == "op" and tok == "(":
+            self.nest(pos)
             v = self.binary(0)
+            self.depth -= 1
             k2, t2, p2 = self.peek()
             if t2 != ")":
                 self.fail("missing ')'", p2)
             self.i += 1
             return v
         if kind == "num":
-            return Value(int(tok, 0))
+            try:
+                return Value(int(tok, 0))
+            except ValueError:
+                # GNU as: a leading 0 means octal ("0777" = 511)
+                if re.fullmatch(r"0[0-7]+", tok):
+                    return Value(int(tok, 8))
+                self.fail(f"bad number {tok!r}", pos)
         if kind == "char":
             body = tok[1:].rstrip("'") if tok.endswith("'") and len(tok) > 2 else tok[1:]
             data = _unescape(body, lambda m, p: self.fail(m, pos))

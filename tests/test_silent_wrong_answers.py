@@ -144,3 +144,24 @@ def test_icbi_isync_encode_as_gnu_as(isa):
     prog = assemble("icbi 0,3\nisync\nicbi 4,5\n", isa=isa)
     words = [int.from_bytes(prog.data[i:i + 4], "little") for i in range(0, 12, 4)]
     assert words == [0x7C001FAC, 0x4C00012C, 0x7C042FAC]
+
+
+# --- found by tests/test_fuzz.py: Python exceptions that escaped the assembler ------
+
+@pytest.mark.parametrize("source,column,words", [
+    # RecursionError before: nesting is bounded (column of the 65th "(")
+    ("addi r3,r3," + "(" * 100 + "1" + ")" * 100 + "\n", 76, "nested more than 64"),
+    # a 10**11-bit integer before (host memory): the shift count is bounded
+    ("li r3,1<<99999999999\n", 8, "shift count"),
+    # ValueError from int('099', 0) before: a bad octal number is an error
+    ("li r3,099\n", 7, "bad number"),
+])
+def test_expression_limits_are_assembly_errors(isa, source, column, words):
+    with pytest.raises(AsmError) as info:
+        assemble(source, filename="prog.s", isa=isa)
+    assert (info.value.line, info.value.column) == (1, column) and words in info.value.message
+
+
+def test_leading_zero_is_octal_as_in_gnu_as(isa):
+    # GNU as 2.40: "li 3,0777" assembles to 0x386001ff (511)
+    assert assemble("li r3,0777\n", isa=isa).data == (0x386001FF).to_bytes(4, "little")
