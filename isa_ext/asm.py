@@ -125,6 +125,18 @@ def _open_quote(line):
     return opened
 
 
+def decode_source(data, filename):
+    """Source bytes as text; bytes that are not UTF-8 are an AsmError at the
+    line and column of the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        raise AsmError(f"not UTF-8 text (byte 0x{data[e.start]:02x})", filename,
+                       data.count(b"\n", 0, e.start) + 1,
+                       len(data[line_start:e.start].decode("utf-8", "replace")) + 1) from None
+
+
 def _default_error(message, line, column):
     raise AsmError(message, "<input>", line, column)
 

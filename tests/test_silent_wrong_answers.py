@@ -165,3 +165,14 @@ def test_expression_limits_are_assembly_errors(isa, source, column, words):
 def test_leading_zero_is_octal_as_in_gnu_as(isa):
     # GNU as 2.40: "li 3,0777" assembles to 0x386001ff (511)
     assert assemble("li r3,0777\n", isa=isa).data == (0x386001FF).to_bytes(4, "little")
+
+
+@pytest.mark.parametrize("command", ["asm", "run"])
+def test_non_utf8_source_is_an_error_at_its_byte(tmp_path, capsys, command):
+    # found by the fuzz suite: `isa-ext asm` raised UnicodeDecodeError; the 0xff is
+    # line 2, column 7 ("li r3," is six characters)
+    src = tmp_path / "bad.s"
+    src.write_bytes(b"nop\nli r3,\xff1\n")
+    assert main([command, str(src)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{src}:2:7: error: not UTF-8") and "Traceback" not in err

@@ -18,10 +18,11 @@ def register(sub):
 
 
 def read_source(path):
+    from ..asm import decode_source
     if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    with open(path, encoding="utf-8") as f:
-        return f.read(), path
+        return decode_source(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+    with open(path, "rb") as f:
+        return decode_source(f.read(), path), path
 
 
 def listing_lines(prog):

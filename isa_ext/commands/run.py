@@ -97,10 +97,8 @@ def load_program(sim, args):
     if is_elf(data):
         sim.load_elf(path)
     elif path.endswith(ASM_SUFFIXES):
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise IsaExtError(f"{path}: not UTF-8 text") from None
+        from ..asm import decode_source
+        text = decode_source(data, path)
         prog = sim.load_asm(text, filename=path, addr=args.base)
         sim.state.pc = prog.entry
     else:
