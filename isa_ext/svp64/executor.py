@@ -428,7 +428,13 @@ class SVInsn:
         for o in rec.ops:
             if o.vec:
                 k = element_index(o, ks, kd, tables, o.dst)
-                args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
+                args[o.pos] = reg = o.base + (4 * k if o.cls == "crb" else k)
+                if reg > 127 and o.cls != "crb":
+                    # a page reading the register itself (not through the element
+                    # width) past the file's end: register_overflow() counts in
+                    # element widths, this is the last line of defence
+                    raise Trap(f"{rec.mnemonic}: element {k} of {o.field} would be "
+                               f"register {reg}, past the last register (127)", "illegal")
         # an Rc=1 CR field follows the out slot
         if tables and "out" in tables:
             kcr = tables["out"][kd]
