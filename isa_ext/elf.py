@@ -6,6 +6,9 @@ big-endian: the entry points at a function descriptor holding the code address
 and the TOC pointer for r2), and r1 points into zeroed memory below
 ``STACK_TOP`` (the stack grows down from there).  The program runs until it exits (``sim.end = None``).
 """
+import os
+import struct
+
 from .errors import IsaExtError
 from .machine import State
 
@@ -31,6 +34,7 @@ def load_elf(sim, path):
     except ImportError:  # pragma: no cover - pyelftools is a dependency
         raise ElfError("pyelftools is needed to load ELF files (pip install pyelftools)")
     with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
         try:
             elf = ELFFile(f)
             header = elf.header
@@ -45,6 +49,12 @@ def load_elf(sim, path):
             for seg in elf.iter_segments():
                 if seg["p_type"] != "PT_LOAD":
                     continue
+                # what the kernel checks before mapping: the bytes exist in the
+                # file, the file part fits the memory part, the range fits 64 bits
+                off, filesz, memsz = seg["p_offset"], seg["p_filesz"], seg["p_memsz"]
+                if off + filesz > size or filesz > memsz or seg["p_vaddr"] + memsz > 1 << 64:
+                    raise ElfError(f"{path}: PT_LOAD segment (offset 0x{off:x}, file size "
+                                   f"0x{filesz:x}, memory size 0x{memsz:x}) does not fit")
                 data = seg.data()
                 mem.load(seg["p_vaddr"], data[:seg["p_filesz"]])
                 loaded = True
@@ -52,7 +62,8 @@ def load_elf(sim, path):
                 raise ElfError(f"{path}: no loadable segments")
             entry = header["e_entry"]
             abi_v1 = not little and (header["e_flags"] & 3) != 2
-        except ELFError as e:
+        except (ELFError, ValueError, OverflowError, OSError, struct.error) as e:
+            # pyelftools reports a corrupt header in any of these ways
             raise ElfError(f"{path}: bad ELF file: {e}") from None
     s = sim.state
     if abi_v1:
