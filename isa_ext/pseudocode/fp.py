@@ -275,7 +275,7 @@ def note_enabled(s, exceptions):
     floating-point enabled exception program interrupt once the instruction has
     completed (its results written): remembered here, raised by the page's
     epilogue (fp_interrupt)."""
-    if not s.msr & (MSR_FE0 | MSR_FE1):
+    if not getattr(s, "msr", 0) & (MSR_FE0 | MSR_FE1):
         return
     fpscr = s.fpscr
     names = [name for (bits, enable), name in zip(ENABLES, ("VX", "OX", "UX", "ZX", "XX"))
