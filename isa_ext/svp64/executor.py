@@ -416,6 +416,15 @@ class SVInsn:
         s.svstate = sv & ~SV.STEPS_MASK
         return CIA + 8
 
+    def _registers_exist(self, past):
+        """A page called with register numbers (no scratch file for element
+        widths) must not see one past the file's end: register_overflow() counts
+        in element widths, this is the last line of defence (field, element, reg)."""
+        if past is not None:
+            field, k, reg = past
+            raise Trap(f"{self.rec.mnemonic}: element {k} of {field} would be register "
+                       f"{reg}, past the last register (127)", "illegal")
+
     def _element(self, s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep, ssub, dsub,
                  se, de, tables=None):
         """One element operation at step-order element numbers (ks, kd), each
@@ -425,16 +434,13 @@ class SVInsn:
         r = rec.rm
         args = list(rec.base_args)
         reads, writes = {}, {}
+        past = None
         for o in rec.ops:
             if o.vec:
                 k = element_index(o, ks, kd, tables, o.dst)
                 args[o.pos] = reg = o.base + (4 * k if o.cls == "crb" else k)
                 if reg > 127 and o.cls != "crb":
-                    # a page reading the register itself (not through the element
-                    # width) past the file's end: register_overflow() counts in
-                    # element widths, this is the last line of defence
-                    raise Trap(f"{rec.mnemonic}: element {k} of {o.field} would be "
-                               f"register {reg}, past the last register (127)", "illegal")
+                    past = (o.field, k, reg)
         # an Rc=1 CR field follows the out slot
         if tables and "out" in tables:
             kcr = tables["out"][kd]
@@ -453,6 +459,7 @@ class SVInsn:
                 # destination element is zeroed, or a VF loop over a zeroing
                 # predicate never ends; its result is replaced by zero below
                 # (openpower-isa runs the page and writes zero for the result)
+                self._registers_exist(past)
                 rec.c.sem(s, CIA, *args, crf)
             for o in rec.dstops:
                 if ld is not None and o is not rec.data_op:
@@ -510,6 +517,7 @@ class SVInsn:
                                 and o.slot[0] != o.slot[1] for o in rec.ops):
                 self._split_fp_call(s, CIA, args, crf, ks, kd, tables)
             else:
+                self._registers_exist(past)
                 rec.c.sem(s, CIA, *args, crf)
         finally:
             if mem is not None:
