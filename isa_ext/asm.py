@@ -101,14 +101,55 @@ def _split_top(text, sep, start_col):
     return parts
 
 
+# Expression limits: deeper nesting or a larger left shift is an assembly error
+MAX_NESTING = 64
+MAX_SHIFT = 4096
+
+# Largest program image (all sections) the assembler builds: a `.space` beyond
+# it is an assembly error, not a host MemoryError (README "Known limits").
+MAX_IMAGE_BYTES = 256 << 20
+
 LABEL_RE = re.compile(r"\s*([A-Za-z_.$][\w.$]*|\d+)\s*:")
 WORD_RE = re.compile(r"\s*(\S+)")
 
 
-def split_source(text):
-    """Yield ('label', name, line, col) and Statement items in source order."""
+def _open_quote(line):
+    """Index of the '"' that opens a string left unclosed at the end of ``line``
+    (after its comment is removed), else None."""
+    opened = None
+    for i, c in _unquoted(line, end="\n"):
+        if i == len(line):  # the scan ended outside a string
+            return None
+        if c == '"':
+            opened = i
+    return opened
+
+
+def decode_source(data, filename):
+    """Source bytes as text; bytes that are not UTF-8 are an AsmError at the
+    line and column of the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        raise AsmError(f"not UTF-8 text (byte 0x{data[e.start]:02x})", filename,
+                       data.count(b"\n", 0, e.start) + 1,
+                       len(data[line_start:e.start].decode("utf-8", "replace")) + 1) from None
+
+
+def _default_error(message, line, column):
+    raise AsmError(message, "<input>", line, column)
+
+
+def split_source(text, error=_default_error):
+    """Yield ('label', name, line, col) and Statement items in source order.
+    A string left open at the end of a line is an error (``error(message, line,
+    column)`` raises it): the line would otherwise be dropped."""
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = _strip_comment(raw)
+        col = _open_quote(line)
+        if col is not None:
+            error("unterminated string (missing closing '\"')", lineno, col + 1)
         for piece in _split_top(line, ";", 1):
             rest, col = piece.text, piece.column
             while True:
@@ -220,16 +261,27 @@ class Evaluator:
             self.fail("division by zero", pos)
         if op in ("<<", ">>") and y < 0:
             self.fail("negative shift count", pos)
+        if op == "<<" and y > MAX_SHIFT:  # 1<<10**12 would exhaust the host
+            self.fail(f"shift count {y} above {MAX_SHIFT}", pos)
         result = {"*": lambda: x * y, "/": lambda: int(x / y), "%": lambda: x - y * int(x / y),
                   "<<": lambda: x << y, ">>": lambda: x >> y, "&": lambda: x & y,
                   "|": lambda: x | y, "^": lambda: x ^ y}[op]()
         return Value(result)
 
+    def nest(self, pos):
+        """One more level of parentheses or unary operators: a bounded depth is
+        an error, not a Python RecursionError."""
+        self.depth = getattr(self, "depth", 0) + 1
+        if self.depth > MAX_NESTING:
+            self.fail(f"expression nested more than {MAX_NESTING} deep", pos)
+
     def unary(self):
         kind, tok, pos = self.peek()
         if kind == "op" and tok in "-+~":
             self.i += 1
+            self.nest(pos)
             v = self.unary()
+            self.depth -= 1
             if tok == "+":
                 return v
             if v.reloc:
@@ -252,14 +304,22 @@ class Evaluator:
             self.i -= 1
             self.fail("expression ends too early", pos)
         if kind == "op" and tok == "(":
+            self.nest(pos)
             v = self.binary(0)
+            self.depth -= 1
             k2, t2, p2 = self.peek()
             if t2 != ")":
                 self.fail("missing ')'", p2)
             self.i += 1
             return v
         if kind == "num":
-            return Value(int(tok, 0))
+            try:
+                return Value(int(tok, 0))
+            except ValueError:
+                # GNU as: a leading 0 means octal ("0777" = 511)
+                if re.fullmatch(r"0[0-7]+", tok):
+                    return Value(int(tok, 8))
+                self.fail(f"bad number {tok!r}", pos)
         if kind == "char":
             body = tok[1:].rstrip("'") if tok.endswith("'") and len(tok) > 2 else tok[1:]
             data = _unescape(body, lambda m, p: self.fail(m, pos))
@@ -493,7 +553,7 @@ class Assembler:
         self.globals = set()
         section = ".text"
         count = 0
-        for st in split_source(text):
+        for st in split_source(text, self.error):
             count += 1
             if isinstance(st, tuple):
                 _, name, line, col = st
@@ -568,6 +628,7 @@ class Assembler:
             fill = self.constant(ops[1], st) if len(ops) > 1 else 0
             if size < 0:
                 self.error("negative size", st.line, ops[0].column)
+            self.check_image_size(sum(self.sizes.values()) + size, st, ops[0].column)
             self.items.append(_Item(section, off, "bytes", st, size, bytes([fill & 0xFF]) * size))
         elif mn in (".align", ".p2align", ".balign"):
             if not ops:
@@ -583,8 +644,17 @@ class Assembler:
             self.items.append(_Item(section, off, "fill", st, size, fill))
         else:
             self.error(f"unknown directive {st.mnemonic}", st.line, st.column)
+        self.check_image_size(sum(self.sizes.values()) + size, st, st.column)
         self.sizes[section] = off + size
         return section
+
+    def check_image_size(self, total, st, column):
+        """An image beyond MAX_IMAGE_BYTES is an error at the statement that
+        makes it so, rather than the host running out of memory building it."""
+        if total > MAX_IMAGE_BYTES:
+            self.error(f"the program image would be {total} bytes, more than the "
+                       f"assembler's limit of {MAX_IMAGE_BYTES} bytes (256 MiB)",
+                       st.line, column)
 
     def enter(self, name):
         self.sizes.setdefault(name, 0)
@@ -804,6 +874,9 @@ class Assembler:
             width = self.field_width(name)
             if not 0 <= v < (1 << width):
                 self.error(f"register number {v} out of range for {name}", st.line, loc.column)
+            if name in forms.even and v % 2:
+                self.error(f"{name} must be an even register (a register pair), not {v}",
+                           st.line, loc.column)
             return v
         if cls == "crb":
             names = dict(CR_BIT_NAMES)

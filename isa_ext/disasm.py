@@ -6,7 +6,9 @@ Operands are formatted from the table row's syntax and the field attributes in
 ``pcrel`` branch displacements as ``.+8`` (absolute, ``0x...``, when AA=1), so
 that reassembling the text at the same address gives the same word.  Extended
 mnemonics marked ``disasm`` in the alias tables are preferred when they
-reproduce the word exactly.  Words no row decodes print as ``.long 0x...``.
+reproduce the word exactly.  Words no row decodes, and invalid forms the
+assembler refuses (an odd register pair, ``even`` in forms.txt), print as
+``.long 0x...``.
 """
 import re
 
@@ -32,6 +34,7 @@ class Disassembler:
             if alias.disasm:
                 self._by_base.setdefault(alias.base_mnemonic, []).append(alias)
         self._cache = {}
+        self._sv_cache = {}
 
     # -- single instructions ----------------------------------------------------
     def word(self, word, pc=0):
@@ -40,7 +43,9 @@ class Disassembler:
         text = self._cache.get(key)
         if text is None:
             d = self.isa.decode(word)
-            if d is None:
+            if d is None or self._odd_pair(d):
+                # no row, or an invalid form the assembler refuses (an odd
+                # register pair): text that reassembles is the word itself
                 text = f".long 0x{word:08x}"
             else:
                 ops = self.operand_texts(d, pc)
@@ -50,12 +55,39 @@ class Disassembler:
             self._cache[key] = text
         return text
 
+    def _odd_pair(self, d):
+        return any(d.fields.get(name, 0) % 2 for name in self.forms.even
+                   if name in d.spec.fields_used)
+
     def prefixed(self, prefix, suffix, pc=0):
-        """Text of an 8-byte SVP64 instruction, or None without the SVP64 hook."""
+        """Text of an 8-byte SVP64 instruction, or None (print the words) without
+        the SVP64 hook or when the text would not reassemble to these two words:
+        bits the text cannot spell (set in an unused EXTRA slot, a record form's
+        CR slot the text drops, a modifier the category forbids) make the words
+        print as ``.long`` rather than as an instruction with other behaviour."""
         hook = getattr(self.isa, "sv_disassemble", None)
         if hook is None:
             return None
-        return hook(prefix, suffix)
+        key = (prefix, suffix, pc)
+        if key in self._sv_cache:
+            return self._sv_cache[key]
+        text = hook(prefix, suffix)
+        if text is not None and not self._reassembles(text, (prefix, suffix), pc):
+            text = None
+        if len(self._sv_cache) > 100_000:
+            self._sv_cache.clear()
+        self._sv_cache[key] = text
+        return text
+
+    def _reassembles(self, text, words, pc):
+        from .asm import assemble
+        try:
+            prog = assemble(text + "\n", isa=self.isa, base=pc)
+        except AsmError:
+            return False
+        data = prog.data
+        return len(data) == 8 and (int.from_bytes(data[:4], "little"),
+                                   int.from_bytes(data[4:], "little")) == words
 
     def operand_texts(self, d, pc):
         flags = {k: d.fields[k] for k in d.spec.suffix}

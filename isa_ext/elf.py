@@ -7,6 +7,7 @@ and the TOC pointer for r2), and r1 points into zeroed memory below
 ``STACK_TOP`` (the stack grows down from there).  The program runs until it exits (``sim.end = None``).
 """
 import os
+import struct
 
 from .errors import IsaExtError
 from .machine import State
@@ -34,6 +35,7 @@ def load_elf(sim, path):
     except ImportError:  # pragma: no cover - pyelftools is a dependency
         raise ElfError("pyelftools is needed to load ELF files (pip install pyelftools)")
     with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
         try:
             elf = ELFFile(f)
             header = elf.header
@@ -42,12 +44,18 @@ def load_elf(sim, path):
                                f"({elf.elfclass}-bit {header['e_machine']})")
             little = elf.little_endian
             if sim.state.mem.little != little:
-                sim.state = State(little=little)
+                sim.state = State(little=little, mem_limit=sim.state.mem.limit)
             mem = sim.state.mem
             loaded = False
             for seg in elf.iter_segments():
                 if seg["p_type"] != "PT_LOAD":
                     continue
+                # what the kernel checks before mapping: the bytes exist in the
+                # file, the file part fits the memory part, the range fits 64 bits
+                off, filesz, memsz = seg["p_offset"], seg["p_filesz"], seg["p_memsz"]
+                if off + filesz > size or filesz > memsz or seg["p_vaddr"] + memsz > 1 << 64:
+                    raise ElfError(f"{path}: PT_LOAD segment (offset 0x{off:x}, file size "
+                                   f"0x{filesz:x}, memory size 0x{memsz:x}) does not fit")
                 data = seg.data()
                 mem.load(seg["p_vaddr"], data[:seg["p_filesz"]])
                 loaded = True
@@ -55,7 +63,9 @@ def load_elf(sim, path):
                 raise ElfError(f"{path}: no loadable segments")
             entry = header["e_entry"]
             abi_v1 = not little and (header["e_flags"] & 3) != 2
-        except (ELFError, ValueError, OSError) as e:  # OSError: a seek past the end
+        except (ELFError, ValueError, OverflowError, OSError, struct.error) as e:
+            # pyelftools reports a corrupt header in any of these (OSError: a seek
+            # past the end)
             size = os.path.getsize(path)
             if size < ELF64_HEADER_BYTES:
                 raise ElfError(f"{path}: truncated ELF file: {size} bytes, but a 64-bit "

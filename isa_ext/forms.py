@@ -78,6 +78,7 @@ class FormSet:
     pcrel: set = dc_field(default_factory=set)  # branch displacements (relative unless AA=1)
     swaphalves: set = dc_field(default_factory=set)  # assembly value = field halves swapped
     signopt: set = dc_field(default_factory=set)  # (mnemonic, field): either signedness
+    even: set = dc_field(default_factory=set)  # register-pair fields: assembly takes even only
 
     def __getitem__(self, name):
         try:
@@ -111,7 +112,7 @@ def _parse_bits(text, where):
 
 
 # Operand attributes: "signed SI D ..." name fields; "scale DS 4" a field and a number.
-_FIELD_SETS = ("signed", "pcrel", "swaphalves")
+_FIELD_SETS = ("signed", "pcrel", "swaphalves", "even")
 _FIELD_NUMBERS = ("scale", "bias", "svbias")
 
 

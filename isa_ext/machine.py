@@ -12,15 +12,26 @@ PAGE_SIZE = 1 << PAGE_BITS
 PAGE_MASK = PAGE_SIZE - 1
 
 
+# Guest memory a program may touch (write) by default: 1 GiB, in 4 KiB pages
+# (`isa-ext run --mem-limit`, Simulator(mem_limit=...)).
+DEFAULT_MEM_LIMIT = 1 << 30
+# A write(2) moves at most this many bytes per call (a short write beyond), as
+# Linux caps one call at MAX_RW_COUNT; here small enough to keep the host safe.
+MAX_WRITE_BYTES = 16 << 20
+
+
 class Memory:
     """Sparse byte-addressed memory of 4 KiB pages, zero where never written.
 
     ``little`` selects the byte order of multi-byte accesses (MSR[LE]).
+    ``limit``: the most bytes of pages a guest may write into existence; the
+    store that would pass it traps (kind "limit") before writing anything.
     """
 
-    def __init__(self, little=True):
+    def __init__(self, little=True, limit=DEFAULT_MEM_LIMIT):
         self.pages = {}
         self.little = little
+        self.limit = limit
         self.writes = 0  # counts stores; lets callers notice code modification
         # the load-and-reserve reservation (lwarx ... stwcx.): live flag, length
         # in bytes, address.  A single-thread model: the reservation is lost by
@@ -30,13 +41,45 @@ class Memory:
         self.reserve = 0
         self.reserve_length = 0
         self.reserve_addr = 0
+        # Words (address >> 2) a simulator holds decoded; a store into one of them
+        # calls on_code_write() so that the next fetch decodes the new bytes
+        # (self-modifying code is exact, with or without icbi/isync).
+        self.code_words = set()
+        self.on_code_write = None
 
     def _page(self, addr):
         key = addr >> PAGE_BITS
         p = self.pages.get(key)
         if p is None:
+            if (len(self.pages) + 1) << PAGE_BITS > self.limit:
+                self._over_limit(addr)
             p = self.pages[key] = bytearray(PAGE_SIZE)
         return p
+
+    def _over_limit(self, addr):
+        from .errors import Trap
+        raise Trap(f"guest memory limit reached: a store at 0x{addr:x} needs a new page "
+                   f"beyond the {self.limit} bytes allowed (--mem-limit, "
+                   f"Simulator(mem_limit=...))", "limit")
+
+    def _reserve(self, addr, n):
+        """Trap before a write of n bytes at addr if its new pages pass the limit."""
+        first, last = addr >> PAGE_BITS, (addr + n - 1) >> PAGE_BITS
+        if last - first > (self.limit >> PAGE_BITS):
+            self._over_limit(addr)
+        new = sum(1 for k in range(first, last + 1) if k not in self.pages)
+        if (len(self.pages) + new) << PAGE_BITS > self.limit:
+            self._over_limit(addr)
+
+    def mapped_prefix(self, addr, n):
+        """How many bytes from addr on lie in pages the guest has (written or
+        loaded): what a system call may read before it would fault."""
+        addr &= M64
+        end = addr + n
+        pos = addr
+        while pos < end and (pos >> PAGE_BITS) in self.pages:
+            pos = ((pos >> PAGE_BITS) + 1) << PAGE_BITS
+        return min(pos, end) - addr
 
     def read_bytes(self, addr, n):
         addr &= M64
@@ -44,7 +87,15 @@ class Memory:
         if off + n <= PAGE_SIZE:
             p = self.pages.get(addr >> PAGE_BITS)
             return bytes(p[off:off + n]) if p is not None else bytes(n)
-        return b"".join(self.read_bytes(addr + i, 1) for i in range(n))
+        out, pos = [], 0  # page by page
+        while pos < n:
+            a = (addr + pos) & M64
+            o = a & PAGE_MASK
+            k = min(PAGE_SIZE - o, n - pos)
+            p = self.pages.get(a >> PAGE_BITS)
+            out.append(bytes(p[o:o + k]) if p is not None else bytes(k))
+            pos += k
+        return b"".join(out)
 
     def write_bytes(self, addr, data):
         self.reserve = 0
@@ -53,6 +104,7 @@ class Memory:
         if off + len(data) <= PAGE_SIZE:
             self._page(addr)[off:off + len(data)] = data
         else:  # page by page (ELF segments, large buffers)
+            self._reserve(addr, len(data))
             pos, n = 0, len(data)
             while pos < n:
                 a = (addr + pos) & M64
@@ -61,6 +113,14 @@ class Memory:
                 self._page(a)[o:o + k] = data[pos:pos + k]
                 pos += k
         self.writes += 1
+        words = self.code_words
+        if words and data:  # per store: two set look-ups while code is decoded
+            first, last = addr >> 2, (addr + len(data) - 1) >> 2
+            if first in words or last in words or (
+                    last - first > 1 and any(first <= w <= last for w in words)):
+                words.clear()
+                if self.on_code_write is not None:
+                    self.on_code_write()
 
     def read(self, addr, n):
         addr &= M64
@@ -142,7 +202,7 @@ class State:
     NGPR = 128
     NCRF = 128
 
-    def __init__(self, little=True):
+    def __init__(self, little=True, mem_limit=DEFAULT_MEM_LIMIT):
         self.gpr = [0] * self.NGPR
         self.fpr = [0] * self.NGPR
         self.cr = [0] * self.NCRF
@@ -165,7 +225,7 @@ class State:
         # (read by its generated loop), None otherwise
         self.sv_tables = None
         self.pc = 0
-        self.mem = Memory(little)
+        self.mem = Memory(little, mem_limit)
         self.stdout = bytearray()
         self.stderr = bytearray()
         self.syscall_handler = None
@@ -252,6 +312,32 @@ class State:
 SYS_WRITE = 4
 SYS_EXIT = 1
 SYS_EXIT_GROUP = 234
+SYS_PRCTL = 171
+PR_GET_FPEXC, PR_SET_FPEXC = 11, 12
+MSR_FE0, MSR_FE1 = 1 << 11, 1 << 8  # MSR bits 52 and 55 (MSB0)
+EINVAL, EBADF, EFAULT = 22, 9, 14
+
+
+def _syscall_error(s, errno):
+    """The kernel's error return: errno in r3, CR0.SO set."""
+    s.gpr[3] = errno
+    s.cr[0] |= 1
+
+
+def _prctl(s):
+    """prctl(PR_SET_FPEXC / PR_GET_FPEXC): the only way a Linux program sets
+    MSR.FE0/FE1, the floating-point exception mode (Linux
+    arch/powerpc/kernel/process.c: mode 0 disabled, 1 FE1, 2 FE0, 3 both;
+    PR_GET stores the mode as a 32-bit int at the address in r4)."""
+    option, arg = s.gpr[3], s.gpr[4]
+    if option == PR_SET_FPEXC and arg <= 3:
+        s.msr = (s.msr & ~(MSR_FE0 | MSR_FE1)) | ((arg << 10) & MSR_FE0) | ((arg << 8) & MSR_FE1)
+        return 0
+    if option == PR_GET_FPEXC:
+        mode = ((s.msr & MSR_FE0) >> 10) | ((s.msr & MSR_FE1) >> 8)
+        s.mem.write(arg, 4, mode)
+        return 0
+    return -EINVAL
 
 
 def linux_syscall(s):
@@ -265,16 +351,28 @@ def linux_syscall(s):
         raise ProgramExit(s.gpr[3] & 0xFF)
     if num == SYS_WRITE:
         fd, buf, n = s.gpr[3], s.gpr[4], s.gpr[5]
-        data = s.mem.read_bytes(buf, n)
+        if fd not in (1, 2):
+            return _syscall_error(s, EBADF)
+        # as the kernel: at most MAX_WRITE_BYTES per call (a short write), and only
+        # from the guest's pages: none readable -> EFAULT, some -> a short write
+        n = min(n, MAX_WRITE_BYTES)
+        readable = s.mem.mapped_prefix(buf, n)
+        if n and not readable:
+            return _syscall_error(s, EFAULT)
+        data = s.mem.read_bytes(buf, readable)
         if fd == 1:
             s.stdout += data
-        elif fd == 2:
-            s.stderr += data
         else:
-            s.gpr[3] = 9  # EBADF
-            s.cr[0] |= 1
-            return
-        s.gpr[3] = n
+            s.stderr += data
+        s.gpr[3] = readable
         s.cr[0] &= ~1
+        return
+    if num == SYS_PRCTL:
+        r = _prctl(s)
+        s.gpr[3] = -r if r < 0 else r
+        if r < 0:
+            s.cr[0] |= 1
+        else:
+            s.cr[0] &= ~1
         return
     raise Trap(f"unsupported system call {num}", "syscall")

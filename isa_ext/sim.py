@@ -10,7 +10,7 @@ from .encoding import is_svp64_prefix
 from . import profile as profiles
 from .errors import IsaExtError, Trap
 from .isa import ISA
-from .machine import State, ProgramExit
+from .machine import State, ProgramExit, DEFAULT_MEM_LIMIT
 
 DEFAULT_MAX_STEPS = 10_000_000
 REPR_CHANGES = 8  # changed registers a RunResult's repr names before "+N more"
@@ -117,7 +117,8 @@ class Simulator:
     42
     """
 
-    def __init__(self, isa=None, little=True, extensions=None, strict=True, profile=None):
+    def __init__(self, isa=None, little=True, extensions=None, strict=True, profile=None,
+                 mem_limit=None):
         if isa is None:
             isa = ISA(extensions=extensions, profile=profile)
         elif profile is not None and profiles.get(profile) != isa.profile:
@@ -126,7 +127,8 @@ class Simulator:
                               f"(ISA(profile=...) builds one)")
         self.isa = isa
         self.profile = isa.profile
-        self.state = State(little=little)
+        # guest memory bound (bytes of pages a program may write); machine.DEFAULT_MEM_LIMIT
+        self.state = State(little=little, mem_limit=mem_limit or DEFAULT_MEM_LIMIT)
         self.strict = strict
         self.end = None  # address at which the program is finished
         self._cache = {}
@@ -181,8 +183,9 @@ class Simulator:
         return self.isa.executable(word), 4, word
 
     def invalidate(self):
-        """Forget decoded instructions (after code was modified)."""
+        """Forget decoded instructions (stores into decoded code do it already)."""
         self._cache.clear()
+        self.state.mem.code_words.clear()
 
     # -- running --------------------------------------------------------------
     def run(self, max_steps=DEFAULT_MAX_STEPS, trace=False):
@@ -232,6 +235,10 @@ class Simulator:
     def _decode_into_cache(self, pc):
         fn, length, word = self._fetch(pc)
         self._cache[pc] = fn  # prefixed (8-byte) handlers return CIA + 8 themselves
+        # a store into these bytes forgets every decoded instruction (machine.Memory)
+        mem = self.state.mem
+        mem.code_words.update(range(pc >> 2, (pc + length + 3) >> 2))
+        mem.on_code_write = self._cache.clear
         return fn
 
     def _trapinfo(self, pc, t):

@@ -103,6 +103,8 @@ INSTANCES = [
     ("sthbrx 27,28,29", "sthbrx", dict(RS=27, RA=28, RB=29)),
     ("stwbrx 30,31,1", "stwbrx", dict(RS=30, RA=31, RB=1)),
     ("stdbrx 2,3,4", "stdbrx", dict(RS=2, RA=3, RB=4)),
+    ("icbi 4,5", "icbi", dict(RA=4, RB=5)),
+    ("isync", "isync", dict()),
 ]
 
 TABLES = ("branch.csv", "cr.csv", "spr.csv", "system.csv", "loadstore.csv")

@@ -229,11 +229,11 @@ def test_diag_takes_register_options(tmp_path, capsys):
 
 
 def test_asm_non_utf8_source(tmp_path, capsys):
-    # offset: "nop\n" (4 bytes) + "li r3, 1 # " (11 bytes) = 15, on line 2
+    # the 0xff follows "li r3, 1 # " (11 characters) on line 2: column 12
     src = write(tmp_path, "bad.s", b"nop\nli r3, 1 # \xff\n")
     assert main(["asm", src]) == 2
     err = capsys.readouterr().err
-    assert f"{src}:2: not UTF-8 text (byte 0xff at offset 15)" in err
+    assert f"{src}:2:12: error: not UTF-8 text (byte 0xff)" in err
     assert "Traceback" not in err
 
 

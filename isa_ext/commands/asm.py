@@ -21,17 +21,11 @@ def register(sub):
 
 
 def read_source(path):
+    from ..asm import decode_source
     if path == "-":
-        data, path = sys.stdin.buffer.read(), "<stdin>"
-    else:
-        with open(path, "rb") as f:
-            data = f.read()
-    try:
-        return data.decode("utf-8"), path
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise IsaExtError(f"{path}:{line}: not UTF-8 text (byte 0x{data[e.start]:02x} at "
-                          f"offset {e.start}); assembly source must be UTF-8") from None
+        return decode_source(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+    with open(path, "rb") as f:
+        return decode_source(f.read(), path), path
 
 
 def listing_lines(prog):

@@ -22,7 +22,7 @@ def register(sub):
 def run(args):
     from ..diagnostics import format_diagnostics
     from ..sim import Simulator
-    sim = Simulator(little=not args.big_endian, strict=args.strict)
+    sim = Simulator(little=not args.big_endian, strict=args.strict, mem_limit=args.mem_limit)
     prepare_machine(sim, args)
     res = sim.run(max_steps=args.max_steps)
     print(f"stop: {res.stop} after {res.steps} step(s)")

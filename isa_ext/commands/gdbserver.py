@@ -38,7 +38,8 @@ def run(args):
     from ..sim import Simulator
     if not 0 <= args.port <= 65535:
         raise IsaExtError(f"--port {args.port}: expected 0..65535")
-    sim = Simulator(little=not args.big_endian, profile=args.profile)
+    sim = Simulator(little=not args.big_endian, profile=args.profile,
+                    mem_limit=args.mem_limit)
     prepare_machine(sim, args)
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

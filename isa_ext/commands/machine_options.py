@@ -54,6 +54,9 @@ def add_machine_options(p, registers=True):
                    help="load address of assembly or raw programs (default 0x1000)")
     p.add_argument("--big-endian", action="store_true",
                    help="big-endian machine (an ELF sets its own byte order)")
+    p.add_argument("--mem-limit", type=size_value, default=None, metavar="BYTES",
+                   help="guest memory a program may write, e.g. 512M, 2G (default 1G); "
+                        "a store past it stops the run with a 'limit' trap")
     if not registers:
         return
     p.add_argument("--gpr", action="append", default=[], metavar="rN=VALUE",
@@ -70,6 +73,22 @@ def add_machine_options(p, registers=True):
 
 
 # -- values -------------------------------------------------------------------
+
+def size_value(text):
+    """An argparse type: '1G', '512M', '64K' or a number of bytes (0x... too), at
+    least one page."""
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    t = text.strip().lower().removesuffix("ib").removesuffix("b")
+    scale = units.get(t[-1:], 1)
+    try:
+        value = int(t[:-1] if scale > 1 else t, 0) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"bad size {text!r}: expected e.g. 1G, 512M, 4096") from None
+    if value < 4096:
+        raise argparse.ArgumentTypeError(f"--mem-limit {text!r}: at least 4096 bytes")
+    return value
+
 
 def int_value(text, bits=64):
     """An integer that fits ``bits`` bits, signed or unsigned; negative ones wrap."""
@@ -194,12 +213,8 @@ def load_program(sim, args):
     if kind == "elf":
         sim.load_elf(path)
     elif kind == "asm":
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise IsaExtError(f"{path}: not UTF-8 text (byte 0x{data[e.start]:02x} at "
-                              f"offset {e.start}); use --format raw for instruction "
-                              "bytes") from None
+        from ..asm import decode_source
+        text = decode_source(data, path)  # not UTF-8: an error at its line and column
         prog = sim.load_asm(text, filename=path, addr=args.base)
         sim.state.pc = prog.entry
     else:

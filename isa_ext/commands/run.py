@@ -183,7 +183,7 @@ def run(args):
         raise IsaExtError("--resume needs --interrupt-after")
     dumps = parse_dumps(args.dump)
     sim = Simulator(little=not args.big_endian, strict=not args.permissive,
-                    profile=args.profile)
+                    profile=args.profile, mem_limit=args.mem_limit)
     prepare_machine(sim, args)
     if args.trace:
         sim.tracer = JsonTracePrinter(sys.stdout) if args.json else TracePrinter(sim, sys.stdout)

@@ -39,6 +39,8 @@ NOT_SANDWICHABLE = {
     "wait": "waits for an interrupt",
     "bctar": "TAR is not writable in problem state under Linux/QEMU (FSCR facility)",
     "bctarl": "TAR is not writable in problem state under Linux/QEMU (FSCR facility)",
+    "icbi": "a random effective address faults on QEMU (storage interrupt, SIGSEGV); "
+            "isa_ext has no unmapped memory, and icbi changes no register",
 }
 
 # SPR numbers a user program may move to and from (GNU spelling: the SPR number).

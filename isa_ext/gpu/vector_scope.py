@@ -13,20 +13,27 @@ pseudocode library, so any future page can use them):
     VL                 number of lanes (unsized integer)
     ACTIVE             64-bit mask of active lanes (lane i = value 2**i, MSB0 bit 63-i)
     LANE_ACTIVE(i)     1 when lane i exists and is active
+    SUBVL              sub-vector length (1..4): each lane holds SUBVL components
     LANE(X, j)         lane j of register operand X: element j of a vector operand
                        (at its element width, zero-extended to 64 bits), the register
-                       itself for a scalar operand
+                       itself for a scalar operand.  Only with SUBVL=1: a page that
+                       does not say what its components mean traps under /vecN
+    LANE(X, j, k)      component k of lane j: element SUBVL*j+k of a vector operand,
+                       the register itself for a scalar source (as in the element
+                       loop, a scalar does not step); a scalar destination traps
+                       under SUBVL>1 (it cannot hold the components)
     GROUP(X, n, i, k)  sub-element k of lane i's n-element group: element n*i+k of a
                        vector operand, element k of a scalar one
-    LANE(X, i) <- v    lane i's result; a write to an inactive lane of a vector
+    LANE(X, i[, k]) <- v  lane i's (component k's) result; a write to an inactive lane of a vector
                        operand is dropped (predication), a scalar operand keeps the
                        first value written to it
+    GROUP(...) with SUBVL>1 traps (a group is not a sub-vector)
     TRAP_AT_LANE(i, "why")  stop with a trap at lane i; state written for earlier
                        lanes (memory) stays, register results are discarded
 
 The engine honours EXTRA vector/scalar tags, register extension to r0..r127,
 ELWIDTH / ELWIDTH_SRC on GPR operands, the predicate (MASK, MASKMODE) and
-zeroing: ``dz`` zeroes inactive lanes of vector destinations, ``sz`` makes an
+zeroing: ``dz`` zeroes inactive lanes (all their components) of vector destinations, ``sz`` makes an
 inactive lane read as 0.  Register results are buffered and written when the page
 ends: every read sees the registers as they were when the instruction started, and
 a trap leaves them untouched.
@@ -75,9 +82,10 @@ class Operand:
 class Scope:
     """What the page functions see while one vector-scope instruction runs."""
 
-    def __init__(self, sim, state, pc, name, vl, active, operands, source_zeroing):
+    def __init__(self, sim, state, pc, name, vl, active, operands, source_zeroing,
+                 subvl=1):
         self.sim, self.state, self.pc, self.name = sim, state, pc, name
-        self.vl, self.active = vl, active
+        self.vl, self.active, self.subvl = vl, active, subvl
         self.operands = operands
         self.source_zeroing = source_zeroing
         self.pending = {}  # (field, lane or 0) -> value
@@ -95,13 +103,31 @@ class Scope:
     def is_active(self, lane):
         return int(0 <= lane < self.vl and (self.active >> lane) & 1)
 
-    def read(self, field, lane):
+    def _component(self, k):
+        """The component number a LANE access names: LANE(X, i) is component 0
+        and only exists without sub-vectors, so that a page written for one value
+        per lane cannot silently drop the other components."""
+        if k is None:
+            if self.subvl != 1:
+                raise Trap(f"{self.name}: SUBVL={self.subvl} is not defined for this "
+                           f"instruction (its page reads one value per lane)", "illegal")
+            return 0
+        if not 0 <= k < self.subvl:
+            raise Trap(f"{self.name}: component {k} outside the sub-vector "
+                       f"(SUBVL={self.subvl})", "illegal")
+        return k
+
+    def read(self, field, lane, k=None):
         op = self._operand(field)
+        k = self._component(k)
         if not op.vec:
             return read_elem(self._regs(op), op.base, 0, op.width)
-        return self._element(op, lane, lane)
+        return self._element(op, lane, lane * self.subvl + k)
 
     def group(self, field, n, lane, k):
+        if self.subvl != 1:
+            raise Trap(f"{self.name}: SUBVL={self.subvl} is not defined for this "
+                       f"instruction (its lanes read groups of elements)", "illegal")
         op = self._operand(field)
         if not op.vec:
             return read_elem(self._regs(op), op.base, k, op.width)
@@ -119,25 +145,32 @@ class Scope:
                    instruction=self.name, lane=lane, operand=op.field)
         return read_elem(self._regs(op), op.base, element, op.width)
 
-    def write(self, field, lane, value):
+    def write(self, field, lane, value, k=None):
         op = self._operand(field)
+        k = self._component(k)
         if op.vec:
             if not self.is_active(lane):
                 return
-            self.pending[(field, lane)] = value
+            self.pending[(field, lane * self.subvl + k)] = value
+        elif self.subvl != 1:
+            raise Trap(f"{self.name}: a scalar {field} cannot hold a SUBVL={self.subvl} "
+                       f"result (make it a vector)", "illegal")
         else:
             self.pending.setdefault((field, 0), value)
 
     def commit(self, zero_inactive):
-        for (field, lane), value in self.pending.items():
+        for (field, element), value in self.pending.items():
             op = self.operands[field]
-            write_elem(self._regs(op), op.base, lane, op.width, value & ((1 << op.width) - 1))
+            write_elem(self._regs(op), op.base, element, op.width,
+                       value & ((1 << op.width) - 1))
         if zero_inactive:
             for op in self.operands.values():
                 if op.dest and op.vec:
                     for lane in range(self.vl):
                         if not (self.active >> lane) & 1:
-                            write_elem(self._regs(op), op.base, lane, op.width, 0)
+                            for k in range(self.subvl):
+                                write_elem(self._regs(op), op.base, lane * self.subvl + k,
+                                           op.width, 0)
         self.pending = {}
 
 
@@ -165,21 +198,25 @@ def _install_page_functions():
     library.RUNTIME["_vs"] = current_scope
     library.RUNTIME["_LaneFault"] = LaneFault
     library.NAMES["VL"] = lambda comp: Val("_vs(s).vl", None)
+    library.NAMES["SUBVL"] = lambda comp: Val("_vs(s).subvl", None)
     library.NAMES["ACTIVE"] = lambda comp: Val("_vs(s).active", 64)
     library.INTRINSICS["LANE_ACTIVE"] = lambda comp, i: Val(f"_vs(s).is_active({i.code})", 1)
 
-    def lane(comp, x, j):
-        return Val(f"_vs(s).read({_field_name(comp, x, 'LANE')!r}, {j.code})", 64)
+    def lane(comp, x, j, k=None):
+        component = "" if k is None else f", {k.code}"
+        return Val(f"_vs(s).read({_field_name(comp, x, 'LANE')!r}, {j.code}{component})",
+                   64)
 
     def group(comp, x, n, i, k):
         return Val(f"_vs(s).group({_field_name(comp, x, 'GROUP')!r}, {n.code}, {i.code}, "
                    f"{k.code})", 64)
 
     def set_lane(comp, args, v):
-        if len(args) != 2:
-            raise TypeError("LANE(X, i) <- v takes two arguments")
+        if len(args) not in (2, 3):
+            raise TypeError("LANE(X, i[, k]) <- v takes two or three arguments")
+        component = "" if len(args) == 2 else f", {args[2].code}"
         return f"_vs(s).write({_field_name(comp, args[0], 'LANE')!r}, {args[1].code}, " \
-               f"{comp.fit(v, 64)})"
+               f"{comp.fit(v, 64)}{component})"
 
     def trap_at_lane(comp, i, reason):
         msg = reason.code if reason.code.startswith(("'", '"')) else repr(reason.code)
@@ -250,13 +287,14 @@ class VectorScopeInsn:
             r = self.rm
             active = predicate_mask(s, r.mmode, r.mask, vl,
                                     self.isa.profile.cr_pred_offset) & ((1 << vl) - 1)
-            zero_dest, zero_src = r.dz, r.sz
+            zero_dest, zero_src, subvl = r.dz, r.sz, r.subvl
             length = 8
         else:
-            vl, active, zero_dest, zero_src, length = 1, 1, 0, 0, 4
+            vl, active, zero_dest, zero_src, subvl, length = 1, 1, 0, 0, 1, 4
         if vl == 0:
             return CIA + length
-        scope = Scope(self.sim, s, CIA, self.name, vl, active, self.operands, zero_src)
+        scope = Scope(self.sim, s, CIA, self.name, vl, active, self.operands, zero_src,
+                      subvl)
         previous = getattr(s, "vector_scope", None)
         s.vector_scope = scope
         try:
@@ -270,7 +308,7 @@ class VectorScopeInsn:
             s.vector_scope = previous
         scope.commit(zero_dest)
         if self.sim is not None:
-            self.sim.element_ops += vl
+            self.sim.element_ops += vl * subvl
         if self.prefixed:
             s.svstate = SV.with_steps(s.svstate, 0, 0)
         return CIA + length

@@ -237,6 +237,10 @@ class PageCompiler:
         self.state_written = False
         self.extra_params = tuple(extra_params)
         self.deferred = {}  # register field -> class, written through w_<field>
+        # FP helper calls (pseudocode/fp.py): code -> the form that returns None to
+        # keep the target register; the page then ends checking for an interrupt
+        self.fp_keep = {}
+        self.fp_epilogue = False
         self.cov_key = f"{where_file}:{first_line}"  # names the page in coverage data
 
     # --- helpers -------------------------------------------------------
@@ -670,6 +674,16 @@ class PageCompiler:
                 self.fields_used.add(name)
                 self.writes.add(name)
                 self.note_write()
+                keep = self.fp_keep.get(v.code)
+                if keep is not None:
+                    # an enabled invalid operation / zero divide leaves it unchanged
+                    tmp = self.newtmp()
+                    self.emit(f"{tmp} = {keep}")
+                    self.emit(f"if {tmp} is not None:")
+                    self.indent += 1
+                    self.emit(f"w_{name} = {self.fit(Val(tmp, v.width), 64)}")
+                    self.indent -= 1
+                    return
                 self.emit(f"w_{name} = {self.fit(v, 64)}")
                 return
             if name == "NIA":
@@ -820,6 +834,12 @@ class PageCompiler:
         if (self.rc and self.rc_target and not self.records_cr0) or self.rc == "CR1":
             # CR1 copies the FPSCR, no target; a page assigning CR0 records it itself
             self.rc_epilogue()
+        if self.fp_epilogue:
+            # a floating-point enabled exception interrupt comes after the results
+            self.emit('if "fp_interrupt" in s.__dict__:')
+            self.indent += 1
+            self.emit("_fp_interrupt(s)")
+            self.indent -= 1
         params = sorted(self.fields_used | set(self.extra_params))
         return params
 

@@ -185,6 +185,28 @@ def round_to(sign, mant, exp, sticky, fmt, rn):
     return pack_exact(sign, kept, quantum), flags, bool(up)
 
 
+def exponent_adjust(fmt):
+    """The exponent adjustment of an enabled overflow/underflow (Power ISA Book I
+    4.4.4, 4.4.5): 1536 for double precision, 192 for single."""
+    return 3 * (fmt.emax + 1) // 2
+
+
+def round_enabled(s, sign, mant, exp, sticky, fmt, rn):
+    """round_to, with the enabled overflow / underflow rules: OE=1 and an
+    overflow, or UE=1 and a tiny result (exact or not), deliver the rounded
+    result with its exponent adjusted by exponent_adjust(fmt) into range; OX/UX
+    is set, and XX only if that adjusted result is inexact."""
+    result, flags, up = round_to(sign, mant, exp, sticky, fmt, rn)
+    fpscr = s.fpscr
+    if flags & OX and fpscr & OE:
+        result, f2, up = round_to(sign, mant, exp - exponent_adjust(fmt), sticky, fmt, rn)
+        return result, OX | (f2 & XX), up
+    if fpscr & UE and mant and mant.bit_length() - 1 + exp < fmt.emin:
+        result, f2, up = round_to(sign, mant, exp + exponent_adjust(fmt), sticky, fmt, rn)
+        return result, UX | (f2 & XX), up
+    return result, flags, up
+
+
 def exact_zero_sign(rn):
     """Sign of an exact zero sum of operands of opposite signs (IEEE 754 6.3)."""
     return 1 if rn == RN_DOWN else 0
@@ -227,9 +249,57 @@ def recompute_summary(x):
     return x
 
 
-def finish(s, result, exceptions, rounded_up, set_fprf=True):
+ENABLES = ((INVALID_BITS, VE), (OX, OE), (UX, UE), (ZX, ZE), (XX, XE))
+MSR_FE0, MSR_FE1 = 1 << 11, 1 << 8  # MSR bits 52 and 55 (MSB0)
+
+
+def suppressed(s, exceptions, keep):
+    """An enabled invalid operation (VE=1) or zero divide (ZE=1) leaves FRT
+    unchanged, clears FR and FI and leaves FPRF alone (Book I 4.4.1, 4.4.2):
+    record the exception and return True, the caller then returns None so the
+    page keeps FRT (``keep``).  A caller that cannot keep FRT traps first."""
+    fpscr = s.fpscr
+    if not ((exceptions & INVALID_BITS and fpscr & VE) or (exceptions & ZX and fpscr & ZE)):
+        return False
+    if not keep:
+        from ..errors import Trap
+        raise Trap("an enabled invalid-operation or zero-divide exception (FPSCR VE/ZE=1) "
+                   "inside this instruction is not implemented", "illegal")
+    s.fpscr = with_summary(fpscr, (fpscr & ~(FR | FI)) | exceptions)
+    note_enabled(s, exceptions)
+    return True
+
+
+def note_enabled(s, exceptions):
+    """With MSR.FE0/FE1 not both 0, an exception whose enable bit is 1 takes the
+    floating-point enabled exception program interrupt once the instruction has
+    completed (its results written): remembered here, raised by the page's
+    epilogue (fp_interrupt)."""
+    if not getattr(s, "msr", 0) & (MSR_FE0 | MSR_FE1):
+        return
+    fpscr = s.fpscr
+    names = [name for (bits, enable), name in zip(ENABLES, ("VX", "OX", "UX", "ZX", "XX"))
+             if exceptions & bits and fpscr & enable]
+    if names:
+        s.fp_interrupt = "/".join(names)
+
+
+def fp_interrupt(s):
+    """The epilogue of a page using the FP helpers: raise a pending interrupt."""
+    pending = s.__dict__.pop("fp_interrupt", None)
+    if pending:
+        from ..errors import Trap
+        raise Trap(f"floating-point enabled exception program interrupt: {pending} with "
+                   f"its FPSCR enable bit set and MSR.FE0/FE1 not 0 (results written)",
+                   "program")
+
+
+def finish(s, result, exceptions, rounded_up, set_fprf=True, keep=False):
     """Record an arithmetic result in the FPSCR: sticky exception bits, FR/FI
-    for this instruction, FPRF for the result, summaries."""
+    for this instruction, FPRF for the result, summaries.  Returns None (FRT
+    unchanged) for an enabled invalid operation or zero divide."""
+    if suppressed(s, exceptions, keep):
+        return None
     old = s.fpscr
     new = (old & ~(FR | FI)) | exceptions
     if exceptions & XX:
@@ -239,6 +309,8 @@ def finish(s, result, exceptions, rounded_up, set_fprf=True):
     if set_fprf:
         new = (new & ~FPRF_MASK) | (fprf_class(result) << FPRF_SHIFT)
     s.fpscr = with_summary(old, new)
+    if exceptions:
+        note_enabled(s, exceptions)
     return result
 
 
@@ -270,7 +342,7 @@ def _inf_or_finite(x):
 
 
 def fp_muladd(s, a, c, b, negate_addend, negate_result, bits, has_product=True,
-              has_addend=True):
+              has_addend=True, keep=False):
     """The general operation a*c + b (with either part optional), rounded once.
 
     add: a + b (no product: c unused, a is the left operand)
@@ -286,9 +358,9 @@ def fp_muladd(s, a, c, b, negate_addend, negate_result, bits, has_product=True,
         invalid = VXIMZ
     nan = _nan_result(order, bits)
     if nan is not None:
-        return finish(s, nan, snan | invalid, False)
+        return finish(s, nan, snan | invalid, False, keep=keep)
     if invalid:
-        return finish(s, DEFAULT_QNAN, snan | invalid, False)
+        return finish(s, DEFAULT_QNAN, snan | invalid, False, keep=keep)
     # the left term: a product, or a alone
     if has_product:
         psign = sign_of(a) ^ sign_of(c)
@@ -310,10 +382,10 @@ def fp_muladd(s, a, c, b, negate_addend, negate_result, bits, has_product=True,
         if left[0] == "inf":
             result, flags, up = infinity(left[1]), 0, False
         else:
-            result, flags, up = round_to(left[1], left[2], left[3], False, fmt, rn)
+            result, flags, up = round_enabled(s, left[1], left[2], left[3], False, fmt, rn)
     elif left[0] == "inf" or right[0] == "inf":
         if left[0] == "inf" and right[0] == "inf" and left[1] != right[1]:
-            return finish(s, DEFAULT_QNAN, VXISI, False)
+            return finish(s, DEFAULT_QNAN, VXISI, False, keep=keep)
         result, flags, up = infinity(left[1] if left[0] == "inf" else right[1]), 0, False
     else:
         _, ls, lm, le = left
@@ -325,50 +397,50 @@ def fp_muladd(s, a, c, b, negate_addend, negate_result, bits, has_product=True,
             sign, m, e = _add_exact(ls, lm, le, rs, rm, re)
             if m == 0:
                 sign = exact_zero_sign(rn)
-            result, flags, up = round_to(sign, m, e, False, fmt, rn)
+            result, flags, up = round_enabled(s, sign, m, e, False, fmt, rn)
     if negate_result:
         result ^= SIGN64
-    return finish(s, result, flags, up)
+    return finish(s, result, flags, up, keep=keep)
 
 
-def fp_div(s, a, b, bits):
+def fp_div(s, a, b, bits, keep=False):
     rn = s.fpscr & RN_MASK
     fmt = op_fmt(s, bits)
     snan = _snan_flag(a, b)
     nan = _nan_result([a, b], bits)
     if nan is not None:
-        return finish(s, nan, snan, False)
+        return finish(s, nan, snan, False, keep=keep)
     sign = sign_of(a) ^ sign_of(b)
     if is_inf(a) and is_inf(b):
-        return finish(s, DEFAULT_QNAN, VXIDI, False)
+        return finish(s, DEFAULT_QNAN, VXIDI, False, keep=keep)
     if is_zero(a) and is_zero(b):
-        return finish(s, DEFAULT_QNAN, VXZDZ, False)
+        return finish(s, DEFAULT_QNAN, VXZDZ, False, keep=keep)
     if is_inf(a) or is_zero(b):
-        return finish(s, infinity(sign), 0 if is_inf(a) else ZX, False)
+        return finish(s, infinity(sign), 0 if is_inf(a) else ZX, False, keep=keep)
     if is_inf(b) or is_zero(a):
-        return finish(s, sign << 63, 0, False)
+        return finish(s, sign << 63, 0, False, keep=keep)
     _, ma, ea = finite_parts(a)
     _, mb, eb = finite_parts(b)
     # enough quotient bits for the precision, a guard bit and a sticky remainder
     extra = fmt.precision + 3 + mb.bit_length() - ma.bit_length() + 1
     extra = max(extra, 0)
     q, r = divmod(ma << extra, mb)
-    result, flags, up = round_to(sign, q, ea - eb - extra, r != 0, fmt, rn)
-    return finish(s, result, flags, up)
+    result, flags, up = round_enabled(s, sign, q, ea - eb - extra, r != 0, fmt, rn)
+    return finish(s, result, flags, up, keep=keep)
 
 
-def fp_sqrt(s, b, bits):
+def fp_sqrt(s, b, bits, keep=False):
     rn = s.fpscr & RN_MASK
     fmt = op_fmt(s, bits)
     nan = _nan_result([b], bits)
     if nan is not None:
-        return finish(s, nan, _snan_flag(b), False)
+        return finish(s, nan, _snan_flag(b), False, keep=keep)
     if is_zero(b):
-        return finish(s, b, 0, False)
+        return finish(s, b, 0, False, keep=keep)
     if sign_of(b):
-        return finish(s, DEFAULT_QNAN, VXSQRT, False)
+        return finish(s, DEFAULT_QNAN, VXSQRT, False, keep=keep)
     if is_inf(b):
-        return finish(s, b, 0, False)
+        return finish(s, b, 0, False, keep=keep)
     _, m, e = finite_parts(b)
     # sqrt(m * 2**e) = sqrt(m * 2**(e - k)) * 2**(k/2)... scale to an even
     # exponent with plenty of bits in the integer square root
@@ -378,26 +450,26 @@ def fp_sqrt(s, b, bits):
         k += 1
     n = m << k
     root = isqrt(n)
-    result, flags, up = round_to(0, root, (e - k) // 2, root * root != n, fmt, rn)
-    return finish(s, result, flags, up)
+    result, flags, up = round_enabled(s, 0, root, (e - k) // 2, root * root != n, fmt, rn)
+    return finish(s, result, flags, up, keep=keep)
 
 
-def fp_round_single(s, b):
+def fp_round_single(s, b, keep=False):
     """frsp: round a double to single precision."""
     rn = s.fpscr & RN_MASK
     nan = _nan_result([b], 32)
     if nan is not None:
-        return finish(s, nan, _snan_flag(b), False)
+        return finish(s, nan, _snan_flag(b), False, keep=keep)
     if is_inf(b) or is_zero(b):
-        return finish(s, b, 0, False)
+        return finish(s, b, 0, False, keep=keep)
     sign, m, e = finite_parts(b)
-    result, flags, up = round_to(sign, m, e, False, op_fmt(s, 32), rn)
-    return finish(s, result, flags, up)
+    result, flags, up = round_enabled(s, sign, m, e, False, op_fmt(s, 32), rn)
+    return finish(s, result, flags, up, keep=keep)
 
 
 # --- conversions -----------------------------------------------------------------
 
-def fp_to_int(s, b, width, is_signed, toward_zero):
+def fp_to_int(s, b, width, is_signed, toward_zero, keep=False):
     """fcti*: a double to a saturated integer of ``width`` bits (64-bit image)."""
     rn = RN_ZERO if toward_zero else s.fpscr & RN_MASK
     lo = -(1 << (width - 1)) if is_signed else 0
@@ -425,6 +497,8 @@ def fp_to_int(s, b, width, is_signed, toward_zero):
             value, flags, up = (lo if v < lo else hi), VXCVI, False
         else:
             value, flags = v, (XX if inexact else 0)
+    if suppressed(s, flags, keep):
+        return None
     new = (old & ~(FR | FI)) | flags
     if flags & XX:
         new |= FI
@@ -434,15 +508,17 @@ def fp_to_int(s, b, width, is_signed, toward_zero):
         # FPRF is undefined here by the ISA; POWER9 and QEMU give C and FU
         new = (new & ~FPRF_MASK) | (0b10001 << FPRF_SHIFT)
     s.fpscr = with_summary(old, new)
+    if flags:
+        note_enabled(s, flags)
     return value & M64
 
 
-def int_to_fp(s, x, is_signed, bits):
+def int_to_fp(s, x, is_signed, bits, keep=False):
     """fcfid*: a 64-bit integer to a double- or single-precision value."""
     rn = s.fpscr & RN_MASK
     v = x - (1 << 64) if is_signed and x >> 63 else x
-    result, flags, up = round_to(1 if v < 0 else 0, abs(v), 0, False, op_fmt(s, bits), rn)
-    return finish(s, result, flags, up)
+    result, flags, up = round_enabled(s, 1 if v < 0 else 0, abs(v), 0, False, op_fmt(s, bits), rn)
+    return finish(s, result, flags, up, keep=keep)
 
 
 # --- compare -----------------------------------------------------------------------
@@ -462,6 +538,8 @@ def fp_compare(s, a, b, ordered):
     old = s.fpscr
     new = (old & ~FPCC_MASK) | (code << FPRF_SHIFT) | flags
     s.fpscr = with_summary(old, new)
+    if flags:
+        note_enabled(s, flags)
     return code
 
 
@@ -534,7 +612,13 @@ def _bits_arg(v):
 
 
 def _state_call(comp, code, width):
+    """An FP helper call: it updates the FPSCR, may leave a pending enabled-
+    exception interrupt (raised by the page's epilogue) and, assigned straight
+    to a register (``comp.fp_keep``: its keep-FRT form), may return None to leave that register as it
+    was (an enabled invalid operation / zero divide)."""
     comp.note_write()  # the helper updates the FPSCR
+    comp.fp_epilogue = True
+    comp.fp_keep[code] = code[:-1] + ", keep=True)"
     return _val(code, width)
 
 
@@ -601,6 +685,7 @@ def _i_fpcompare(comp, a, b, ordered):
         f"_fp_compare(s, {a.code}, {b.code}, {_flag_arg(ordered, 'ordered')})"), 4)
 
 
+runtime("_fp_interrupt")(fp_interrupt)
 runtime_function("DOUBLE", 64, "_fp_single_to_double")(single_to_double)
 runtime_function("SINGLE", 32, "_fp_double_to_single")(double_to_single)
 runtime_function("FPSCR_SUMMARY", 64, "_fpscr_with_summary")(with_summary)

@@ -404,6 +404,15 @@ class SVInsn:
         s.svstate = sv & ~SV.STEPS_MASK
         return CIA + 8
 
+    def _registers_exist(self, past):
+        """A page called with register numbers (no scratch file for element
+        widths) must not see one past the file's end: register_overflow() counts
+        in element widths, this is the last line of defence (field, element, reg)."""
+        if past is not None:
+            field, k, reg = past
+            raise Trap(f"{self.rec.mnemonic}: element {k} of {field} would be register "
+                       f"{reg}, past the last register (127)", "illegal")
+
     def _element(self, s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep, ssub, dsub,
                  se, de, tables=None):
         """One element operation at step-order element numbers (ks, kd), each
@@ -413,10 +422,13 @@ class SVInsn:
         r = rec.rm
         args = list(rec.base_args)
         reads, writes = {}, {}
+        past = None
         for o in rec.ops:
             if o.vec:
                 k = element_index(o, ks, kd, tables, o.dst)
-                args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
+                args[o.pos] = reg = o.base + (4 * k if o.cls == "crb" else k)
+                if reg > 127 and o.cls != "crb":
+                    past = (o.field, k, reg)
         # an Rc=1 CR field follows the out slot
         if tables and "out" in tables:
             kcr = tables["out"][kd]
@@ -435,6 +447,7 @@ class SVInsn:
                 # destination element is zeroed, or a VF loop over a zeroing
                 # predicate never ends; its result is replaced by zero below
                 # (openpower-isa runs the page and writes zero for the result)
+                self._registers_exist(past)
                 rec.c.sem(s, CIA, *args, crf)
             for o in rec.dstops:
                 if ld is not None and o is not rec.data_op:
@@ -490,7 +503,7 @@ class SVInsn:
             if szero and rec.zero_other_sources:
                 self._zeroed_call(s, CIA, args, crf, ks, kd, szero, tables)
             else:
-                self._call(s, CIA, args, crf, ks, kd, szero, tables)
+                self._call(s, CIA, args, crf, ks, kd, szero, tables, past)
         finally:
             if mem is not None:
                 s.mem = mem
@@ -537,8 +550,9 @@ class SVInsn:
                 return dststep + (1 if r.vli else 0)
         return None
 
-    def _call(self, s, CIA, args, crf, ks, kd, szero, tables):
-        """Run the page for one element on the path its operands need."""
+    def _call(self, s, CIA, args, crf, ks, kd, szero, tables, past=None):
+        """Run the page for one element on the path its operands need
+        (``past``: an operand register beyond the file, see _registers_exist)."""
         rec = self.rec
         if rec.scratch_needed or (szero and rec.gops) or (tables and any(
                 o.src and o.dst and o.vec and o.slot[0] != o.slot[1] for o in rec.gops)):
@@ -552,6 +566,7 @@ class SVInsn:
                             and o.slot[0] != o.slot[1] for o in rec.ops):
             self._split_fp_call(s, CIA, args, crf, ks, kd, tables)
         else:
+            self._registers_exist(past)
             rec.c.sem(s, CIA, *args, crf)
 
     def _zeroed_call(self, s, CIA, args, crf, ks, kd, szero, tables):

@@ -1,0 +1,354 @@
+"""Fuzzing as a habit (issue 20, deliverable 7): random and mutated input
+through the decoder, the executor, the disassembler round trip, the assembler
+and the ELF loader.  The property everywhere: no Python exception other than
+the toolkit's own (Trap inside a run, AsmError, ElfError/IsaExtError) ever
+escapes; a trapping 32-bit instruction leaves the registers as they were; the
+plain and traced runs agree; every disassembled line reassembles to the same
+bytes.
+
+Hypothesis draws the seeds (so a failure shrinks to, and prints, one seed that
+reproduces it); each example then generates a batch with `random.Random(seed)`,
+which keeps the per-instruction cost low enough for the CI counts:
+
+    executed instructions  >= 100,000  (32-bit words and SVP64 pairs)
+    disassembled words     >=  25,000  (each reassembled)
+    assembler sources      >=   5,000  (random, mutated, non-UTF-8, huge)
+    ELF files              >=     500  (truncated, corrupted, wrong machine)
+
+ISA_EXT_FUZZ_SCALE=N multiplies every count (longer campaigns by hand; the
+README records the campaigns run).  tools/fuzz_atheris.py drives the same
+targets coverage-guided where atheris installs.
+"""
+import os
+import random
+import struct
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from isa_ext.asm import assemble
+from isa_ext.disasm import Disassembler
+from isa_ext.elf import load_elf
+from isa_ext.errors import AsmError, IsaExtError
+from isa_ext.isa import ISA
+from isa_ext.sim import Simulator
+from isa_ext.svp64 import svstate as SV
+
+SCALE = max(1, int(os.environ.get("ISA_EXT_FUZZ_SCALE", "1")))
+ISA_ALL = ISA()
+BATCHES = 20  # hypothesis examples per target; each is one seeded batch
+COUNTS = {"exec32": 3_000 * SCALE, "exec64": 2_000 * SCALE, "disasm": 1_250 * SCALE,
+          "asm": 250 * SCALE, "elf": 25 * SCALE}
+SEEDS = settings(max_examples=BATCHES, deadline=None, derandomize=False,
+                 suppress_health_check=list(HealthCheck))
+pytestmark = pytest.mark.slow  # still run in CI (the README's test command)
+
+TOTALS = {k: 0 for k in COUNTS}
+
+
+# --- random instruction words ------------------------------------------------------
+
+ROWS = [r for r in ISA_ALL.rows]
+SV_ROWS = [r for r in ROWS if r.sv]
+
+
+def row_word(rng, row):
+    """A word that matches ``row``: its fixed bits, random everywhere else."""
+    return row.value | (rng.getrandbits(32) & ~row.mask & 0xFFFFFFFF)
+
+
+def random_word(rng):
+    """Half fully random words, half instances of a random table row."""
+    if rng.random() < 0.5:
+        return rng.getrandbits(32)
+    return row_word(rng, rng.choice(ROWS))
+
+
+def random_prefix(rng):
+    """An SVP64 prefix (PO=1, bits 7 and 9 set) with a random 24-bit RM."""
+    rm = rng.getrandbits(24)
+    return (1 << 26) | (((rm >> 23) & 1) << 25) | (1 << 24) | (((rm >> 22) & 1) << 23) | \
+        (1 << 22) | (rm & 0x3FFFFF)
+
+
+def random_pair(rng):
+    return random_prefix(rng), row_word(rng, rng.choice(SV_ROWS))
+
+
+# --- executor ---------------------------------------------------------------------
+
+CODE = 0x10000
+
+
+def fresh_sim(rng):
+    sim = Simulator(ISA_ALL, strict=rng.random() < 0.5, mem_limit=64 << 20)
+    s = sim.state
+    for i in range(128):
+        s.gpr[i] = rng.choice([0, 1, 8, CODE + 0x100, 0x20000, rng.getrandbits(64),
+                               rng.getrandbits(16)])
+        s.fpr[i] = rng.choice([0, 0x3FF0000000000000, 0x7FF8000000000000,
+                               0x7FF0000000000000, rng.getrandbits(64)])
+    for i in range(128):
+        s.cr[i] = rng.getrandbits(4)
+    s.fpscr = rng.getrandbits(64) if rng.random() < 0.2 else 0
+    sim.end = -1  # no end address: every run stops after its step
+    return sim
+
+
+def step(sim, words, check_partial, trace=False):
+    """Run the instruction ``words`` at CODE for one step; returns the result."""
+    s = sim.state
+    for i, w in enumerate(words):
+        s.mem.write(CODE + 4 * i, 4, w)
+    s.pc = CODE
+    before = s.copy_registers()
+    res = sim.run(max_steps=1, trace=trace)
+    if check_partial and res.stop == "trap" and res.trap.kind not in ("program", "interrupt"):
+        after = s.copy_registers()
+        assert after == before, f"trap {res.trap} left partial state (words {words})"
+    return res
+
+
+def set_words(sim, rng, pairs):
+    """The next instruction (one word or an SVP64 pair) and the SVSTATE for it."""
+    if pairs:
+        vl = rng.randint(0, 8)
+        sim.state.svstate = SV.put(SV.put(0, "maxvl", max(vl, 1)), "vl", vl)
+        return list(random_pair(rng))
+    sim.state.svstate = 0
+    return [random_word(rng)]
+
+
+def outcome(sim, res):
+    t = res.trap
+    return (res.stop, t and (t.kind, t.reason), sim.state.copy_registers(),
+            sim.state.mem.snapshot())
+
+
+def run_batch(seed, n, pairs):
+    rng = random.Random(seed)
+    sim = fresh_sim(rng)
+    for k in range(n):
+        if k % 500 == 0:
+            sim = fresh_sim(rng)
+        if rng.random() < 0.03:
+            # one behaviour: the same instruction from the same state, plain and traced
+            sub = rng.getrandbits(32)
+            a, b = fresh_sim(random.Random(sub)), fresh_sim(random.Random(sub))
+            words = set_words(a, random.Random(sub), pairs)
+            set_words(b, random.Random(sub), pairs)
+            ra, rb = step(a, words, False), step(b, words, False, trace=True)
+            assert outcome(a, ra) == outcome(b, rb), f"plain and traced differ: {words}"
+            continue
+        words = set_words(sim, rng, pairs)
+        step(sim, words, check_partial=not pairs)
+    return n
+
+
+@SEEDS
+@given(st.integers(0, 2**32 - 1))
+def test_fuzz_execute_32bit_words(seed):
+    TOTALS["exec32"] += run_batch(seed, COUNTS["exec32"], pairs=False)
+
+
+@SEEDS
+@given(st.integers(0, 2**32 - 1))
+def test_fuzz_execute_svp64_pairs(seed):
+    TOTALS["exec64"] += run_batch(seed, COUNTS["exec64"], pairs=True)
+
+
+# --- disassembler round trip --------------------------------------------------------
+
+DIS = Disassembler(ISA_ALL)
+
+
+@SEEDS
+@given(st.integers(0, 2**32 - 1))
+def test_fuzz_disassembly_reassembles(seed):
+    rng = random.Random(seed)
+    n = COUNTS["disasm"]
+    words = []
+    for _ in range(n):
+        if rng.random() < 0.3:
+            words += list(random_pair(rng))
+        else:
+            words.append(random_word(rng))
+    data = b"".join(w.to_bytes(4, "little") for w in words)
+    lines = list(DIS.lines(data, base=0x1000))
+    text = "\n".join(t for _a, _w, t in lines) + "\n"
+    # one source of every line: the bytes must come back exactly
+    assert assemble(text, isa=ISA_ALL, base=0x1000).data == data
+    TOTALS["disasm"] += len(lines)
+
+
+# --- assembler --------------------------------------------------------------------
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "examples")
+SEED_SOURCES = [open(os.path.join(EXAMPLES, f), encoding="utf-8").read()
+                for f in sorted(os.listdir(EXAMPLES)) if f.endswith(".s")]
+TOKENS = ["sv.", "add", "r3", "*r8", ",", "(", ")", '"', "\\", "#", ";", ":", ".space",
+          ".long", ".ascii", "0x", "-", "1<<", "/vec2", "/m=r3", ".set", "label", "b",
+          "\n", " ", "\t", "mv.swiz", '"XYZW"', ".align", "99999999999999999999", "~",
+          "1f", "1b", ".text", ".data", ".section", "@", "%r1", "cr7", "4*cr1+eq"]
+
+
+def mutate(rng, text):
+    chars = list(text)
+    for _ in range(rng.randint(1, 8)):
+        op = rng.random()
+        pos = rng.randint(0, len(chars))
+        if op < 0.4 or not chars:
+            chars[pos:pos] = list(rng.choice(TOKENS))
+        elif op < 0.7:
+            del chars[pos:pos + rng.randint(1, 4)]
+        else:
+            chars[min(pos, len(chars) - 1)] = chr(rng.randint(0, 0x2FF))
+    return "".join(chars)
+
+
+def random_source(rng):
+    kind = rng.random()
+    if kind < 0.5:
+        return mutate(rng, rng.choice(SEED_SOURCES))
+    if kind < 0.8:
+        return "".join(rng.choice(TOKENS) for _ in range(rng.randint(1, 40)))
+    if kind < 0.99:
+        return "".join(chr(rng.randint(1, 0x10FFFF)) for _ in range(rng.randint(1, 60))
+                       ).encode("utf-8", "replace").decode("utf-8", "replace")
+    # big: deep nesting, a long expression, many lines (the 20,000-line file is
+    # test_fuzz_assembler_non_utf8_and_huge_files)
+    pick = rng.randint(0, 2)
+    if pick == 0:
+        return "addi r3,r3," + "(" * 2000 + "1" + ")" * 2000 + "\n"
+    if pick == 1:
+        return "nop\n" * 2000
+    return "li r3," + "1+" * 20000 + "1\n"
+
+
+def assemble_or_error(text):
+    try:
+        assemble(text, filename="fuzz.s", isa=ISA_ALL)
+    except AsmError as e:
+        assert e.line >= 1 and e.column >= 0, str(e)
+
+
+@SEEDS
+@given(st.integers(0, 2**32 - 1))
+def test_fuzz_assembler(seed):
+    rng = random.Random(seed)
+    n = COUNTS["asm"]
+    for _ in range(n):
+        assemble_or_error(random_source(rng))
+    TOTALS["asm"] += n
+
+
+def test_fuzz_assembler_non_utf8_and_huge_files(tmp_path, capsys):
+    # the CLI path: bytes that are not UTF-8 are an error, never a traceback
+    from isa_ext.cli import main
+    rng = random.Random(20)
+    for i in range(40):
+        src = tmp_path / f"bad{i}.s"
+        data = bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 200)))
+        src.write_bytes(b"nop\n" + data + b"\xff\xfe\n")
+        assert main(["asm", str(src)]) == 2
+    huge = tmp_path / "huge.s"
+    huge.write_text("li r3,1\n" * 20_000)
+    assert main(["asm", str(huge), "-o", str(tmp_path / "out.bin")]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+
+
+# --- ELF loader -------------------------------------------------------------------
+
+def minimal_elf(machine=21, cls=2, code=b"\x01\x00\x60\x38"):  # li r3,1
+    """A static little-endian ELF64 with one PT_LOAD segment (System V gABI
+    layout: 64-byte header, 56-byte program headers)."""
+    entry = 0x10000078
+    ehdr = b"\x7fELF" + bytes([cls, 1, 1, 0]) + bytes(8)
+    ehdr += struct.pack("<HHIQQQIHHHHHH", 2, machine, 1, entry, 64, 0, 2, 64, 56, 1, 0, 0, 0)
+    phdr = struct.pack("<IIQQQQQQ", 1, 5, 0, 0x10000000, 0x10000000, 0x78 + len(code),
+                       0x78 + len(code), 0x10000)
+    return ehdr + phdr + code
+
+
+@SEEDS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_fuzz_elf_loader(tmp_path_factory, seed):
+    rng = random.Random(seed)
+    base = minimal_elf()
+    path = tmp_path_factory.mktemp("elf") / "f.elf"
+    n = COUNTS["elf"]
+    for _ in range(n):
+        kind = rng.random()
+        if kind < 0.3:
+            data = base[:rng.randint(0, len(base))]
+        elif kind < 0.8:
+            data = bytearray(base)
+            for _ in range(rng.randint(1, 6)):
+                data[rng.randrange(len(data))] = rng.getrandbits(8)
+            data = bytes(data)
+        else:
+            data = minimal_elf(machine=rng.choice([3, 20, 21, 62]), cls=rng.choice([1, 2]))
+        path.write_bytes(data)
+        sim = Simulator(ISA_ALL, mem_limit=64 << 20)
+        try:
+            load_elf(sim, str(path))
+        except IsaExtError:
+            continue
+        sim.run(max_steps=20)
+    TOTALS["elf"] += n
+
+
+def test_fuzz_minimal_elf_runs():
+    # the uncorrupted file is a valid program: li r3,1 runs (a control for the above)
+    import tempfile
+    with tempfile.NamedTemporaryFile(suffix=".elf", delete=False) as f:
+        f.write(minimal_elf())
+    sim = Simulator(ISA_ALL)
+    load_elf(sim, f.name)
+    os.unlink(f.name)
+    sim.run(max_steps=1)
+    assert sim.state.gpr[3] == 1
+
+
+def test_fuzz_counts_reached():
+    """The CI counts follow from the batch sizes (each target runs BATCHES
+    seeded batches of its count; TOTALS records what ran, whatever the order)."""
+    assert (COUNTS["exec32"] + COUNTS["exec64"]) * BATCHES >= 100_000
+    assert COUNTS["disasm"] * BATCHES >= 25_000
+    assert COUNTS["asm"] * BATCHES >= 5_000
+    assert COUNTS["elf"] * BATCHES >= 500
+    for name, total in TOTALS.items():
+        assert total in (0, COUNTS[name] * BATCHES) or total > COUNTS[name] * BATCHES
+
+
+# --- regressions the fuzz suite found -----------------------------------------------
+
+def test_regression_setvl_element_past_r127_traps():
+    # seed 1680: sv.setvl with /ew=16 and a vector RT at r124: its page reads the
+    # register itself, element 4 would be r128 -> IndexError before; now a trap
+    sim = Simulator(ISA_ALL)
+    sim.end = -1
+    sim.state.svstate = 0x408000500000000  # VL=4 ... as the fuzz batch had it
+    sim.state.mem.write(CODE, 4, 0x07CB7B9A)
+    sim.state.mem.write(CODE + 4, 4, 0x5BF46A36)
+    sim.state.pc = CODE
+    res = sim.run(max_steps=1)
+    assert res.stop == "trap" and res.trap.kind == "illegal" and "past" in res.trap.reason
+
+
+@pytest.mark.parametrize("patch", [
+    (64 + 32, struct.pack("<Q", 1 << 62)),   # p_filesz beyond the file: MemoryError before
+    (64 + 8, struct.pack("<Q", 1 << 63)),    # p_offset beyond the file
+    (32, struct.pack("<Q", 1 << 63)),        # e_phoff: ValueError/OSError inside pyelftools
+])
+def test_regression_corrupt_elf_headers_are_elf_errors(tmp_path, patch):
+    from isa_ext.elf import ElfError
+    at, raw = patch
+    data = bytearray(minimal_elf())
+    data[at:at + len(raw)] = raw
+    path = tmp_path / "bad.elf"
+    path.write_bytes(bytes(data))
+    with pytest.raises(ElfError):
+        load_elf(Simulator(ISA_ALL), str(path))
