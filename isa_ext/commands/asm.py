@@ -6,7 +6,6 @@ the words (or data bytes) and the source line.
 """
 import sys
 
-from ..errors import IsaExtError
 from .machine_options import address
 
 
