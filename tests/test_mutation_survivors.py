@@ -99,6 +99,31 @@ def test_vertical_first_loop_is_interrupted_and_resumes(svisa):
     assert res.stop == "end" and res.gpr[80:83] == [11, 22, 33]
 
 
+def test_vertical_first_subvector_loop_is_interrupted_between_sub_elements(svisa):
+    # kills executor.py's VF interrupt "k // subvl" -> "k ** subvl": with SUBVL=2
+    # (vec2) and VL=2 the loop runs sub-elements k = 0 1 2 3 (element k // 2,
+    # sub-element k % 2), one per sv.add, each followed by sv.svstep./vec2; every
+    # one of them is one element operation.  interrupt_after=6 lets six run (add,
+    # step, add, step, add, step) and stops before the fourth add, k = 3: the PC
+    # on the sv.add, SVSTATE at srcstep 1, ssubstep 1; r80 r81 r82 are written,
+    # r83 not yet.  The resumed run adds the last: r80+i = r40+i + r60+i = 11 22 33 44.
+    from isa_ext.svp64 import svstate as SV
+    sim = Simulator(isa=svisa)
+    sim.load_asm("loop:\n sv.add/vec2 *80, *40, *60\n sv.svstep./vec2 0, 0, 0, 0\n"
+                 " bc 4, 3, loop\n")
+    sim.state.svstate = SV.make(maxvl=2, vl=2) | 1
+    for i in range(4):
+        sim.state.gpr[40 + i], sim.state.gpr[60 + i] = i + 1, 10 * (i + 1)
+    sim.interrupt_after = 6
+    first = sim.run(max_steps=100)
+    assert first.stop == "interrupt" and first.pc == 0x1000
+    st = sim.state.svstate
+    assert (SV.get(st, "srcstep"), SV.get(st, "ssubstep")) == (1, 1)
+    assert sim.state.gpr[80:84] == [11, 22, 33, 0]
+    res = sim.run(max_steps=100)
+    assert res.stop == "end" and res.gpr[80:84] == [11, 22, 33, 44]
+
+
 def test_ascii_directives_emit_the_string_bytes(isa):
     # kills asm.py ".ascii" check "len(o.text) >= 2" -> "<= 2": GNU as semantics,
     # .ascii emits the bytes, .asciz adds a NUL
