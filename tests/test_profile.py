@@ -270,6 +270,38 @@ def test_undefined_results_from_the_page_overlay(isas, line, spec_value, isacall
     assert run(isas["openpower-isa"], [line], regs).gpr[3] == isacaller_value
 
 
+@pytest.mark.parametrize("line, gpr, spec_r8, isacaller_r8", [
+    # test_caller_svp64_chacha20.py's first rotate: the 32-bit element
+    # 0x01097860 rotated left by 16.  Spec (errata SV-6): the 64-bit rotate of
+    # the zero-extended element, 0x0000_0109_7860_0000, truncated to 32 bits:
+    # 0x78600000.  ISACaller runs rldcl at XLEN = 32: 0x78600109.  r8's high
+    # word is not element 0 and keeps its value.
+    ("sv.rldcl/w=32 *8, *16, *24, 0", {8: M64, 16: 0xAAAAAAAA01097860, 24: 16},
+     0xFFFFFFFF78600000, 0xFFFFFFFF78600109),
+    # rlwinm at XLEN = 16 (ISACaller's page: ROTL32((RS)[XLEN/2:XLEN-1], SH),
+    # MASK(MB + XLEN/2, ME + XLEN/2)): the low byte 0xAB doubled is 0xABAB,
+    # rotated by 4 0xBABA, masked to bits 8..15 of 16: 0xBA.  At 64 bits the
+    # word 0x12AB rotated by 4 is 0x12AB0 in both halves, MASK(32, 39) keeps
+    # bits 0xFF000000 of the low word, all 0: the 16-bit element is 0.
+    ("sv.rlwinm/w=16 *8, *16, 4, 0, 7", {8: M64, 16: 0x12AB},
+     0xFFFFFFFFFFFF0000, 0xFFFFFFFFFFFF00BA),
+])
+def test_elwidth_xlen(isas, line, gpr, spec_r8, isacaller_r8):
+    assert run(isas["spec"], [line], gpr, vl=1).gpr[8] == spec_r8
+    assert run(isas["openpower-isa"], [line], gpr, vl=1).gpr[8] == isacaller_r8
+
+
+def test_only_pages_naming_xlen_run_at_the_element_width(isas):
+    from isa_ext.pseudocode.compiler import names_xlen
+    prof = isas["openpower-isa"]
+    assert names_xlen(prof.pages["rldcl"]) and not names_xlen(prof.pages["add"])
+    assert not names_xlen(isas["spec"].pages["rldcl"])
+    # add's page (64-bit, not naming XLEN): 0xFF + 0x02 in bytes is 0x01 either way
+    for isa in isas.values():
+        assert run(isa, ["sv.add/w=8 *8, *16, *24"], {8: 0, 16: 0xFF, 24: 2},
+                   vl=1).gpr[8] == 0x01
+
+
 def test_overlay_page_replaces_only_its_instruction(isas):
     spec, prof = isas["spec"], isas["openpower-isa"]
     assert prof.pages["divw"] is not spec.pages["divw"]
@@ -307,6 +339,10 @@ LIVE = [
     (["setvl 0,0,3,0,1,1", "sv.stbu/pi 0, 1(12)"], {0: 0x41, 12: 0x8000}, 0),
     (["setvl 0,0,4,0,1,1", "sv.subf/ff=RC1/vli *0,8,*0"], {0: 9, 1: 8, 2: 3, 3: 4, 8: 3}, 0),
     (["setvl 0,0,3,0,1,1", "sv.addi/sw=32 *8, *0, 5"], {0: 100, 1: 200, 2: 300}, 0),
+    # elwidth_xlen: the programs of test_elwidth_xlen
+    (["setvl 0,0,1,0,1,1", "sv.rldcl/w=32 *8, *16, *24, 0"],
+     {8: M64, 16: 0xAAAAAAAA01097860, 24: 16}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.rlwinm/w=16 *8, *16, 4, 0, 7"], {8: M64, 16: 0x12AB}, 0),
 ] + [
     (["setvl 0,0,4,0,1,1", line], {39: 1, 40: 2, 41: 3, 42: 4}, 0)
     for line in ("sv.addi 11, *39, 5", "sv.neg 11, *39", "sv.add 11, *39, *39",

@@ -11,6 +11,7 @@ the common case.  It never touches the machine; the executor
 (:mod:`.executor`) runs it.
 """
 from .. import specdata
+from ..pseudocode import compiler as pcompiler
 from ..errors import Trap
 from . import rm as rmmod
 from . import svstate as SV
@@ -400,7 +401,17 @@ class SVRecord:
         self.addr_field = self.addr_fields[0] if self.addr_fields else None
         self.mview = self.ldst is not None and self.ldst.needs_view()
         self.sext = row.mnemonic in signed_sources()
-        if (r.ew != 64 or r.ews != 64) and row.mnemonic in xlen_rows():
+        # profile "elwidth_xlen" (ISACaller): a page that names XLEN runs at
+        # XLEN = the operation width max(source, destination), its sources
+        # zero-extended to it, instead of at 64 bits with the result truncated
+        self.xlen = 64
+        opw = max(r.ew, r.ews)
+        if (isa.profile.elwidth_xlen and opw != 64 and gops and not fops
+                and self.kind != "ldst" and pcompiler.names_xlen(row.page)):
+            self.xlen = opw
+            self.c = c = isa.compiled(row, opw)
+            self.sext = False
+        elif (r.ew != 64 or r.ews != 64) and row.mnemonic in xlen_rows():
             raise Trap(f"SVP64 element-width overrides on {d.mnemonic} are not implemented "
                        "(its operation depends on XLEN)", "illegal")
         # saturation (normal.mdwn "sat mode"): clamp the exact result to ELWIDTH
