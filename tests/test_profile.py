@@ -302,6 +302,45 @@ def test_only_pages_naming_xlen_run_at_the_element_width(isas):
                    vl=1).gpr[8] == 0x01
 
 
+def test_rc_fail_first_vli(isas):
+    # sv.add./ff=lt/vli over r16..r19 = 1, 2, -16, 3 (+ 0): element 2 is the
+    # first negative result.  normal.mdwn: VLi=1 includes the failing element:
+    # VL=3 and r10 = -16.  ISACaller's RM decoder sets VLi "only when Rc=0"
+    # (power_svp64_rm.py), so it ends as without VLi: VL=2, r10 untouched.
+    regs = {16: 1, 17: 2, 18: -16, 19: 3, 8: 0x99, 9: 0x99, 10: 0x99, 11: 0x99}
+    line = ["sv.add./ff=lt/vli *8, *16, *24"]
+    for name, vl, r10 in (("spec", 3, (-16) & M64), ("openpower-isa", 2, 0x99)):
+        res = run(isas[name], line, regs, vl=4)
+        assert (SV.get(res.state.svstate, "vl"), res.gpr[8:11]) == (vl, [1, 2, r10]), name
+
+
+def test_rc_under_remap_and_no_rc_column(isas):
+    # svshape 2,2,1,0,0 is a 2x2 Matrix; SVSHAPE1 skips x, so every operand
+    # remapped through it (svremap 31,1,1,1,1,1,0) visits elements 0,0,1,1
+    # (remap.mdwn).  r16 + r24 = 1 (GT), r17 + r25 = 0 (EQ).  Spec: the Rc=1
+    # field follows the remapped element: base + 0 = GT, base + 1 = EQ, the
+    # base being CR0 (*8 is RT field 2 with EXTRA2 bits 00, so d:CR0 stays
+    # CR0; `*1` would give CR4).  ISACaller: CR0 + step, step order: CR0..3 =
+    # GT GT EQ EQ (as run on openpower-isa 3cb597b9, LIVE below).
+    prog = ["svshape 2,2,1,0,0", "svremap 31,1,1,1,1,1,0", "sv.add. *8, *16, *24"]
+    spec = run(isas["spec"], prog, {16: 1})
+    prof = run(isas["openpower-isa"], prog, {16: 1})
+    assert [spec.state.cr[i] for i in range(8)] == [0b0100, 0b0010, 0, 0, 0, 0, 0, 0]
+    assert [prof.state.cr[i] for i in range(8)] == [0b0100, 0b0100, 0b0010, 0b0010, 0, 0, 0, 0]
+    # Rc=0 fail-first on prtyd (no Rc column): r21 = 0 has parity 0 (EQ), r22
+    # = 1 parity 1 (GT), where ~RC1 stops (VL=1).  Spec: CR0 + element, so CR0
+    # = EQ, CR1 = GT, and RC1 stores no result.  ISACaller: CR0 for every
+    # element (EQ then GT) and the passing element's result stored (rc1_results).
+    line = ["sv.prtyd/ff=~RC1 *15, *21"]
+    regs = {15: 0x99, 16: 0x99, 21: 0, 22: 1}
+    spec = run(isas["spec"], line, regs, vl=4)
+    prof = run(isas["openpower-isa"], line, regs, vl=4)
+    assert ([spec.state.cr[i] for i in range(3)], spec.gpr[15:17]) == ([2, 4, 0], [0x99, 0x99])
+    assert ([prof.state.cr[i] for i in range(3)], prof.gpr[15:17]) == ([4, 0, 0], [0, 0x99])
+    for res in (spec, prof):
+        assert SV.get(res.state.svstate, "vl") == 1
+
+
 def test_overlay_page_replaces_only_its_instruction(isas):
     spec, prof = isas["spec"], isas["openpower-isa"]
     assert prof.pages["divw"] is not spec.pages["divw"]
@@ -343,6 +382,11 @@ LIVE = [
     (["setvl 0,0,1,0,1,1", "sv.rldcl/w=32 *8, *16, *24, 0"],
      {8: M64, 16: 0xAAAAAAAA01097860, 24: 16}, 0),
     (["setvl 0,0,1,0,1,1", "sv.rlwinm/w=16 *8, *16, 4, 0, 7"], {8: M64, 16: 0x12AB}, 0),
+    # rc_ffirst_vli, vector_rc_field under REMAP and on a row with no Rc column
+    (["setvl 0,0,4,0,1,1", "sv.add./ff=lt/vli *8, *16, *24"],
+     {16: 1, 17: 2, 18: M64 - 15, 19: 3, 8: 0x99, 9: 0x99, 10: 0x99, 11: 0x99}, 0),
+    (["svshape 2,2,1,0,0", "svremap 31,1,1,1,1,1,0", "sv.add. *8, *16, *24"], {16: 1}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.prtyd/ff=~RC1 *15, *21"], {15: 0x99, 16: 0x99, 21: 0, 22: 1}, 0),
 ] + [
     (["setvl 0,0,4,0,1,1", line], {39: 1, 40: 2, 41: 3, 42: 4}, 0)
     for line in ("sv.addi 11, *39, 5", "sv.neg 11, *39", "sv.add 11, *39, *39",

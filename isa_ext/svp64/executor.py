@@ -430,10 +430,10 @@ class SVInsn:
                 k = element_index(o, ks, kd, tables, o.dst)
                 args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
         # an Rc=1 CR field follows the out slot
-        if tables and "out" in tables:
+        if rec.cr_by_step:
+            kcr = dststep  # ISACaller: CR0 + dststep, reverse gear, REMAP or not
+        elif tables and "out" in tables:
             kcr = tables["out"][kd]
-        elif rec.cr_by_step:
-            kcr = dststep  # ISACaller: CR0 + dststep, reverse gear or not
         else:
             kcr = kd
         crf = rec.crbase + kcr if rec.crvec else rec.crbase

@@ -352,6 +352,8 @@ class SVRecord:
                 self.ffcr = ("rc1", None)
             elif self.rc or rc_field:
                 self.ffcr = ("rc", None)
+                if self.rc and isa.profile.rc_ffirst_vli == "ignored":
+                    r.vli = 0  # ISACaller decodes VLi only when Rc=0
             elif self.kind == "normal" and not crdest:
                 # Rc=0: the result's CR as if Rc=1 (normal.mdwn "Rc=0: ffirst z/nonz")
                 res = next((o for n in row.outs for o in self.ops
@@ -360,8 +362,10 @@ class SVRecord:
                     raise Trap("SVP64 fail-first with Rc=0 on an instruction without a GPR "
                                "result is not implemented", "illegal")
                 if not row.rc:
-                    # no Rc column: the as-if-Rc=1 field is CR0, a vector with the result
-                    self.crbase, self.crvec = 0, res.vec
+                    # no Rc column: the as-if-Rc=1 field is CR0, a vector with
+                    # the result (spec) or CR0 for every element (ISACaller)
+                    self.crbase = 0
+                    self.crvec = res.vec and isa.profile.vector_rc_field != "cr0"
                 self.ffcr = ("rc0", res)
             else:
                 cro = [o for o in self.dstops if o.cls == "crf"]
@@ -549,7 +553,9 @@ class SVRecord:
             slot = dst if op.dst else src
             k = f"_t_{slot}[k]" if slot in slots else "k"
             args.append(f"{v} + 4 * {k}" if op.cls == "crb" else f"{v} + {k}")
-        kcr = "_t_out[k]" if "out" in slots else "k"
+        # the Rc=1 field follows the out slot, or the step (ISACaller's CR0 + step)
+        kcr = "_t_out[k]" if "out" in slots and not self.cr_by_step else \
+            "k" if self.cr_step_div == 1 else f"k // {self.cr_step_div}"
         crf = f"{self.crbase} + {kcr}" if self.crvec else str(self.crbase)
         setup = [f"_t_{slot} = s.sv_tables[{slot!r}]" for slot in sorted(slots)]
         return self.c.element_loop(args, crf, setup)
