@@ -285,6 +285,9 @@ def test_undefined_results_from_the_page_overlay(isas, line, spec_value, isacall
     # bits 0xFF000000 of the low word, all 0: the 16-bit element is 0.
     ("sv.rlwinm/w=16 *8, *16, 4, 0, 7", {8: M64, 16: 0x12AB},
      0xFFFFFFFFFFFF0000, 0xFFFFFFFFFFFF00BA),
+    # cnttzd of the byte 0x00 (r16's low byte): 64 trailing zeros in the
+    # zero-extended 64-bit value (0x40 in the byte); 8 at XLEN = 8
+    ("sv.cnttzd/w=8 *8, *16", {8: M64, 16: 0x100}, 0xFFFFFFFFFFFFFF40, 0xFFFFFFFFFFFFFF08),
 ])
 def test_elwidth_xlen(isas, line, gpr, spec_r8, isacaller_r8):
     assert run(isas["spec"], [line], gpr, vl=1).gpr[8] == spec_r8
@@ -382,6 +385,7 @@ LIVE = [
     (["setvl 0,0,1,0,1,1", "sv.rldcl/w=32 *8, *16, *24, 0"],
      {8: M64, 16: 0xAAAAAAAA01097860, 24: 16}, 0),
     (["setvl 0,0,1,0,1,1", "sv.rlwinm/w=16 *8, *16, 4, 0, 7"], {8: M64, 16: 0x12AB}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.cnttzd/w=8 *8, *16"], {8: M64, 16: 0x100}, 0),
     # rc_ffirst_vli, vector_rc_field under REMAP and on a row with no Rc column
     (["setvl 0,0,4,0,1,1", "sv.add./ff=lt/vli *8, *16, *24"],
      {16: 1, 17: 2, 18: M64 - 15, 19: 3, 8: 0x99, 9: 0x99, 10: 0x99, 11: 0x99}, 0),
