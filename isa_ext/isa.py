@@ -19,7 +19,7 @@ from .tables import parse_table, overlaps, excluded
 from .pseudocode.pages import parse_pages
 from .pseudocode import compiler as pcompiler
 
-COMPILER_VERSION = "4"
+COMPILER_VERSION = "5"
 
 
 def available_extensions(root=None):
@@ -170,31 +170,34 @@ class ISA:
                 return name
         return None
 
-    def compiled(self, row):
-        """The compiled semantics of a table row (compiled on first use)."""
-        c = self._compiled.get(id(row))
+    def compiled(self, row, xlen=64):
+        """The compiled semantics of a table row (compiled on first use);
+        ``xlen``: the GPR width its page runs at, for a page that names XLEN
+        (:func:`~isa_ext.pseudocode.compiler.names_xlen`)."""
+        key_mem = id(row) if xlen == 64 else (id(row), xlen)
+        c = self._compiled.get(key_mem)
         if c is not None:
             return c
         page = row.page
         if page is None:
             raise SpecError(f"instruction {row.mnemonic} has no pseudocode page", row.where)
         rc_target = self.rc_target(row) if row.rc == "CR0" else None
-        key = self._key(page, row, rc_target)
+        key = self._key(page, row, rc_target, xlen)
         c = self._load_cached(key, page)
         if c is None:
             c = pcompiler.compile_page(page, row.form, self.forms.regclass, rc=row.rc,
                                        rc_target=rc_target, name=row.mnemonic.replace(".", "_"),
-                                       implicit=tuple(row.implicit))
+                                       implicit=tuple(row.implicit), xlen=xlen)
             self._store_cached(key, c)
-        self._compiled[id(row)] = c
+        self._compiled[key_mem] = c
         return c
 
-    def _key(self, page, row, rc_target):
+    def _key(self, page, row, rc_target, xlen=64):
         h = hashlib.sha256()
         for part in (COMPILER_VERSION, page.code, row.form.name,
                      repr(sorted((k, v.pieces) for k, v in row.form.fields.items())),
                      repr(sorted(self.forms.regclass.items())), row.rc, str(rc_target),
-                     repr(sorted(row.implicit)),
+                     repr(sorted(row.implicit)), str(xlen),
                      _compiler_tag()):
             h.update(part.encode())
             h.update(b"\0")

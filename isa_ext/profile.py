@@ -60,6 +60,16 @@ class Profile:
     #: each element is "discarded" (normal.mdwn: "stores CRs but not the
     #: result") or "stored" as well (ISACaller)
     rc1_results: str = "discarded"
+    #: VLi of Rc=1 data-dependent fail-first (``sv.add./ff=lt/vli``): the
+    #: failing element is included ("honoured", normal.mdwn "VLi 1 inv
+    #: CR-bit") or VLi reads as 0 ("ignored": ISACaller's RM decoder sets VLi
+    #: "only when Rc=0")
+    rc_ffirst_vli: str = "honoured"
+    #: under an element-width override, a page that names XLEN runs at 64
+    #: bits and its result is truncated (False: errata SV-6) or at XLEN = the
+    #: operation width max(source, destination), its sources zero-extended
+    #: to it (True: ISACaller, whose pages are written in XLEN)
+    elwidth_xlen: bool = False
     #: what the openpower facade's ``sim.msr`` reads: the "machine" MSR
     #: (whose SF and LE bits set isa_ext's mode) or the "register" run_tst
     #: was given (ISACaller: a plain register, 0 by default, that does not
@@ -80,7 +90,8 @@ PROFILES = {
         rc_width="operation", single_pred_zeroing="twin",
         scalar_dest="isacaller", vector_ra0="zero",
         reverse_gear_mask="step", mask_read="every element",
-        rc1_results="stored", msr="register", pages="openpower_isa",
+        rc1_results="stored", msr="register", elwidth_xlen=True,
+        rc_ffirst_vli="ignored", pages="openpower_isa",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

@@ -279,6 +279,80 @@ def test_undefined_results_from_the_page_overlay(isas, line, spec_value, isacall
     assert run(isas["openpower-isa"], [line], regs).gpr[3] == isacaller_value
 
 
+@pytest.mark.parametrize("line, gpr, spec_r8, isacaller_r8", [
+    # test_caller_svp64_chacha20.py's first rotate: the 32-bit element
+    # 0x01097860 rotated left by 16.  Spec (errata SV-6): the 64-bit rotate of
+    # the zero-extended element, 0x0000_0109_7860_0000, truncated to 32 bits:
+    # 0x78600000.  ISACaller runs rldcl at XLEN = 32: 0x78600109.  r8's high
+    # word is not element 0 and keeps its value.
+    ("sv.rldcl/w=32 *8, *16, *24, 0", {8: M64, 16: 0xAAAAAAAA01097860, 24: 16},
+     0xFFFFFFFF78600000, 0xFFFFFFFF78600109),
+    # rlwinm at XLEN = 16 (ISACaller's page: ROTL32((RS)[XLEN/2:XLEN-1], SH),
+    # MASK(MB + XLEN/2, ME + XLEN/2)): the low byte 0xAB doubled is 0xABAB,
+    # rotated by 4 0xBABA, masked to bits 8..15 of 16: 0xBA.  At 64 bits the
+    # word 0x12AB rotated by 4 is 0x12AB0 in both halves, MASK(32, 39) keeps
+    # bits 0xFF000000 of the low word, all 0: the 16-bit element is 0.
+    ("sv.rlwinm/w=16 *8, *16, 4, 0, 7", {8: M64, 16: 0x12AB},
+     0xFFFFFFFFFFFF0000, 0xFFFFFFFFFFFF00BA),
+    # cnttzd of the byte 0x00 (r16's low byte): 64 trailing zeros in the
+    # zero-extended 64-bit value (0x40 in the byte); 8 at XLEN = 8
+    ("sv.cnttzd/w=8 *8, *16", {8: M64, 16: 0x100}, 0xFFFFFFFFFFFFFF40, 0xFFFFFFFFFFFFFF08),
+])
+def test_elwidth_xlen(isas, line, gpr, spec_r8, isacaller_r8):
+    assert run(isas["spec"], [line], gpr, vl=1).gpr[8] == spec_r8
+    assert run(isas["openpower-isa"], [line], gpr, vl=1).gpr[8] == isacaller_r8
+
+
+def test_only_pages_naming_xlen_run_at_the_element_width(isas):
+    from isa_ext.pseudocode.compiler import names_xlen
+    prof = isas["openpower-isa"]
+    assert names_xlen(prof.pages["rldcl"]) and not names_xlen(prof.pages["add"])
+    assert not names_xlen(isas["spec"].pages["rldcl"])
+    # add's page (64-bit, not naming XLEN): 0xFF + 0x02 in bytes is 0x01 either way
+    for isa in isas.values():
+        assert run(isa, ["sv.add/w=8 *8, *16, *24"], {8: 0, 16: 0xFF, 24: 2},
+                   vl=1).gpr[8] == 0x01
+
+
+def test_rc_fail_first_vli(isas):
+    # sv.add./ff=lt/vli over r16..r19 = 1, 2, -16, 3 (+ 0): element 2 is the
+    # first negative result.  normal.mdwn: VLi=1 includes the failing element:
+    # VL=3 and r10 = -16.  ISACaller's RM decoder sets VLi "only when Rc=0"
+    # (power_svp64_rm.py), so it ends as without VLi: VL=2, r10 untouched.
+    regs = {16: 1, 17: 2, 18: -16, 19: 3, 8: 0x99, 9: 0x99, 10: 0x99, 11: 0x99}
+    line = ["sv.add./ff=lt/vli *8, *16, *24"]
+    for name, vl, r10 in (("spec", 3, (-16) & M64), ("openpower-isa", 2, 0x99)):
+        res = run(isas[name], line, regs, vl=4)
+        assert (SV.get(res.state.svstate, "vl"), res.gpr[8:11]) == (vl, [1, 2, r10]), name
+
+
+def test_rc_under_remap_and_no_rc_column(isas):
+    # svshape 2,2,1,0,0 is a 2x2 Matrix; SVSHAPE1 skips x, so every operand
+    # remapped through it (svremap 31,1,1,1,1,1,0) visits elements 0,0,1,1
+    # (remap.mdwn).  r16 + r24 = 1 (GT), r17 + r25 = 0 (EQ).  Spec: the Rc=1
+    # field follows the remapped element: base + 0 = GT, base + 1 = EQ, the
+    # base being CR0 (*8 is RT field 2 with EXTRA2 bits 00, so d:CR0 stays
+    # CR0; `*1` would give CR4).  ISACaller: CR0 + step, step order: CR0..3 =
+    # GT GT EQ EQ (as run on openpower-isa 3cb597b9, LIVE below).
+    prog = ["svshape 2,2,1,0,0", "svremap 31,1,1,1,1,1,0", "sv.add. *8, *16, *24"]
+    spec = run(isas["spec"], prog, {16: 1})
+    prof = run(isas["openpower-isa"], prog, {16: 1})
+    assert [spec.state.cr[i] for i in range(8)] == [0b0100, 0b0010, 0, 0, 0, 0, 0, 0]
+    assert [prof.state.cr[i] for i in range(8)] == [0b0100, 0b0100, 0b0010, 0b0010, 0, 0, 0, 0]
+    # Rc=0 fail-first on prtyd (no Rc column): r21 = 0 has parity 0 (EQ), r22
+    # = 1 parity 1 (GT), where ~RC1 stops (VL=1).  Spec: CR0 + element, so CR0
+    # = EQ, CR1 = GT, and RC1 stores no result.  ISACaller: CR0 for every
+    # element (EQ then GT) and the passing element's result stored (rc1_results).
+    line = ["sv.prtyd/ff=~RC1 *15, *21"]
+    regs = {15: 0x99, 16: 0x99, 21: 0, 22: 1}
+    spec = run(isas["spec"], line, regs, vl=4)
+    prof = run(isas["openpower-isa"], line, regs, vl=4)
+    assert ([spec.state.cr[i] for i in range(3)], spec.gpr[15:17]) == ([2, 4, 0], [0x99, 0x99])
+    assert ([prof.state.cr[i] for i in range(3)], prof.gpr[15:17]) == ([4, 0, 0], [0, 0x99])
+    for res in (spec, prof):
+        assert SV.get(res.state.svstate, "vl") == 1
+
+
 def test_overlay_page_replaces_only_its_instruction(isas):
     spec, prof = isas["spec"], isas["openpower-isa"]
     assert prof.pages["divw"] is not spec.pages["divw"]
@@ -316,6 +390,16 @@ LIVE = [
     (["setvl 0,0,3,0,1,1", "sv.stbu/pi 0, 1(12)"], {0: 0x41, 12: 0x8000}, 0),
     (["setvl 0,0,4,0,1,1", "sv.subf/ff=RC1/vli *0,8,*0"], {0: 9, 1: 8, 2: 3, 3: 4, 8: 3}, 0),
     (["setvl 0,0,3,0,1,1", "sv.addi/sw=32 *8, *0, 5"], {0: 100, 1: 200, 2: 300}, 0),
+    # elwidth_xlen: the programs of test_elwidth_xlen
+    (["setvl 0,0,1,0,1,1", "sv.rldcl/w=32 *8, *16, *24, 0"],
+     {8: M64, 16: 0xAAAAAAAA01097860, 24: 16}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.rlwinm/w=16 *8, *16, 4, 0, 7"], {8: M64, 16: 0x12AB}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.cnttzd/w=8 *8, *16"], {8: M64, 16: 0x100}, 0),
+    # rc_ffirst_vli, vector_rc_field under REMAP and on a row with no Rc column
+    (["setvl 0,0,4,0,1,1", "sv.add./ff=lt/vli *8, *16, *24"],
+     {16: 1, 17: 2, 18: M64 - 15, 19: 3, 8: 0x99, 9: 0x99, 10: 0x99, 11: 0x99}, 0),
+    (["svshape 2,2,1,0,0", "svremap 31,1,1,1,1,1,0", "sv.add. *8, *16, *24"], {16: 1}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.prtyd/ff=~RC1 *15, *21"], {15: 0x99, 16: 0x99, 21: 0, 22: 1}, 0),
 ] + [
     (["setvl 0,0,4,0,1,1", line], {39: 1, 40: 2, 41: 3, 42: 4}, 0)
     for line in ("sv.addi 11, *39, 5", "sv.neg 11, *39", "sv.add 11, *39, *39",

@@ -37,7 +37,10 @@ MODIFIER_GROUPS = ("width", "zeroing", "subvl", "ffirst", "predicate", "ldst", "
 # "int_predicate": integer predicates only (a subset of "predicate")
 
 
-def _modifiers(rng, cat, groups=MODIFIER_GROUPS):
+def _modifiers(rng, cat, groups=MODIFIER_GROUPS, records=True):
+    """``records``: the variant has Rc=1, whose fail-first tests a condition;
+    without it fail-first is RC1/~RC1 (the Rc=0 MODE table has no CR-bit
+    field: a condition's bits would be read as zz and RC1)."""
     twin = cat.predicates == 2
     ldst = cat.family.startswith("LDST")
     def predicate(choices):
@@ -49,7 +52,9 @@ def _modifiers(rng, cat, groups=MODIFIER_GROUPS):
                   lambda: f"dw={rng.choice(_WIDTHS)}"],
         "zeroing": [lambda: "sz", lambda: "dz"],
         "subvl": [lambda: f"vec{rng.choice('234')}"],
-        "ffirst": [lambda: f"ff={rng.choice(_FF)}"],
+        # fail-first, half of them with VLi (the failing element included)
+        "ffirst": [lambda: f"ff={rng.choice(_FF[:-2] if records else _FF[-2:])}"
+                   + rng.choice(("", "/vli"))],
         "predicate": [predicate(_INT_PREDS + _CR_PREDS)] * 2,
         "int_predicate": [predicate(_INT_PREDS)] * 2,
         "ldst": [lambda: "els", lambda: "pi"] if ldst else [],
@@ -91,11 +96,12 @@ def _operand(rng, isa, row, field, vector_bias):
 
 
 def candidate(rng, isa, row, groups=MODIFIER_GROUPS, record=True, scalar_dest=True,
-              vector_ra0=True):
+              vector_ra0=True, ff_scalar_sources=True):
     """One random line for ``row`` (not yet checked); ``record`` False leaves
     out the Rc=1 variants, ``scalar_dest`` False the lines that write a scalar
     register from vector sources (the early-ending loops), ``vector_ra0`` False
-    a vector ``*0`` in an RA-or-zero operand."""
+    a vector ``*0`` in an RA-or-zero operand, ``ff_scalar_sources`` False
+    fail-first lines whose sources are all scalar."""
     cat = parse_category(row.sv)
     variants = sorted(v for v, flags in row.variants.items() if record or not flags.get("Rc"))
     mnemonic = rng.choice(variants)
@@ -115,11 +121,16 @@ def candidate(rng, isa, row, groups=MODIFIER_GROUPS, record=True, scalar_dest=Tr
         return None
     if not vector_ra0 and "RA0" in row.ins and re.search(r"(^|[ (,])\*0\b", ", ".join(ops)):
         return None
-    return f"sv.{mnemonic}{_modifiers(rng, cat, groups)} {', '.join(ops)}"
+    records = bool(row.variants[mnemonic].get("Rc"))
+    mods = _modifiers(rng, cat, groups, records)
+    if not ff_scalar_sources and "/ff=" in mods and \
+            not any(vector.get(f.rstrip("0")) for f in row.ins):
+        return None
+    return f"sv.{mnemonic}{mods} {', '.join(ops)}"
 
 
 def random_lines(isa, seed, count, rows=None, tries=40, groups=MODIFIER_GROUPS, record=True,
-                 scalar_dest=True, vector_ra0=True):
+                 scalar_dest=True, vector_ra0=True, ff_scalar_sources=True):
     """``count`` random lines (isa_ext assembles each), cycling over ``rows``
     (default: :func:`sv_rows`) so that every row gets its share."""
     from ..asm import assemble
@@ -129,7 +140,8 @@ def random_lines(isa, seed, count, rows=None, tries=40, groups=MODIFIER_GROUPS, 
     for i in range(count):
         row = rows[i % len(rows)]
         for _ in range(tries):
-            line = candidate(rng, isa, row, groups, record, scalar_dest, vector_ra0)
+            line = candidate(rng, isa, row, groups, record, scalar_dest, vector_ra0,
+                             ff_scalar_sources)
             if line is None:
                 continue
             try:

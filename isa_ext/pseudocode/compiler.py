@@ -213,8 +213,12 @@ class PageCompiler:
     """Compile one page in the context of its form (which names are fields)."""
 
     def __init__(self, form, regclass, rc=None, rc_target=None, name="insn",
-                 where_file="<page>", first_line=1, extra_params=(), implicit=()):
+                 where_file="<page>", first_line=1, extra_params=(), implicit=(),
+                 xlen=64):
         self.form = form
+        # the width of a GPR and the value of the name XLEN: 64, or an SVP64
+        # element width for a page that names XLEN (profile "elwidth_xlen")
+        self.xlen = xlen
         # implicit register operands of the row (tables: "FRS=FRT+MAXVL"):
         # named like fields, their register number supplied by the decoder
         self.implicit = frozenset(implicit)
@@ -300,6 +304,8 @@ class PageCompiler:
         if name in SPECIALS:
             attr, w = SPECIALS[name]
             return Val(f"s.{attr}", w)
+        if name == "XLEN":
+            return const(self.xlen)
         if name in library.CONSTANTS:
             v, w = library.CONSTANTS[name]
             return const(v, w)
@@ -323,18 +329,19 @@ class PageCompiler:
                 name = str(a.children[0])
                 if self.regclass_of(name) == "gpr":
                     r = self.reg_read(name, "gpr")
-                    return Val(f"({r.code} if f_{name} else 0)", 64)
+                    return Val(f"({r.code} if f_{name} else 0)", self.xlen)
         v = self.expr(inner)
         return Val(f"({v.code})", v.width, v.const)
 
     def reg_read(self, name, cls):
         self.fields_used.add(name)
         self.reads.add(name)
+        width = self.xlen if cls == "gpr" else 64
         if name in self.deferred:
-            return Val(f"w_{name}", 64)
+            return Val(f"w_{name}", width)
         self.prologue.add("G" if cls == "gpr" else "F")
         arr = "G" if cls == "gpr" else "F"
-        return Val(f"{arr}[f_{name}]", 64)
+        return Val(f"{arr}[f_{name}]", width)
 
     def prescan(self, tree):
         """Register operands the page writes.  Their writes are deferred to the
@@ -502,6 +509,10 @@ class PageCompiler:
             if isinstance(a.width, int) and isinstance(b.width, int):
                 return Val(f"({a.code} * {b.code})", a.width + b.width)
             return Val(f"({a.code} * {b.code})", f"{wcode(a.width)} + {wcode(b.width)}")
+        if a.const is not None and b.const is not None and a.width is None \
+                and b.width is None and op in ("/", "÷", "%") and b.const:
+            # XLEN/2: a constant, so that it can bound a range selection
+            return const(a.const // b.const if op != "%" else a.const % b.const)
         if op in ("/", "÷"):
             return Val(f"({a.code} // {b.code})", self.arith_width(a, b))
         if op == "%":
@@ -681,10 +692,10 @@ class PageCompiler:
                     self.emit(f"{tmp} = {keep}")
                     self.emit(f"if {tmp} is not None:")
                     self.indent += 1
-                    self.emit(f"w_{name} = {self.fit(Val(tmp, v.width), 64)}")
+                    self.emit(f"w_{name} = {self.fit(Val(tmp, v.width), 64)}")  # an FPR
                     self.indent -= 1
                     return
-                self.emit(f"w_{name} = {self.fit(v, 64)}")
+                self.emit(f"w_{name} = {self.fit(v, self.xlen if cls == 'gpr' else 64)}")
                 return
             if name == "NIA":
                 self.uses_nia = True
@@ -778,7 +789,7 @@ class PageCompiler:
             self.fields_used.add(name)
             self.writes.add(name)
             self.note_write()
-            loc, width = f"w_{name}", 64
+            loc, width = f"w_{name}", self.xlen if cls == "gpr" else 64
         elif name in self.vars:
             loc, width = f"v_{name}", self.vars[name]
         elif name in SPECIALS and SPECIALS[name][1] > 1:
@@ -855,7 +866,11 @@ class PageCompiler:
                 self.fields_used.add("Rc")
                 self.emit("if f_Rc:")
                 self.indent += 1
-            self.emit(f"CRF[_crf] = _cr0(G[f_{self.rc_target}], s.so)")
+            v = f"G[f_{self.rc_target}]"
+            if self.xlen != 64:  # the result's sign is bit 0 of XLEN bits
+                bias = hex(1 << (self.xlen - 1))
+                v = f"((({v} ^ {bias}) - {bias}) & {hex(library.M64)})"
+            self.emit(f"CRF[_crf] = _cr0({v}, s.so)")
         elif self.rc == "CR1":
             self.fields_used.add("Rc")
             self.emit("if f_Rc:")
@@ -867,14 +882,16 @@ class PageCompiler:
 _PROLOGUE = {"G": "G = s.gpr", "F": "F = s.fpr", "CRF": "CRF = s.cr", "M": "M = s.mem"}
 
 
-def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implicit=()):
+def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implicit=(),
+                 xlen=64):
     """Compile ``page`` (a pages.Page) for ``form``; return a :class:`Compiled`.
-    ``implicit``: the row's implicit register operands (named like fields)."""
+    ``implicit``: the row's implicit register operands (named like fields);
+    ``xlen``: the GPR width the page runs at (see :func:`names_xlen`)."""
     name = name or re.sub(r"\W", "_", page.mnemonic or "insn")
     tree = parse(page.code, page.filename, page.code_line)
     pc = PageCompiler(form, regclass, rc=rc, rc_target=rc_target, name=name,
                       where_file=page.filename, first_line=page.code_line,
-                      implicit=implicit)
+                      implicit=implicit, xlen=xlen)
     try:
         params = pc.compile(tree)
     except CompileError as e:
@@ -884,6 +901,15 @@ def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implici
         raise SpecError(f"pseudocode error in {page.mnemonic}: {e}",
                         f"{page.filename}:{page.code_line + max(line, 1) - 1}") from None
     return build(pc, params, page)
+
+
+_XLEN_NAME = re.compile(r"\bXLEN\b")
+
+
+def names_xlen(page):
+    """True when the page's code names XLEN, so that it can run at a GPR width
+    other than 64 (an SVP64 element width, under profile "elwidth_xlen")."""
+    return bool(_XLEN_NAME.search(page.code))
 
 
 def build(pc, params, page=None):

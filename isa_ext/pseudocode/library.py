@@ -78,10 +78,14 @@ def _extz_to(v, to):
     return _val(v.code, to, v.const)
 
 
-for _n, _to in (("EXTS", 64), ("EXTS64", 64), ("EXTS128", 128), ("EXTS32", 32)):
+for _n, _to in (("EXTS64", 64), ("EXTS128", 128), ("EXTS32", 32)):
     INTRINSICS[_n] = (lambda to: lambda comp, v: _exts_to(v, to))(_to)
-for _n, _to in (("EXTZ", 64), ("EXTZ64", 64), ("EXTZ128", 128), ("EXTZ32", 32)):
+for _n, _to in (("EXTZ64", 64), ("EXTZ128", 128), ("EXTZ32", 32)):
     INTRINSICS[_n] = (lambda to: lambda comp, v: _extz_to(v, to))(_to)
+# EXTS and EXTZ extend to the GPR width: 64, or XLEN for a page compiled at
+# an element width (compiler.names_xlen)
+INTRINSICS["EXTS"] = lambda comp, v: _exts_to(v, getattr(comp, "xlen", 64))
+INTRINSICS["EXTZ"] = lambda comp, v: _extz_to(v, getattr(comp, "xlen", 64))
 
 
 @intrinsic("SIGNED")
@@ -174,18 +178,42 @@ def _mask64(mb, me):
     return (((1 << (64 - mb)) - 1) | ~((1 << (63 - me)) - 1)) & M64
 
 
+@runtime()
+def _rotln(x, n, w):
+    """Rotate the w-bit x left by n modulo w (ROTL64 at XLEN = w)."""
+    n &= w - 1
+    return ((x << n) | (x >> (w - n))) & ((1 << w) - 1)
+
+
+@runtime()
+def _maskn(mb, me, w):
+    """MASK(mb, me) within w bits (XLEN = w), bounds modulo w."""
+    return _mask64(mb % w, me % w) >> (64 - w)
+
+
+# At XLEN = w < 64 (a page compiled at an element width): ROTL64 rotates
+# within w bits; ROTL32 rotates the low half doubled into both halves; MASK
+# has w bits.
 @intrinsic("ROTL64")
 def _i_rotl64(comp, x, n):
+    if comp.xlen != 64:
+        return _val(f"_rotln({x.code}, {n.code}, {comp.xlen})", comp.xlen)
     return _val(f"_rotl64({x.code}, {n.code})", 64)
 
 
 @intrinsic("ROTL32")
 def _i_rotl32(comp, x, n):
+    if comp.xlen != 64:
+        h, hm = comp.xlen // 2, hex((1 << (comp.xlen // 2)) - 1)
+        return _val(f"_rotln(({x.code} & {hm}) * {hex((1 << h) + 1)}, {n.code}, {comp.xlen})",
+                    comp.xlen)
     return _val(f"_rotl32({x.code}, {n.code})", 64)
 
 
 @intrinsic("MASK")
 def _i_mask(comp, mb, me):
+    if comp.xlen != 64:
+        return _val(f"_maskn({mb.code}, {me.code}, {comp.xlen})", comp.xlen)
     return _val(f"_mask64({mb.code}, {me.code})", 64)
 
 

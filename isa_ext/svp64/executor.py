@@ -430,10 +430,10 @@ class SVInsn:
                 if reg > 127 and o.cls != "crb":
                     past = (o.field, k, reg)
         # an Rc=1 CR field follows the out slot
-        if tables and "out" in tables:
+        if rec.cr_by_step:
+            kcr = dststep  # ISACaller: CR0 + dststep, reverse gear, REMAP or not
+        elif tables and "out" in tables:
             kcr = tables["out"][kd]
-        elif rec.cr_by_step:
-            kcr = dststep  # ISACaller: CR0 + dststep, reverse gear or not
         else:
             kcr = kd
         crf = rec.crbase + kcr if rec.crvec else rec.crbase

@@ -11,6 +11,7 @@ the common case.  It never touches the machine; the executor
 (:mod:`.executor`) runs it.
 """
 from .. import specdata
+from ..pseudocode import compiler as pcompiler
 from ..errors import Trap
 from . import rm as rmmod
 from . import svstate as SV
@@ -362,6 +363,8 @@ class SVRecord:
                 self.ffcr = ("rc1", None)
             elif self.rc or rc_field:
                 self.ffcr = ("rc", None)
+                if self.rc and isa.profile.rc_ffirst_vli == "ignored":
+                    r.vli = 0  # ISACaller decodes VLi only when Rc=0
             elif self.kind == "normal" and not crdest:
                 # Rc=0: the result's CR as if Rc=1 (normal.mdwn "Rc=0: ffirst z/nonz")
                 res = next((o for n in row.outs for o in self.ops
@@ -370,8 +373,10 @@ class SVRecord:
                     raise Trap("SVP64 fail-first with Rc=0 on an instruction without a GPR "
                                "result is not implemented", "illegal")
                 if not row.rc:
-                    # no Rc column: the as-if-Rc=1 field is CR0, a vector with the result
-                    self.crbase, self.crvec = 0, res.vec
+                    # no Rc column: the as-if-Rc=1 field is CR0, a vector with
+                    # the result (spec) or CR0 for every element (ISACaller)
+                    self.crbase = 0
+                    self.crvec = res.vec and isa.profile.vector_rc_field != "cr0"
                 self.ffcr = ("rc0", res)
             else:
                 cro = [o for o in self.dstops if o.cls == "crf"]
@@ -412,8 +417,18 @@ class SVRecord:
         self.mview = self.ldst is not None and self.ldst.needs_view()
         signed = signed_sources().get(row.mnemonic)
         self.sext = signed is not None and fields_hold(signed, fields)
+        # profile "elwidth_xlen" (ISACaller): a page that names XLEN runs at
+        # XLEN = the operation width max(source, destination), its sources
+        # zero-extended to it, instead of at 64 bits with the result truncated
+        self.xlen = 64
+        opw = max(r.ew, r.ews)
         xlen = xlen_rows().get(row.mnemonic)
-        if (r.ew != 64 or r.ews != 64) and xlen is not None and fields_hold(xlen, fields):
+        if (isa.profile.elwidth_xlen and opw != 64 and gops and not fops
+                and self.kind != "ldst" and pcompiler.names_xlen(row.page)):
+            self.xlen = opw
+            self.c = c = isa.compiled(row, opw)
+            self.sext = False
+        elif (r.ew != 64 or r.ews != 64) and xlen is not None and fields_hold(xlen, fields):
             raise Trap(f"SVP64 element-width overrides on {d.mnemonic} are not implemented "
                        "(its operation depends on XLEN)", "illegal")
         # saturation (normal.mdwn "sat mode"): clamp the exact result to ELWIDTH
@@ -561,7 +576,9 @@ class SVRecord:
             slot = dst if op.dst else src
             k = f"_t_{slot}[k]" if slot in slots else "k"
             args.append(f"{v} + 4 * {k}" if op.cls == "crb" else f"{v} + {k}")
-        kcr = "_t_out[k]" if "out" in slots else "k"
+        # the Rc=1 field follows the out slot, or the step (ISACaller's CR0 + step)
+        kcr = "_t_out[k]" if "out" in slots and not self.cr_by_step else \
+            "k" if self.cr_step_div == 1 else f"k // {self.cr_step_div}"
         crf = f"{self.crbase} + {kcr}" if self.crvec else str(self.crbase)
         setup = [f"_t_{slot} = s.sv_tables[{slot!r}]" for slot in sorted(slots)]
         return self.c.element_loop(args, crf, setup)
