@@ -84,7 +84,8 @@ def test_cli_mem_limit(tmp_path):
     src.write_text("li r5,0\nloop:\nstd r5,0(r5)\naddis r5,r5,1\nb loop\n")
     r = subprocess.run([sys.executable, "-m", "isa_ext", "run", str(src), "--mem-limit", "1M"],
                        capture_output=True, text=True)
-    assert r.returncode == 1 and "(limit)" in r.stdout and "Traceback" not in r.stderr
+    # a trap's exit status is 132 (README "Exit status"; isa_ext.commands.run.EXIT_TRAP)
+    assert r.returncode == 132 and "(limit)" in r.stdout and "Traceback" not in r.stderr
     r = subprocess.run([sys.executable, "-m", "isa_ext", "run", str(src), "--mem-limit", "1x"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "bad size" in r.stderr
