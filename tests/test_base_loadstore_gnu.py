@@ -104,7 +104,6 @@ INSTANCES = [
     ("stwbrx 30,31,1", "stwbrx", dict(RS=30, RA=31, RB=1)),
     ("stdbrx 2,3,4", "stdbrx", dict(RS=2, RA=3, RB=4)),
     ("icbi 4,5", "icbi", dict(RA=4, RB=5)),
-    ("isync", "isync", dict()),
 ]
 
 TABLES = ("branch.csv", "cr.csv", "spr.csv", "system.csv", "loadstore.csv")

@@ -393,7 +393,7 @@ SUBCOMMAND_TESTS = {
     "diag": test_diag_lists_undefined_behaviour, "pseudo": test_pseudo_show,
     "check-spec": test_check_spec, "spec": test_spec_site, "hdl": test_hdl,
     "diffcheck": test_diffcheck, "openpower": test_openpower_test,
-    "gdbserver": test_gdbserver,
+    "gdbserver": test_gdbserver, "hfvf": test_hfvf,
 }
 
 
