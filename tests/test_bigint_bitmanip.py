@@ -15,10 +15,10 @@ import pytest
 
 from conftest import gnu_as_words, qemu_probe_lines
 from isa_ext.asm import assemble
-from isa_ext.disasm import disassemble
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 from isa_ext.svp64 import svstate as SV
+from svp64asm_golden import svp64asm_word_tests, words_of
 from test_svp64_one_behaviour import all_modes
 
 M64 = (1 << 64) - 1
@@ -61,29 +61,8 @@ SVP64ASM_WORDS = [
 V31 = ["cfuged", "cntlzdm", "cnttzdm", "pdepd", "pextd"]
 
 
-def words_of(isa, line):
-    return list(assemble(line + "\n", isa=isa, base=0).words)
-
-
-@pytest.mark.parametrize("line, words", SVP64ASM_WORDS)
-def test_assembles_as_svp64asm(isa, line, words):
-    assert words_of(isa, line) == words
-
-
-@pytest.mark.parametrize("line, words", SVP64ASM_WORDS)
-def test_disassembles_to_the_same_words(isa, line, words):
-    data = b"".join(w.to_bytes(4, "little") for w in words)
-    (_addr, _w, text), = disassemble(isa, data)
-    assert words_of(isa, text) == words
-
-
-def test_svp64asm_words_live(isacaller):
-    # the table above is libre-soc's assembler's output (one batch)
-    from isa_ext.diffcheck.libresoc import svp64asm
-    got = svp64asm(isacaller.root, [line for line, _ in SVP64ASM_WORDS])
-    for (line, words), (status, texts) in zip(SVP64ASM_WORDS, got):
-        assert status == "ok", (line, texts)
-        assert [int(t.split()[1], 16) for t in texts] == words, line
+(test_assembles_as_svp64asm, test_disassembles_to_the_same_words,
+ test_svp64asm_words_live) = svp64asm_word_tests(SVP64ASM_WORDS)
 
 
 def test_random_lines_match_svp64asm_live(isa, isacaller, tmp_path):

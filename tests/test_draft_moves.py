@@ -11,9 +11,9 @@ import random
 import pytest
 
 from isa_ext.asm import assemble
-from isa_ext.disasm import disassemble
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
+from svp64asm_golden import svp64asm_word_tests
 
 M64 = (1 << 64) - 1
 
@@ -42,28 +42,8 @@ SVP64ASM_WORDS = [
 ]
 
 
-def words_of(isa, line):
-    return list(assemble(line + "\n", isa=isa, base=0).words)
-
-
-@pytest.mark.parametrize("line, words", SVP64ASM_WORDS)
-def test_assembles_as_svp64asm(isa, line, words):
-    assert words_of(isa, line) == words
-
-
-@pytest.mark.parametrize("line, words", SVP64ASM_WORDS)
-def test_disassembles_to_the_same_words(isa, line, words):
-    data = b"".join(w.to_bytes(4, "little") for w in words)
-    (_addr, _w, text), = disassemble(isa, data)
-    assert words_of(isa, text) == words
-
-
-def test_svp64asm_words_live(isacaller):
-    from isa_ext.diffcheck.libresoc import svp64asm
-    got = svp64asm(isacaller.root, [line for line, _ in SVP64ASM_WORDS])
-    for (line, words), (status, texts) in zip(SVP64ASM_WORDS, got):
-        assert status == "ok", (line, texts)
-        assert [int(t.split()[1], 16) for t in texts] == words, line
+(test_assembles_as_svp64asm, test_disassembles_to_the_same_words,
+ test_svp64asm_words_live) = svp64asm_word_tests(SVP64ASM_WORDS)
 
 
 def run(isa, lines, gpr=(), fpr=(), cr=0):
