@@ -15,6 +15,7 @@ import random
 import pytest
 
 from conftest import gnu_as_words, qemu_probe_lines
+from isacaller_compare import assert_same_registers, run_on_both
 from isa_ext.asm import assemble
 from isa_ext.disasm import Disassembler
 from isa_ext.sim import Simulator
@@ -533,29 +534,16 @@ def test_against_isacaller_live(isacaller):
     # here: addex (its page has no OV update) and sync/isync (TODO pages),
     # compared with QEMU only; addpcis, on which ISACaller 3cb597b9 raises
     # KeyError 'NONE' (docs/compat.md), pinned by hand above
-    from isa_ext.diffcheck.isacaller import run_batch
     from isa_ext.isa import ISA
     isa = ISA(profile="openpower-isa")
     rng = random.Random(20261124)
-    batch, ours = [], []
+    programs = []
     for lines in LIVE_PROGRAMS:
         for _ in range(3):
             gpr = [rng.getrandbits(64) for _ in range(128)]
             gpr[0] = 0
             gpr[4] = int.from_bytes(bytes(rng.randrange(72) for _ in range(8)), "big") \
                 if "bpermd" in lines[-1] else gpr[4]
-            cr = rng.getrandbits(32)
-            words = list(assemble("\n".join(lines) + "\n", isa=isa, base=0).words)
-            batch.append({"words": words, "gpr": gpr, "fpr": [0] * 128, "cr": cr,
-                          "svstate": 0, "max_steps": 10})
-            sim = Simulator(isa=isa)
-            sim.load_words(words)
-            sim.state.gpr[:] = gpr + [0] * (len(sim.state.gpr) - len(gpr))
-            sim.state.crval = cr
-            ours.append((lines, sim.run(max_steps=10)))
-    theirs = run_batch(isacaller.root, batch)
-    for (lines, res), t in zip(ours, theirs):
-        assert "error" not in t, (lines, t)
-        assert res.stop == "end", (lines, res.trap)
-        assert list(res.gpr[:128]) == t["gpr"][:128], lines
-        assert res.state.crval == t["cr"], lines
+            programs.append((lines, gpr, None, rng.getrandbits(32)))
+    for lines, res, t in run_on_both(isacaller.root, isa, programs):
+        assert_same_registers(lines, res, t)

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from isa_ext.asm import assemble
+from isacaller_compare import assert_same_registers, run_on_both
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 from svp64asm_golden import svp64asm_word_tests
@@ -161,27 +161,16 @@ PROGRAMS = [
 
 
 def test_against_isacaller_live(isacaller):
-    from isa_ext.diffcheck.isacaller import run_batch
     isa = ISA(profile="openpower-isa")
     rng = random.Random(20261124)
-    batch, ours = [], []
+    programs = []
     for lines in PROGRAMS:
         for _ in range(3):
             gpr = [rng.getrandbits(64) >> rng.choice([0, 0, 1, 33]) for _ in range(128)]
             gpr[0] = 0
-            words = list(assemble("\n".join(lines) + "\n", isa=isa, base=0).words)
-            batch.append({"words": words, "gpr": gpr, "fpr": [0] * 128, "cr": 0,
-                          "svstate": 0, "max_steps": 10})
-            sim = Simulator(isa=isa)
-            sim.load_words(words)
-            sim.state.gpr[:] = gpr + [0] * (len(sim.state.gpr) - len(gpr))
-            ours.append((lines, sim.run(max_steps=10)))
-    theirs = run_batch(isacaller.root, batch)
-    for (lines, res), t in zip(ours, theirs):
-        assert "error" not in t, (lines, t)
-        assert res.stop == "end", (lines, res.trap)
-        assert list(res.gpr[:128]) == t["gpr"][:128], lines
-        assert res.state.crval == t["cr"], lines
+            programs.append((lines, gpr, None, 0))
+    for lines, res, t in run_on_both(isacaller.root, isa, programs):
+        assert_same_registers(lines, res, t)
 
 
 @pytest.mark.parametrize("mnemonic", ["absds", "absdacs", "saddw", "sadduw"])

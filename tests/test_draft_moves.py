@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from isa_ext.asm import assemble
+from isacaller_compare import assert_same_registers, run_on_both
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 from svp64asm_golden import svp64asm_word_tests
@@ -166,10 +166,9 @@ PROGRAMS = [
 
 
 def test_against_isacaller_live(isacaller):
-    from isa_ext.diffcheck.isacaller import run_batch
     isa = ISA(profile="openpower-isa")
     rng = random.Random(20261124)
-    batch, ours = [], []
+    programs = []
     singles = [0x3FF8000000000000, 0xC000000000000000, 0x3FB99999A0000000]
     for lines in PROGRAMS:
         for _ in range(3):
@@ -181,20 +180,6 @@ def test_against_isacaller_live(isacaller):
                    for _ in range(128)]
             if "mtfprs" in lines[-1]:
                 gpr[4] = (gpr[4] & ~0xFFFFFFFF) | 0x3FC00000 | rng.getrandbits(20)
-            cr = rng.getrandbits(32)
-            words = list(assemble("\n".join(lines) + "\n", isa=isa, base=0).words)
-            batch.append({"words": words, "gpr": gpr, "fpr": fpr, "cr": cr,
-                          "svstate": 0, "max_steps": 10})
-            sim = Simulator(isa=isa)
-            sim.load_words(words)
-            sim.state.gpr[:] = gpr + [0] * (len(sim.state.gpr) - len(gpr))
-            sim.state.fpr[:] = fpr + [0] * (len(sim.state.fpr) - len(fpr))
-            sim.state.crval = cr
-            ours.append((lines, sim.run(max_steps=10)))
-    theirs = run_batch(isacaller.root, batch)
-    for (lines, res), t in zip(ours, theirs):
-        assert "error" not in t, (lines, t)
-        assert res.stop == "end", (lines, res.trap)
-        assert list(res.gpr[:128]) == t["gpr"][:128], lines
-        assert list(res.fpr[:128]) == t["fpr"][:128], lines
-        assert res.state.crval == t["cr"], lines
+            programs.append((lines, gpr, fpr, rng.getrandbits(32)))
+    for lines, res, t in run_on_both(isacaller.root, isa, programs):
+        assert_same_registers(lines, res, t, fpr=True)
