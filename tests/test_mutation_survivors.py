@@ -195,6 +195,21 @@ def test_shflvi_segment_code_7_is_reserved(isa):
     assert "reserved" in res.trap.reason and sim.state.gpr[3] == 0x77
 
 
+def sured_once(isa, op, rb, element, esize):
+    """One SURED on a 1-D surface (tests/test_gpu.py's descriptor, esize-byte
+    elements) whose element 0 holds ``element``, x = r2 = 0, Rb = ``rb``: the
+    element afterwards."""
+    from test_gpu import DESC_AT, SURF, descriptor
+    sim = Simulator(isa)
+    sim.load_asm(f"sured.{op} r2,r4,r6,1d\n")
+    sim.state.gpr[2], sim.state.gpr[4], sim.state.gpr[6] = 0, rb, DESC_AT
+    sim.state.mem.write_bytes(DESC_AT, descriptor(esize=esize))
+    sim.state.mem.write_bytes(SURF, element.to_bytes(8, "little"))
+    res = sim.run(max_steps=5)
+    assert res.stop == "end", res.trap
+    return int.from_bytes(sim.state.mem.read_bytes(SURF, esize), "little")
+
+
 @pytest.mark.parametrize("op,esize,expected", [
     # seed 004's table: AND/OR/XOR of the element M with Rb.
     # M = 0xF0F0_0000_0000_00FF, Rb = 0x8000_0000_0000_0F0F
@@ -205,21 +220,8 @@ def test_shflvi_segment_code_7_is_reserved(isa):
 ])
 def test_sured_logical_ops(isa, op, esize, expected):
     # kills gpu/surface.mdwn "SROP = 5" -> "SROP = 6" (32- and 64-bit branches) and
-    # "m & v" -> "m | v".  A 1-D surface at 0x20000, descriptor at 0x1F000
-    # (layout as tests/test_gpu.py's descriptor()): x = r2 = 0 addresses the base.
-    surf, desc_at = 0x20000, 0x1F000
-    desc = (surf.to_bytes(8, "little") + (128).to_bytes(4, "little")
-            + (512).to_bytes(4, "little") + (16).to_bytes(4, "little")
-            + (1).to_bytes(4, "little") + (1).to_bytes(4, "little")
-            + bytes([esize, 1 | 1 << 2, 0, 0]))
-    sim = Simulator(isa)
-    sim.load_asm(f"sured.{op} r2,r4,r6,1d\n")
-    sim.state.gpr[2], sim.state.gpr[4], sim.state.gpr[6] = 0, 0x8000_0000_0000_0F0F, desc_at
-    sim.state.mem.write_bytes(desc_at, desc)
-    sim.state.mem.write_bytes(surf, (0xF0F0_0000_0000_00FF).to_bytes(8, "little"))
-    res = sim.run(max_steps=5)
-    assert res.stop == "end", res.trap
-    assert int.from_bytes(sim.state.mem.read_bytes(surf, esize), "little") == expected
+    # "m & v" -> "m | v"
+    assert sured_once(isa, op, 0x8000_0000_0000_0F0F, 0xF0F0_0000_0000_00FF, esize) == expected
 
 
 @pytest.mark.parametrize("ra,ca,ca32", [
@@ -264,35 +266,11 @@ def test_sured_max_f16x2_is_per_half(isa):
     # kills gpu/surface.mdwn "SRSZ = 5" -> "6" in MAX (f16x2 compared as one s32).
     # seed 004 MAX.F16x2: each 16-bit half is a binary16, maxed separately:
     # M = (1.0, 2.0) = 0x3C00_4000, Rb = (-1.0, 3.0) = 0xBC00_4200 -> (1.0, 3.0)
-    surf, desc_at = 0x20000, 0x1F000
-    desc = (surf.to_bytes(8, "little") + (64).to_bytes(4, "little")
-            + (256).to_bytes(4, "little") + (16).to_bytes(4, "little")
-            + (1).to_bytes(4, "little") + (1).to_bytes(4, "little")
-            + bytes([4, 1 | 1 << 2, 0, 0]))
-    sim = Simulator(isa)
-    sim.load_asm("sured.max.f16x2 r2,r4,r6,1d\n")
-    sim.state.gpr[2], sim.state.gpr[4], sim.state.gpr[6] = 0, 0xBC00_4200, desc_at
-    sim.state.mem.write_bytes(desc_at, desc)
-    sim.state.mem.write_bytes(surf, (0x3C00_4000).to_bytes(4, "little"))
-    res = sim.run(max_steps=5)
-    assert res.stop == "end", res.trap
-    assert int.from_bytes(sim.state.mem.read_bytes(surf, 4), "little") == 0x3C00_4200
+    assert sured_once(isa, "max.f16x2", 0xBC00_4200, 0x3C00_4000, 4) == 0x3C00_4200
 
 
 def test_sured_sd64_min_reads_doublewords(isa):
     # kills gpu/surface.mdwn "SRSZ = 7" -> "8" in the element size (sd64 would read 4
     # bytes).  seed 004: MIN .SD64 is a signed 64-bit min: M = 5, Rb = -1 -> -1 in all
     # 8 bytes of the element
-    surf, desc_at = 0x20000, 0x1F000
-    desc = (surf.to_bytes(8, "little") + (128).to_bytes(4, "little")
-            + (512).to_bytes(4, "little") + (16).to_bytes(4, "little")
-            + (1).to_bytes(4, "little") + (1).to_bytes(4, "little")
-            + bytes([8, 1 | 1 << 2, 0, 0]))
-    sim = Simulator(isa)
-    sim.load_asm("sured.min.sd64 r2,r4,r6,1d\n")
-    sim.state.gpr[2], sim.state.gpr[4], sim.state.gpr[6] = 0, (1 << 64) - 1, desc_at
-    sim.state.mem.write_bytes(desc_at, desc)
-    sim.state.mem.write_bytes(surf, (5).to_bytes(8, "little"))
-    res = sim.run(max_steps=5)
-    assert res.stop == "end", res.trap
-    assert int.from_bytes(sim.state.mem.read_bytes(surf, 8), "little") == (1 << 64) - 1
+    assert sured_once(isa, "min.sd64", (1 << 64) - 1, 5, 8) == (1 << 64) - 1
