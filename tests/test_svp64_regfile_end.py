@@ -44,3 +44,28 @@ def test_source_vector_past_r127_traps(svisa):
     _, res = run(svisa, "setvl 0,0,4,0,1,1\nsv.add *8, *126, *16\n")
     assert res.stop == "trap" and "RA at r126 runs past r127 (4 elements end in r129)" \
         in res.trap.reason
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_scalar_implicit_result_past_r127_traps(svisa, trace):
+    # sv.maddsubrs writes RT and the implicit RS = RT+1 (scalar RT): RT=127
+    # puts RS at r128 (found by tests/test_fuzz.py: it was a Python IndexError)
+    sim = Simulator(isa=svisa)
+    sim.load_words(assemble("setvl 0,0,4,0,1,1\nsv.maddsubrs 127,1,2,0\n",
+                            isa=svisa).words, addr=0)
+    sim.state.gpr[127], sim.state.gpr[1], sim.state.gpr[2] = 5, 3, 2
+    res = sim.run(max_steps=10, trace=trace)
+    assert res.stop == "trap" and res.trap.pc == 4
+    assert "scalar operand RS would be r128, past r127" in res.trap.reason
+    assert sim.state.gpr[127] == 5
+
+
+def test_scalar_implicit_result_at_r127_runs(svisa):
+    # RT=126: RT = 2*(5+3) = 16, RS = r127 = 2*(5-3) = 4 (SH=0: the low 64 bits)
+    sim = Simulator(isa=svisa)
+    sim.load_words(assemble("setvl 0,0,4,0,1,1\nsv.maddsubrs 126,1,2,0\n",
+                            isa=svisa).words, addr=0)
+    sim.state.gpr[126], sim.state.gpr[1], sim.state.gpr[2] = 5, 3, 2
+    res = sim.run(max_steps=10)
+    assert res.stop == "end"
+    assert (sim.state.gpr[126], sim.state.gpr[127]) == (16, 4)

@@ -617,6 +617,15 @@ class SVRecord:
         if cached is not None or vl in self._overflow:
             return cached
         n, why = vl * self.subvl, None
+        for o in self.ops:
+            # a scalar implicit operand (RS=RT+1 of a scalar RT) at r127 would
+            # be r128: the same rule as a vector running off the file
+            if not o.vec and o.cls in ("gpr", "fpr", "crf") and o.base > 127:
+                prefix = {"gpr": "r", "fpr": "f", "crf": "cr"}[o.cls]
+                why = (f"{self.mnemonic}: scalar operand {o.field} would be "
+                       f"{prefix}{o.base}, past {prefix}127")
+                self._overflow[vl] = why
+                return why
         for o in self.vecops:
             if o.cls in ("gpr", "fpr"):
                 width = max(self.rm.ew if o.dst else 0, self.rm.ews if o.src else 0)
