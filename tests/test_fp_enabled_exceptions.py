@@ -180,3 +180,23 @@ def test_prctl_sets_the_exception_mode(isa):
 def test_prctl_rejects_unknown_modes(isa):
     sim, res = run(isa, "li r0,171\nli r3,12\nli r4,4\nsc", {})
     assert sim.state.gpr[3] == 22 and sim.state.cr[0] & 1  # EINVAL, CR0.SO
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_trap_after_an_earlier_fp_helper_restores_the_fpscr(isa, trace):
+    # fdmadds: FRS <- FPADD(FRT, FRB); diff <- FPSUB(FRT, FRB); FRT <- ...
+    # With FRT = FRB = +inf and VE=1, the add is exact (+inf: it would set
+    # FPRF) and the subtract is an enabled VXISI whose result has no register
+    # to keep, which isa_ext traps as not implemented.  A trap leaves no
+    # partial state: the FPSCR is as the instruction found it, the registers
+    # too (found by tests/test_fuzz.py: FPRF/FR/FI of the add stayed behind).
+    sim = Simulator(isa)
+    sim.load_asm("fdmadds f3,f1,f2")
+    inf = dbl(float("inf"))
+    sim.state.fpr[1], sim.state.fpr[2], sim.state.fpr[3], sim.state.fpr[4] = \
+        dbl(2.0), inf, inf, dbl(5.0)
+    sim.state.fpscr = VE
+    res = sim.run(max_steps=5, trace=trace)
+    assert res.stop == "trap" and "not implemented" in res.trap.reason
+    assert sim.state.fpscr == VE
+    assert [sim.state.fpr[n] for n in (1, 2, 3, 4)] == [dbl(2.0), inf, inf, dbl(5.0)]
