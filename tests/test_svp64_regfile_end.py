@@ -69,3 +69,16 @@ def test_scalar_implicit_result_at_r127_runs(svisa):
     res = sim.run(max_steps=10)
     assert res.stop == "end"
     assert (sim.state.gpr[126], sim.state.gpr[127]) == (16, 4)
+
+
+@pytest.mark.parametrize("base,traps", [(120, False), (122, True)])
+def test_implicit_vector_result_counts_its_maxvl_offset(svisa, base, traps):
+    # sv.maddsubrs with vector RT: RS = RT + MAXVL (butterfly.csv), so with
+    # MAXVL=VL=4 RS's elements are r(base+4)..r(base+7): r124..r127 from *120
+    # fit, r126..r129 from *122 do not (RT's own r122..r125 would).
+    _, res = run(svisa, f"setvl 0,0,4,0,1,1\nsv.maddsubrs *{base},*0,*8,0\n")
+    if traps:
+        assert res.stop == "trap" and "RS at r122 runs past r127" in res.trap.reason \
+            and "end in r129" in res.trap.reason
+    else:
+        assert res.stop == "end", res.trap
