@@ -32,6 +32,12 @@ CASES = [
     ("beq cr1,label,5\n", 1, 15, "unexpected operand"),
     ("  .frob 3\n", 1, 3, "unknown directive"),
     ("addi r3,r4,r5\n", 1, 12, "register"),
+    # .align takes an exponent: out of 0..16 is an error before any shift
+    # (-1 and 10**20 were Python errors, found by tests/test_fuzz.py)
+    ("nop\n.align -1\n", 2, 8, "power of two"),
+    (".p2align 99999999999999999999\n", 1, 10, "power of two"),
+    (".align 17\n", 1, 8, "power of two"),
+    (".balign 3\n", 1, 9, "power of two"),
 ]
 
 
