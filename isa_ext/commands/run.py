@@ -186,14 +186,45 @@ def _tracer(args, sim):
 
 
 def _run_reporting_ctrl_c(sim, max_steps):
-    """``sim.run``; on Ctrl-C says where the program was, then exits 130."""
+    """``sim.run``; on Ctrl-C says where the program was, then exits 130.  With
+    stderr a terminal (and no trace or injected interrupt) the run goes in
+    chunks under a progress bar."""
+    from ..progress import Progress
     from ..sim import Interrupted
     try:
-        return sim.run(max_steps=max_steps)
+        progress = Progress("run", total=max_steps, unit="steps", report_interrupt=False)
+        if not progress.enabled or sim.tracer is not None or sim.interrupt_after is not None:
+            return sim.run(max_steps=max_steps)
+        with progress:
+            return _run_in_chunks(sim, max_steps, progress)
     except Interrupted as e:
         print(f"isa-ext: interrupted (Ctrl-C) at pc=0x{e.pc:x} after {e.steps} steps",
               file=sys.stderr)
         raise
+
+
+RUN_CHUNK = 1_000_000  # steps between progress-bar updates of a long run
+
+
+def _run_in_chunks(sim, max_steps, progress):
+    """``sim.run(max_steps)`` as consecutive runs of RUN_CHUNK steps (a run
+    stopped by its step limit resumes where it stopped); one RunResult for
+    the whole, its changes counted from the start."""
+    from ..sim import Interrupted
+    done, first = 0, None
+    while True:
+        try:
+            res = sim.run(max_steps=min(RUN_CHUNK, max_steps - done))
+        except Interrupted as e:
+            raise Interrupted(e.pc, done + e.steps) from None
+        if first is None:
+            first = res
+        done += res.steps
+        progress.advance(res.steps, where=f"pc 0x{res.pc:x}")
+        if res.stop != "step_limit" or done >= max_steps:
+            break
+    res.steps, res.initial = done, first.initial
+    return res
 
 
 def _text_report(res, memory, dumps, _interrupt, _status):
