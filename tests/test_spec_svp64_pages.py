@@ -199,3 +199,13 @@ def test_markdown_escapes_html_and_renders_inline():
     assert "<ul><li>one two</li><li>three</li></ul>" in out
     assert markdown.inline("[x](javascript:alert(1))").startswith('<a href="#">')
     assert html.unescape(markdown.render("```\n<a>\n```")) == "<pre><a></pre>"
+
+
+def test_pages_list_aliases_and_the_errata_naming_them(site):
+    # li is the extended mnemonic of addi (Power ISA Book I, "Extended Mnemonics")
+    assert "<td><code>li</code></td>" in read(site, "insn/addi.html")
+    # shuffleNV is the GLSL name of shfli.up/shfli.idx (decoder/gpu/aliases/glsl.csv);
+    # docs/errata.md's "000-2 shuffleNV index 9, width 8" is about it
+    page = read(site, "insn/shfli.up.html")
+    assert "<td><code>shuffleNV</code></td>" in page
+    assert "000-2 shuffleNV index 9" in page

@@ -36,6 +36,7 @@ class InsnInfo:
     compile_error: str = None
     errata: list = dc_field(default_factory=list)
     references: dict = dc_field(default_factory=dict)
+    aliases: list = dc_field(default_factory=list)  # [(name, Alias)]: extended, GLSL
 
     @property
     def title(self):
@@ -44,8 +45,12 @@ class InsnInfo:
 
 def collect(isa, project_root):
     """One :class:`InsnInfo` per table row, in table order."""
+    from ..asm import extended_mnemonics
     _errata_path, errata = sources.load_errata(project_root)
     refs = sources.scan_references(project_root)
+    aliases = {}
+    for name, alias in sorted(extended_mnemonics(isa).items()):
+        aliases.setdefault(alias.base_mnemonic, []).append((name, alias))
     infos, slugs = [], set()
     for row in isa.rows:
         slug = re.sub(r"[^A-Za-z0-9_.-]", "_", row.mnemonic)
@@ -62,10 +67,13 @@ def collect(isa, project_root):
             error = str(e)
         operands = ",".join(str(op) for op in row.operands)
         variants = [(name, operands, flags) for name, flags in row.variants.items()]
-        names = list(row.variants)
+        mine = [a for v in row.variants for a in aliases.get(v, ())]
+        # errata and tests may name an instruction by an extended mnemonic or a
+        # GLSL alias (shuffleNV, ballotThreadNV)
+        names = list(row.variants) + [name for name, _a in mine]
         infos.append(InsnInfo(row, slug, encoding_boxes(row, used), variants, reads, writes,
                               error, sources.errata_for(errata, names),
-                              sources.references_for(refs, names)))
+                              sources.references_for(refs, names), mine))
     return infos
 
 
@@ -146,6 +154,14 @@ def insn_html(info):
         out.append(f"<tr><td><code>{e(name)}</code></td><td><code>{e(ops)}</code></td>"
                    f"<td>{e(fl)}</td></tr>")
     out.append("</table>")
+    if info.aliases:
+        out.append("<h3>Extended mnemonics and aliases</h3><table><tr><th>name</th>"
+                   "<th>operands</th><th>is</th><th>defined in</th></tr>")
+        for name, a in info.aliases:
+            out.append(f"<tr><td><code>{e(name)}</code></td><td><code>{e(', '.join(o.name for o in a.operands))}"
+                       f"</code></td><td><code>{e(' '.join(a.expansion))}</code></td>"
+                       f"<td>{e(a.where)}</td></tr>")
+        out.append("</table>")
     if page and page.description:
         out.append(f"<p>{e(page.description)}</p>")
     out.append("<h2>Pseudocode</h2>")
