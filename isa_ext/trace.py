@@ -114,12 +114,22 @@ class TextTracePrinter:
 
     def __init__(self, sim, out):
         self.words, self.out = _Words(sim), out
+        self.sim = sim
+        self.last_pc = None  # the instruction the element lines below belong to
 
     def __call__(self, event):
         kind = event.get("type")
         if kind == "insn":
             line = self.insn_line(event)
+            self.last_pc = event["pc"]
         elif kind == "element":
+            if event["pc"] != self.last_pc:
+                # elements of an instruction that trapped or was interrupted
+                # (it has no line of its own): name it first
+                self.last_pc = event["pc"]
+                word = self.sim.state.mem.read_word(event["pc"])
+                head = self.insn_line({"pc": event["pc"], "word": word, "length": 8})
+                print(f"{head.rstrip()} (did not complete)", file=self.out)
             line = "      " + element_text(event)
         else:
             rest = " ".join(f"{k}={hexval(v)}" for k, v in event.items() if k != "type")

@@ -176,3 +176,19 @@ def test_commit_log_lines_up_with_qemu(tmp_path):
     # QEMU's log has no memory accesses: compare pc, word and register writes
     assert len(ours) == 11
     assert ours == theirs
+
+
+def test_elements_of_an_interrupted_instruction_have_its_header(tmp_path, capsys):
+    # setvl VL=4; sv.add *1, *8, *16 with r8.. = 1 2 3 4, r16.. = 0: an interrupt
+    # before element operation 3 leaves elements 0 and 1 done (r1 = 1, r2 = 2);
+    # --resume runs elements 2 and 3 (r3 = 3, r4 = 4) as the instruction's line
+    src = tmp_path / "p.s"
+    src.write_text(" setvl 0, 0, 4, 0, 1, 1\n sv.add *1, *8, *16\n")
+    assert main(["run", str(src), "--trace", "--interrupt-after", "2", "--resume",
+                 "--gpr", "r8=1,r9=2,r10=3,r11=4"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("00001004  ") and lines[1].endswith("(did not complete)")
+    assert [line.split("  ")[-1] for line in lines[2:4]] == [
+        "RA[8]=0x1 RB[16]=0x0 -> RT[1]=0x1", "RA[9]=0x2 RB[17]=0x0 -> RT[2]=0x2"]
+    assert lines[4].startswith("interrupt: pc=0x1004")
+    assert lines[5].startswith("00001004  ") and "r3=0x0->0x3 r4=0x0->0x4" in lines[5]
