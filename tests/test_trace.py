@@ -192,3 +192,17 @@ def test_elements_of_an_interrupted_instruction_have_its_header(tmp_path, capsys
         "RA[8]=0x1 RB[16]=0x0 -> RT[1]=0x1", "RA[9]=0x2 RB[17]=0x0 -> RT[2]=0x2"]
     assert lines[4].startswith("interrupt: pc=0x1004")
     assert lines[5].startswith("00001004  ") and "r3=0x0->0x3 r4=0x0->0x4" in lines[5]
+
+
+def test_interrupt_counts_the_same_traced_and_untraced():
+    # interrupt before element operation 3: two operations done on either path
+    # (the traced loop used to report 0)
+    counts = []
+    for trace in (False, True):
+        sim = Simulator()
+        sim.load_asm(" setvl 0, 0, 4, 0, 1, 1\n sv.add *1, *8, *16\n")
+        sim.interrupt_after = 2
+        r = sim.run(trace=trace)
+        counts.append((r.stop, sim.element_ops, r.trap.reason))
+    assert counts[0] == counts[1]
+    assert counts[0][:2] == ("interrupt", 2)

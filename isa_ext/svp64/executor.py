@@ -342,6 +342,7 @@ class SVInsn:
             se = (smask >> srcstep) & 1
             de = (dmask >> dststep) & 1
             if budget is not None and done >= budget:
+                sim.element_ops += done  # the operations done count, as on the fast path
                 self._interrupt(s, sv, srcstep, dststep, ssub, dsub)
             si = vl - 1 - srcstep if rg else srcstep
             di = vl - 1 - dststep if rg else dststep
