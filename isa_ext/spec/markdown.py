@@ -32,6 +32,11 @@ def inline(text):
     return "".join(out)
 
 
+def _cell(row, text):
+    tag = "th" if row == 0 else "td"  # the first table row is the header
+    return f"<{tag}>{inline(text)}</{tag}>"
+
+
 def render(text, anchor=None):
     """HTML of a Markdown document; ``anchor(title, line)`` gives a heading's id."""
     lines = text.splitlines()
@@ -72,10 +77,8 @@ def render(text, anchor=None):
                 if not all(re.fullmatch(r":?-+:?", c) for c in cells):
                     rows.append(cells)
                 i += 1
-            out.append("<table>" + "".join(
-                "<tr>" + "".join(f"<{'th' if r == 0 else 'td'}>{inline(c)}</{'th' if r == 0 else 'td'}>"
-                                 for c in cells) + "</tr>" for r, cells in enumerate(rows))
-                       + "</table>")
+            out.append("<table>" + "".join("<tr>" + "".join(_cell(r, c) for c in cells) + "</tr>"
+                                           for r, cells in enumerate(rows)) + "</table>")
             continue
         elif not line.strip():
             flush()
@@ -89,7 +92,8 @@ def render(text, anchor=None):
             j = i
             while j < len(lines) and (lines[j].startswith("    ") or not lines[j].strip()):
                 j += 1
-            out.append(f"<pre>{html.escape(chr(10).join(s[4:] for s in lines[i:j]).rstrip())}</pre>")
+            code = "\n".join(s[4:] for s in lines[i:j]).rstrip()
+            out.append(f"<pre>{html.escape(code)}</pre>")
             i = j
             continue
         else:

@@ -17,7 +17,8 @@ from .layout import Box
 # (mode table, MODE bits RM[19:23] as written in the SVP64 spec, mode name
 # (rm.RM.mode; "reserved" and "not implemented" trap), the fields it gives)
 MODES = [
-    ("normal", "0 0 0 dz sz", "normal", "simple mode: dz/sz zero masked-out destination/source elements"),
+    ("normal", "0 0 0 dz sz", "normal",
+     "simple mode: dz/sz zero masked-out destination/source elements"),
     ("normal", "0 0 1 0 RG", "mapreduce", "map-reduce; RG reverse gear (steps run from VL-1 down)"),
     ("normal", "0 0 1 1 -", "reserved", "reserved (traps)"),
     ("normal", "VLi 1 inv CRbit", "ffirst", "data-dependent fail-first, Rc=1: stop (VL truncated) "
