@@ -209,3 +209,14 @@ def test_pages_list_aliases_and_the_errata_naming_them(site):
     page = read(site, "insn/shfli.up.html")
     assert "<td><code>shuffleNV</code></td>" in page
     assert "000-2 shuffleNV index 9" in page
+
+
+def test_a_helper_modules_word_strings_are_not_references(tmp_path):
+    from isa_ext.spec.sources import references_for, scan_references
+    (tmp_path / "tests").mkdir()
+    # a helper (not test_*.py) with a table of operation names and one program
+    (tmp_path / "tests" / "reference.py").write_text(
+        'ALLOWED = {"add": "u32", "and": "u32"}\nPROG = """\n    add 3,4,5\n"""\n')
+    index = scan_references(str(tmp_path))
+    assert references_for(index, ["add"]) == {"tests/reference.py": [3]}
+    assert references_for(index, ["and"]) == {}
