@@ -249,6 +249,11 @@ class Simulator:
         return TrapInfo(pc, word, t.reason, t.kind)
 
     def _run_traced(self, max_steps, initial):
+        """The step loop with an event per instruction (isa_ext.trace gives the
+        event format): registers before and after, data memory accesses
+        through a recording view, and the instruction's SVP64 element events
+        held back so that they follow its own event."""
+        from .trace import RecordingMemory
         s = self.state
         steps = 0
         stop = "step_limit"
@@ -257,7 +262,10 @@ class Simulator:
         pc = s.pc
         events = []
         emit = self.tracer or events.append
-        self._sv_emit = emit
+        elements = []
+        self._sv_emit = elements.append
+        memory = s.mem
+        s.mem = recording = RecordingMemory(memory)
         try:
             while steps < max_steps:
                 if pc == end:
@@ -265,12 +273,24 @@ class Simulator:
                     break
                 fn, length, word = self._fetch(pc)
                 before = s.copy_registers()
-                d = self.isa.decode(word) if length == 4 else None
-                nia = fn(s, pc)
-                after = s.copy_registers()
-                emit({"type": "insn", "pc": pc, "word": word, "length": length,
-                      "mnemonic": d.mnemonic if d else None,
-                      "changes": _diff(before, after), "step": steps})
+                recording.take()
+                try:
+                    nia = fn(s, pc)
+                except ProgramExit:
+                    # the exit system call completed: its line is the last one
+                    self._emit_insn(emit, pc, word, length, before, recording, steps)
+                    raise
+                except BaseException:
+                    # a trapped or interrupted instruction has no event; the
+                    # element operations it completed still show
+                    for e in elements:
+                        emit(e)
+                    elements.clear()
+                    raise
+                self._emit_insn(emit, pc, word, length, before, recording, steps)
+                for e in elements:
+                    emit(e)
+                elements.clear()
                 steps += 1
                 pc = nia
         except (Trap, ProgramExit) as e:
@@ -280,7 +300,29 @@ class Simulator:
             raise Interrupted(pc, steps) from None
         finally:
             self._sv_emit = None
+            s.mem = memory
         return self._result(pc, steps, stop, trap, exit_status, initial, events)
+
+    def _emit_insn(self, emit, pc, word, length, before, recording, step):
+        from .trace import svstate_fields
+        s = self.state
+        d = self.isa.decode(word if length == 4 else s.mem.read_word(pc + 4))
+        changes = register_changes(before, s.copy_registers(), TRACED_SPECIALS)
+        event = {"type": "insn", "pc": pc, "word": word, "length": length,
+                 "mnemonic": None if d is None else
+                 d.mnemonic if length == 4 else "sv." + d.mnemonic,
+                 "changes": {k: new for k, (_old, new) in changes.items()},
+                 "old": {k: old for k, (old, _new) in changes.items()},
+                 "mem": recording.take(), "step": step}
+        if "svstate" in changes:
+            event["svstate_fields"] = svstate_fields(s.svstate)
+        emit(event)
+
+
+# the SPRs a trace event reports (MSR left out: only the syscall to set FP
+# exception modes changes it)
+TRACED_SPECIALS = ("lr", "ctr", "tar", "xer", "fpscr", "svstate", "svshape0", "svshape1",
+                   "svshape2", "svshape3")
 
 
 def register_changes(before, after, specials=("lr", "ctr", "tar", "xer", "msr", "fpscr",
@@ -296,11 +338,3 @@ def register_changes(before, after, specials=("lr", "ctr", "tar", "xer", "msr", 
         if before[k] != after[k]:
             out[k] = (before[k], after[k])
     return out
-
-
-def _diff(before, after):
-    """The new values of what one traced instruction changed (MSR left out)."""
-    changes = register_changes(before, after, ("lr", "ctr", "tar", "xer", "fpscr", "svstate",
-                                               "svshape0", "svshape1", "svshape2",
-                                               "svshape3"))
-    return {name: new for name, (_old, new) in changes.items()}

@@ -1,5 +1,6 @@
 """The generated site as a browser sees it: headless Chromium loads the pages,
 the encoding diagram is in the rendered DOM, and the screenshot is not blank."""
+import re
 import struct
 import subprocess
 import zlib
@@ -96,3 +97,55 @@ def test_screenshot_shows_the_diagram(site, tmp_path):
     assert len(colours) > 10  # text, boxes and the constant-field fill: not a blank page
     light_blue = [c for c in colours if c[2] > 230 and c[0] < 235 and c[2] - c[0] > 10]
     assert light_blue, "the constant fields' fill colour is not on screen"
+
+
+def _shots_dir(tmp_path):
+    """Where screenshots go: $ISA_EXT_SCREENSHOTS (CI keeps them as artifacts,
+    .ci/run sets it) or the test's temporary directory."""
+    import os
+    d = os.environ.get("ISA_EXT_SCREENSHOTS")
+    if d:
+        os.makedirs(d, exist_ok=True)
+        return __import__("pathlib").Path(d)
+    return tmp_path
+
+
+def _not_blank(shot, size):
+    width, height, bpp, rows = _png_pixels(shot.read_bytes())
+    assert (width, height) == size
+    colours = {row[i:i + 3] for row in rows[::4] for i in range(0, len(row), bpp * 4)}
+    return len(colours) > 10
+
+
+@pytest.mark.parametrize("page, expect", [
+    ("svp64/prefix.html", ['data-field="PO"', 'data-field="RM[2:23]"']),
+    ("svp64/rm.html", ['data-field="MODE"', 'id="cat-RM-1P-2S1D"']),
+    ("svp64/modes.html", ["VLi 1 inv CRbit", "mapreduce"]),
+    ("svp64/extra.html", ["EXTRA3", "EXTRA2"]),
+    ("svp64/svstate.html", ['data-field="srcstep"', 'data-field="SVme"']),
+    ("svp64/svshape.html", ['data-field="xdimsz"']),
+    ("svp64/remap.html", ["0 1 2 3 4 5"]),
+    ("errata.html", ["<h3", 'href="insn/mv.swiz.html"']),
+])
+def test_svp64_and_errata_pages_render_with_screenshots(site, tmp_path, page, expect):
+    res = _chromium(tmp_path, "--dump-dom", (site / page).as_uri())
+    for text in expect:
+        assert text in res.stdout, (page, text, res.stderr[-2000:])
+    shot = _shots_dir(tmp_path) / (page.replace("/", "-").replace(".html", ".png"))
+    _chromium(tmp_path, f"--screenshot={shot}", "--window-size=1300,700",
+              (site / page).as_uri())
+    assert shot.is_file() and _not_blank(shot, (1300, 700)), page
+
+
+def test_search_finds_pages_in_the_browser(site, tmp_path):
+    # the query comes in the URL; the page's script fills the result list
+    url = (site / "search.html").as_uri() + "?q=mv.swiz"
+    dom = _chromium(tmp_path, "--dump-dom", url).stdout
+    m = re.search(r'<ul id="results" data-count="(\d+)">(.*?)</ul>', dom, re.S)
+    assert m and int(m.group(1)) >= 1, dom[-2000:]
+    assert 'href="insn/mv.swiz.html"' in m.group(2)
+    dom = _chromium(tmp_path, "--dump-dom", (site / "search.html").as_uri() + "?q=svstate").stdout
+    assert 'href="svp64/svstate.html"' in dom
+    shot = _shots_dir(tmp_path) / "search.png"
+    _chromium(tmp_path, f"--screenshot={shot}", "--window-size=1300,700", url)
+    assert shot.is_file()

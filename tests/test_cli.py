@@ -67,8 +67,9 @@ def test_run_trace_lines(tmp_path, capsys):
     assert main(["run", src, "--gpr", "r3=5", "--trace"]) == 0
     lines = capsys.readouterr().out.splitlines()
     # r3 = 5 + 1 = 6, then r4 = 6 + 6 = 12
-    assert lines[0].split() == ["00001000", "38630001", "addi", "r3,r3,1", "r3=0x6"]
-    assert lines[1].split() == ["00001004", f"{ADD_4_3_3:08x}", "add", "r4,r3,r3", "r4=0xc"]
+    assert lines[0].split() == ["00001000", "38630001", "addi", "r3,r3,1", "r3=0x5->0x6"]
+    assert lines[1].split() == ["00001004", f"{ADD_4_3_3:08x}", "add", "r4,r3,r3",
+                                "r4=0x0->0xc"]
 
 
 def test_run_trap_exits_132(tmp_path, capsys):

@@ -49,8 +49,15 @@ def test_trace_prints_element_events(tmp_path, capsys):
     src = write(tmp_path, PROG)
     assert main(["run", src, "--trace", "--gpr", "r8=1"]) == 0
     out = capsys.readouterr().out
-    steps = re.findall(r"\[element\].*srcstep=(0x[0-9a-f]+)", out)
-    assert [int(x, 16) for x in steps] == [0, 1, 2, 3]
+    lines = out.splitlines()
+    # the sv.add line (at 0x1004, after the 4-byte setvl), then its four
+    # element lines indented under it: r1 = r8 + r16 = 1 at element 0 only
+    at = next(i for i, line in enumerate(lines) if line.startswith("00001004"))
+    elements = lines[at + 1:at + 5]
+    assert [re.match(r" +elem src=(\d+) dst=(\d+) ", e).groups() for e in elements] == \
+        [(str(k), str(k)) for k in range(4)]
+    assert elements[0].split("  ")[-1] == "RA[8]=0x1 RB[16]=0x0 -> RT[1]=0x1"
+    assert "r1=0x0->0x1" in lines[at]
 
 
 def _writes(isa, text, vf):

@@ -62,4 +62,4 @@ def test_run_trace_prints_remap(tmp_path, capsys):
                    + "\n")
     assert main(["run", str(src), "--trace"]) == 0
     out = capsys.readouterr().out
-    assert re.findall(r"\[element\].* remap=in1:(\d+)", out) == [str(k) for k in IDXS]
+    assert re.findall(r"^ +elem .* remap=in1:(\d+)", out, re.M) == [str(k) for k in IDXS]

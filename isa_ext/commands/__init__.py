@@ -8,3 +8,11 @@ def add_profile_option(parser, context="", default="spec"):
                         help=context + "; ".join(f"{n}: {p.summary}"
                                                  for n, p in PROFILES.items())
                         + " (default: %(default)s)")
+
+
+def needs_action(parser, actions):
+    """The ``func`` of a command that takes an ACTION (``isa-ext pseudo show``)
+    given none: a one-line usage error naming the actions."""
+    def missing(_args):
+        parser.error(f"missing {actions.metavar or 'ACTION'} (choose from {', '.join(sorted(actions.choices))})")
+    return missing

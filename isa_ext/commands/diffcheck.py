@@ -11,6 +11,7 @@ Exit status 0 when everything agrees, 1 on any mismatch, 2 on bad input or a
 missing tool.
 """
 from ..errors import IsaExtError
+from ..progress import Progress
 from . import add_profile_option
 
 
@@ -51,6 +52,11 @@ def register(sub):
 def _run(args):
     if args.cases < 0 or args.batch < 1:
         raise IsaExtError("--cases must be >= 0 and --batch >= 1")
+    for flag, v in (("--sequences", args.sequences), ("--vertical", args.vertical)):
+        if not 0 <= v <= 1:
+            raise IsaExtError(f"{flag} {v}: expected a fraction between 0 and 1")
+    if args.per_case < 1:
+        raise IsaExtError("--per-case must be >= 1")
     if args.against == "isacaller":
         return _run_isacaller(args)
     if args.replay:
@@ -64,15 +70,19 @@ def _run(args):
             bad += bool(diffs)
         return 1 if bad else 0
     if args.c_dir:
-        from ..diffcheck.cprograms import run_suite
-        results = run_suite(args.c_dir)
+        from ..diffcheck.cprograms import run_suite, OPT_LEVELS, suite_sources
+        total = len(suite_sources(args.c_dir)[0]) * len(OPT_LEVELS)
+        with Progress("diffcheck --c", total=total, unit="programs") as progress:
+            results = run_suite(args.c_dir, progress=progress)
         for r in results:
             print(r.summary())
         return 0 if all(r.ok for r in results) else 1
     from ..diffcheck import DiffCheck
     isa = _check_only(args.only) if args.only else None
-    figures = DiffCheck(isa=isa, seed=args.seed, out=args.out, batch=args.batch,
-                        only=args.only, sequences=args.sequences).run(args.cases)
+    check = DiffCheck(isa=isa, seed=args.seed, out=args.out, batch=args.batch,
+                      only=args.only, sequences=args.sequences)
+    with Progress("diffcheck", total=args.cases, unit="cases") as progress:
+        figures = check.run(args.cases, progress=progress)
     print(figures.summary())
     return 0 if figures.ok else 1
 
@@ -94,6 +104,18 @@ def _check_only(names):
     return isa
 
 
+def _check_only_rows(names, rows, scope):
+    """Every --only name must be an SVP64-capable row (or variant) in the scope."""
+    from .machine_options import suggest
+    known = set()
+    for r in rows:
+        known |= {r.mnemonic, *r.variants}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise IsaExtError(f"--only: no such SVP64-capable instruction in scope {scope}: "
+                          + ", ".join(repr(n) + suggest(n, known) for n in unknown))
+
+
 def _run_isacaller(args):
     import os
     from collections import Counter
@@ -103,20 +125,16 @@ def _run_isacaller(args):
     if not root:
         raise IsaExtError("--against isacaller needs --isacaller DIR (or $ISA_EXT_ISACALLER): "
                           "build one with ../shared/tools/isacaller-setup DIR")
-    if args.per_case < 1:
-        raise IsaExtError("--per-case must be >= 1")
     isa = ISA(extensions=["base", "svp64"], profile=args.profile)
     rows, options = isacaller.scope_options(isa, args.scope)
     if args.only:
+        _check_only_rows(args.only, rows, args.scope)
         rows = [r for r in rows if r.mnemonic in args.only or set(r.variants) & set(args.only)]
-        if not rows:
-            raise IsaExtError(f"--only {' '.join(args.only)}: no such SVP64-capable row "
-                              f"in scope {args.scope}")
-    if not 0 <= args.vertical <= 1:
-        raise IsaExtError("--vertical must be a fraction between 0 and 1")
-    outcomes = isacaller.differential(isa, os.path.abspath(root), args.seed, args.cases,
-                                      rows=rows, per_case=args.per_case,
-                                      vertical=args.vertical, **options)
+    with Progress("diffcheck --against isacaller", total=args.cases, unit="cases") as progress:
+        outcomes = isacaller.differential(isa, os.path.abspath(root), args.seed, args.cases,
+                                          rows=rows, per_case=args.per_case,
+                                          vertical=args.vertical, progress=progress,
+                                          **options)
     counts = Counter()
     for o in outcomes:
         kind = isacaller.classify(o)

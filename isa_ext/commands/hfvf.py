@@ -69,11 +69,13 @@ def run(args):
             raise IsaExtError(f"{args.program}: not UTF-8 text") from None
     else:
         program = data
-    report = compare(program, gpr=parse_assignments(args.gpr, "--gpr", "r", int_value),
-                     fpr=parse_assignments(args.fpr, "--fpr", "f", fpr_value),
-                     spr=_sprs(args.spr),
-                     only=args.only, base=args.base, max_steps=args.max_steps,
-                     filename=args.program)
+    from ..progress import Progress
+    with Progress("hfvf", total=args.max_steps, unit="steps") as progress:
+        report = compare(program, gpr=parse_assignments(args.gpr, "--gpr", "r", int_value),
+                         fpr=parse_assignments(args.fpr, "--fpr", "f", fpr_value),
+                         spr=_sprs(args.spr),
+                         only=args.only, base=args.base, max_steps=args.max_steps,
+                         filename=args.program, progress=progress)
     if args.picture:
         from ..hfvf.picture import draw
         item = next((i for i in report.compared if i.dependencies is not None), None)

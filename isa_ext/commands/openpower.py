@@ -38,16 +38,20 @@ def register(sub):
     add_profile_option(t, "how the facade's simulator reads the spec: ",
                        default="openpower-isa")
     t.set_defaults(func=run_tests, passthrough=[])
-    p.set_defaults(func=lambda args: _usage(p))
-
-
-def _usage(parser):
-    parser.print_help(sys.stderr)
-    return 2
+    from . import needs_action
+    p.set_defaults(func=needs_action(p, verbs))
 
 
 def run_plugin(args):
     from ..compat import plugin
+    from ..isa import available_extensions
+    from .machine_options import suggest
+    have = available_extensions()
+    unknown = [e for e in args.extensions if e not in have]
+    if unknown:
+        raise IsaExtError("no such extension: " + ", ".join(repr(e) + suggest(e, have)
+                                                              for e in unknown)
+                          + f" (have {' '.join(have)})")
     argv = [args.openpower_verb, *args.extensions]
     if getattr(args, "root", None):
         argv += ["--root", args.root]

@@ -9,7 +9,8 @@ def register(sub):
     show.add_argument("mnemonic", help="an instruction (add, addo.), an extended mnemonic "
                                        "(li) or an SVP64 form (sv.add)")
     show.set_defaults(func=_show)
-    p.set_defaults(func=lambda a: p.print_help() or 2)
+    from . import needs_action
+    p.set_defaults(func=needs_action(p, ps))
 
 
 def resolve(isa, name):

@@ -5,10 +5,12 @@ PROG is an ELF when it starts with the ELF magic, assembly when it ends in
 overrides).  Prints the stop reason, steps, changed registers (FPRs also as
 floats), changed memory, exit status and the program's stdout; a trap prints
 pc, word and reason.  ``--json`` prints the same as one JSON object instead.
-``--trace`` prints one line per event as the program runs (instructions: pc,
-words, disassembly, registers written; any other event type generically; an
-SVP64 element run under REMAP shows ``remap=in1:3,out:5``, the element each
-remapped operand slot uses); with ``--json`` each event is a JSON line.
+``--trace`` prints one line per instruction as it completes (pc, words,
+disassembly, registers written old->new, memory accesses, SVSTATE fields),
+SVP64 element lines indented under it (steps, predicate bits, REMAP indices,
+values moved); ``--trace-format commit`` prints Spike ``--log-commits`` lines
+instead, ``--trace-format json`` (or ``--json``) one JSON event per line
+(isa_ext/trace.py, docs/trace.md).
 ``--interrupt-after K`` injects an SVP64 element-level interrupt
 (``Simulator.interrupt_after``); ``--resume`` then runs again from the saved
 PC and SVSTATE steps, as the API does.
@@ -48,7 +50,12 @@ def register(sub):
                         "ASCII (repeatable)")
     p.add_argument("--json", action="store_true",
                    help="print the whole result (and --trace events) as JSON")
-    p.add_argument("--trace", action="store_true", help="print every instruction")
+    p.add_argument("--trace", action="store_true",
+                   help="print every instruction as it completes (docs/trace.md)")
+    p.add_argument("--trace-format", choices=("text", "commit", "json"), default=None,
+                   help="with --trace: text (default; registers old->new, memory "
+                        "accesses, SVP64 element lines), commit (Spike --log-commits "
+                        "lines) or json (one event per line, as --json); implies --trace")
     p.add_argument("--interrupt-after", type=int, default=None, metavar="K",
                    help="inject an element-level interrupt before SVP64 element operation "
                         "K+1 (stop 'interrupt'; prints PC and SVSTATE steps)")
@@ -123,54 +130,6 @@ def as_float(bits):
     return struct.unpack("<d", struct.pack("<Q", bits & (2**64 - 1)))[0]
 
 
-class TracePrinter:
-    """Streams trace events as text lines while the program runs."""
-
-    def __init__(self, sim, out):
-        from ..disasm import Disassembler
-        self.sim, self.out = sim, out
-        self.dis = Disassembler(sim.isa)
-
-    def __call__(self, event):
-        if event.get("type") == "insn":
-            pc, word = event["pc"], event["word"]
-            words = [word]
-            if event.get("length") == 8:
-                words.append(self.sim.state.mem.read_word(pc + 4))
-                text = self.dis.prefixed(word, words[1], pc) or f".long 0x{word:08x}"
-            else:
-                text = self.dis.word(word, pc)
-            changes = " ".join(f"{k}={_hex(v)}" for k, v in event.get("changes", {}).items())
-            shown = " ".join(f"{w:08x}" for w in words)
-            print(f"{pc:08x}  {shown:<17}  {text:<32} {changes}".rstrip(), file=self.out)
-        else:
-            rest = " ".join(f"{k}={_field(v) if k == 'remap' else _hex(v)}"
-                            for k, v in event.items() if k != "type")
-            print(f"          [{event.get('type')}] {rest}", file=self.out)
-
-
-class JsonTracePrinter:
-    """Streams trace events as JSON lines: ``pc``, ``word`` and the values
-    under ``changes`` as "0x..." strings, other fields as they are."""
-
-    def __init__(self, out):
-        self.out = out
-
-    def __call__(self, event):
-        e = dict(event)
-        for k in ("pc", "word"):
-            if isinstance(e.get(k), int):
-                e[k] = _hex(e[k])
-        if isinstance(e.get("changes"), dict):
-            e["changes"] = {k: _hex(v) for k, v in e["changes"].items()}
-        print(json.dumps(e, default=str), file=self.out)
-
-
-def _field(slots):
-    """A REMAP index map {slot: element} as ``in1:3,out:5``."""
-    return ",".join(f"{k}:{v}" for k, v in slots.items())
-
-
 def _hex(v):
     return f"0x{v:x}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
 
@@ -185,8 +144,9 @@ def run(args):
     sim = Simulator(little=not args.big_endian, strict=not args.permissive,
                     profile=args.profile, mem_limit=args.mem_limit)
     prepare_machine(sim, args)
-    if args.trace:
-        sim.tracer = JsonTracePrinter(sys.stdout) if args.json else TracePrinter(sim, sys.stdout)
+    tracer = _tracer(args, sim)
+    if tracer is not None:
+        sim.tracer = tracer
     if args.interrupt_after is not None:
         sim.interrupt_after = args.interrupt_after
     memory_before = sim.state.mem.snapshot()
@@ -214,15 +174,57 @@ def run(args):
     return status
 
 
+def _tracer(args, sim):
+    """The printer --trace / --trace-format asks for (isa_ext.trace), or None."""
+    from ..trace import CommitLogPrinter, JsonTracePrinter, TextTracePrinter
+    fmt = args.trace_format or (("json" if args.json else "text") if args.trace else None)
+    if fmt is None:
+        return None
+    if fmt == "json":
+        return JsonTracePrinter(sys.stdout)
+    return (CommitLogPrinter if fmt == "commit" else TextTracePrinter)(sim, sys.stdout)
+
+
 def _run_reporting_ctrl_c(sim, max_steps):
-    """``sim.run``; on Ctrl-C says where the program was, then exits 130."""
+    """``sim.run``; on Ctrl-C says where the program was, then exits 130.  With
+    stderr a terminal (and no trace or injected interrupt) the run goes in
+    chunks under a progress bar."""
+    from ..progress import Progress
     from ..sim import Interrupted
     try:
-        return sim.run(max_steps=max_steps)
+        progress = Progress("run", total=max_steps, unit="steps", report_interrupt=False)
+        if not progress.enabled or sim.tracer is not None or sim.interrupt_after is not None:
+            return sim.run(max_steps=max_steps)
+        with progress:
+            return _run_in_chunks(sim, max_steps, progress)
     except Interrupted as e:
         print(f"isa-ext: interrupted (Ctrl-C) at pc=0x{e.pc:x} after {e.steps} steps",
               file=sys.stderr)
         raise
+
+
+RUN_CHUNK = 1_000_000  # steps between progress-bar updates of a long run
+
+
+def _run_in_chunks(sim, max_steps, progress):
+    """``sim.run(max_steps)`` as consecutive runs of RUN_CHUNK steps (a run
+    stopped by its step limit resumes where it stopped); one RunResult for
+    the whole, its changes counted from the start."""
+    from ..sim import Interrupted
+    done, first = 0, None
+    while True:
+        try:
+            res = sim.run(max_steps=min(RUN_CHUNK, max_steps - done))
+        except Interrupted as e:
+            raise Interrupted(e.pc, done + e.steps) from None
+        if first is None:
+            first = res
+        done += res.steps
+        progress.advance(res.steps, where=f"pc 0x{res.pc:x}")
+        if res.stop != "step_limit" or done >= max_steps:
+            break
+    res.steps, res.initial = done, first.initial
+    return res
 
 
 def _text_report(res, memory, dumps, _interrupt, _status):

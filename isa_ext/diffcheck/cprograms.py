@@ -128,7 +128,9 @@ def suite_sources(directory):
     return [os.path.join(directory, n) for n in names], start
 
 
-def run_suite(directory, isa=None, opts=OPT_LEVELS, workdir=None):
+def run_suite(directory, isa=None, opts=OPT_LEVELS, workdir=None, progress=None):
+    """Compile and run every program of the suite at each optimisation level;
+    ``progress`` (isa_ext.progress.Progress or None) hears of each one."""
     import tempfile
     isa = isa or ISA(extensions=["base"])
     sources, start = suite_sources(directory)
@@ -140,5 +142,7 @@ def run_suite(directory, isa=None, opts=OPT_LEVELS, workdir=None):
             for opt in opts:
                 elf = compile_program(src, start, opt, os.path.join(work, f"{name}{opt}.elf"))
                 results.append(run_program(isa, elf, name, opt))
+                if progress is not None:
+                    progress.advance(where=f"{name} {opt}")
     isa.save_cache()
     return results

@@ -399,15 +399,21 @@ def classify(outcome):
     return "differ"
 
 
-def differential(isa, root, seed, count, rows=None, per_case=3, **line_options):
+def differential(isa, root, seed, count, rows=None, per_case=3, progress=None,
+                 **line_options):
     """[Outcome] for ``count`` random cases (``line_options``: those of
-    :func:`.svp64_lines.random_lines`)."""
+    :func:`.svp64_lines.random_lines`); ``progress`` (isa_ext.progress.Progress
+    or None) hears of each case isa_ext has run."""
     cases = make_cases(isa, seed, count, rows=rows, per_case=per_case, **line_options)
+    if progress is not None:
+        progress.where = "ISACaller running every case"
     theirs = run_isacaller(root, cases)
     outcomes = []
     for case, t in zip(cases, theirs):
         ours = run_isa_ext(isa, case)
         outcomes.append(Outcome(case, ours, t, compare(ours, t)))
+        if progress is not None:
+            progress.advance(where=f"isa_ext, case {case.index}")
     return outcomes
 
 

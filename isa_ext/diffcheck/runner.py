@@ -266,7 +266,9 @@ class DiffCheck:
         return cases
 
     # -- run -----------------------------------------------------------------
-    def run(self, count):
+    def run(self, count, progress=None):
+        """Run ``count`` random cases; ``progress`` (isa_ext.progress.Progress or
+        None) hears of each batch."""
         start = time.time()
         figures = Figures()
         missing = tools.missing_tools()
@@ -277,6 +279,9 @@ class DiffCheck:
             cases = self.make_cases(targets, count) if targets else []
             for b in range(0, len(cases), self.batch):
                 self.run_batch(cases[b:b + self.batch], figures, work)
+                if progress is not None:
+                    progress.advance(len(cases[b:b + self.batch]),
+                                     where=f"{figures.batches} ELF(s)")
         figures.seconds = time.time() - start
         self.isa.save_cache()
         return figures

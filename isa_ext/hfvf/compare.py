@@ -101,14 +101,16 @@ def _trap_dict(t):
 
 def compare(program, *, gpr=None, fpr=None, spr=None, cr=None, memory=None, only=None,
             isa=None, profile=None, base=0x1000, max_steps=100_000, filename="<program>",
-            big_endian=False):
+            big_endian=False, progress=None):
     """Compare HF and VF for every SVP64 instruction of ``program``.
 
     ``program``: assembly text (str), raw instruction bytes, or a list of
     32-bit words, placed at ``base``.  ``gpr`` / ``fpr`` / ``cr``: {number:
     value} set before the run; ``spr``: {name: value} for svstate, svshape0-3,
     lr, ctr, tar, xer, fpscr; ``memory``: {address: bytes}; ``only``: the
-    address of the one instruction to compare.  Returns a :class:`Report`.
+    address of the one instruction to compare; ``progress``
+    (isa_ext.progress.Progress or None) hears of each step.  Returns a
+    :class:`Report`.
     """
     from ..isa import ISA
     from ..sim import Simulator
@@ -148,6 +150,8 @@ def compare(program, *, gpr=None, fpr=None, spr=None, cr=None, memory=None, only
                 report.instructions.append(item)
         res = sim.run(max_steps=1)
         steps += 1
+        if progress is not None:
+            progress.advance(where=f"pc 0x{pc:x}, {len(report.instructions)} compared")
         if res.stop in ("trap", "exit", "interrupt"):
             report.program_stop, report.program_trap = res.stop, res.trap
             break

@@ -4,10 +4,14 @@ Output directory layout::
 
     index.html           every instruction, by extension
     insn/<name>.html     one page per table row
-    po22.html            the primary opcode 22 map
+    svp64/<topic>.html   the prefix, RM and its modes, EXTRA, SVSTATE, SVSHAPE, REMAP
+    po22.html            the primary opcode 22 map (cells and rows link their pages)
+    errata.html          docs/errata.md rendered, one anchor per entry
+    search.html          client-side search over search-index.js
     style.css
     spec.md              the same content as Markdown
 """
+import json
 import html
 import os
 import re
@@ -16,6 +20,7 @@ from dataclasses import dataclass, field as dc_field
 from ..errors import IsaExtError, SpecError
 from . import opcode_map, sources
 from .layout import encoding_boxes
+from .markdown import inline, render as render_markdown
 
 BIT_PX = 24  # width of one bit in the encoding diagram
 
@@ -31,6 +36,7 @@ class InsnInfo:
     compile_error: str = None
     errata: list = dc_field(default_factory=list)
     references: dict = dc_field(default_factory=dict)
+    aliases: list = dc_field(default_factory=list)  # [(name, Alias)]: extended, GLSL
 
     @property
     def title(self):
@@ -39,8 +45,12 @@ class InsnInfo:
 
 def collect(isa, project_root):
     """One :class:`InsnInfo` per table row, in table order."""
+    from ..asm import extended_mnemonics
     _errata_path, errata = sources.load_errata(project_root)
     refs = sources.scan_references(project_root)
+    aliases = {}
+    for name, alias in sorted(extended_mnemonics(isa).items()):
+        aliases.setdefault(alias.base_mnemonic, []).append((name, alias))
     infos, slugs = [], set()
     for row in isa.rows:
         slug = re.sub(r"[^A-Za-z0-9_.-]", "_", row.mnemonic)
@@ -57,10 +67,13 @@ def collect(isa, project_root):
             error = str(e)
         operands = ",".join(str(op) for op in row.operands)
         variants = [(name, operands, flags) for name, flags in row.variants.items()]
-        names = list(row.variants)
+        mine = [a for v in row.variants for a in aliases.get(v, ())]
+        # errata and tests may name an instruction by an extended mnemonic or a
+        # GLSL alias (shuffleNV, ballotThreadNV)
+        names = list(row.variants) + [name for name, _a in mine]
         infos.append(InsnInfo(row, slug, encoding_boxes(row, used), variants, reads, writes,
                               error, sources.errata_for(errata, names),
-                              sources.references_for(refs, names)))
+                              sources.references_for(refs, names), mine))
     return infos
 
 
@@ -110,12 +123,16 @@ svg.po22 rect.clash{fill:#d33}
 """
 
 
-def _page(title, body, depth=0):
+NAV = (("index.html", "Index"), ("svp64/index.html", "SVP64"), ("po22.html", "PO22 opcode map"),
+       ("errata.html", "Errata"), ("search.html", "Search"), ("spec.md", "Markdown"))
+
+
+def _page(title, body, depth=0, head=""):
     up = "../" * depth
+    links = "".join(f'<a href="{up}{href}">{text}</a>' for href, text in NAV)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<title>{html.escape(title)}</title><link rel="stylesheet" href="{up}style.css">'
-            f'</head><body><nav><a href="{up}index.html">Index</a><a href="{up}po22.html">'
-            f'PO22 opcode map</a><a href="{up}spec.md">Markdown</a></nav>\n{body}\n</body></html>\n')
+            f'{head}</head><body><nav>{links}</nav>\n{body}\n</body></html>\n')
 
 
 def _match_text(row):
@@ -137,6 +154,14 @@ def insn_html(info):
         out.append(f"<tr><td><code>{e(name)}</code></td><td><code>{e(ops)}</code></td>"
                    f"<td>{e(fl)}</td></tr>")
     out.append("</table>")
+    if info.aliases:
+        out.append("<h3>Extended mnemonics and aliases</h3><table><tr><th>name</th>"
+                   "<th>operands</th><th>is</th><th>defined in</th></tr>")
+        for name, a in info.aliases:
+            out.append(f"<tr><td><code>{e(name)}</code></td><td><code>{e(', '.join(o.name for o in a.operands))}"
+                       f"</code></td><td><code>{e(' '.join(a.expansion))}</code></td>"
+                       f"<td>{e(a.where)}</td></tr>")
+        out.append("</table>")
     if page and page.description:
         out.append(f"<p>{e(page.description)}</p>")
     out.append("<h2>Pseudocode</h2>")
@@ -151,14 +176,19 @@ def insn_html(info):
         out.append(f"<tr><th>special registers altered</th><td>{e('; '.join(page.altered))}</td></tr>")
     out.append("</table><h2>SVP64</h2>")
     if row.sv:
-        out.append(f"<p>RM category <code>{e(row.sv)}</code>, EXTRA slots "
-                   f"<code>{e(' '.join(row.extra))}</code>.</p>")
+        out.append(f'<p>RM category <a href="../svp64/rm.html#cat-{e(row.sv)}"><code>'
+                   f"{e(row.sv)}</code></a>, EXTRA slots "
+                   f'<a href="../svp64/extra.html"><code>{e(" ".join(row.extra))}</code></a>; '
+                   f'prefixed as <code>sv.{e(row.mnemonic)}</code> (<a href="../svp64/prefix.html">'
+                   'prefix</a>, <a href="../svp64/modes.html">modes</a>).</p>')
     else:
         out.append("<p>Not vectorisable (no RM category).</p>")
     out.append("<h2>Errata</h2>")
     if info.errata:
-        out.append("<ul>" + "".join(f"<li><b>{e(x.title)}</b> (docs/errata.md:{x.line})<br>"
-                                    f"{e(_first_paragraph(x.text))}</li>" for x in info.errata) + "</ul>")
+        out.append("<ul>" + "".join(f'<li><a href="../errata.html#{e(x.anchor)}"><b>'
+                                    f"{e(x.title)}</b></a> (docs/errata.md:{x.line})<br>"
+                                    f"{inline(_first_paragraph(x.text))}</li>"
+                                    for x in info.errata) + "</ul>")
     else:
         out.append("<p>None.</p>")
     out.append("<h2>Tests and examples</h2>")
@@ -198,8 +228,15 @@ def index_html(isa, infos):
     return _page("Instruction set", "\n".join(out))
 
 
-def po22_html(allocs):
+def po22_html(allocs, slugs=None):
+    """The PO22 map; ``slugs`` {mnemonic: page slug} links our rows' cells and
+    table rows to their instruction pages."""
     e = html.escape
+    slugs = slugs or {}
+
+    def page_of(who):
+        names = sorted({a.name for a in who if a.owner != "openpower-isa" and a.name in slugs})
+        return f"insn/{slugs[names[0]]}.html" if names else None
     owners = opcode_map.owners_by_key(allocs)
     clashes = opcode_map.collisions(allocs)
     free = opcode_map.free_patterns(owners)
@@ -214,8 +251,10 @@ def po22_html(allocs):
                                        len({a.owner for a in who}) > 1 else
                                        ("openpower-isa" if who[0].owner == "openpower-isa" else "ours"))
         label = ", ".join(sorted({a.name for a in who})) or "free"
-        svg.append(f'<rect class="{kind}" x="{x}" y="{y}" width="{cell - 1}" height="{cell - 1}">'
-                   f"<title>{format(v, '011b')}: {e(label)}</title></rect>")
+        rect = (f'<rect class="{kind}" x="{x}" y="{y}" width="{cell - 1}" height="{cell - 1}">'
+                f"<title>{format(v, '011b')}: {e(label)}</title></rect>")
+        href = page_of(who)
+        svg.append(f'<a href="{e(href)}">{rect}</a>' if href else rect)
     svg.append("</svg>")
     out = ["<h1>Primary opcode 22 (sandbox)</h1>",
            f"<p>The 11-bit key is instruction bits {opcode_map.KEY_FIRST}..{opcode_map.KEY_LAST}; "
@@ -231,7 +270,9 @@ def po22_html(allocs):
     out.append("<h2>Allocations</h2><table><tr><th>key</th><th>mnemonic</th><th>form</th>"
                "<th>owner</th><th>keys</th></tr>")
     for a in sorted(allocs, key=lambda a: (a.key.replace("-", "2")[::-1], a.name)):
-        out.append(f"<tr><td><code>{a.key}</code></td><td>{e(a.name)}</td><td>{e(a.form)}</td>"
+        name = (f'<a href="insn/{e(slugs[a.name])}.html">{e(a.name)}</a>'
+                if a.owner != "openpower-isa" and a.name in slugs else e(a.name))
+        out.append(f"<tr><td><code>{a.key}</code></td><td>{name}</td><td>{e(a.form)}</td>"
                    f"<td>{e(a.owner)}</td><td>{2 ** a.key.count('-')}</td></tr>")
     out.append("</table><h2>Free space</h2><table><tr><th>key pattern</th><th>keys</th></tr>")
     for p in free:
@@ -297,17 +338,89 @@ def _md_anchor(info):
     return "insn-" + re.sub(r"[^a-z0-9]+", "-", info.slug.lower()).strip("-")
 
 
+# --- errata and search -------------------------------------------------------
+
+def errata_html(project_root, infos):
+    """docs/errata.md rendered; each entry's heading carries the anchor the
+    instruction pages link to, followed by links to those pages."""
+    path, entries = sources.load_errata(project_root)
+    if path is None:
+        return _page("Errata", "<h1>Errata</h1><p>No docs/errata.md beside this spec.</p>")
+    with open(path, encoding="utf-8") as f:
+        body = render_markdown(f.read(), anchor=sources._anchor)
+    users = {}
+    for i in infos:
+        for x in i.errata:
+            users.setdefault(x.anchor, []).append(i)
+    for x in entries:
+        mine = users.get(x.anchor)
+        if not mine:
+            continue
+        links = ", ".join(f'<a href="insn/{html.escape(i.slug)}.html"><code>'
+                          f"{html.escape(i.row.mnemonic)}</code></a>" for i in mine)
+        marker = f'id="{html.escape(x.anchor)}">'
+        at = body.find(marker)
+        if at >= 0:
+            end = body.find("\n", at)
+            end = len(body) if end < 0 else end
+            body = body[:end] + f'\n<p class="insns">Instructions: {links}</p>' + body[end:]
+    return _page("Errata", body)
+
+
+def search_index_js(infos, sv_pages):
+    """``search-index.js``: every page's title, URL and words to match, as a
+    script (a file:// page cannot fetch JSON, it can load a script)."""
+    entries = [{"t": f"{i.row.mnemonic} — {i.title}", "u": f"insn/{i.slug}.html",
+                "k": " ".join([*i.row.variants, i.row.extension, i.row.form.name,
+                               i.row.sv or ""]).lower()} for i in infos]
+    entries += [{"t": title, "u": rel, "k": title.lower()} for rel, (title, _b) in sv_pages.items()]
+    return "window.SEARCH_INDEX = " + json.dumps(entries, ensure_ascii=False) + ";\n"
+
+
+SEARCH_HTML = _page("Search", r"""<h1>Search</h1>
+<form><input id="q" name="q" type="search" placeholder="mnemonic, title, extension"
+ autofocus></form><ul id="results"></ul>
+<script src="search-index.js"></script>
+<script>
+function search(q) {
+  var words = q.toLowerCase().split(/\s+/).filter(Boolean), out = [];
+  (window.SEARCH_INDEX || []).forEach(function (e) {
+    var text = (e.t + " " + e.k).toLowerCase();
+    if (words.length && words.every(function (w) { return text.indexOf(w) >= 0; })) out.push(e);
+  });
+  var ul = document.getElementById("results");
+  ul.innerHTML = "";
+  out.slice(0, 200).forEach(function (e) {
+    var li = document.createElement("li"), a = document.createElement("a");
+    a.href = e.u; a.textContent = e.t; li.appendChild(a); ul.appendChild(li);
+  });
+  ul.setAttribute("data-count", out.length);
+}
+var q = new URLSearchParams(location.search).get("q") || "";
+document.getElementById("q").value = q;
+document.getElementById("q").addEventListener("input", function (ev) { search(ev.target.value); });
+search(q);
+</script>""")
+
+
 # --- the site ---------------------------------------------------------------
 
 def write_site(isa, out_dir, project_root):
     """Write the HTML site and spec.md to ``out_dir``; returns the InsnInfo list."""
+    from . import svp64_pages
     infos = collect(isa, project_root)
     allocs = opcode_map.allocations(isa)
+    slugs = {i.row.mnemonic: i.slug for i in infos}
+    sv = svp64_pages.pages(infos)
     try:
         os.makedirs(os.path.join(out_dir, "insn"), exist_ok=True)
+        os.makedirs(os.path.join(out_dir, "svp64"), exist_ok=True)
         files = {"style.css": CSS, "index.html": index_html(isa, infos),
-                 "po22.html": po22_html(allocs), "spec.md": spec_markdown(isa, infos, allocs)}
+                 "po22.html": po22_html(allocs, slugs), "spec.md": spec_markdown(isa, infos, allocs),
+                 "errata.html": errata_html(project_root, infos),
+                 "search.html": SEARCH_HTML, "search-index.js": search_index_js(infos, sv)}
         files.update({f"insn/{i.slug}.html": insn_html(i) for i in infos})
+        files.update({rel: _page(title, body, depth=1) for rel, (title, body) in sv.items()})
         for rel, text in files.items():
             with open(os.path.join(out_dir, rel), "w", encoding="utf-8") as f:
                 f.write(text)

@@ -105,6 +105,36 @@ def _python_strings(text):
     return out
 
 
+_QUOTES = ('"""', "'''", '"', "'")
+_LABEL = re.compile(r"^\s*(?:[A-Za-z_.$][\w.$]*:)?\s*")
+
+
+def _unquote(text):
+    """A line of a string literal without the literal's prefix and quotes."""
+    text = text.strip().lstrip("rRbBuUfF") if text[:1] in "rRbBuUfF" else text.strip()
+    for q in _QUOTES:
+        if text.startswith(q):
+            text = text[len(q):]
+            break
+    for q in _QUOTES:
+        if text.endswith(q):
+            text = text[:-len(q)]
+            break
+    return text
+
+
+def statement_tokens(line):
+    """The mnemonic of a line of assembly inside a Python string: the first word
+    (after a label) when operands follow it ("add 3,4,5", "sv.add *8, *8, *16").
+    A bare word ("add" as a dictionary key, a table of names) is no reference."""
+    text = _unquote(line).replace("\\n", "\n").split("\n")[0]
+    text = _LABEL.sub("", text, count=1)
+    word, sep, rest = text.partition(" ")
+    if not sep or not rest.strip() or not _TOKEN.fullmatch(word):
+        return set()
+    return tokens(word)
+
+
 def scan_references(project_root):
     """{token: [(relative path, line), ...]} over tests/ and examples/ ({} for
     ``project_root`` None: an installed package)."""
@@ -127,8 +157,12 @@ def scan_references(project_root):
                 rel = os.path.relpath(path, project_root)
                 lines = _python_strings(text) if fn.endswith(".py") else \
                     list(enumerate(text.splitlines(), 1))
+                # a helper module's strings are data (gpu_reference.py's table of
+                # SURED operation names "add", "and"): only its assembly counts;
+                # a test's word strings name what it tests
+                strict = fn.endswith(".py") and not fn.startswith("test_")
                 for lineno, line in lines:
-                    for tok in tokens(line):
+                    for tok in (statement_tokens(line) if strict else tokens(line)):
                         index.setdefault(tok, []).append((rel, lineno))
     return index
 

@@ -63,6 +63,7 @@ class SVInsn:
     def __init__(self, isa, sim, prefix, suffix, record=None):
         rec = self.rec = record if record is not None else SVRecord(isa, prefix, suffix)
         self.sim = sim
+        self._read_values = {}  # the element's source values, while tracing
         # the hot path reads these on every call: kept on the executor itself
         self._loop = rec.fast_loop
         self.subvl = rec.subvl
@@ -341,6 +342,7 @@ class SVInsn:
             se = (smask >> srcstep) & 1
             de = (dmask >> dststep) & 1
             if budget is not None and done >= budget:
+                sim.element_ops += done  # the operations done count, as on the fast path
                 self._interrupt(s, sv, srcstep, dststep, ssub, dsub)
             si = vl - 1 - srcstep if rg else srcstep
             di = vl - 1 - dststep if rg else dststep
@@ -469,6 +471,8 @@ class SVInsn:
                 reads[o.field] = args[o.pos]
             if o.dst:
                 writes[o.field] = args[o.pos]
+        if emit is not None:
+            self._read_values = self._element_values(s, ks, kd, tables, False)
         stcr = None
         if rec.ffcr is not None and rec.ffcr[0] == "rc1" and ld.store:
             # LD/ST data-dependent fail-first on a store (ldst.mdwn): the data
@@ -784,12 +788,43 @@ class SVInsn:
                  "src_pred": se, "dst_pred": de, "zeroed": zeroed,
                  "reads": dict(reads), "writes": dict(writes),
                  "op": self.sim.element_ops}
+        # the element values moved: sources as read before the page ran
+        # (_element records them), destinations as they are now
+        if reads:
+            event["read_values"] = {f: v for f, v in self._read_values.items() if f in reads}
+        if writes:
+            values = self._element_values(self.sim.state, ks, kd, tables, True)
+            event["write_values"] = {f: v for f, v in values.items() if f in writes}
         if tables:
             # under REMAP: the element each remapped slot uses at this step
             # (sources at the source step, destinations at the destination step)
             event["remap"] = {slot: t[kd if slot in OUT_SLOTS else ks]
                               for slot, t in sorted(tables.items())}
         emit(event)
+
+
+    def _element_values(self, s, ks, kd, tables, write):
+        """{field: element value} of each register operand in its source
+        (``write`` False) or destination role at step (ks, kd), at the width
+        the operand has there (ELWIDTH_SRC / ELWIDTH)."""
+        rec = self.rec
+        r = rec.rm
+        out = {}
+        for o in rec.ops:
+            if not (o.dst if write else o.src):
+                continue
+            k = element_index(o, ks, kd, tables, write) if o.vec else 0
+            width = r.ew if write else r.ews
+            if o.cls == "gpr":
+                out[o.field] = read_elem(s.gpr, o.base, k, width)
+            elif o.cls == "fpr":
+                out[o.field] = read_elem(s.fpr, o.base, k, width if rec.fp_elw else 64)
+            elif o.cls == "crf":
+                out[o.field] = s.cr[(o.base + k) & 127]
+            elif o.cls == "crb":
+                bit = (o.base + 4 * k) & 511
+                out[o.field] = (s.cr[bit >> 2] >> (3 - (bit & 3))) & 1
+        return out
 
 
 class _MemJournal:

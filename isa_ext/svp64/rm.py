@@ -21,6 +21,16 @@ CR_PRED_ALIASES = {"nl": "ge", "ng": "le", "un": "so", "nu": "ns"}
 CR_BIT_NAMES = ("lt", "gt", "eq", "so")
 ELWIDTH_BITS = {0: 64, 1: 32, 2: 16, 3: 8}
 
+# RM's common fields, MSB0 bit ranges of the 24-bit RM (the spec site draws
+# them; a twin-predicated category's MASK_SRC is EXTRA's last three bits)
+RM_FIELDS = {"MASKMODE": (0, 0), "MASK": (1, 3), "ELWIDTH": (4, 5), "ELWIDTH_SRC": (6, 7),
+             "SUBVL": (8, 9), "EXTRA": (10, 18), "MODE": (19, 23)}
+MASK_SRC_BITS = (16, 18)
+# the prefix word: (first, last, name, constant value or None), MSB0 bits of
+# the 32-bit prefix (prefix_of builds it)
+PREFIX_FIELDS = ((0, 5, "PO", 1), (6, 6, "RM[0]", None), (7, 7, "", 1), (8, 8, "RM[1]", None),
+                 (9, 9, "", 1), (10, 31, "RM[2:23]", None))
+
 
 def is_prefix(word):
     return is_svp64_prefix(word)
@@ -124,15 +134,16 @@ class RM:
     def __init__(self, rm, ptype=1):
         self.rm = rm
         self.ptype = ptype
-        self.mmode = bits(rm, 0, 0)
-        self.mask = bits(rm, 1, 3)
-        self.ew = ELWIDTH_BITS[bits(rm, 4, 5)]
-        self.ews = ELWIDTH_BITS[bits(rm, 6, 7)]
-        self.subvl = bits(rm, 8, 9) + 1
-        self.extra = bits(rm, 10, 18)
-        self.mode_bits = bits(rm, 19, 23)
+        f = RM_FIELDS
+        self.mmode = bits(rm, *f["MASKMODE"])
+        self.mask = bits(rm, *f["MASK"])
+        self.ew = ELWIDTH_BITS[bits(rm, *f["ELWIDTH"])]
+        self.ews = ELWIDTH_BITS[bits(rm, *f["ELWIDTH_SRC"])]
+        self.subvl = bits(rm, *f["SUBVL"]) + 1
+        self.extra = bits(rm, *f["EXTRA"])
+        self.mode_bits = bits(rm, *f["MODE"])
         # twin predication: MASK_SRC is EXTRA[6:8] (RM[16:18])
-        self.smask = bits(rm, 16, 18) if ptype == 2 else self.mask
+        self.smask = bits(rm, *MASK_SRC_BITS) if ptype == 2 else self.mask
         self.mode, self.sz, self.dz, self.rg = "normal", 0, 0, 0
         self.inv, self.cr_sel, self.vli, self.els = 0, 0, 0, 0
         self.pi, self.lfsea, self.rc1, self.sat = 0, 0, 0, None
