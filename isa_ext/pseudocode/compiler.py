@@ -37,7 +37,19 @@ class _PseudoIndenter(Indenter):
     tab_len = 4
 
 
-_parser = None
+class _OpenpowerIndenter(_PseudoIndenter):
+    """openpower-isa's lexer makes no newline tokens inside brackets: a
+    parenthesised expression may run over several lines."""
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+
+
+# page dialect -> (grammar file, indenter): "book" is the Power ISA book's
+# operator precedence (isa_ext's own pages), "openpower" the one of
+# openpower-isa's parser (pages read from an openpower-isa checkout)
+DIALECTS = {"book": ("grammar.lark", _PseudoIndenter),
+            "openpower": ("grammar_openpower.lark", _OpenpowerIndenter)}
+_parsers = {}
 
 # Pseudocode coverage (isa_ext.pytest_plugin).  While set, the compiler reports
 # each statement with COVERAGE.statement(page_key, line) and the generated code
@@ -46,23 +58,32 @@ COVERAGE = None
 _BLOCK_NODES = ("start", "suite", "one_line")
 
 
-def parser():
-    global _parser
-    if _parser is None:
-        _, grammar = specdata.package_text(__package__, "grammar.lark")
-        _parser = Lark(grammar, parser="lalr", postlex=_PseudoIndenter(),
-                       propagate_positions=True, maybe_placeholders=False)
-    return _parser
+def parser(dialect="book"):
+    p = _parsers.get(dialect)
+    if p is None:
+        if dialect not in DIALECTS:
+            raise SpecError(f"unknown pseudocode dialect {dialect!r}; have {sorted(DIALECTS)}")
+        grammar_file, indenter = DIALECTS[dialect]
+        _, grammar = specdata.package_text(__package__, grammar_file)
+        p = _parsers[dialect] = Lark(grammar, parser="lalr", postlex=indenter(),
+                                     propagate_positions=True, maybe_placeholders=False)
+    return p
 
 
-def parse(code, where_file="<pseudocode>", first_line=1):
+# whole-line comments: "#" in both dialects, and the "<!-- ... -->" lines
+# openpower-isa's page reader skips inside a pseudocode block
+_COMMENT_STARTS = {"book": ("#",), "openpower": ("#", "<!--")}
+
+
+def parse(code, where_file="<pseudocode>", first_line=1, dialect="book"):
     """Parse pseudocode text; syntax errors name the page file and line."""
     # a whole-line comment is a blank line to the indenter (it may sit at any
     # indentation inside a block); line numbers stay as they are
-    code = "\n".join("" if line.lstrip().startswith("#") else line
+    starts = _COMMENT_STARTS.get(dialect, ("#",))
+    code = "\n".join("" if line.lstrip().startswith(starts) else line
                      for line in code.split("\n"))
     try:
-        return parser().parse(code)
+        return parser(dialect).parse(code)
     except UnexpectedInput as e:
         line = getattr(e, "line", 1) or 1
         col = getattr(e, "column", 0) or 0
@@ -126,6 +147,10 @@ SPECIALS = {
     "RESERVE": ("mem.reserve", 1), "RESERVE_LENGTH": ("mem.reserve_length", 8),
     "RESERVE_ADDR": ("mem.reserve_addr", 64),
 }
+
+
+# the operands openpower-isa's parser treats as registers (parser.py regs, fregs)
+OPENPOWER_REGS = frozenset({"RA", "RB", "RC", "RS", "RT", "FRA", "FRB", "FRC", "FRS", "FRT"})
 
 
 class CompileError(Exception):
@@ -214,8 +239,16 @@ class PageCompiler:
 
     def __init__(self, form, regclass, rc=None, rc_target=None, name="insn",
                  where_file="<page>", first_line=1, extra_params=(), implicit=(),
-                 xlen=64):
+                 xlen=64, dialect="book"):
         self.form = form
+        # "openpower": openpower-isa's reading of names (see x_name) and its
+        # helper functions (openpower_helpers), found before the library's
+        self.dialect = dialect
+        self.dialect_helpers, self.dialect_names = {}, {}
+        if dialect == "openpower":
+            from . import openpower_helpers
+            self.dialect_helpers = openpower_helpers.INTRINSICS
+            self.dialect_names = openpower_helpers.NAMES
         # the width of a GPR and the value of the name XLEN: 64, or an SVP64
         # element width for a page that names XLEN (profile "elwidth_xlen")
         self.xlen = xlen
@@ -289,6 +322,10 @@ class PageCompiler:
         name = str(node.children[0])
         if name in self.vars:
             return Val(f"v_{name}", self.vars[name])
+        if self.dialect == "openpower":
+            op = self.openpower_name(name)
+            if op is not None:
+                return op
         if self.is_field(name):
             return self.field(name)
         if name == "CIA":
@@ -313,6 +350,17 @@ class PageCompiler:
             return library.NAMES[name](self)
         self.err(f"unknown name {name!r} (not a field of form {self.form.name}, "
                  f"a variable assigned earlier, or a register)", node)
+
+    def openpower_name(self, name):
+        """openpower-isa's parser reads a bare register operand (RA, FRB) as
+        the register's contents, as "(RA)" is, and "_RA" as its number."""
+        if name in OPENPOWER_REGS and self.regclass_of(name) in ("gpr", "fpr"):
+            return self.reg_read(name, self.regclass_of(name))
+        if name.startswith("_") and name[1:] in OPENPOWER_REGS and self.is_field(name[1:]):
+            return self.field(name[1:])
+        if name in self.dialect_names and not self.is_field(name):
+            return const(*self.dialect_names[name])
+        return None
 
     def x_paren(self, node):
         inner = node.children[0]
@@ -379,7 +427,7 @@ class PageCompiler:
         if name == "SPR":
             idx = self.expr(args[0])
             return Val(f"s.spr_read({idx.code})", 64)
-        intr = library.INTRINSICS.get(name)
+        intr = self.dialect_helpers.get(name) or library.INTRINSICS.get(name)
         if intr is None:
             self.err(f"unknown function {name}()", node)
         vals = []
@@ -405,8 +453,27 @@ class PageCompiler:
             i = self.expr(idx)
             self.prologue.add("CRF")
             return Val(f"_cr_bit(CRF, {i.code})", 1)
+        if self.dialect == "openpower":
+            # a register operand alone as a subscript is its number ("GPR[RA]")
+            if isinstance(idx, Tree) and idx.data == "name" \
+                    and str(idx.children[0]) in OPENPOWER_REGS \
+                    and self.is_field(str(idx.children[0])):
+                i = self.field(str(idx.children[0]))
+            else:
+                i = self.expr(idx)
+            if isinstance(base, Tree) and base.data == "name" \
+                    and str(base.children[0]) in ("GPR", "FPR") \
+                    and str(base.children[0]) not in self.vars:
+                arr = "G" if str(base.children[0]) == "GPR" else "F"
+                self.prologue.add(arr)
+                return Val(f"{arr}[{i.code}]", 64)
+            v = self.expr(base)
+            return self.bit_of(v, i, node)
         v = self.expr(base)
         i = self.expr(idx)
+        return self.bit_of(v, i, node)
+
+    def bit_of(self, v, i, node):
         if v.width is None:
             self.err("bit selection needs a value of known width", node)
         if isinstance(v.width, int) and i.const is not None:
@@ -525,6 +592,22 @@ class PageCompiler:
         pyop = "&" if str(op) == "&" else "^"
         return Val(f"({a.code} {pyop} {b.code})", self.arith_width(a, b))
 
+    def x_shift(self, node):
+        """"<<" and ">>" (openpower dialect): a logical shift within the left
+        operand's width."""
+        a, op, b = node.children
+        a, b = self.expr(a), self.expr(b)
+        if not isinstance(a.width, int):
+            self.err("a shift needs a left operand of known width", node)
+        if str(op) == "<<":
+            return Val(f"(({a.code} << {b.code}) & {mask_code(a.width)})", a.width)
+        return Val(f"({a.code} >> {b.code})", a.width)
+
+    def x_ternary(self, node):
+        c, a, b = (self.expr(x) for x in node.children)
+        w = self.arith_width(a, b)
+        return Val(f"({a.code} if {c.code} else {b.code})", w)
+
     def x_bitor(self, node):
         a, b = (self.expr(c) for c in node.children)
         return Val(f"({a.code} | {b.code})", self.arith_width(a, b))
@@ -605,6 +688,13 @@ class PageCompiler:
         if v.code:
             self.emit(v.code)
 
+    def s_name_stmt(self, node):
+        """A helper called by its bare name ("then TRAP", openpower dialect)."""
+        call = Tree("call", [node.children[0]], meta=node.meta)
+        v = self.x_call(call)
+        if v.code:
+            self.emit(v.code)
+
     def s_if_stmt(self, node):
         cond = self.expr(node.children[0])
         self.emit(f"if {cond.code}:")
@@ -644,6 +734,32 @@ class PageCompiler:
         self.indent += 1
         self.stmt(suite)
         self.indent -= 1
+
+    def s_switch_stmt(self, node):
+        """switch/case/default (openpower dialect): a case with no body shares
+        the next case's ("case(808, 809):" then "case(810):" ...)."""
+        subject = self.expr(node.children[0])
+        tmp = self.newtmp()
+        self.emit(f"{tmp} = {subject.code}")
+        pending = []
+        first = True
+        for arm in node.children[1:]:
+            body = arm.children[-1]
+            if arm.data == "case":
+                pending += [self.expr(c).code for c in arm.children[:-1]]
+                if isinstance(body, Tree) and body.data == "fallthrough":
+                    continue
+                cond = " or ".join(f"{tmp} == {c}" for c in pending)
+                self.emit(f"{'if' if first else 'elif'} {cond}:")
+                pending, first = [], False
+            else:
+                self.emit("else:" if not first else "if True:")
+            self.indent += 1
+            if isinstance(body, Tree) and body.data == "fallthrough":
+                self.emit("pass")
+            else:
+                self.stmt(body)
+            self.indent -= 1
 
     def s_while_stmt(self, node):
         cond = self.expr(node.children[0])
@@ -883,15 +999,16 @@ _PROLOGUE = {"G": "G = s.gpr", "F": "F = s.fpr", "CRF": "CRF = s.cr", "M": "M = 
 
 
 def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implicit=(),
-                 xlen=64):
+                 xlen=64, dialect=None):
     """Compile ``page`` (a pages.Page) for ``form``; return a :class:`Compiled`.
     ``implicit``: the row's implicit register operands (named like fields);
     ``xlen``: the GPR width the page runs at (see :func:`names_xlen`)."""
     name = name or re.sub(r"\W", "_", page.mnemonic or "insn")
-    tree = parse(page.code, page.filename, page.code_line)
+    dialect = dialect or getattr(page, "dialect", "book")
+    tree = parse(page.code, page.filename, page.code_line, dialect)
     pc = PageCompiler(form, regclass, rc=rc, rc_target=rc_target, name=name,
                       where_file=page.filename, first_line=page.code_line,
-                      implicit=implicit, xlen=xlen)
+                      implicit=implicit, xlen=xlen, dialect=dialect)
     try:
         params = pc.compile(tree)
     except CompileError as e:

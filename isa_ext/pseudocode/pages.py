@@ -35,6 +35,9 @@ class Page:
     line: int  # line of the "# Title"
     extension: str = ""
     description: str = ""
+    # the pseudocode's operator precedence and naming: "book" (isa_ext's own
+    # pages) or "openpower" (pages read from an openpower-isa checkout)
+    dialect: str = "book"
 
     @property
     def mnemonic(self):

@@ -1,0 +1,169 @@
+"""The helper functions openpower-isa's pages call, for the "openpower" page
+dialect (pages read from an openpower-isa checkout, :mod:`isa_ext.openpower_root`).
+
+Their meaning is the one openpower-isa's simulator gives them (its
+``src/openpower/decoder/helpers.py`` and ``isa/caller.py``), written here over
+isa_ext's integer values; they are looked up before the library's own
+intrinsics, and only for pages of that dialect, so isa_ext's own pages keep the
+Power ISA book's meaning of a name.  Where that simulator's meaning differs
+from the book's, the difference is theirs and is kept on purpose:
+
+* ``EXTZ64(x)`` keeps only the low 32 bits of ``x``;
+* ``FPADD32`` ... ``FPMULADD64`` compute in binary64 with round-to-nearest
+  (a single-precision result is then rounded again to binary32) and leave the
+  FPSCR unchanged;
+* ``undefined(x)`` is ``x``; ``real_addr(EA)`` is ``EA``.
+"""
+from . import library
+from .fp import fp_muladd, fp_div, fp_round_single
+
+INTRINSICS = {}  # name -> gen(compiler, *args) -> Val
+NAMES = {"mode_is_64bit": (1, 1)}  # name -> (constant value, width)
+
+
+def helper(name):
+    def deco(fn):
+        INTRINSICS[name] = fn
+        return fn
+    return deco
+
+
+def _val(code, width, const=None):
+    from .compiler import Val
+    return Val(code, width, const)
+
+
+def _const(v, what):
+    if v.const is None:
+        raise TypeError(f"{what} must be a constant")
+    return v.const
+
+
+@helper("undefined")
+def _undefined(comp, v):
+    return v
+
+
+@helper("real_addr")
+def _real_addr(comp, ea):
+    return ea
+
+
+@helper("random")
+def _random(comp, l):
+    return library.INTRINSICS["RANDOM"](comp, l)
+
+
+def _ext_xl(comp, v, bits, signed):
+    n = comp.xlen if bits is None else _const(bits, "the bit count")
+    mask = (1 << comp.xlen) - 1
+    low = f"({v.code} & {hex((1 << n) - 1)})"
+    if not signed:
+        return _val(low, comp.xlen)
+    bias = hex(1 << (n - 1))
+    return _val(f"((({low} ^ {bias}) - {bias}) & {hex(mask)})", comp.xlen)
+
+
+@helper("EXTSXL")
+def _extsxl(comp, v, bits=None):
+    """The low ``bits`` (XLEN if omitted) of v, sign-extended to XLEN."""
+    return _ext_xl(comp, v, bits, True)
+
+
+@helper("EXTZXL")
+def _extzxl(comp, v, bits=None):
+    return _ext_xl(comp, v, bits, False)
+
+
+@helper("EXTZ64")
+def _extz64(comp, v):
+    """openpower-isa's EXTZ64 masks to 32 bits (helpers.py: "XXX should this
+    explicitly extend from 32 to 64?")."""
+    return _val(f"({v.code} & 0xffffffff)", 64)
+
+
+@helper("EXTZ")
+def _extz(comp, v):
+    """Zero extension; an operand of no static width (a count) is taken as
+    the number it is, at the GPR width."""
+    if isinstance(v.width, int):
+        return library.INTRINSICS["EXTZ"](comp, v)
+    return _val(f"({v.code} & {hex((1 << comp.xlen) - 1)})", comp.xlen)
+
+
+@helper("MASK32")
+def _mask32(comp, x, y):
+    """MASK(x + XLEN/2, y + XLEN/2)."""
+    h = comp.xlen // 2
+    return library.INTRINSICS["MASK"](comp, _val(f"({x.code} + {h})", None),
+                                      _val(f"({y.code} + {h})", None))
+
+
+# --- floating point: binary64 with round-to-nearest, FPSCR untouched --------
+
+class _Scratch:
+    """Machine state for an FP helper whose FPSCR effects are discarded:
+    round to nearest, no exception enabled, no element-width override."""
+
+    def __init__(self):
+        self.fpscr = 0
+
+
+@library.runtime()
+def _op_fp(kind, a, b, c, bits, negate):
+    """One openpower-isa FP helper: ``kind`` "add", "sub", "mul", "div" or
+    "madd"/"msub"/"nmadd"/"nmsub" (a*c +- b, negated); ``bits`` 32 rounds the
+    binary64 result again to single precision."""
+    s = _Scratch()
+    if kind == "div":
+        r = fp_div(s, a, b, 64)
+    elif kind in ("add", "sub"):
+        r = fp_muladd(s, a, 0, b, kind == "sub", False, 64, has_product=False)
+    elif kind == "mul":
+        r = fp_muladd(s, a, c, 0, False, False, 64, has_addend=False)
+    else:
+        r = fp_muladd(s, a, c, b, kind in ("msub", "nmsub"), kind.startswith("n"), 64)
+    if negate and kind in ("mul", "div"):
+        r ^= 1 << 63
+    if bits == 32:
+        r = fp_round_single(s, r)
+    return r
+
+
+def _fp_helper(kind, bits):
+    def gen(comp, a, b, sign=None):
+        negate = sign is not None and _const(sign, "the sign argument") in (-1, (1 << 64) - 1)
+        if kind == "mul":  # FPMUL(FRA, FRC): the second operand is the product's
+            return _val(f"_op_fp('mul', {a.code}, 0, {b.code}, {bits}, {negate})", 64)
+        return _val(f"_op_fp({kind!r}, {a.code}, {b.code}, 0, {bits}, {negate})", 64)
+    return gen
+
+
+for _bits in (32, 64):
+    for _kind in ("add", "sub", "mul", "div"):
+        INTRINSICS[f"FP{_kind.upper()}{_bits}"] = _fp_helper(_kind, _bits)
+
+
+def _fp_muladd_helper(bits):
+    def gen(comp, a, c, b, mulsign, addsign):
+        ms, ad = (_signed_const(x) for x in (mulsign, addsign))
+        kinds = {(1, 1): "madd", (-1, 1): "nmsub", (1, -1): "msub", (-1, -1): "nmadd"}
+        if (ms, ad) not in kinds:
+            raise TypeError("FPMULADD's signs are 1 or -1")
+        return _val(f"_op_fp({kinds[ms, ad]!r}, {a.code}, {b.code}, {c.code}, {bits}, False)",
+                    64)
+    return gen
+
+
+def _signed_const(v):
+    """A sign argument: the constant 1, or -1 (written "-1": negated)."""
+    if v.const is not None:
+        return v.const
+    code = v.code.replace(" ", "")
+    if code in ("(-(1))", "(-1)", "-1") or code.startswith("(-(1)&") or code.startswith("(-1&"):
+        return -1
+    raise TypeError("a sign argument must be the constant 1 or -1")
+
+
+INTRINSICS["FPMULADD32"] = _fp_muladd_helper(32)
+INTRINSICS["FPMULADD64"] = _fp_muladd_helper(64)
