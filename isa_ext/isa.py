@@ -18,6 +18,7 @@ from .forms import parse_forms
 from .tables import parse_table, overlaps, excluded
 from .pseudocode.pages import parse_pages
 from .pseudocode import compiler as pcompiler
+from . import openpower_root as openpower_root_mod
 
 COMPILER_VERSION = "5"
 
@@ -42,7 +43,8 @@ class Decoded:
 
 
 class ISA:
-    def __init__(self, extensions=None, use_cache=True, root=None, profile=None):
+    def __init__(self, extensions=None, use_cache=True, root=None, profile=None,
+                 openpower_root=None, openpower_pages="replace"):
         self.spec = spec = specdata.source(root)
         self.profile = profiles.get(profile)
         where, text = spec.read("decoder", "forms.txt")
@@ -66,9 +68,19 @@ class ISA:
                     for syn in page.syntaxes:
                         self.pages.setdefault(syn[0], page)
         self._overlay_profile_pages(spec)
+        # an openpower-isa checkout's own pages (isa_ext.openpower_root)
+        self.openpower = None
+        if openpower_root is not None:
+            self.openpower = openpower_root_mod.read(openpower_root, openpower_pages)
+            openpower_root_mod.overlay(self.openpower, self.pages,
+                                       {name for row in self.rows for name in row.variants})
+        op_forms = {}
         self.by_mnemonic = {}  # every variant mnemonic -> (row, flags)
         for row in self.rows:
             row.page = self.pages.get(row.mnemonic)
+            if row.page is not None and row.page.dialect == "openpower":
+                row.form = openpower_root_mod.form_for(self.openpower, row.form, row.page,
+                                                       op_forms)
             for name, flags in row.variants.items():
                 self.by_mnemonic[name] = (row, flags)
         self._by_po = {}
@@ -194,7 +206,7 @@ class ISA:
 
     def _key(self, page, row, rc_target, xlen=64):
         h = hashlib.sha256()
-        for part in (COMPILER_VERSION, page.code, row.form.name,
+        for part in (COMPILER_VERSION, page.dialect, page.code, row.form.name,
                      repr(sorted((k, v.pieces) for k, v in row.form.fields.items())),
                      repr(sorted(self.forms.regclass.items())), row.rc, str(rc_target),
                      repr(sorted(row.implicit)), str(xlen),

@@ -839,7 +839,9 @@ class PageCompiler:
                 self.note_write()
                 self.emit(f"s.{attr} = {self.fit_state(v, w)}")
                 return
-            if self.is_field(name):
+            if self.is_field(name) and self.dialect != "openpower":
+                # (openpower-isa's pages may: "D <- d0||d1||d2" makes a
+                # variable that hides the field from there on)
                 self.err(f"cannot assign to instruction field {name}", node)
             self.vars[name] = v.width
             self.emit(f"v_{name} = {v.code}")

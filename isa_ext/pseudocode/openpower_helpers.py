@@ -18,7 +18,9 @@ from . import library
 from .fp import fp_muladd, fp_div, fp_round_single
 
 INTRINSICS = {}  # name -> gen(compiler, *args) -> Val
-NAMES = {"mode_is_64bit": (1, 1)}  # name -> (constant value, width)
+# name -> (constant value, width): the simulator's 64-bit mode and its real
+# page size (caller.py: 2 ** 12)
+NAMES = {"mode_is_64bit": (1, 1), "REAL_PAGE_SIZE": (4096, None)}
 
 
 def helper(name):

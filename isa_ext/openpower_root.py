@@ -1,0 +1,113 @@
+"""An openpower-isa checkout's own instruction pages, read unchanged.
+
+``ISA(openpower_root=PATH)`` (``isa-ext run --openpower-root PATH``) reads the
+pages under ``PATH/openpower/isa/*.mdwn`` exactly as that project writes them
+and compiles them in its pseudocode dialect ("openpower": its parser's
+operator precedence, names and helpers; see :mod:`isa_ext.pseudocode.compiler`
+and :mod:`isa_ext.pseudocode.openpower_helpers`).  Its form tables
+(``openpower/isatables/fields.text``) supply the field names its pages use
+that isa_ext's forms do not have (``d0``, ``d1``, ``d2`` of DX-form).
+
+``mode`` says which page an instruction both define runs:
+
+* ``"replace"``: openpower-isa's page replaces isa_ext's;
+* ``"beside"``: isa_ext's page stays; openpower-isa's pages serve only the
+  instructions isa_ext has no page for.
+
+Encodings stay isa_ext's (its decoder tables): an openpower-isa page whose
+mnemonic isa_ext's tables do not have is read and compiled (so its errors are
+reported) but cannot run; :attr:`OpenpowerPages.unplaced` lists them.
+"""
+import os
+import re
+from dataclasses import dataclass, field
+
+from .errors import SpecError
+from .forms import Field, Form
+from .openpower_fields import parse_fields_text
+from .pseudocode.pages import parse_pages
+
+MODES = ("replace", "beside")
+PAGES_DIR = os.path.join("openpower", "isa")
+FIELDS_TEXT = os.path.join("openpower", "isatables", "fields.text")
+
+
+@dataclass
+class OpenpowerPages:
+    root: str
+    mode: str
+    pages: list  # every page read, in file order
+    fields: dict  # fields.text: form -> {field -> pieces}
+    placed: dict = field(default_factory=dict)  # mnemonic -> page (runs)
+    unplaced: list = field(default_factory=list)  # mnemonics with no table row
+
+
+def read(root, mode="replace"):
+    """The pages and form fields of the openpower-isa checkout at ``root``."""
+    if mode not in MODES:
+        raise SpecError(f"openpower pages mode {mode!r}: use one of {', '.join(MODES)}")
+    folder = os.path.join(root, PAGES_DIR)
+    if not os.path.isdir(folder):
+        raise SpecError(f"{root}: no {PAGES_DIR}/ (not an openpower-isa checkout)")
+    pages = []
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".mdwn"):
+            continue
+        path = os.path.join(folder, name)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for page in parse_pages(text, _where(path), "openpower"):
+            page.dialect = "openpower"
+            pages.append(page)
+    fields = {}
+    ftext = os.path.join(root, FIELDS_TEXT)
+    if os.path.isfile(ftext):
+        with open(ftext, encoding="utf-8") as f:
+            fields = parse_fields_text(f.read(), _where(ftext))
+    return OpenpowerPages(root, mode, pages, fields)
+
+
+def _where(path):
+    """How messages name a file: relative when under the current directory."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def overlay(op, pages, known):
+    """Put openpower-isa's pages into ``pages`` (mnemonic -> Page, isa_ext's)
+    as ``op.mode`` says; ``known``: the mnemonics isa_ext's tables have."""
+    for page in op.pages:
+        for syn in page.syntaxes:
+            name = syn[0]
+            if name not in known:
+                if name not in op.unplaced:
+                    op.unplaced.append(name)
+                continue
+            if op.mode == "beside" and name in pages:
+                continue
+            if name in op.placed:  # a later page of the same mnemonic: the first wins
+                continue
+            mine = pages.get(name)
+            if mine is not None:
+                page.extension = mine.extension
+            pages[name] = page
+            op.placed[name] = page
+
+
+def form_for(op, form, page, cache):
+    """``form`` with the fields the page names that openpower-isa's table of
+    its form has and ``form`` lacks (a copy; isa_ext's own form is left as it
+    is, and no field the page does not name is added, so that nothing else
+    reading the form's fields, SVP64's register operands, sees a change)."""
+    named = set(re.findall(r"[A-Za-z_]\w*", page.code))
+    extra = {name: pieces for name, pieces in op.fields.get(page.form, {}).items()
+             if name not in form.fields and name in named}
+    if not extra:
+        return form
+    key = (form.name, page.form)
+    if key not in cache:
+        fields = dict(form.fields)
+        for name, pieces in extra.items():
+            fields[name] = Field(name, pieces)
+        cache[key] = Form(form.name, fields, form.where)
+    return cache[key]
