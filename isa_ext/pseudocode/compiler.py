@@ -249,6 +249,12 @@ class PageCompiler:
             from . import openpower_helpers
             self.dialect_helpers = openpower_helpers.INTRINSICS
             self.dialect_names = openpower_helpers.NAMES
+        # the simulator's XER updates around an openpower page
+        # (openpower_envelope): what its altered list names, the terms of its
+        # last addition into a GPR, the special registers it assigns itself
+        self.op_wants = (False, False)
+        self.op_add_terms = None
+        self.op_assigned = set()
         # the width of a GPR and the value of the name XLEN: 64, or an SVP64
         # element width for a page that names XLEN (profile "elwidth_xlen")
         self.xlen = xlen
@@ -770,6 +776,13 @@ class PageCompiler:
 
     def s_assign(self, node):
         target, _op, value = node.children
+        if any(self.op_wants) and isinstance(target, Tree) and target.data == "name" \
+                and self.regclass_of(str(target.children[0])) == "gpr":
+            from . import openpower_envelope
+            terms = openpower_envelope.add_terms(self, value)
+            if terms is not None:
+                self.op_add_terms = terms
+                self.emit(f"_addterms = ({', '.join(terms)},)")
         v = self.expr(value)
         self.assign(target, v, node)
 
@@ -836,6 +849,7 @@ class PageCompiler:
                 return
             if name in SPECIALS and name not in self.vars:
                 attr, w = SPECIALS[name]
+                self.op_assigned.add(name)
                 self.note_write()
                 self.emit(f"s.{attr} = {self.fit_state(v, w)}")
                 return
@@ -960,6 +974,11 @@ class PageCompiler:
             self.prologue.add(arr)
             self.fields_used.add(name)
             self.emit(f"{arr}[f_{name}] = w_{name}")
+        if any(self.op_wants):
+            from . import openpower_envelope
+            openpower_envelope.epilogue(self)
+            if "overflow" in self.vars:  # read by the epilogue on every path
+                self.lines.insert(0, (1, "v_overflow = None", 0))
         if (self.rc and self.rc_target and not self.records_cr0) or self.rc == "CR1":
             # CR1 copies the FPSCR, no target; a page assigning CR0 records it itself
             self.rc_epilogue()
@@ -1011,6 +1030,9 @@ def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implici
     pc = PageCompiler(form, regclass, rc=rc, rc_target=rc_target, name=name,
                       where_file=page.filename, first_line=page.code_line,
                       implicit=implicit, xlen=xlen, dialect=dialect)
+    if dialect == "openpower":
+        from . import openpower_envelope
+        pc.op_wants = openpower_envelope.wants(page)
     try:
         params = pc.compile(tree)
     except CompileError as e:
