@@ -9,6 +9,10 @@ layout::
 A row's cell starts at the header bit whose ``|`` it lines up with and runs to
 the next cell; a name in several cells of a row is their concatenation, first
 cell most significant.  Names like ``///`` (reserved) are skipped.
+
+A table draws the word in bit order, so a field of several pieces is
+concatenated in the order the file's "Instruction Fields" section gives it
+(``sh (30,16:20)``: sh5 || sh0:4) when that section defines the same bits.
 """
 import re
 
@@ -16,6 +20,38 @@ from .errors import SpecError
 
 _HEADER = re.compile(r"^#.*?\b([A-Z0-9]+)-FORM\s*$")
 _RESERVED = re.compile(r"^/*$")
+# "    sh (30,16:20)" or "    d0,d1,d2 (16:25,11:15,31)": one piece per name
+_DEFINITION = re.compile(r"^    ([A-Za-z_][\w,]*) \(([\d:, ]+)\)\s*$")
+
+
+def _definitions(text):
+    """{name: [pieces, ...]}: the Instruction Fields section's definitions."""
+    defs = {}
+    for line in text.splitlines():
+        m = _DEFINITION.match(line)
+        if not m:
+            continue
+        ranges = [tuple(int(x) for x in r.split(":")) for r in m.group(2).split(",")]
+        ranges = [(r[0], r[-1]) for r in ranges]
+        names = m.group(1).split(",")
+        if len(names) == 1:
+            defs.setdefault(names[0], []).append(tuple(ranges))
+        elif len(names) == len(ranges):
+            for name, r in zip(names, ranges):
+                defs.setdefault(name, []).append((r,))
+    return defs
+
+
+def _bits(pieces):
+    return {b for a, z in pieces for b in range(a, z + 1)}
+
+
+def _ordered(name, pieces, defs):
+    """``pieces`` in the concatenation order a definition of the same bits gives."""
+    for d in defs.get(name, ()):
+        if _bits(d) == _bits(pieces):
+            return d
+    return pieces
 
 
 def parse_fields_text(text, where="fields.text"):
@@ -39,7 +75,8 @@ def parse_fields_text(text, where="fields.text"):
                                 f"{where}:{lineno}")
             continue
         _add_row(forms[form], header, line)
-    return {name: {f: p for f, p in fields.items() if p is not None}
+    defs = _definitions(text)
+    return {name: {f: _ordered(f, p, defs) for f, p in fields.items() if p is not None}
             for name, fields in forms.items()}
 
 

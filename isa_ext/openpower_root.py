@@ -28,6 +28,9 @@ from .openpower_fields import parse_fields_text
 from .pseudocode.pages import parse_pages
 
 MODES = ("replace", "beside")
+# the prefix of a field an openpower page reads in openpower-isa's bit order
+# (see form_for; PageCompiler.field looks it up first in the openpower dialect)
+OPENPOWER_ORDER = "op__"
 PAGES_DIR = os.path.join("openpower", "isa")
 FIELDS_TEXT = os.path.join("openpower", "isatables", "fields.text")
 
@@ -100,11 +103,21 @@ def form_for(op, form, page, cache):
     is, and no field the page does not name is added, so that nothing else
     reading the form's fields, SVP64's register operands, sees a change)."""
     named = set(re.findall(r"[A-Za-z_]\w*", page.code))
-    extra = {name: pieces for name, pieces in op.fields.get(page.form, {}).items()
-             if name not in form.fields and name in named}
+    extra = {}
+    for name, pieces in op.fields.get(page.form, {}).items():
+        if name not in named:
+            continue
+        if name not in form.fields:
+            extra[name] = pieces
+        elif form.fields[name].pieces != pieces and \
+                form.fields[name].bits == {b for a, z in pieces for b in range(a, z + 1)}:
+            # the same bits in another order ("sh": isa_ext's is sh5 || sh0:4,
+            # the number assembly writes; openpower-isa's is the word's order,
+            # its pages permute it): the page reads openpower-isa's
+            extra[OPENPOWER_ORDER + name] = pieces
     if not extra:
         return form
-    key = (form.name, page.form)
+    key = (id(form), tuple(sorted(extra.items())))
     if key not in cache:
         fields = dict(form.fields)
         for name, pieces in extra.items():

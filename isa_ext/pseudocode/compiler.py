@@ -304,6 +304,8 @@ class PageCompiler:
         return self.regclass.get(name) if self.is_field(name) else None
 
     def field(self, name):
+        if self.dialect == "openpower" and "op__" + name in self.form.fields:
+            name = "op__" + name  # openpower_root.OPENPOWER_ORDER: its bit order
         self.fields_used.add(name)
         if name in self.implicit:
             return Val(f"f_{name}", 7)  # a register number, 0..127
@@ -526,6 +528,13 @@ class PageCompiler:
     def replicate(self, bit, count):
         b, n = self.expr(bit), self.expr(count)
         w = n.const if n.const is not None else n.code
+        if self.dialect == "openpower" and isinstance(b.width, int) and b.width > 1:
+            # openpower-isa's "[x] * n" repeats x at its own width
+            # ("[0b0001] * 16" is 0x1111...1), as a list of n x's would
+            if n.const is None:
+                self.err("[x]*n of a multi-bit x needs a constant n", count)
+            pattern = sum(1 << (b.width * i) for i in range(n.const))
+            return Val(f"({b.code} * {hex(pattern)})", b.width * n.const)
         if b.const is not None:
             if b.const == 0:
                 return Val("0", w, 0)
@@ -857,7 +866,17 @@ class PageCompiler:
                 # (openpower-isa's pages may: "D <- d0||d1||d2" makes a
                 # variable that hides the field from there on)
                 self.err(f"cannot assign to instruction field {name}", node)
-            self.vars[name] = v.width
+            old = self.vars.get(name, v.width)
+            width = v.width
+            if self.dialect == "openpower" and self.indent > 1 and old != v.width \
+                    and isinstance(old, int):
+                # widths are static here, dynamic in openpower-isa's simulator:
+                # a width set on one path only would be wrong on the other (an
+                # unsized number taking a width is not: it has no bit positions), so
+                # the variable is a plain number from here on, and reading its
+                # bits by position (a[0], a[0:31], ||) is a compile error
+                width = None
+            self.vars[name] = width
             self.emit(f"v_{name} = {v.code}")
             return
         if kind == "call":
