@@ -59,7 +59,7 @@ def read(root, mode="replace"):
         path = os.path.join(folder, name)
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        for page in parse_pages(text, _where(path), "openpower"):
+        for page in parse_pages(text, _where(path), "openpower", html_comments=True):
             page.dialect = "openpower"
             pages.append(page)
     fields = {}

@@ -517,6 +517,9 @@ class PageCompiler:
                 code = f"({code} & {mask_code(w)})"
             return Val(code, w)
         w = f"({b.code}) - ({a.code}) + 1"
+        if self.dialect == "openpower":
+            # a range that runs backwards or off the value traps, named
+            return Val(f"_op_slice({v.code}, {wcode(v.width)}, {a.code}, {b.code})", w)
         return Val(f"(({v.code} >> ({wcode(v.width)} - 1 - ({b.code}))) & {mask_code(w)})", w)
 
     def x_bitlist(self, node):
@@ -996,8 +999,9 @@ class PageCompiler:
         if any(self.op_wants):
             from . import openpower_envelope
             openpower_envelope.epilogue(self)
-            if "overflow" in self.vars:  # read by the epilogue on every path
-                self.lines.insert(0, (1, "v_overflow = None", 0))
+        if self.dialect == "openpower" and "overflow" in self.vars:
+            # read by the envelope and the Rc=1 record on every path
+            self.lines.insert(0, (1, "v_overflow = None", 0))
         if (self.rc and self.rc_target and not self.records_cr0) or self.rc == "CR1":
             # CR1 copies the FPSCR, no target; a page assigning CR0 records it itself
             self.rc_epilogue()
@@ -1026,7 +1030,15 @@ class PageCompiler:
             if self.xlen != 64:  # the result's sign is bit 0 of XLEN bits
                 bias = hex(1 << (self.xlen - 1))
                 v = f"((({v} ^ {bias}) - {bias}) & {hex(library.M64)})"
-            self.emit(f"CRF[_crf] = _cr0({v}, s.so)")
+            so = "s.so"
+            if self.dialect == "openpower" and "overflow" in self.vars \
+                    and not self.is_field("OE"):
+                # openpower-isa's simulator records SO=1 in CR0 when the page's
+                # "overflow" is 1 (caller.py handle_comparison): how a page
+                # without OE (dsld) says so.  With OE, the ISA's CR0.SO is
+                # XER.SO (set by the envelope when OE=1), not that variable.
+                so = "(s.so | (v_overflow or 0))"
+            self.emit(f"CRF[_crf] = _cr0({v}, {so})")
         elif self.rc == "CR1":
             self.fields_used.add("Rc")
             self.emit("if f_Rc:")
@@ -1045,6 +1057,9 @@ def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implici
     ``xlen``: the GPR width the page runs at (see :func:`names_xlen`)."""
     name = name or re.sub(r"\W", "_", page.mnemonic or "insn")
     dialect = dialect or getattr(page, "dialect", "book")
+    if dialect == "openpower" and not page.code.strip():
+        # (an instruction that silently did nothing would be a wrong answer)
+        raise SpecError(f"page {page.title!r} has no pseudocode", page.where)
     tree = parse(page.code, page.filename, page.code_line, dialect)
     pc = PageCompiler(form, regclass, rc=rc, rc_target=rc_target, name=name,
                       where_file=page.filename, first_line=page.code_line,

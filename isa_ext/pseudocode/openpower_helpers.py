@@ -101,6 +101,16 @@ def _mask32(comp, x, y):
                                       _val(f"({y.code} + {h})", None))
 
 
+@library.runtime()
+def _op_slice(v, width, a, b):
+    """v[a:b] with bounds known only at run time (openpower dialect)."""
+    if not 0 <= a <= b < width:
+        from ..errors import Trap
+        raise Trap(f"bit range [{a}:{b}] of a {width}-bit value runs backwards or "
+                   f"off the value (an openpower-isa page's range)", "illegal")
+    return (v >> (width - 1 - b)) & ((1 << (b - a + 1)) - 1)
+
+
 # --- floating point: binary64 with round-to-nearest, FPSCR untouched --------
 
 class _Scratch:
