@@ -124,3 +124,31 @@ def form_for(op, form, page, cache):
             fields[name] = Field(name, pieces)
         cache[key] = Form(form.name, fields, form.where)
     return cache[key]
+
+
+def compile_pages(isa):
+    """[(page, error text or None)] for every page of ``isa.openpower``: each
+    compiled for the table row of its first mnemonic isa_ext has, else for
+    isa_ext's form of the page's form name (so that a page isa_ext cannot run
+    yet is still checked)."""
+    from .pseudocode import compiler as pcompiler
+    op = isa.openpower
+    out, cache = [], {}
+    for page in op.pages:
+        row = next((isa.by_mnemonic[s[0]][0] for s in page.syntaxes
+                    if s[0] in isa.by_mnemonic), None)
+        form = row.form if row is not None else isa.forms.forms.get(page.form)
+        if form is None:
+            out.append((page, f"form {page.form!r} is not in isa_ext's decoder/forms.txt"))
+            continue
+        form = form_for(op, form, page, cache)
+        rc = row.rc if row is not None else ""
+        try:
+            pcompiler.compile_page(
+                page, form, isa.forms.regclass, rc=rc,
+                rc_target=isa.rc_target(row) if row is not None and rc == "CR0" else None,
+                implicit=tuple(row.implicit) if row is not None else ())
+            out.append((page, None))
+        except SpecError as e:
+            out.append((page, str(e)))
+    return out
