@@ -14,6 +14,9 @@ from the book's, the difference is theirs and is kept on purpose:
   FPSCR unchanged;
 * ``undefined(x)`` is ``x``; ``real_addr(EA)`` is ``EA``.
 """
+import math
+import struct
+
 from . import library
 from .fp import fp_muladd, fp_div, fp_round_single
 
@@ -179,3 +182,70 @@ def _signed_const(v):
 
 INTRINSICS["FPMULADD32"] = _fp_muladd_helper(32)
 INTRINSICS["FPMULADD64"] = _fp_muladd_helper(64)
+
+
+# --- fptrans: bfp32_NAME / bfp64_NAME ----------------------------------------
+# helpers.py computes them with Python's math on the operands as floats
+# ("FIXME: use proper implementation"), a binary32 result rounded to nearest
+# from the binary64 one.  Where that raises (a domain or range error, 1/0),
+# its simulator stops; here the IEEE default result is given instead: NaN for
+# a domain error, an infinity for an overflow or a division by zero.
+
+def _pi(f):
+    return lambda x: f(x) / math.pi
+
+
+_BFP = {
+    "ATAN2PI": lambda a, b: math.atan2(a, b) / math.pi, "ATAN2": math.atan2,
+    "HYPOT": math.hypot, "MOD": math.fmod, "REMAINDER": math.remainder,
+    "POWR": pow, "POW": pow, "POWN": lambda a, n: pow(a, n),
+    "ROOTN": lambda a, n: pow(a, 1 / n), "CBRT": lambda x: pow(x, 1 / 3),
+    "SINPI": lambda x: math.sin(x * math.pi), "COSPI": lambda x: math.cos(x * math.pi),
+    "TANPI": lambda x: math.tan(x * math.pi), "ASINPI": _pi(math.asin),
+    "ACOSPI": _pi(math.acos), "ATANPI": _pi(math.atan),
+    "RSQRT": lambda x: 1 / math.sqrt(x), "RECIP": lambda x: 1 / x,
+    "SIN": math.sin, "COS": math.cos, "TAN": math.tan, "ASIN": math.asin,
+    "ACOS": math.acos, "ATAN": math.atan, "SINH": math.sinh, "COSH": math.cosh,
+    "TANH": math.tanh, "ASINH": math.asinh, "ACOSH": math.acosh, "ATANH": math.atanh,
+    "EXP2M1": lambda x: pow(2, x) - 1, "LOG2P1": lambda x: math.log2(x + 1),
+    "EXPM1": math.expm1, "LOGP1": math.log1p, "EXP10M1": lambda x: pow(10, x) - 1,
+    "LOG10P1": lambda x: math.log10(x + 1), "EXP2": lambda x: pow(2, x),
+    "LOG2": math.log2, "EXP": math.exp, "LOG": math.log, "EXP10": lambda x: pow(10, x),
+    "LOG10": math.log10,
+}
+# the second operand of these is an integer (RB), taken as its unsigned value
+_INTEGER_SECOND = ("POWN", "ROOTN")
+
+
+@library.runtime()
+def _op_bfp(name, bits, *args):
+    fmt = "<f" if bits == 32 else "<d"
+    vals = [struct.unpack(fmt, a.to_bytes(bits // 8, "little"))[0] for a in args]
+    if name in _INTEGER_SECOND:
+        vals[1] = args[1]
+    try:
+        r = _BFP[name](*vals)
+        if isinstance(r, complex):  # pow of a negative base to a fraction
+            r = math.nan
+    except ValueError:
+        r = math.nan
+    except ZeroDivisionError:
+        r = math.copysign(math.inf, vals[0]) if name == "RECIP" else math.inf
+    except OverflowError:
+        r = math.inf
+    try:
+        return int.from_bytes(struct.pack(fmt, r), "little")
+    except OverflowError:  # a finite binary64 beyond binary32's range
+        return int.from_bytes(struct.pack(fmt, math.copysign(math.inf, r)), "little")
+
+
+def _bfp_helper(name, bits):
+    def gen(comp, *args):
+        codes = ", ".join(a.code for a in args)
+        return _val(f"_op_bfp({name!r}, {bits}, {codes})", bits)
+    return gen
+
+
+for _name in _BFP:
+    for _bits in (32, 64):
+        INTRINSICS[f"bfp{_bits}_{_name}"] = _bfp_helper(_name, _bits)
