@@ -499,6 +499,9 @@ class PageCompiler:
             self.prologue.add("CRF")
             w = (b.const - a.const + 1) if a.const is not None and b.const is not None \
                 else f"{b.code} - ({a.code}) + 1"
+            if self.dialect == "openpower" and not isinstance(w, int):
+                # a range that runs backwards traps, named (see _op_slice)
+                return Val(f"_op_cr_slice(CRF, {a.code}, {b.code})", w)
             return Val(f"_cr_slice(CRF, {a.code}, {b.code})", w)
         v = self.expr(base)
         a, b = self.expr(lo), self.expr(hi)

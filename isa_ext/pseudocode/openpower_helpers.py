@@ -114,6 +114,16 @@ def _op_slice(v, width, a, b):
     return (v >> (width - 1 - b)) & ((1 << (b - a + 1)) - 1)
 
 
+@library.runtime()
+def _op_cr_slice(crf, a, b):
+    """CR[a:b] with bounds known only at run time (openpower dialect)."""
+    if b < a:
+        from ..errors import Trap
+        raise Trap(f"CR bit range [{a}:{b}] runs backwards (an openpower-isa page's "
+                   f"range)", "illegal")
+    return library.RUNTIME["_cr_slice"](crf, a, b)
+
+
 # --- floating point: binary64 with round-to-nearest, FPSCR untouched --------
 
 class _Scratch:
