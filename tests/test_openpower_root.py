@@ -274,3 +274,9 @@ def test_run_cli_with_openpower_root(snapshot, tmp_path):
     changed = json.loads(r.stdout)["changed_registers"]
     assert changed["r5"]["after"] == "0xfffffffffffffffe"
     assert changed["xer"]["after"] == "0x20040000"  # CA (bit 34) and CA32 (bit 45)
+
+
+def test_do_loop_counts_down_when_start_is_above_end(isa):
+    # helpers.py RANGE(7, 0) is 7, 6, ..., 0 (sprset.mdwn mtocrf "do i = 7 to 0")
+    s = run_page(isa, "x <- 0\ndo i = 7 to 0\n    x <- x * 10 + i\nRT <- x\n", {"RT": 1})
+    assert s.gpr[1] == 76543210

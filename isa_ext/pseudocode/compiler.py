@@ -748,7 +748,10 @@ class PageCompiler:
         step = self.expr(node.children[3]) if len(node.children) > 4 else None
         suite = node.children[-1]
         self.vars[var] = None
-        if step is None:
+        if step is None and self.dialect == "openpower":
+            # helpers.py RANGE: "do i = 7 to 0" counts down there
+            self.emit(f"for v_{var} in _op_range({lo.code}, {hi.code}):")
+        elif step is None:
             self.emit(f"for v_{var} in range({lo.code}, {hi.code} + 1):")
         else:
             self.emit(f"for v_{var} in range({lo.code}, {hi.code} + 1, {step.code}):")

@@ -124,6 +124,12 @@ def _op_cr_slice(crf, a, b):
     return library.RUNTIME["_cr_slice"](crf, a, b)
 
 
+@library.runtime()
+def _op_range(start, end):
+    """A "do i = start to end" loop's values: counting down when start > end."""
+    return range(start, end - 1, -1) if start > end else range(start, end + 1)
+
+
 # --- floating point: binary64 with round-to-nearest, FPSCR untouched --------
 
 class _Scratch:
