@@ -224,7 +224,11 @@ def documented():
     start = text.index(COMPAT_HEADING)
     end = text.find("\n## ", start + 1)
     section = text[start:end if end > 0 else len(text)]
-    return set(re.findall(r"^\| `([^`]+)`", section, re.M))
+    names = set()
+    for line in section.splitlines():  # the first cell of each table row
+        if line.startswith("| `"):
+            names |= set(re.findall(r"`([^`]+)`", line.split(" | ")[0]))
+    return names
 
 
 def test_every_page_compiles_or_is_documented(theirs):
