@@ -72,6 +72,12 @@ class ISA:
         self.openpower = None
         if openpower_root is not None:
             self.openpower = openpower_root_mod.read(openpower_root, openpower_pages)
+            from . import openpower_tables
+            have = {name for row in self.rows for name in row.variants}
+            extra = openpower_tables.rows_for(self.openpower, self.forms, have, self.rows)
+            self.openpower.table_rows = extra
+            self.rows += extra
+            self.openpower.own_pages = dict(self.pages)
             openpower_root_mod.overlay(self.openpower, self.pages,
                                        {name for row in self.rows for name in row.variants})
         op_forms = {}
@@ -197,9 +203,16 @@ class ISA:
         key = self._key(page, row, rc_target, xlen)
         c = self._load_cached(key, page)
         if c is None:
-            c = pcompiler.compile_page(page, row.form, self.forms.regclass, rc=row.rc,
-                                       rc_target=rc_target, name=row.mnemonic.replace(".", "_"),
-                                       implicit=tuple(row.implicit), xlen=xlen)
+            try:
+                c = pcompiler.compile_page(page, row.form, self.forms.regclass, rc=row.rc,
+                                           rc_target=rc_target,
+                                           name=row.mnemonic.replace(".", "_"),
+                                           implicit=tuple(row.implicit), xlen=xlen)
+            except SpecError as e:
+                fallback = openpower_root_mod.fall_back(self, row, e)
+                if fallback is None:
+                    raise
+                return self.compiled(row, xlen)
             self._store_cached(key, c)
         self._compiled[key_mem] = c
         return c
@@ -288,7 +301,15 @@ class ISA:
         d = self.decode(word)
         if d is None:
             raise Trap(self.why_illegal(word), "illegal")
-        c = self.compiled(d.spec)
+        try:
+            c = self.compiled(d.spec)
+        except SpecError as e:
+            if d.spec.page is None or d.spec.page.dialect != "openpower":
+                raise
+            # an openpower-isa page that does not compile, with no page of
+            # isa_ext's to fall back on: the instruction traps, saying why
+            raise Trap(f"{d.mnemonic}: openpower-isa's page does not compile: {e}",
+                       "illegal") from None
         f = c.make(*[d.fields[p] for p in c.params])
         self._exec_cache[word] = f
         return f

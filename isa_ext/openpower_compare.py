@@ -100,6 +100,9 @@ def compare(own, theirs, trials=20, seed=1, rows=None, skip=()):
         except IsaExtError as e:
             out.skipped = f"does not compile: {e}"
             continue
+        if other.page.dialect != "openpower":  # it fell back to isa_ext's page
+            out.skipped = f"does not compile: {theirs.openpower.fell_back[other.mnemonic]}"
+            continue
         for _ in range(trials):
             word = _random_word(own, row, rng)
             if word is None:

@@ -14,9 +14,11 @@ that isa_ext's forms do not have (``d0``, ``d1``, ``d2`` of DX-form).
 * ``"beside"``: isa_ext's page stays; openpower-isa's pages serve only the
   instructions isa_ext has no page for.
 
-Encodings stay isa_ext's (its decoder tables): an openpower-isa page whose
-mnemonic isa_ext's tables do not have is read and compiled (so its errors are
-reported) but cannot run; :attr:`OpenpowerPages.unplaced` lists them.
+Encodings stay isa_ext's (its decoder tables) for the instructions isa_ext
+has; the others get rows from the checkout's own opcode tables
+(:mod:`isa_ext.openpower_tables`: scalar only).  A page with neither is read
+and compiled (so its errors are reported) but cannot run:
+:attr:`OpenpowerPages.unplaced` lists them, ``table_skips`` says why.
 """
 import os
 import re
@@ -43,6 +45,10 @@ class OpenpowerPages:
     fields: dict  # fields.text: form -> {field -> pieces}
     placed: dict = field(default_factory=dict)  # mnemonic -> page (runs)
     unplaced: list = field(default_factory=list)  # mnemonics with no table row
+    table_rows: list = field(default_factory=list)  # rows made from its opcode tables
+    table_skips: dict = field(default_factory=dict)  # mnemonic -> why no row was made
+    own_pages: dict = field(default_factory=dict)  # isa_ext's pages, before the overlay
+    fell_back: dict = field(default_factory=dict)  # mnemonic -> why isa_ext's page runs
 
 
 def read(root, mode="replace"):
@@ -95,6 +101,22 @@ def overlay(op, pages, known):
                 page.extension = mine.extension
             pages[name] = page
             op.placed[name] = page
+
+
+def fall_back(isa, row, error):
+    """An openpower-isa page of ``row`` that does not compile: run isa_ext's
+    own page instead when there is one (recorded in ``fell_back`` with the
+    reason), so "replace" never loses an instruction isa_ext can run.
+    Returns that page, or None."""
+    op = isa.openpower
+    if op is None or row.page is None or row.page.dialect != "openpower":
+        return None
+    own = op.own_pages.get(row.mnemonic)
+    if own is None:
+        return None
+    op.fell_back[row.mnemonic] = str(error)
+    row.page = own
+    return own
 
 
 def form_for(op, form, page, cache):

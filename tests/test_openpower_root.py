@@ -284,3 +284,50 @@ def test_do_loop_counts_down_when_start_is_above_end(isa):
     # helpers.py RANGE(7, 0) is 7, 6, ..., 0 (sprset.mdwn mtocrf "do i = 7 to 0")
     s = run_page(isa, "x <- 0\ndo i = 7 to 0\n    x <- x * 10 + i\nRT <- x\n", {"RT": 1})
     assert s.gpr[1] == 76543210
+
+
+def run_asm(isa, text, fpr=(), gpr=()):
+    from isa_ext.sim import Simulator
+    sim = Simulator(isa=isa)
+    sim.load_asm(text)
+    for i, v in fpr:
+        sim.state.fpr[i] = v
+    for i, v in gpr:
+        sim.state.gpr[i] = v
+    return sim.run(max_steps=100)
+
+
+def double(x):
+    import struct
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def test_instructions_only_their_tables_encode_run(theirs):
+    # frecip is in minor_63.csv only: opcode 1010001100 at LSB0 bits 1..10
+    # (power_decoder.py bitsel (1, 11)), X-form: hand-assembled 63<<26 | FRT=1<<21
+    # | FRB=2<<11 | 0b1010001100<<1
+    from isa_ext.asm import assemble
+    word = int.from_bytes(assemble("frecip 1,2\n", isa=theirs).data[:4], "little")
+    assert word == (63 << 26) | (1 << 21) | (2 << 11) | (0b1010001100 << 1)
+    # results exact in binary32 and binary64: 1/4, 1/sqrt(16), log2(8), 2**8
+    res = run_asm(theirs, "frecip 1,2\nfrsqrts 3,4\nflog2 5,6\nfexp2 7,6\n",
+                  fpr=[(2, double(4.0)), (4, double(16.0)), (6, double(8.0))])
+    assert res.stop == "end"
+    assert res.fpr[1] == double(0.25) and res.fpr[3] == double(0.25)
+    assert res.fpr[5] == double(3.0) and res.fpr[7] == double(256.0)
+    assert "frecip" not in ISA(use_cache=False).by_mnemonic
+
+
+def test_privileged_pages_get_no_rows(theirs):
+    assert theirs.openpower.table_skips["mtmsr"].startswith("privileged")
+    assert "mtmsr" not in theirs.by_mnemonic and "tlbie" not in theirs.by_mnemonic
+
+
+def test_a_page_that_does_not_compile(theirs):
+    # mtspr's page says "see(Book_III_p974)": isa_ext's own page runs instead
+    res = run_asm(theirs, "mtspr 9,3\n", gpr=[(3, 77)])  # SPR 9 is CTR
+    assert res.stop == "end" and res.changed()["ctr"] == (0, 77)
+    assert "mtspr" in theirs.openpower.fell_back
+    # cffpr has only openpower-isa's page (reset_xflags() is not a helper): it traps
+    res = run_asm(theirs, "cffpr 3,1,0,0\n")
+    assert res.stop == "trap" and "openpower-isa's page does not compile" in res.trap.reason
