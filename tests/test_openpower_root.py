@@ -331,3 +331,23 @@ def test_a_page_that_does_not_compile(theirs):
     # cffpr has only openpower-isa's page (reset_xflags() is not a helper): it traps
     res = run_asm(theirs, "cffpr 3,1,0,0\n")
     assert res.stop == "trap" and "openpower-isa's page does not compile" in res.trap.reason
+
+
+def test_fields_text_tables_and_definition_order():
+    from isa_ext.openpower_fields import parse_fields_text
+    # drawn as openpower-isa's fields.text draws them (V3.0B 1.6.6, 1.6.19)
+    text = ("# V3.0B 1.6.6 DX-FORM\n"
+            "    |0    |6   |11   |16   |26   |31\n"
+            "    | PO  |  RT|   d1|   d0|   XO|d2\n\n"
+            "# 1.6.19 MD-FORM\n"
+            "    |0     |6    |11    |16    |21    |27|30|31|\n"
+            "    | PO   |  RS |   RA |   sh |   mb |XO|sh|Rc|\n\n"
+            "# 1.6.28 Instruction Fields\n"
+            "    sh (30,16:20)\n"
+            "        Fields that are concatenated to specify a shift amount.\n")
+    forms = parse_fields_text(text)
+    assert forms["DX"]["d0"] == ((16, 25),) and forms["DX"]["d1"] == ((11, 15),)
+    assert forms["DX"]["d2"] == ((31, 31),) and forms["DX"]["XO"] == ((26, 30),)
+    # a table draws sh in word order; the definitions section gives sh5 || sh0:4
+    assert forms["MD"]["sh"] == ((30, 30), (16, 20))
+    assert forms["MD"]["mb"] == ((21, 26),) and forms["MD"]["Rc"] == ((31, 31),)

@@ -163,7 +163,7 @@ def _op_fp(kind, a, b, c, bits, negate):
 
 def _fp_helper(kind, bits):
     def gen(comp, a, b, sign=None):
-        negate = sign is not None and _const(sign, "the sign argument") in (-1, (1 << 64) - 1)
+        negate = sign is not None and _signed_const(sign) == -1
         if kind == "mul":  # FPMUL(FRA, FRC): the second operand is the product's
             return _val(f"_op_fp('mul', {a.code}, 0, {b.code}, {bits}, {negate})", 64)
         return _val(f"_op_fp({kind!r}, {a.code}, {b.code}, 0, {bits}, {negate})", 64)
@@ -187,13 +187,8 @@ def _fp_muladd_helper(bits):
 
 
 def _signed_const(v):
-    """A sign argument: the constant 1, or -1 (written "-1": negated)."""
-    if v.const is not None:
-        return v.const
-    code = v.code.replace(" ", "")
-    if code in ("(-(1))", "(-1)", "-1") or code.startswith("(-(1)&") or code.startswith("(-1&"):
-        return -1
-    raise TypeError("a sign argument must be the constant 1 or -1")
+    """A sign argument: the constant 1 or -1."""
+    return _const(v, "a sign argument")
 
 
 INTRINSICS["FPMULADD32"] = _fp_muladd_helper(32)
