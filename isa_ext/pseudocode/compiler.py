@@ -1008,6 +1008,9 @@ class PageCompiler:
         if self.dialect == "openpower" and "overflow" in self.vars:
             # read by the envelope and the Rc=1 record on every path
             self.lines.insert(0, (1, "v_overflow = None", 0))
+        if self.op_add_terms is not None:
+            # read by the envelope even when the addition's path did not run
+            self.lines.insert(0, (1, "_addterms = ()", 0))
         if (self.rc and self.rc_target and not self.records_cr0) or self.rc == "CR1":
             # CR1 copies the FPSCR, no target; a page assigning CR0 records it itself
             self.rc_epilogue()

@@ -75,8 +75,11 @@ def epilogue(comp):
     w = comp.xlen
     terms = comp.op_add_terms
     if carry and terms is not None and "CA" not in comp.op_assigned:
+        comp.emit("if _addterms:  # (the addition ran)")
+        comp.indent += 1
         comp.emit(f"s.ca = _op_carry(_addterms, {w})")
         comp.emit("s.ca32 = _op_carry(_addterms, 32)")
+        comp.indent -= 1
     if not overflow or "OV" in comp.op_assigned or not comp.is_field("OE"):
         return
     if terms is None and "overflow" not in comp.vars:
@@ -91,7 +94,10 @@ def epilogue(comp):
         comp.emit("s.so |= s.ov")
         comp.indent -= 1
     else:
+        comp.emit("if _addterms:")
+        comp.indent += 1
         comp.emit(f"s.ov = _op_overflow(_addterms, {w})")
         comp.emit("s.ov32 = _op_overflow(_addterms, 32)")
         comp.emit("s.so |= s.ov")
+        comp.indent -= 1
     comp.indent -= 1
