@@ -181,6 +181,13 @@ def test_xer_envelope_of_add_family(isa):
     s = run_page(isa, code, {"RT": 5, "RA": 3, "RB": 4, "OE": 1}, form="XO",
                  gpr=[(3, (1 << 63) - 1), (4, 1)], altered=["SO OV OV32 (if OE=1)"])
     assert (s.gpr[5], s.ov, s.ov32, s.so) == (1 << 63, 1, 0, 1)
+    # an addition on a path that did not run leaves CA as it was
+    code = "if RB = 0 then\n    RT <- (RA) + 1\n"
+    state = State()
+    state.ca = 1
+    s = run_page(isa, code, {"RT": 1, "RA": 3, "RB": 2, "OE": 0}, form="XO",
+                 gpr=[(2, 5), (3, (1 << 64) - 1)], altered=["CA CA32"], state=state)
+    assert (s.ca, s.ca32, s.gpr[1]) == (1, 0, 0)
 
 
 def test_bad_openpower_root_is_one_error_line(tmp_path):
