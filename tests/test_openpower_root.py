@@ -202,6 +202,11 @@ def test_bad_openpower_root_is_one_error_line(tmp_path):
                         "--openpower-pages", "beside"], capture_output=True, text=True,
                        cwd=ROOT)
     assert r.returncode == 2 and "needs --openpower-root" in r.stderr
+    # the shared machine options: diag takes it too
+    r = subprocess.run([sys.executable, "-m", "isa_ext.cli", "diag", "/dev/null",
+                        "--openpower-root", str(tmp_path)],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "not an openpower-isa checkout" in r.stderr
 
 
 # -- the vendored snapshot ----------------------------------------------------------
