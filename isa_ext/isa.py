@@ -18,6 +18,7 @@ from .forms import parse_forms
 from .tables import parse_table, overlaps, excluded
 from .pseudocode.pages import parse_pages
 from .pseudocode import compiler as pcompiler
+from . import openpower_root as openpower_root_mod
 
 COMPILER_VERSION = "5"
 
@@ -42,7 +43,8 @@ class Decoded:
 
 
 class ISA:
-    def __init__(self, extensions=None, use_cache=True, root=None, profile=None):
+    def __init__(self, extensions=None, use_cache=True, root=None, profile=None,
+                 openpower_root=None, openpower_pages="replace"):
         self.spec = spec = specdata.source(root)
         self.profile = profiles.get(profile)
         where, text = spec.read("decoder", "forms.txt")
@@ -66,9 +68,25 @@ class ISA:
                     for syn in page.syntaxes:
                         self.pages.setdefault(syn[0], page)
         self._overlay_profile_pages(spec)
+        # an openpower-isa checkout's own pages (isa_ext.openpower_root)
+        self.openpower = None
+        if openpower_root is not None:
+            self.openpower = openpower_root_mod.read(openpower_root, openpower_pages)
+            from . import openpower_tables
+            have = {name for row in self.rows for name in row.variants}
+            extra = openpower_tables.rows_for(self.openpower, self.forms, have, self.rows)
+            self.openpower.table_rows = extra
+            self.rows += extra
+            self.openpower.own_pages = dict(self.pages)
+            openpower_root_mod.overlay(self.openpower, self.pages,
+                                       {name for row in self.rows for name in row.variants})
+        op_forms = {}
         self.by_mnemonic = {}  # every variant mnemonic -> (row, flags)
         for row in self.rows:
             row.page = self.pages.get(row.mnemonic)
+            if row.page is not None and row.page.dialect == "openpower":
+                row.form = openpower_root_mod.form_for(self.openpower, row.form, row.page,
+                                                       op_forms)
             for name, flags in row.variants.items():
                 self.by_mnemonic[name] = (row, flags)
         self._by_po = {}
@@ -185,16 +203,23 @@ class ISA:
         key = self._key(page, row, rc_target, xlen)
         c = self._load_cached(key, page)
         if c is None:
-            c = pcompiler.compile_page(page, row.form, self.forms.regclass, rc=row.rc,
-                                       rc_target=rc_target, name=row.mnemonic.replace(".", "_"),
-                                       implicit=tuple(row.implicit), xlen=xlen)
+            try:
+                c = pcompiler.compile_page(page, row.form, self.forms.regclass, rc=row.rc,
+                                           rc_target=rc_target,
+                                           name=row.mnemonic.replace(".", "_"),
+                                           implicit=tuple(row.implicit), xlen=xlen)
+            except SpecError as e:
+                fallback = openpower_root_mod.fall_back(self, row, e)
+                if fallback is None:
+                    raise
+                return self.compiled(row, xlen)
             self._store_cached(key, c)
         self._compiled[key_mem] = c
         return c
 
     def _key(self, page, row, rc_target, xlen=64):
         h = hashlib.sha256()
-        for part in (COMPILER_VERSION, page.code, row.form.name,
+        for part in (COMPILER_VERSION, page.dialect, page.code, row.form.name,
                      repr(sorted((k, v.pieces) for k, v in row.form.fields.items())),
                      repr(sorted(self.forms.regclass.items())), row.rc, str(rc_target),
                      repr(sorted(row.implicit)), str(xlen),
@@ -276,7 +301,15 @@ class ISA:
         d = self.decode(word)
         if d is None:
             raise Trap(self.why_illegal(word), "illegal")
-        c = self.compiled(d.spec)
+        try:
+            c = self.compiled(d.spec)
+        except SpecError as e:
+            if d.spec.page is None or d.spec.page.dialect != "openpower":
+                raise
+            # an openpower-isa page that does not compile, with no page of
+            # isa_ext's to fall back on: the instruction traps, saying why
+            raise Trap(f"{d.mnemonic}: openpower-isa's page does not compile: {e}",
+                       "illegal") from None
         f = c.make(*[d.fields[p] for p in c.params])
         self._exec_cache[word] = f
         return f

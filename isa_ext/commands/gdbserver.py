@@ -17,7 +17,7 @@ import sys
 
 from ..errors import IsaExtError
 from . import add_profile_option
-from .machine_options import add_machine_options, prepare_machine
+from .machine_options import add_machine_options, machine_isa, prepare_machine
 
 
 def register(sub):
@@ -38,8 +38,8 @@ def run(args):
     from ..sim import Simulator
     if not 0 <= args.port <= 65535:
         raise IsaExtError(f"--port {args.port}: expected 0..65535")
-    sim = Simulator(little=not args.big_endian, profile=args.profile,
-                    mem_limit=args.mem_limit)
+    sim = Simulator(isa=machine_isa(args, args.profile), little=not args.big_endian,
+                    profile=args.profile, mem_limit=args.mem_limit)
     prepare_machine(sim, args)
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

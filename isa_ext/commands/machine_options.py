@@ -57,6 +57,12 @@ def add_machine_options(p, registers=True):
     p.add_argument("--mem-limit", type=size_value, default=None, metavar="BYTES",
                    help="guest memory a program may write, e.g. 512M, 2G (default 1G); "
                         "a store past it stops the run with a 'limit' trap")
+    p.add_argument("--openpower-root", metavar="PATH", default=None,
+                   help="an openpower-isa checkout: run its own instruction pages "
+                        "(PATH/openpower/isa/*.mdwn, read unchanged) in place of isa_ext's")
+    p.add_argument("--openpower-pages", choices=("replace", "beside"), default="replace",
+                   help="with --openpower-root: 'replace' (default) runs its page where "
+                        "both have one; 'beside' keeps isa_ext's and adds only the others")
     if not registers:
         return
     p.add_argument("--gpr", action="append", default=[], metavar="rN=VALUE",
@@ -70,6 +76,18 @@ def add_machine_options(p, registers=True):
                         + ", ".join(SPECIAL_REGS) + " (repeatable; also lr=4,ctr=5)")
     p.add_argument("--mem", action="append", default=[], metavar="ADDR=FILE",
                    help="copy FILE's bytes into memory at ADDR before running (repeatable)")
+
+
+def machine_isa(args, profile=None):
+    """The ISA the machine options ask for: None (the simulator's own default)
+    unless --openpower-root names a checkout."""
+    if getattr(args, "openpower_root", None) is None:
+        if getattr(args, "openpower_pages", "replace") != "replace":
+            raise IsaExtError("--openpower-pages needs --openpower-root PATH")
+        return None
+    from ..isa import ISA
+    return ISA(profile=profile, openpower_root=args.openpower_root,
+               openpower_pages=args.openpower_pages)
 
 
 # -- values -------------------------------------------------------------------

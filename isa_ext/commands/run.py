@@ -28,7 +28,7 @@ import sys
 from ..errors import IsaExtError
 from . import add_profile_option
 from .machine_options import (ASM_SUFFIXES, add_machine_options, address, count,  # noqa: F401
-                              fpr_value, load_program, prepare_machine)
+                              fpr_value, load_program, machine_isa, prepare_machine)
 
 EXIT_TRAP = 132
 EXIT_STEP_LIMIT = 124
@@ -141,8 +141,9 @@ def run(args):
     if args.resume and args.interrupt_after is None:
         raise IsaExtError("--resume needs --interrupt-after")
     dumps = parse_dumps(args.dump)
-    sim = Simulator(little=not args.big_endian, strict=not args.permissive,
-                    profile=args.profile, mem_limit=args.mem_limit)
+    sim = Simulator(isa=machine_isa(args, args.profile), little=not args.big_endian,
+                    strict=not args.permissive, profile=args.profile,
+                    mem_limit=args.mem_limit)
     prepare_machine(sim, args)
     tracer = _tracer(args, sim)
     if tracer is not None:

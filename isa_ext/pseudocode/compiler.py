@@ -37,7 +37,19 @@ class _PseudoIndenter(Indenter):
     tab_len = 4
 
 
-_parser = None
+class _OpenpowerIndenter(_PseudoIndenter):
+    """openpower-isa's lexer makes no newline tokens inside brackets: a
+    parenthesised expression may run over several lines."""
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+
+
+# page dialect -> (grammar file, indenter): "book" is the Power ISA book's
+# operator precedence (isa_ext's own pages), "openpower" the one of
+# openpower-isa's parser (pages read from an openpower-isa checkout)
+DIALECTS = {"book": ("grammar.lark", _PseudoIndenter),
+            "openpower": ("grammar_openpower.lark", _OpenpowerIndenter)}
+_parsers = {}
 
 # Pseudocode coverage (isa_ext.pytest_plugin).  While set, the compiler reports
 # each statement with COVERAGE.statement(page_key, line) and the generated code
@@ -46,23 +58,32 @@ COVERAGE = None
 _BLOCK_NODES = ("start", "suite", "one_line")
 
 
-def parser():
-    global _parser
-    if _parser is None:
-        _, grammar = specdata.package_text(__package__, "grammar.lark")
-        _parser = Lark(grammar, parser="lalr", postlex=_PseudoIndenter(),
-                       propagate_positions=True, maybe_placeholders=False)
-    return _parser
+def parser(dialect="book"):
+    p = _parsers.get(dialect)
+    if p is None:
+        if dialect not in DIALECTS:
+            raise SpecError(f"unknown pseudocode dialect {dialect!r}; have {sorted(DIALECTS)}")
+        grammar_file, indenter = DIALECTS[dialect]
+        _, grammar = specdata.package_text(__package__, grammar_file)
+        p = _parsers[dialect] = Lark(grammar, parser="lalr", postlex=indenter(),
+                                     propagate_positions=True, maybe_placeholders=False)
+    return p
 
 
-def parse(code, where_file="<pseudocode>", first_line=1):
+# whole-line comments: "#" in both dialects, and the "<!-- ... -->" lines
+# openpower-isa's page reader skips inside a pseudocode block
+_COMMENT_STARTS = {"book": ("#",), "openpower": ("#", "<!--")}
+
+
+def parse(code, where_file="<pseudocode>", first_line=1, dialect="book"):
     """Parse pseudocode text; syntax errors name the page file and line."""
     # a whole-line comment is a blank line to the indenter (it may sit at any
     # indentation inside a block); line numbers stay as they are
-    code = "\n".join("" if line.lstrip().startswith("#") else line
+    starts = _COMMENT_STARTS.get(dialect, ("#",))
+    code = "\n".join("" if line.lstrip().startswith(starts) else line
                      for line in code.split("\n"))
     try:
-        return parser().parse(code)
+        return parser(dialect).parse(code)
     except UnexpectedInput as e:
         line = getattr(e, "line", 1) or 1
         col = getattr(e, "column", 0) or 0
@@ -126,6 +147,10 @@ SPECIALS = {
     "RESERVE": ("mem.reserve", 1), "RESERVE_LENGTH": ("mem.reserve_length", 8),
     "RESERVE_ADDR": ("mem.reserve_addr", 64),
 }
+
+
+# the operands openpower-isa's parser treats as registers (parser.py regs, fregs)
+OPENPOWER_REGS = frozenset({"RA", "RB", "RC", "RS", "RT", "FRA", "FRB", "FRC", "FRS", "FRT"})
 
 
 class CompileError(Exception):
@@ -214,8 +239,22 @@ class PageCompiler:
 
     def __init__(self, form, regclass, rc=None, rc_target=None, name="insn",
                  where_file="<page>", first_line=1, extra_params=(), implicit=(),
-                 xlen=64):
+                 xlen=64, dialect="book"):
         self.form = form
+        # "openpower": openpower-isa's reading of names (see x_name) and its
+        # helper functions (openpower_helpers), found before the library's
+        self.dialect = dialect
+        self.dialect_helpers, self.dialect_names = {}, {}
+        if dialect == "openpower":
+            from . import openpower_helpers
+            self.dialect_helpers = openpower_helpers.INTRINSICS
+            self.dialect_names = openpower_helpers.NAMES
+        # the simulator's XER updates around an openpower page
+        # (openpower_envelope): what its altered list names, the terms of its
+        # last addition into a GPR, the special registers it assigns itself
+        self.op_wants = (False, False)
+        self.op_add_terms = None
+        self.op_assigned = set()
         # the width of a GPR and the value of the name XLEN: 64, or an SVP64
         # element width for a page that names XLEN (profile "elwidth_xlen")
         self.xlen = xlen
@@ -269,6 +308,8 @@ class PageCompiler:
         return self.regclass.get(name) if self.is_field(name) else None
 
     def field(self, name):
+        if self.dialect == "openpower" and "op__" + name in self.form.fields:
+            name = "op__" + name  # openpower_root.OPENPOWER_ORDER: its bit order
         self.fields_used.add(name)
         if name in self.implicit:
             return Val(f"f_{name}", 7)  # a register number, 0..127
@@ -293,6 +334,10 @@ class PageCompiler:
         name = str(node.children[0])
         if name in self.vars:
             return Val(f"v_{name}", self.vars[name])
+        if self.dialect == "openpower":
+            op = self.openpower_name(name)
+            if op is not None:
+                return op
         if self.is_field(name):
             return self.field(name)
         if name == "CIA":
@@ -317,6 +362,17 @@ class PageCompiler:
             return library.NAMES[name](self)
         self.err(f"unknown name {name!r} (not a field of form {self.form.name}, "
                  f"a variable assigned earlier, or a register)", node)
+
+    def openpower_name(self, name):
+        """openpower-isa's parser reads a bare register operand (RA, FRB) as
+        the register's contents, as "(RA)" is, and "_RA" as its number."""
+        if name in OPENPOWER_REGS and self.regclass_of(name) in ("gpr", "fpr"):
+            return self.reg_read(name, self.regclass_of(name))
+        if name.startswith("_") and name[1:] in OPENPOWER_REGS and self.is_field(name[1:]):
+            return self.field(name[1:])
+        if name in self.dialect_names and not self.is_field(name):
+            return const(*self.dialect_names[name])
+        return None
 
     def x_paren(self, node):
         inner = node.children[0]
@@ -383,7 +439,7 @@ class PageCompiler:
         if name == "SPR":
             idx = self.expr(args[0])
             return Val(f"s.spr_read({idx.code})", 64)
-        intr = library.INTRINSICS.get(name)
+        intr = self.dialect_helpers.get(name) or library.INTRINSICS.get(name)
         if intr is None:
             self.err(f"unknown function {name}()", node)
         vals = []
@@ -409,8 +465,27 @@ class PageCompiler:
             i = self.expr(idx)
             self.prologue.add("CRF")
             return Val(f"_cr_bit(CRF, {i.code})", 1)
+        if self.dialect == "openpower":
+            # a register operand alone as a subscript is its number ("GPR[RA]")
+            if isinstance(idx, Tree) and idx.data == "name" \
+                    and str(idx.children[0]) in OPENPOWER_REGS \
+                    and self.is_field(str(idx.children[0])):
+                i = self.field(str(idx.children[0]))
+            else:
+                i = self.expr(idx)
+            if isinstance(base, Tree) and base.data == "name" \
+                    and str(base.children[0]) in ("GPR", "FPR") \
+                    and str(base.children[0]) not in self.vars:
+                arr = "G" if str(base.children[0]) == "GPR" else "F"
+                self.prologue.add(arr)
+                return Val(f"{arr}[{i.code}]", 64)
+            v = self.expr(base)
+            return self.bit_of(v, i, node)
         v = self.expr(base)
         i = self.expr(idx)
+        return self.bit_of(v, i, node)
+
+    def bit_of(self, v, i, node):
         if v.width is None:
             self.err("bit selection needs a value of known width", node)
         if isinstance(v.width, int) and i.const is not None:
@@ -428,6 +503,9 @@ class PageCompiler:
             self.prologue.add("CRF")
             w = (b.const - a.const + 1) if a.const is not None and b.const is not None \
                 else f"{b.code} - ({a.code}) + 1"
+            if self.dialect == "openpower" and not isinstance(w, int):
+                # a range that runs backwards traps, named (see _op_slice)
+                return Val(f"_op_cr_slice(CRF, {a.code}, {b.code})", w)
             return Val(f"_cr_slice(CRF, {a.code}, {b.code})", w)
         v = self.expr(base)
         a, b = self.expr(lo), self.expr(hi)
@@ -446,6 +524,9 @@ class PageCompiler:
                 code = f"({code} & {mask_code(w)})"
             return Val(code, w)
         w = f"({b.code}) - ({a.code}) + 1"
+        if self.dialect == "openpower":
+            # a range that runs backwards or off the value traps, named
+            return Val(f"_op_slice({v.code}, {wcode(v.width)}, {a.code}, {b.code})", w)
         return Val(f"(({v.code} >> ({wcode(v.width)} - 1 - ({b.code}))) & {mask_code(w)})", w)
 
     def x_bitlist(self, node):
@@ -457,6 +538,13 @@ class PageCompiler:
     def replicate(self, bit, count):
         b, n = self.expr(bit), self.expr(count)
         w = n.const if n.const is not None else n.code
+        if self.dialect == "openpower" and isinstance(b.width, int) and b.width > 1:
+            # openpower-isa's "[x] * n" repeats x at its own width
+            # ("[0b0001] * 16" is 0x1111...1), as a list of n x's would
+            if n.const is None:
+                self.err("[x]*n of a multi-bit x needs a constant n", count)
+            pattern = sum(1 << (b.width * i) for i in range(n.const))
+            return Val(f"({b.code} * {hex(pattern)})", b.width * n.const)
         if b.const is not None:
             if b.const == 0:
                 return Val("0", w, 0)
@@ -528,6 +616,22 @@ class PageCompiler:
         a, b = self.expr(a), self.expr(b)
         pyop = "&" if str(op) == "&" else "^"
         return Val(f"({a.code} {pyop} {b.code})", self.arith_width(a, b))
+
+    def x_shift(self, node):
+        """"<<" and ">>" (openpower dialect): a logical shift within the left
+        operand's width."""
+        a, op, b = node.children
+        a, b = self.expr(a), self.expr(b)
+        if not isinstance(a.width, int):
+            self.err("a shift needs a left operand of known width", node)
+        if str(op) == "<<":
+            return Val(f"(({a.code} << {b.code}) & {mask_code(a.width)})", a.width)
+        return Val(f"({a.code} >> {b.code})", a.width)
+
+    def x_ternary(self, node):
+        c, a, b = (self.expr(x) for x in node.children)
+        w = self.arith_width(a, b)
+        return Val(f"({a.code} if {c.code} else {b.code})", w)
 
     def x_bitor(self, node):
         a, b = (self.expr(c) for c in node.children)
@@ -609,6 +713,13 @@ class PageCompiler:
         if v.code:
             self.emit(v.code)
 
+    def s_name_stmt(self, node):
+        """A helper called by its bare name ("then TRAP", openpower dialect)."""
+        call = Tree("call", [node.children[0]], meta=node.meta)
+        v = self.x_call(call)
+        if v.code:
+            self.emit(v.code)
+
     def s_if_stmt(self, node):
         cond = self.expr(node.children[0])
         self.emit(f"if {cond.code}:")
@@ -641,13 +752,42 @@ class PageCompiler:
         step = self.expr(node.children[3]) if len(node.children) > 4 else None
         suite = node.children[-1]
         self.vars[var] = None
-        if step is None:
+        if step is None and self.dialect == "openpower":
+            # helpers.py RANGE: "do i = 7 to 0" counts down there
+            self.emit(f"for v_{var} in _op_range({lo.code}, {hi.code}):")
+        elif step is None:
             self.emit(f"for v_{var} in range({lo.code}, {hi.code} + 1):")
         else:
             self.emit(f"for v_{var} in range({lo.code}, {hi.code} + 1, {step.code}):")
         self.indent += 1
         self.stmt(suite)
         self.indent -= 1
+
+    def s_switch_stmt(self, node):
+        """switch/case/default (openpower dialect): a case with no body shares
+        the next case's ("case(808, 809):" then "case(810):" ...)."""
+        subject = self.expr(node.children[0])
+        tmp = self.newtmp()
+        self.emit(f"{tmp} = {subject.code}")
+        pending = []
+        first = True
+        for arm in node.children[1:]:
+            body = arm.children[-1]
+            if arm.data == "case":
+                pending += [self.expr(c).code for c in arm.children[:-1]]
+                if isinstance(body, Tree) and body.data == "fallthrough":
+                    continue
+                cond = " or ".join(f"{tmp} == {c}" for c in pending)
+                self.emit(f"{'if' if first else 'elif'} {cond}:")
+                pending, first = [], False
+            else:
+                self.emit("else:" if not first else "if True:")
+            self.indent += 1
+            if isinstance(body, Tree) and body.data == "fallthrough":
+                self.emit("pass")
+            else:
+                self.stmt(body)
+            self.indent -= 1
 
     def s_while_stmt(self, node):
         cond = self.expr(node.children[0])
@@ -658,6 +798,13 @@ class PageCompiler:
 
     def s_assign(self, node):
         target, _op, value = node.children
+        if any(self.op_wants) and isinstance(target, Tree) and target.data == "name" \
+                and self.regclass_of(str(target.children[0])) == "gpr":
+            from . import openpower_envelope
+            terms = openpower_envelope.add_terms(self, value)
+            if terms is not None:
+                self.op_add_terms = terms
+                self.emit(f"_addterms = ({', '.join(terms)},)")
         v = self.expr(value)
         self.assign(target, v, node)
 
@@ -724,12 +871,25 @@ class PageCompiler:
                 return
             if name in SPECIALS and name not in self.vars:
                 attr, w = SPECIALS[name]
+                self.op_assigned.add(name)
                 self.note_write()
                 self.emit(f"s.{attr} = {self.fit_state(v, w)}")
                 return
-            if self.is_field(name):
+            if self.is_field(name) and self.dialect != "openpower":
+                # (openpower-isa's pages may: "D <- d0||d1||d2" makes a
+                # variable that hides the field from there on)
                 self.err(f"cannot assign to instruction field {name}", node)
-            self.vars[name] = v.width
+            old = self.vars.get(name, v.width)
+            width = v.width
+            if self.dialect == "openpower" and self.indent > 1 and old != v.width \
+                    and isinstance(old, int):
+                # widths are static here, dynamic in openpower-isa's simulator:
+                # a width set on one path only would be wrong on the other (an
+                # unsized number taking a width is not: it has no bit positions), so
+                # the variable is a plain number from here on, and reading its
+                # bits by position (a[0], a[0:31], ||) is a compile error
+                width = None
+            self.vars[name] = width
             self.emit(f"v_{name} = {v.code}")
             return
         if kind == "call":
@@ -846,6 +1006,15 @@ class PageCompiler:
             self.prologue.add(arr)
             self.fields_used.add(name)
             self.emit(f"{arr}[f_{name}] = w_{name}")
+        if any(self.op_wants):
+            from . import openpower_envelope
+            openpower_envelope.epilogue(self)
+        if self.dialect == "openpower" and "overflow" in self.vars:
+            # read by the envelope and the Rc=1 record on every path
+            self.lines.insert(0, (1, "v_overflow = None", 0))
+        if self.op_add_terms is not None:
+            # read by the envelope even when the addition's path did not run
+            self.lines.insert(0, (1, "_addterms = ()", 0))
         if (self.rc and self.rc_target and not self.records_cr0) or self.rc == "CR1":
             # CR1 copies the FPSCR, no target; a page assigning CR0 records it itself
             self.rc_epilogue()
@@ -875,7 +1044,15 @@ class PageCompiler:
             if self.xlen != 64:  # the result's sign is bit 0 of XLEN bits
                 bias = hex(1 << (self.xlen - 1))
                 v = f"((({v} ^ {bias}) - {bias}) & {hex(library.M64)})"
-            self.emit(f"CRF[_crf] = _cr0({v}, s.so)")
+            so = "s.so"
+            if self.dialect == "openpower" and "overflow" in self.vars \
+                    and not self.is_field("OE"):
+                # openpower-isa's simulator records SO=1 in CR0 when the page's
+                # "overflow" is 1 (caller.py handle_comparison): how a page
+                # without OE (dsld) says so.  With OE, the ISA's CR0.SO is
+                # XER.SO (set by the envelope when OE=1), not that variable.
+                so = "(s.so | (v_overflow or 0))"
+            self.emit(f"CRF[_crf] = _cr0({v}, {so})")
         elif self.rc == "CR1":
             self.fields_used.add("Rc")
             self.emit("if f_Rc:")
@@ -888,15 +1065,22 @@ _PROLOGUE = {"G": "G = s.gpr", "F": "F = s.fpr", "CRF": "CRF = s.cr", "M": "M = 
 
 
 def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implicit=(),
-                 xlen=64):
+                 xlen=64, dialect=None):
     """Compile ``page`` (a pages.Page) for ``form``; return a :class:`Compiled`.
     ``implicit``: the row's implicit register operands (named like fields);
     ``xlen``: the GPR width the page runs at (see :func:`names_xlen`)."""
     name = name or re.sub(r"\W", "_", page.mnemonic or "insn")
-    tree = parse(page.code, page.filename, page.code_line)
+    dialect = dialect or getattr(page, "dialect", "book")
+    if dialect == "openpower" and not page.code.strip():
+        # (an instruction that silently did nothing would be a wrong answer)
+        raise SpecError(f"page {page.title!r} has no pseudocode", page.where)
+    tree = parse(page.code, page.filename, page.code_line, dialect)
     pc = PageCompiler(form, regclass, rc=rc, rc_target=rc_target, name=name,
                       where_file=page.filename, first_line=page.code_line,
-                      implicit=implicit, xlen=xlen)
+                      implicit=implicit, xlen=xlen, dialect=dialect)
+    if dialect == "openpower":
+        from . import openpower_envelope
+        pc.op_wants = openpower_envelope.wants(page)
     try:
         params = pc.compile(tree)
     except CompileError as e:

@@ -35,6 +35,9 @@ class Page:
     line: int  # line of the "# Title"
     extension: str = ""
     description: str = ""
+    # the pseudocode's operator precedence and naming: "book" (isa_ext's own
+    # pages) or "openpower" (pages read from an openpower-isa checkout)
+    dialect: str = "book"
 
     @property
     def mnemonic(self):
@@ -50,7 +53,12 @@ class Page:
 _SYNTAX = re.compile(r"^\*\s+(\S+)\s*(.*?)\s*(?:\(([^()]*=[^()]*)\))?\s*$")
 
 
-def parse_pages(text, filename, extension=""):
+def parse_pages(text, filename, extension="", html_comments=False):
+    """``html_comments``: a "<!-- ... -->" line inside a pseudocode block is
+    a comment (openpower-isa's page reader skips them, at any indentation)."""
+    if html_comments:  # blank, so line numbers stay
+        text = "\n".join("" if line.lstrip().startswith("<!--") else line
+                         for line in text.split("\n"))
     pages = []
     lines = text.splitlines()
     i = 0
