@@ -19,6 +19,7 @@ openpower-isa must then regenerate its compiled pseudocode (docs/openpower-plugi
 names the commands).
 """
 import argparse
+import ast
 import csv
 import io
 import os
@@ -28,7 +29,7 @@ import sys
 from ..errors import IsaExtError
 from ..spec.opcode_map import row_key
 from ..spec.rm import RC_FIELDS, parse_category, parse_slots
-from .op_checkout import (CALLER_NAME_LIST, CALLER_PY, ENUMS_PY, FIELDS_TEXT, HELPER_MODULE,
+from .op_checkout import (CALLER_LOOP_START, CALLER_NAME_LIST, CALLER_PY, ENUMS_PY, FIELDS_TEXT, HELPER_MODULE,
                           HELPERS_PY, TYPED_COLUMNS, Checkout, Edits, field_entry)
 
 DEFAULT_EXTENSIONS = ("swizzle", "gpu", "svp64")
@@ -37,37 +38,42 @@ MARK_END = "# isa_ext:{ext} end"
 MINOR22 = os.path.join("openpower", "isatables", "minor_22.csv")
 
 # The helper module install adds to openpower-isa (src/openpower/decoder/
-# isa_ext_helpers.py), hooked into its ISACallerHelper (the class every
-# generated page's self. calls resolve on) by a marked block in helpers.py.
-HELPERS_PROVIDED = ("ILLEGAL", "ISA_EXT_SCALAR_ONLY")
-HELPER_MODULE_TEXT = '''"""isa_ext's helpers for openpower-isa (written by `isa-ext openpower install`,
-removed by `isa-ext openpower uninstall`)."""
+# isa_ext_helpers.py: installed_helpers.py's text plus the SV_ROWS data block),
+# hooked into its ISACallerHelper (the class every generated page's self. calls
+# resolve on) by a marked block in helpers.py.
+HELPERS_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "installed_helpers.py")
 
 
-class IsaExtIllegal(Exception):
-    """An isa_ext extension instruction's ILLEGAL(reason): raised before the
-    page writes any register, so the instruction is aborted, nothing written."""
+def _helpers_source():
+    with open(HELPERS_SOURCE, encoding="utf-8") as f:
+        return f.read()
 
 
-def ILLEGAL(self, reason=""):
-    raise IsaExtIllegal(str(reason))
+def _provided_helpers():
+    """The PROVIDED tuple of installed_helpers.py, read without importing it (it
+    imports openpower-isa)."""
+    tree = ast.parse(_helpers_source())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "PROVIDED":
+            return tuple(ast.literal_eval(node.value))
+    raise OpenPowerError(f"{HELPERS_SOURCE}: no PROVIDED tuple")
 
 
-def ISA_EXT_SCALAR_ONLY(self, name):
-    """Installed pages are the scalar instructions: their SVP64 forms are not
-    installed, and run prefixed ISACaller would apply the scalar page per element
-    to the raw fields (no EXTRA register extension)."""
-    if self.is_svp64_mode:
-        raise IsaExtIllegal(f"{name}: its SVP64 form is not installed in openpower-isa")
-
-
-def install(cls):
-    cls.ILLEGAL = ILLEGAL
-    cls.ISA_EXT_SCALAR_ONLY = ISA_EXT_SCALAR_ONLY
-'''
+HELPERS_PROVIDED = _provided_helpers()
+# SVP64 categories whose element-group walk installed_helpers performs (ISA_EXT_GROUPS)
+GROUP_CATEGORIES = ("MVRM-2P-2S1D",)
+# names the group page reads that the engine supplies (swizzle_sv._GROUP_NAMES):
+# calls of the helpers of the same name there
+GROUP_NAMES = ("SRC_N", "DST_N", "IN_PLACE", "FP_ONE")
 HELPERS_HOOK = ("\n# isa_ext begin (isa-ext openpower install; uninstall removes it)\n"
                 "from openpower.decoder.isa_ext_helpers import install as _isa_ext_install\n"
                 "_isa_ext_install(ISACallerHelper)\n# isa_ext end\n")
+
+CALLER_HOOK = ("        # isa_ext begin (isa-ext openpower install; uninstall removes it)\n"
+               "        if self.is_svp64_mode and self.ISA_EXT_SV_CALL(ins_name, info):\n"
+               "            self.pc.update(self.namespace, self.is_svp64_mode)\n"
+               "            return asmop\n"
+               "        # isa_ext end\n")
 
 # Column names of openpower-isa's tables (facts from its isatables headers).
 MINOR_COLUMNS = ["opcode", "unit", "internal op", "in1", "in2", "in3", "out", "CR in", "CR out",
@@ -110,17 +116,27 @@ def locate(root=None):
 
 # --- pages ---------------------------------------------------------------------
 
-def convert_page(page, prologue=()):
+def convert_page(page, prologue=(), group=None):
     """A page in the strict layout openpower-isa's page reader expects: title,
     form, syntax lines, pseudocode, special registers, each after one blank line.
     Our "..." strings become openpower-isa's '...' strings; descriptions and
     comments outside the pseudocode are left out.  ``prologue``: pseudocode
-    lines put before the page's own."""
+    lines put before the page's own.  ``group``: the instruction's SVP64
+    element-group page (``sv.<mnemonic>``): under a prefix the page then walks the
+    groups with installed_helpers' ISA_EXT_GROUPS and runs that page's code per
+    group, else it runs its own (scalar) code."""
     code = ["    " + line for line in prologue]
-    for line in page.code.rstrip().splitlines():
-        if line.strip().startswith("#"):
-            continue  # openpower-isa's lexer drops comments; keep its input minimal
-        code.append("    " + _requote(line) if line.strip() else "")
+    if group is None:
+        code += _code_lines(page.code, 1)
+    else:
+        code += ["    if ISA_EXT_SVP64() = 1 then",
+                 f"        do isa_ext_g = 0 to ISA_EXT_GROUPS('{page.syntaxes[0][0]}') - 1",
+                 "            ISA_EXT_GROUP(isa_ext_g)",
+                 *_code_lines(group.code, 3, GROUP_NAMES),
+                 "            ISA_EXT_GROUP_END()",
+                 "        ISA_EXT_GROUPS_END()",
+                 "    else",
+                 *_code_lines(page.code, 2)]
     syntax = []
     for mnemonic, operands, flags in page.syntaxes:
         fl = " ".join(f"{k}={v}" for k, v in flags.items())
@@ -128,6 +144,22 @@ def convert_page(page, prologue=()):
     altered = ["    " + a for a in page.altered] or ["    None"]
     return "\n".join([f"# {page.title}", "", f"{page.form}-Form", "", *syntax, "", "Pseudo-code:", "",
                       *code, "", "Special Registers Altered:", "", *altered, ""]) + "\n"
+
+
+def _code_lines(code, depth, calls=()):
+    """Our pseudocode, converted, indented ``depth`` levels; the names in ``calls``
+    (values the isa_ext engine supplies) become calls of helpers of that name."""
+    out = []
+    for line in code.rstrip().splitlines():
+        if line.strip().startswith("#"):
+            continue  # openpower-isa's lexer drops comments; keep its input minimal
+        if not line.strip():
+            out.append("")
+            continue
+        for name in calls:
+            line = re.sub(rf"\b{name}\b(?!\s*\()", f"{name}()", line)
+        out.append("    " * depth + _requote(line))
+    return out
 
 
 # "A >=u B" as a whole condition or value, with space-free operands: openpower-isa
@@ -387,7 +419,7 @@ def _page_calls(text):
 
 class Plan:
     """What install would write for some extensions, and why the rest cannot be:
-    ``units`` [(row or None, page)] installable; ``skipped`` [(mnemonic, reason)]
+    ``units`` [(row, page, element-group page or None)] installable; ``skipped`` [(mnemonic, reason)]
     for what openpower-isa already defines; ``problems`` [(mnemonic, reason)]
     for what it could not read or run."""
 
@@ -412,32 +444,44 @@ def plan(extensions, co, isa):
     minor_keys = _their_keys(co.read(MINOR22))
     for ext in (e for e in extensions if e in have):
         rows = {r.mnemonic: r for r in isa.rows if r.extension == ext}
-        for page in (p for p in isa.all_pages if p.extension == ext):
+        pages = [p for p in isa.all_pages if p.extension == ext]
+        group_pages = {p.syntaxes[0][0][3:]: p for p in pages
+                       if p.syntaxes[0][0].startswith("sv.")}
+        for page in pages:
             names = [s[0] for s in page.syntaxes]
             if all(n in theirs for n in names):
                 result.skipped += [(n, "openpower-isa already defines it") for n in names]
                 continue
+            if names[0].startswith("sv."):
+                base = rows.get(names[0][3:])
+                if base is None or base.sv not in GROUP_CATEGORIES:
+                    why = (f"SVP64 category {base.sv if base else '?'}: a table openpower-isa "
+                           "does not read (its sv_analysis reads only its own RM-*/LDSTRM-* "
+                           "tables), and not one whose element groups the installed helper "
+                           f"walks ({', '.join(GROUP_CATEGORIES)})")
+                    result.problems += [(n, why) for n in names]
+                # else installed within its scalar instruction's page (below)
+                continue
+            row = rows.get(names[0])
+            group = group_pages.get(names[0]) if row is not None and \
+                row.sv in GROUP_CATEGORIES else None
             why = []
-            text = convert_page(page)
+            text = convert_page(page, group=group)
             why += [p.split(": ", 1)[1] for p in compat_problems(text, page.where)]
             unknown = sorted(_page_calls(text.split("Pseudo-code:", 1)[1]) - helpers)
             if unknown:
                 why.append("calls " + ", ".join(unknown) + ", which openpower-isa's "
                            "simulator does not define (no helper installed for it)")
-            row = rows.get(names[0])
-            if names[0].startswith("sv."):
-                base = rows.get(names[0][3:])
-                if base and base.sv and not os.path.isfile(os.path.join(co.tables, f"{base.sv}.csv")):
-                    why.append(f"SVP64 category {base.sv}: a table openpower-isa does not read "
-                               "(its sv_analysis reads only its own RM-*/LDSTRM-* tables)")
-            elif row is None:
+            if row is None:
                 why.append("no decoder row")
             else:
                 why += _row_problems(row, page, forms, members, minor_keys, result)
+            if group is not None:
+                names += [s[0] for s in group.syntaxes]
             if why:
                 result.problems += [(n, w) for n in names for w in why]
             else:
-                result.units.append((row, page))
+                result.units.append((row, page, group))
     return result
 
 
@@ -526,7 +570,7 @@ def install(extensions=DEFAULT_EXTENSIONS, root=None, isa=None, report=None):
     except BaseException:
         edits.restore()  # never leave a half-installed checkout behind
         raise
-    edits.commit(sorted({page.extension for _, page in p.units}))
+    edits.commit(sorted({page.extension for _, page, _g in p.units}))
     return written
 
 
@@ -536,21 +580,23 @@ def _write(p, co, edits):
         if re.match(r"(?:LDST)?RM-.*\.csv$", fn):  # sv_analysis rewrites these
             edits.snapshot(os.path.join("openpower", "isatables", fn))
     by_ext = {}
-    for row, page in p.units:
-        by_ext.setdefault(page.extension, []).append((row, page))
+    for row, page, group in p.units:
+        by_ext.setdefault(page.extension, []).append((row, page, group))
     minor_lines = []
     for ext, units in by_ext.items():
         rel = os.path.join("openpower", "isa", f"isa_ext_{ext}.mdwn")
-        # the scalar page only: under an SVP64 prefix ISACaller would run it per
-        # element on the raw (EXTRA-less) fields, so it traps there instead
-        text = "".join(convert_page(page, [f"ISA_EXT_SCALAR_ONLY('{page.syntaxes[0][0]}')"]) +
-                       "\n" for _, page in units)
+        # a scalar page alone: under an SVP64 prefix ISACaller would run it per
+        # element on the raw (EXTRA-less) fields, so it traps there instead; with
+        # its element-group page it walks the groups there (convert_page)
+        text = "".join((convert_page(page, group=group) if group is not None else
+                        convert_page(page, [f"ISA_EXT_SCALAR_ONLY('{page.syntaxes[0][0]}')"]))
+                       + "\n" for _, page, group in units)
         edits.write(rel, f"<!-- generated by isa_ext.openpower from pseudocode/{ext}/; "
                          f"do not edit -->\n\n{text}")
         written[co.path(rel)] = len(units)
         minor_lines += [MARK_BEGIN.format(ext=ext),
                         *_csv_lines(MINOR_COLUMNS, [_scalar_only(minor22_row(r))
-                                                    for r, _ in units]),
+                                                    for r, _p, _g in units]),
                         MARK_END.format(ext=ext)]
     minor = co.read(MINOR22)
     edits.write(MINOR22, minor + ("" if minor.endswith("\n") else "\n") +
@@ -561,7 +607,7 @@ def _write(p, co, edits):
         edits.write(FIELDS_TEXT, fields_text + ("" if fields_text.endswith("\n") else "\n") +
                     "".join(p.form_fields))
         written[co.path(FIELDS_TEXT)] = len(p.form_fields)
-    names = [s[0] for _, page in p.units for s in page.syntaxes]
+    names = [s[0] for _, page, _g in p.units for s in page.syntaxes]
     edits.write(ENUMS_PY, _insert_before_close(
         co.read(ENUMS_PY), "_insns = [",
         ["    # isa_ext (isa-ext openpower install)",
@@ -573,13 +619,36 @@ def _write(p, co, edits):
     caller = co.read(CALLER_PY)
     m = re.search(CALLER_NAME_LIST, caller, re.M | re.S)
     at = m.end() - len(m.group(2)) - 2
-    edits.write(CALLER_PY, caller[:at] + m.group(2) + "# isa_ext (isa-ext openpower install)\n" +
-                m.group(2) + " ".join(f'"{n}",' for n in names) + "\n" + caller[at:])
-    edits.write(HELPER_MODULE, HELPER_MODULE_TEXT)
+    caller = (caller[:at] + m.group(2) + "# isa_ext (isa-ext openpower install)\n" +
+              m.group(2) + " ".join(f'"{n}",' for n in names) + "\n" + caller[at:])
+    # before its SVP64 element loop reads the predicates (and may skip the
+    # instruction), an installed group walk runs instead (ISA_EXT_SV_CALL)
+    edits.write(CALLER_PY, caller.replace(CALLER_LOOP_START, CALLER_HOOK + CALLER_LOOP_START))
+    edits.write(HELPER_MODULE, _helpers_source() + _sv_rows_block(p.units))
     helpers = co.read(HELPERS_PY)
     edits.write(HELPERS_PY, helpers + HELPERS_HOOK)
     written[co.path(HELPER_MODULE)] = len(HELPERS_PROVIDED)
     return written
+
+
+def _sv_rows_block(units):
+    """installed_helpers.SV_ROWS for the installed element-group walks: per scalar
+    mnemonic its register file and the suffix bits of its destination and source
+    fields (EXTRA slots d:/s: of our table), which ISACaller's decoder has no row for."""
+    rows = {}
+    for row, _page, group in units:
+        if group is None:
+            continue
+        slots = [e for s in parse_slots(row.extra) for e in s]
+        dst = next(e.reg for e in slots if e.role == "d")
+        src = next(e.reg for e in slots if e.role == "s")
+        (dfirst, dlast), = row.form.fields[dst].pieces
+        (sfirst, slast), = row.form.fields[src].pieces
+        rows[row.mnemonic] = {"mnemonic": row.mnemonic,
+                              "regfile": "FPR" if dst.startswith("FR") else "GPR",
+                              "dst_bits": (dfirst, dlast), "src_bits": (sfirst, slast)}
+    return ("\n\n# written by isa-ext openpower install: the installed SVP64 forms\n"
+            f"SV_ROWS = {rows!r}\n")
 
 
 def uninstall(extensions=DEFAULT_EXTENSIONS, root=None, isa=None):
