@@ -172,6 +172,18 @@ def sv_seed_cases(isa):
         ("mv.swiz", dict(subvl=2, src_subvl=2), "Z.", 2, [0x55] * 32, "gpr",
          "beyond the source SUBVL"),
     ]
+    # encoding checks apply whatever the predicate or VL (isa_ext checks at decode,
+    # swizzle_sv.SvSwizzle): a reserved selector with VL=0, a selector beyond the
+    # source group with every destination group masked out (m=r3, r3=0); a legal
+    # one with VL=0 writes nothing
+    masked = [0x55] * 32
+    masked[3] = 0
+    out += [("mv.swiz", dict(subvl=2, src_subvl=2), 0b001_000_000_000, 0, [0x55] * 32,
+             "gpr", "selector 0b001 is reserved"),
+            ("mv.swiz", dict(subvl=2, src_subvl=2, mask=2), "Z.", 2, masked, "gpr",
+             "beyond the source SUBVL"),
+            ("mv.swiz", dict(subvl=2, src_subvl=2), "YX", 0, [0x55] * 32, "gpr",
+             {16: 0x55, 17: 0x55})]
     # test_fmv_one_in_each_float_format: "1" on X of a vec2 group, 1.0 of the width
     for ew, one in ((64, 0x3FF0_0000_0000_0000), (32, 0x3F80_0000), (16, 0x3C00)):
         out.append(("fmv.swiz", dict(subvl=2, src_subvl=2, ew=ew, ews=ew), "1X", 1,
