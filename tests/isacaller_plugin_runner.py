@@ -3,7 +3,8 @@ tests/test_openpower_plugin_e2e.py; not a test module).
 
 stdin: JSON list of cases {"words": [int, ...] (one instruction: a word, or an
 SVP64 prefix and its suffix), "gpr": [ints], "fpr": [ints] (r0 up, at most 128),
-optional "vl" (SVSTATE VL = MAXVL, default 0) and "cr" (the 32-bit CR, default 0)};
+optional "vl" (SVSTATE VL = MAXVL, default 0), "vfirst" (SVSTATE.vfirst, default 0)
+and "cr" (the 32-bit CR, default 0)};
 stdout: a line "RESULT <json>" with, per case, {"gpr": [128], "fpr": [128], "cr": int,
 "svstate": int} or
 {"illegal": reason} when the instruction raised the plugin's ILLEGAL helper
@@ -54,6 +55,7 @@ def main():
             isa.cr.value = case.get("cr", 0)
             isa.svstate.value = 0
             isa.svstate.vl = isa.svstate.maxvl = case.get("vl", 0)
+            isa.svstate.vfirst = case.get("vfirst", 0)
             isa.pc.CIA = SelectableInt(starts[n], 64)
             isa.pc.NIA = SelectableInt(starts[n] + 4, 64)
             yield from isa.setup_one()

@@ -84,7 +84,8 @@ def run_isa_ext(isa, case):
         sim.state.fpr[i] = _at(case["fpr"], i)
     sim.state.crval = case.get("cr", 0)
     vl = case.get("vl", 0)
-    sim.state.svstate = svstate.make(maxvl=vl, vl=vl)
+    sim.state.svstate = svstate.put(svstate.make(maxvl=vl, vl=vl), "vfirst",
+                                    case.get("vfirst", 0))
     sim.load_words(case["words"], addr=0x1000)
     res = sim.run(max_steps=1)
     if res.stop == "trap":
@@ -221,6 +222,20 @@ def sv_random_cases(isa, rng):
     return out
 
 
+def sv_plugin_trap_cases(isa):
+    """(case, expected ILLEGAL reason in ISACaller): an RM mode other than plain
+    (MODE bit 21, map-reduce) traps in both; vertical-first traps only there (the
+    plugin's documented limit, docs/openpower-plugin.md)."""
+    mapreduce = sv_program(isa, "mv.swiz", 4, 8, "YX", subvl=2, src_subvl=2)
+    mapreduce[0] |= 1 << 2  # RM[21] = prefix bit 29
+    return [({"words": mapreduce, "vl": 2, "gpr": [7] * 32, "fpr": []},
+             "sv.mv.swiz: only the plain mode (zeroing sz/dz) applies to MVRM-2P-2S1D"),
+            ({"words": sv_program(isa, "fmv.swiz", 4, 8, "YX", subvl=2, src_subvl=2),
+              "vl": 2, "vfirst": 1, "gpr": [], "fpr": [7] * 32},
+             "sv.fmv.swiz: vertical-first mode is not supported by the isa_ext plugin for "
+             "openpower-isa")]
+
+
 @pytest.fixture(scope="module")
 def runs(installed, isa):
     """{family: (cases, ISACaller's results)}: one ISACaller process per family.
@@ -228,9 +243,12 @@ def runs(installed, isa):
     rng = random.Random(16)
     seeds, sv_seeds = seed_cases(isa), sv_seed_cases(ISA(profile="openpower-isa"))
     scalar = [c for c, *_ in seeds] + random_cases(isa, rng)
+    traps = sv_plugin_trap_cases(isa)
     sv = [c for c, *_ in sv_seeds] + sv_random_cases(ISA(profile="openpower-isa"), rng)
+    sv_got = run_isacaller(installed, sv + [c for c, _ in traps])
     return {"scalar": (scalar, run_isacaller(installed, scalar)),
-            "sv": (sv, run_isacaller(installed, sv)), "seeds": seeds, "sv_seeds": sv_seeds}
+            "sv": (sv, sv_got[:len(sv)]), "seeds": seeds, "sv_seeds": sv_seeds,
+            "sv_traps": (traps, sv_got[len(sv):])}
 
 
 def differences(isa, cases, theirs):
@@ -301,6 +319,16 @@ def test_sv_swizzle_groups_run_alike_in_isacaller(runs):
             kinds.add("pack" if s == 1 < d else "unpack" if d == 1 < s else
                       "same" if d == s else "resize")
     assert kinds == {"pack", "unpack", "same", "resize"}
+
+
+def test_sv_swizzle_modes_the_plugin_does_not_run_trap_in_isacaller(runs):
+    traps, got = runs["sv_traps"]
+    assert got == [{"illegal": why} for _case, why in traps]
+    # isa_ext traps the map-reduce mode too, and runs vertical-first
+    isa = ISA(profile="openpower-isa")
+    assert run_isa_ext(isa, traps[0][0]) == {"illegal": traps[0][1]}
+    vf = dict(traps[1][0])
+    assert "illegal" not in run_isa_ext(isa, vf)
 
 
 def test_uninstall_restores_the_checkout(runs, installed):
