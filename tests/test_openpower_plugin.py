@@ -365,3 +365,20 @@ def test_a_failing_install_leaves_nothing_behind(checkout, full_isa, monkeypatch
     with pytest.raises(OSError):
         openpower.install(["swizzle"], root=str(checkout), isa=full_isa)
     assert snapshot(checkout) == before
+
+
+def test_installed_helper_module_stands_alone_in_openpower_isa():
+    # it is copied into openpower-isa and runs in its PyPy venv: it may import only
+    # openpower-isa, and every helper it claims to provide is a function it defines
+    import ast
+    from isa_ext.compat import plugin
+    tree = ast.parse(plugin._helpers_source())
+    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
+                for a in n.names}
+    imported |= {n.module.split(".")[0] for n in ast.walk(tree)
+                 if isinstance(n, ast.ImportFrom)}
+    assert imported == {"openpower"}
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    assert set(plugin.HELPERS_PROVIDED) <= defined
+    # the names the group pages read are among them (as calls)
+    assert set(plugin.GROUP_NAMES) <= set(plugin.HELPERS_PROVIDED)
