@@ -476,6 +476,7 @@ def plan(extensions, co, isa):
                 why.append("no decoder row")
             else:
                 why += _row_problems(row, page, forms, members, minor_keys, result)
+                why += _scope_name_problems(row, page)
             if group is not None:
                 names += [s[0] for s in group.syntaxes]
             if why:
@@ -483,6 +484,27 @@ def plan(extensions, co, isa):
             else:
                 result.units.append((row, page, group))
     return result
+
+
+# names a vector-scope page reads that isa_ext's engine supplies
+# (isa_ext/gpu/vector_scope.py): the warp's VL, SUBVL and active-lane mask
+VECTOR_SCOPE_NAMES = ("VL", "SUBVL", "ACTIVE")
+
+
+def _scope_name_problems(row, page):
+    """A vector-scope page (RM family VSRM/VSLDSTRM) reading the names the isa_ext
+    engine supplies: openpower-isa's simulator has no ACTIVE or SUBVL, and its VL is
+    SVSTATE's even without a prefix (where the warp is one lane)."""
+    from ..gpu.vector_scope import FAMILIES
+    if not row.sv or row.sv.split("-", 1)[0] not in FAMILIES:
+        return []
+    code = re.sub(r'"[^"]*"', '""', page.code)
+    read = sorted(n for n in VECTOR_SCOPE_NAMES if re.search(rf"\b{n}\b(?!\s*\()", code))
+    if not read:
+        return []
+    return [f"reads {', '.join(read)}, the warp's values isa_ext's vector-scope engine "
+            "supplies, which openpower-isa's simulator does not define (its VL is "
+            "SVSTATE's, also without a prefix; no helper installed for them)"]
 
 
 def _their_keys(minor22):
