@@ -132,7 +132,7 @@ def test_install_adds_what_openpower_isa_lacks_and_uninstall_restores_bytes(chec
         "(6, 10), 'src_bits': (11, 15)}" in helpers
     # ...reached through the hook before ISACaller's element loop
     caller = after["src/openpower/decoder/isa/caller.py"].decode()
-    assert ("        if self.is_svp64_mode and self.ISA_EXT_SV_CALL(ins_name, info):\n"
+    assert ("        if self.ISA_EXT_SV_CALL(ins_name, info):\n"
             "            self.pc.update(self.namespace, self.is_svp64_mode)\n"
             "            return asmop\n        # isa_ext end\n"
             "        if (self.is_svp64_mode or ins_name in ['svstep']):\n") in caller
@@ -146,9 +146,25 @@ def test_install_adds_what_openpower_isa_lacks_and_uninstall_restores_bytes(chec
     insns = enums[enums.index("_insns = ["):]
     assert '"mv.swiz", "fmv.swiz",' in insns[:insns.index("\n]")]
     assert "def ILLEGAL(self" in after["src/openpower/decoder/isa_ext_helpers.py"].decode()
-    # the GPU ops are not installed, each with its reason; the sv.* group pages are
-    assert any(r.startswith("ballot: not installed: form GTG is absent") for r in report)
-    assert not [r for r in report if r.startswith(("sv.mv.swiz", "sv.fmv.swiz"))]
+    # breakage 11: the thread-group ops are installed as vector-scope pages: their
+    # form GTG (Form enum member, fields), operand names passed as strings to the
+    # LANE helpers, the warp's names as helper calls, one decoder row per mnemonic
+    assert "    # isa_ext (isa-ext openpower install)\n    GTG = 47\n" in enums
+    assert "    GOP (21:25)\n" in fields and "Formats: GTG\n" in fields
+    assert "                    if LANE('RA', i, k) != 0 then votes[63 - i] <- 1\n" in pages
+    assert "        if GOP = 1 then LANE_assign('RT', i, ACTIVE())\n" in pages
+    assert "    do i = 0 to ISA_EXT_VL() - 1\n" in pages
+    assert rows["lanemasklt"]["opcode"] == "00111001100" and rows["ballot"]["form"] == "GTG"
+    assert "VS_ROWS = {'ballot': {'operands': {'RT': {'bits': (6, 10), 'regfile': 'GPR', " \
+        "'slot': 0, 'dest': True}, 'RA': {'bits': (11, 15), 'regfile': 'GPR', 'slot': 1, " \
+        "'dest': False}}, 'etype': 3}" in helpers
+    # the other GPU ops are not, each with its reason; the sv.* group pages are
+    assert any(r.startswith("shfl.idx: not installed: combines the loop index i with ")
+               for r in report)
+    assert any(r.startswith("qswz0: not installed: calls FPADD, VXISI") for r in report)
+    assert any(r.startswith("sured.add.u32: not installed: calls ") and "TRAP_AT_LANE" in r
+               for r in report)
+    assert not [r for r in report if r.startswith(("sv.mv.swiz", "sv.fmv.swiz", "ballot"))]
     # check on the installed checkout: our own rows and fields are no problem
     assert not [p for p in openpower.check(EXTS, root=str(checkout), isa=full_isa)
                 if p.startswith(("mv.swiz:", "fmv.swiz:"))]
@@ -169,16 +185,19 @@ def test_install_order_of_arguments_does_not_matter(checkout, full_isa, capsys):
 
 def test_check_names_each_reason_an_instruction_would_not_run(checkout, full_isa):
     problems = openpower.check(EXTS, root=str(checkout), isa=full_isa)
-    # forms its fields.text / Form enum lack (breakage 4)
-    assert "shfl.idx: form GSHF is absent from openpower-isa's fields.text and Form enum" \
-        in problems
-    # helpers it lacks (breakage 11)
-    assert any(p.startswith("laneid: calls ") and "LANE_ACTIVE" in p for p in problems)
-    # and the warp's names the vector-scope engine supplies (breakage 11)
-    assert "activemask: reads ACTIVE, SUBVL, VL, the warp's values isa_ext's vector-scope " \
-        "engine supplies, which openpower-isa's simulator does not define (its VL is " \
-        "SVSTATE's, also without a prefix; no helper installed for them)" in problems
-    assert any(p.startswith("shfl.idx: reads SUBVL, VL,") for p in problems)
+    # helpers it lacks (breakage 11's class): the quad swizzles' FP helpers, SURED's
+    assert any(p.startswith("qswz0: calls FPADD, VXISI, which openpower-isa's simulator "
+                            "does not define") for p in problems)
+    assert any(p.startswith("sured.add.u32: calls ") and "GROUP" in p and "TRAP_AT_LANE" in p
+               for p in problems)
+    # arithmetic whose width differs there: a loop index (a Python int from its RANGE)
+    # against a 6-bit lane operand (i + b wraps at 64 there, not here)
+    assert "shfl.idx: combines the loop index i with b by +: openpower-isa's RANGE() gives " \
+        "Python ints and its SelectableInt then computes at the other value's width " \
+        "(i + b wraps at b's width) or not at all (int & x), where isa_ext computes on " \
+        "unbounded integers" in problems
+    # the thread-group ops run there now (their form is added; breakages 4 and 11)
+    assert not [p for p in problems if p.startswith(("ballot:", "laneid:", "lanemask"))]
     # what install fixes itself is not a problem
     assert not [p for p in problems if p.startswith(("mv.swiz:", "fmv.swiz:", "sv."))]
 
@@ -330,11 +349,12 @@ def test_cli_check_and_install_say_why_gpu_ops_are_left_out(checkout, capsys):
     before = snapshot(checkout)
     assert cli_main(["openpower", "check", "gpu", "--root", str(checkout)]) == 1
     out = capsys.readouterr().out
-    assert "sured.add.u32: form GSR is absent from openpower-isa's fields.text" in out
-    # nothing of gpu runs there: install refuses and leaves the checkout alone
-    assert cli_main(["openpower", "install", "--root", str(checkout), "gpu"]) == 1
+    assert "sured.add.u32: calls " in out and "ballot:" not in out
+    # install adds the thread-group ops and says why the rest is left out
+    assert cli_main(["openpower", "install", "--root", str(checkout), "gpu"]) == 0
     err = capsys.readouterr().err
-    assert "ballot: not installed: form GTG is absent" in err and "nothing installable" in err
+    assert "shfl.up: not installed: combines the loop index" in err
+    assert cli_main(["openpower", "uninstall", "--root", str(checkout), "gpu"]) == 0
     assert snapshot(checkout) == before
     # the whole swizzle extension, sv.* forms included, runs there now (breakage 10)
     assert cli_main(["openpower", "check", "swizzle", "--root", str(checkout)]) == 0

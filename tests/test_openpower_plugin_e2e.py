@@ -20,6 +20,7 @@ import pytest
 from conftest import required_missing
 from isa_ext.cli import main as cli_main
 from isa_ext.encoding import encode
+from isa_ext.asm import assemble
 from isa_ext.ext.swizzle import parse_swizzle, prefix_rm, rm_field
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
@@ -56,7 +57,7 @@ def installed(isacaller, tmp_path_factory):
     _git(checkout, "add", "-A")
     _git(checkout, "commit", "-qm", "clean checkout")
     # the documented argument order (breakage 1)
-    assert cli_main(["openpower", "install", "--root", str(checkout), "swizzle"]) == 0
+    assert cli_main(["openpower", "install", "--root", str(checkout), "swizzle", "gpu"]) == 0
     # the regeneration docs/openpower-plugin.md names, run in the copy
     env = dict(os.environ, SILENCELOG="1", PYTHONPATH=str(checkout / "src"))
     for module in REGENERATE:
@@ -236,6 +237,67 @@ def sv_plugin_trap_cases(isa):
              "openpower-isa")]
 
 
+# --- GPU thread-group ops (seed 002): ballot, activemask, laneid, lanemask* ---------
+
+THREAD_GROUP = ("ballot", "activemask", "laneid", "lanemaskeq", "lanemaskge", "lanemaskgt",
+                "lanemaskle", "lanemasklt")
+
+
+def words_of(isa, text):
+    data = assemble(text, isa=isa, base=0x1000).data
+    return [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
+
+
+def gpu_seed_cases(isa):
+    """(case, {register: value}): tests/test_gpu.py::test_ballot_activemask_laneid_and_masks,
+    one instruction per case: 8 lanes, active = r10 = 0b1011_0111, lane values
+    5 0 7 1 9 0 2 3 at r64.. (values derived there in comments)."""
+    gpr = [0] * 128
+    gpr[10] = 0b10110111
+    for k in range(8):
+        gpr[16 + k] = 0xEE
+        gpr[64 + k] = (5, 0, 7, 1, 9, 0, 2, 3)[k]
+    out = [("sv.ballot/m=r10 3, *64", {3: 0b10010101}),
+           ("sv.activemask/m=r10 4", {4: 0b10110111}),
+           ("sv.laneid/m=r10 *16", dict(zip(range(16, 24), [0, 1, 2, 0xEE, 4, 5, 0xEE, 7]))),
+           ("sv.lanemaskeq *24", {27: 0b1000}),
+           ("sv.lanemaskge *32", {35: 0b11111000, 32: 0xFF}),
+           ("sv.lanemaskgt *40", {43: 0b11110000}),
+           ("sv.lanemaskle *48", {51: 0b1111, 55: 0xFF}),
+           ("sv.lanemasklt *56", {59: 0b111})]
+    return [({"words": words_of(isa, text), "vl": 8, "gpr": gpr, "fpr": []}, want)
+            for text, want in out]
+
+
+def gpu_thread_group_random_cases(isa, rng):
+    """Random thread-group ops: unprefixed (a one-lane warp) or prefixed with integer
+    or CR predicates, dz/sz, scalar or vector operands, ballot under /vec2../vec4,
+    destination element widths; VL 0..8; lane values often zero (ballot's votes)."""
+    out = []
+    for n in range(RANDOM_CASES):
+        op = THREAD_GROUP[n % len(THREAD_GROUP)]
+        rt = rng.choice(["*8", "*16", "5", "40"])
+        ops = f"{rt}, {rng.choice(['*24', '*32', '6'])}" if op == "ballot" else rt
+        if rng.random() < 0.15:
+            text = f"{op} {rng.randrange(3, 31)}" + (f", {rng.randrange(3, 31)}"
+                                                     if op == "ballot" else "")
+        else:
+            mods = [rng.choice(["", "/m=r3", "/m=~r3", "/m=r10", "/m=~r30", "/m=1<<r3",
+                                "/m=lt", "/m=ne", "/m=so"]),
+                    rng.choice(["", "", "/dz", "/sz"]),
+                    rng.choice(["", "", "", "/w=32", "/w=16", "/w=8"])]
+            if op == "ballot" or rng.random() < 0.1:  # other ops trap under SUBVL>1
+                mods.append(rng.choice(["", "", "/vec2", "/vec3", "/vec4"]))
+            text = f"sv.{op}{''.join(mods)} {ops}"
+        gpr = [rng.choice([0, 0, 1, rng.getrandbits(64)]) for _ in range(NREGS)]
+        gpr[3] = rng.randrange(64) if "1<<r3" in text else rng.getrandbits(64)
+        # ISACaller has CR0..CR7: CR predicates (CR4 + i) only up to VL = 4
+        vl = rng.randint(0, 4 if "/m=" in text and text.split("/m=")[1][0] in "lns" else 8)
+        out.append({"words": words_of(isa, text), "vl": vl,
+                    "cr": rng.getrandbits(32), "gpr": gpr, "fpr": [], "text": text})
+    return out
+
+
 @pytest.fixture(scope="module")
 def runs(installed, isa):
     """{family: (cases, ISACaller's results)}: one ISACaller process per family.
@@ -246,7 +308,11 @@ def runs(installed, isa):
     traps = sv_plugin_trap_cases(isa)
     sv = [c for c, *_ in sv_seeds] + sv_random_cases(ISA(profile="openpower-isa"), rng)
     sv_got = run_isacaller(installed, sv + [c for c, _ in traps])
-    return {"scalar": (scalar, run_isacaller(installed, scalar)),
+    op_isa = ISA(profile="openpower-isa")
+    gpu_seeds = gpu_seed_cases(op_isa)
+    gpu = [c for c, _ in gpu_seeds] + gpu_thread_group_random_cases(op_isa, rng)
+    return {"gpu": (gpu, run_isacaller(installed, gpu)), "gpu_seeds": gpu_seeds,
+            "scalar": (scalar, run_isacaller(installed, scalar)),
             "sv": (sv, sv_got[:len(sv)]), "seeds": seeds, "sv_seeds": sv_seeds,
             "sv_traps": (traps, sv_got[len(sv):])}
 
@@ -321,6 +387,23 @@ def test_sv_swizzle_groups_run_alike_in_isacaller(runs):
     assert kinds == {"pack", "unpack", "same", "resize"}
 
 
+def test_gpu_thread_group_ops_run_alike_in_isacaller(runs):
+    """ballot / activemask / laneid / lanemask* (seed 002) as vector-scope pages in
+    ISACaller: the hook runs the page once for the whole warp with the installed
+    LANE / LANE_ACTIVE / ACTIVE / LANE_assign helpers."""
+    isa = ISA(profile="openpower-isa")
+    cases, theirs = runs["gpu"]
+    seeds = runs["gpu_seeds"]
+    for (case, want), got in zip(seeds, theirs):
+        for result in (got, run_isa_ext(isa, case)):
+            assert {r: result["gpr"][r] for r in want} == want
+    assert differences(isa, cases, theirs) == []
+    rand = theirs[len(seeds):]
+    assert len(rand) == RANDOM_CASES
+    assert 30 < sum("illegal" not in g for g in rand)
+    assert sum("illegal" in g for g in rand) >= 1  # SUBVL>1 on a per-thread value
+
+
 def test_sv_swizzle_modes_the_plugin_does_not_run_trap_in_isacaller(runs):
     traps, got = runs["sv_traps"]
     assert got == [{"illegal": why} for _case, why in traps]
@@ -335,6 +418,7 @@ def test_uninstall_restores_the_checkout(runs, installed):
     # depends on ``runs``: uninstalling comes after every ISACaller run, in any order
     _python, checkout, _env = installed
     assert _git(checkout, "status", "--porcelain") != ""  # install did change it
-    assert cli_main(["openpower", "uninstall", "--root", str(checkout), "swizzle"]) == 0
+    assert cli_main(["openpower", "uninstall", "--root", str(checkout), "swizzle",
+                     "gpu"]) == 0
     assert _git(checkout, "status", "--porcelain") == ""
     assert _git(checkout, "diff") == ""

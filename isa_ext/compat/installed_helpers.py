@@ -89,6 +89,9 @@ def _predicate(self, mmode, code, vl):
     if mmode:
         bit, want = {0: (0, 1), 1: (0, 0), 2: (1, 1), 3: (1, 0), 4: (2, 1), 5: (2, 0),
                      6: (3, 1), 7: (3, 0)}[code]
+        if CR_PRED_FIELD0 + vl > len(self.crl):
+            raise IsaExtIllegal(f"CR predicate over VL={vl}: CR{CR_PRED_FIELD0}+i runs past "
+                                f"CR{len(self.crl) - 1}, the last CR field ISACaller has")
         out = 0
         for i in range(vl):
             if self.crl[CR_PRED_FIELD0 + i][bit].value == want:
@@ -213,21 +216,32 @@ def _walk(self):
 
 
 def ISA_EXT_SV_CALL(self, ins_name, info):
-    """Called by the plugin's hook in ISACaller.call() for every SVP64 instruction,
-    before its element loop.  An installed group walk runs its page once (the page
-    writes through DST_SUB_assign; it returns nothing for ISACaller to write) and
-    returns True: the hook then ends the instruction.  Horizontal-first, so the
-    steps end at 0."""
-    if ins_name not in SV_ROWS:
+    """Called by the plugin's hook in ISACaller.call() for every instruction, before
+    its SVP64 element loop.  An installed group walk (under a prefix) or
+    vector-scope instruction (with or without one) runs its page once (the page
+    writes through helpers; it returns nothing for ISACaller to write) and returns
+    True: the hook then ends the instruction.  Horizontal-first, so the steps end
+    at 0."""
+    walk = self.is_svp64_mode and ins_name in SV_ROWS
+    scope = VS_ROWS.get(ins_name)
+    if not walk and scope is None:
         return False
     from openpower.decoder.isa.caller import create_full_args
     names = create_full_args(read_regs=info.read_regs, special_regs=info.special_regs,
                              uninit_regs=info.uninit_regs, write_regs=info.write_regs)
+    if scope is not None:
+        self._isa_ext_scope = _Scope(self, ins_name, scope)
+        if self._isa_ext_scope.vl == 0:
+            self._isa_ext_scope = None
+            return True
     try:
         info.func(self, *[SelectableInt(0, 64) for _ in names])
+        if scope is not None:
+            self._isa_ext_scope.commit()
     finally:
-        self._isa_ext_walk = None
-    self.svstate.srcstep = self.svstate.dststep = 0
+        self._isa_ext_walk = self._isa_ext_scope = None
+    if self.is_svp64_mode:
+        self.svstate.srcstep = self.svstate.dststep = 0
     return True
 
 
@@ -281,9 +295,177 @@ def FP_ONE(self):
     return SelectableInt(_walk(self).fp_one, 64)
 
 
+# --- vector-scope instructions (isa_ext/gpu/vector_scope.py's contract) ----------
+#
+# The page runs once for the whole vector (ISA_EXT_SV_CALL, from the hook, with or
+# without a prefix: without one the warp is one lane of scalar operands).  The
+# plugin writes each register operand's name as a string (LANE('RA', i)), and
+# VS_ROWS (appended by the plugin) gives per mnemonic each operand's suffix bits,
+# register file, EXTRA slot and direction, and the EXTRA type.
+
+VS_ROWS = {}  # replaced by the plugin's data block at the end of this file
+MAX_LANES = 64
+
+
+class _Scope:
+    def __init__(self, self_, name, row):
+        self.name = ("sv." if self_.is_svp64_mode else "") + name
+        pc = self_.pc.CIA.value
+        prefixed = bool(self_.is_svp64_mode)
+        suffix = _word(self_, pc + 4 if prefixed else pc)
+        ew = ews = 64
+        if prefixed:
+            rm = _prefix_rm(_word(self_, pc))
+            mode = _bits(rm, 19, 23, 24)
+            if mode >> 2:
+                raise IsaExtIllegal(f"{self.name}: only the normal mode (with dz/sz zeroing) "
+                                    "applies to a vector-scope instruction")
+            if self_.svstate.vfirst:
+                raise IsaExtIllegal(f"{self.name}: a vector-scope instruction runs "
+                                    "horizontal-first only")
+            vl = self_.svstate.vl
+            if vl > MAX_LANES:
+                raise IsaExtIllegal(f"{self.name}: VL={vl} exceeds the warp size limit of "
+                                    f"{MAX_LANES} lanes")
+            self.active = _predicate(self_, _bits(rm, 0, 0, 24), _bits(rm, 1, 3, 24), vl) \
+                & ((1 << vl) - 1)
+            self.dz, self.sz = (mode >> 1) & 1, mode & 1
+            self.subvl = _bits(rm, 8, 9, 24) + 1
+            ew, ews = INT_ELWIDTH[_bits(rm, 4, 5, 24)], INT_ELWIDTH[_bits(rm, 6, 7, 24)]
+            extra9 = _bits(rm, 10, 18, 24)
+        else:
+            vl, self.active, self.dz, self.sz, self.subvl = 1, 1, 0, 0, 1
+        self.vl = vl
+        self.operands = {}
+        for field, op in row["operands"].items():
+            first, last = op["bits"]
+            base, vec = _bits(suffix, first, last, 32), False
+            if prefixed and op["slot"] is not None:
+                if row["etype"] == 3:
+                    spec = (extra9 >> (6 - 3 * op["slot"])) & 7
+                else:
+                    e = (extra9 >> (7 - 2 * op["slot"])) & 3
+                    spec = (0b100 | ((e & 1) << 1)) if e & 2 else (e & 1)
+                if spec & 4:
+                    base, vec = (base << 2) | (spec & 3), True
+                else:
+                    base = ((spec & 3) << 5) | base
+            if op["regfile"] == "FPR":
+                if prefixed and (ew != 64 or ews != 64):
+                    raise IsaExtIllegal(f"{self.name}: element-width overrides on FP "
+                                        "registers are not implemented")
+                width = 64
+            else:
+                width = ew if op["dest"] else ews
+            regs = self_.fpr if op["regfile"] == "FPR" else self_.gpr
+            self.operands[field] = (regs, base, vec, width, op["dest"])
+        self.pending = {}
+
+    def _operand(self, field):
+        op = self.operands.get(str(field))
+        if op is None:
+            raise IsaExtIllegal(f"{self.name}: {field} is not a register operand of this "
+                                "instruction")
+        return op
+
+    def _component(self, k):
+        if k is None:
+            if self.subvl != 1:
+                raise IsaExtIllegal(f"{self.name}: SUBVL={self.subvl} is not defined for "
+                                    "this instruction (its page reads one value per lane)")
+            return 0
+        if not 0 <= k < self.subvl:
+            raise IsaExtIllegal(f"{self.name}: component {k} outside the sub-vector "
+                                f"(SUBVL={self.subvl})")
+        return k
+
+    @staticmethod
+    def _get(regs, base, index, width):
+        bit = index * width
+        return (regs((base + bit // 64) & 127).value >> (bit % 64)) & ((1 << width) - 1)
+
+    def read(self, field, lane, k=None):
+        regs, base, vec, width, _dest = self._operand(field)
+        k = self._component(k)
+        if not vec:
+            return self._get(regs, base, 0, width)
+        if not 0 <= lane < self.vl:
+            raise IsaExtIllegal(f"{self.name}: lane {lane} outside the vector (VL={self.vl})")
+        if not (self.active >> lane) & 1 and self.sz:
+            return 0  # sz defines an inactive lane's value; without it: the register
+        return self._get(regs, base, lane * self.subvl + k, width)
+
+    def write(self, field, lane, value, k=None):
+        _regs, _base, vec, _width, _dest = self._operand(field)
+        k = self._component(k)
+        if vec:
+            if 0 <= lane < self.vl and (self.active >> lane) & 1:
+                self.pending[(str(field), lane * self.subvl + k)] = value
+        elif self.subvl != 1:
+            raise IsaExtIllegal(f"{self.name}: a scalar {field} cannot hold a "
+                                f"SUBVL={self.subvl} result (make it a vector)")
+        else:
+            self.pending.setdefault((str(field), 0), value)
+
+    @staticmethod
+    def _put(regs, base, index, width, value):
+        bit = index * width
+        reg, sh = (base + bit // 64) & 127, bit % 64
+        m = ((1 << width) - 1) << sh
+        regs[reg] = SelectableInt((regs(reg).value & ~m & M64) |
+                                  ((value & ((1 << width) - 1)) << sh), 64)
+
+    def commit(self):
+        for (field, element), value in self.pending.items():
+            regs, base, _vec, width, _dest = self.operands[field]
+            self._put(regs, base, element, width, value)
+        if self.dz:
+            for regs, base, vec, width, dest in self.operands.values():
+                if dest and vec:
+                    for lane in range(self.vl):
+                        if not (self.active >> lane) & 1:
+                            for k in range(self.subvl):
+                                self._put(regs, base, lane * self.subvl + k, width, 0)
+
+
+def _scope(self):
+    s = getattr(self, "_isa_ext_scope", None)
+    if s is None:
+        raise IsaExtIllegal("a vector-scope helper ran outside a vector-scope instruction")
+    return s
+
+
+def LANE(self, field, lane, k=None):
+    return SelectableInt(_scope(self).read(field, _int(lane),
+                                           None if k is None else _int(k)), 64)
+
+
+def LANE_assign(self, field, lane, *rest):
+    k, value = (None, rest[0]) if len(rest) == 1 else (_int(rest[0]), rest[1])
+    _scope(self).write(field, _int(lane), _int(value), k)
+
+
+def LANE_ACTIVE(self, lane):
+    s, lane = _scope(self), _int(lane)
+    return SelectableInt(int(0 <= lane < s.vl and (s.active >> lane) & 1), 1)
+
+
+def ACTIVE(self):
+    return SelectableInt(_scope(self).active, 64)
+
+
+def ISA_EXT_VL(self):
+    return _scope(self).vl
+
+
+def ISA_EXT_SUBVL(self):
+    return _scope(self).subvl
+
+
 PROVIDED = ("ILLEGAL", "ISA_EXT_SCALAR_ONLY", "ISA_EXT_SV_CALL", "ISA_EXT_SVP64", "ISA_EXT_GROUPS",
             "ISA_EXT_GROUP", "ISA_EXT_GROUP_END", "ISA_EXT_GROUPS_END", "SRC_SUB",
-            "DST_SUB_assign", "SRC_N", "DST_N", "IN_PLACE", "FP_ONE")
+            "DST_SUB_assign", "SRC_N", "DST_N", "IN_PLACE", "FP_ONE", "LANE", "LANE_assign",
+            "LANE_ACTIVE", "ACTIVE", "ISA_EXT_VL", "ISA_EXT_SUBVL")
 
 
 def install(cls):

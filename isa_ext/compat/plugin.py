@@ -70,7 +70,7 @@ HELPERS_HOOK = ("\n# isa_ext begin (isa-ext openpower install; uninstall removes
                 "_isa_ext_install(ISACallerHelper)\n# isa_ext end\n")
 
 CALLER_HOOK = ("        # isa_ext begin (isa-ext openpower install; uninstall removes it)\n"
-               "        if self.is_svp64_mode and self.ISA_EXT_SV_CALL(ins_name, info):\n"
+               "        if self.ISA_EXT_SV_CALL(ins_name, info):\n"
                "            self.pc.update(self.namespace, self.is_svp64_mode)\n"
                "            return asmop\n"
                "        # isa_ext end\n")
@@ -116,7 +116,7 @@ def locate(root=None):
 
 # --- pages ---------------------------------------------------------------------
 
-def convert_page(page, prologue=(), group=None):
+def convert_page(page, prologue=(), group=None, scope=False):
     """A page in the strict layout openpower-isa's page reader expects: title,
     form, syntax lines, pseudocode, special registers, each after one blank line.
     Our "..." strings become openpower-isa's '...' strings; descriptions and
@@ -126,7 +126,9 @@ def convert_page(page, prologue=(), group=None):
     groups with installed_helpers' ISA_EXT_GROUPS and runs that page's code per
     group, else it runs its own (scalar) code."""
     code = ["    " + line for line in prologue]
-    if group is None:
+    if scope:
+        code += [_scope_line(line) for line in _code_lines(page.code, 1)]
+    elif group is None:
         code += _code_lines(page.code, 1)
     else:
         code += ["    if ISA_EXT_SVP64() = 1 then",
@@ -144,6 +146,24 @@ def convert_page(page, prologue=(), group=None):
     altered = ["    " + a for a in page.altered] or ["    None"]
     return "\n".join([f"# {page.title}", "", f"{page.form}-Form", "", *syntax, "", "Pseudo-code:", "",
                       *code, "", "Special Registers Altered:", "", *altered, ""]) + "\n"
+
+
+# a vector-scope page's warp values (isa_ext's engine supplies them) -> helper calls
+# there; ACTIVE keeps its name, VL and SUBVL are openpower-isa namespace names
+_SCOPE_NAMES = {"VL": "ISA_EXT_VL()", "SUBVL": "ISA_EXT_SUBVL()", "ACTIVE": "ACTIVE()"}
+
+
+def _scope_line(line):
+    """LANE(X, ...) names operand X: the helper needs the operand (its EXTRA slot,
+    vector or scalar), not the field's value, so X is passed as a string."""
+    parts = re.split(r"('[^']*')", line)  # strings (odd parts) are left as they are
+    for n in range(0, len(parts), 2):
+        part = re.sub(r"\b(LANE|LANE_assign|GROUP)\(\s*([A-Za-z_]\w*)\s*,", r"\1('\2',",
+                      parts[n])
+        for name, call in _SCOPE_NAMES.items():
+            part = re.sub(rf"\b{name}\b(?!\s*\()", call, part)
+        parts[n] = part
+    return "".join(parts)
 
 
 def _code_lines(code, depth, calls=()):
@@ -426,6 +446,8 @@ class Plan:
     def __init__(self):
         self.units, self.skipped, self.problems = [], [], []
         self.form_fields = []  # fields.text "Instruction Fields" entries to add
+        self.new_forms = []  # forms to add to its Form enum
+        self.page_rows = {}  # id(page) -> the rows of its mnemonics
 
 
 def plan(extensions, co, isa):
@@ -465,46 +487,61 @@ def plan(extensions, co, isa):
             row = rows.get(names[0])
             group = group_pages.get(names[0]) if row is not None and \
                 row.sv in GROUP_CATEGORIES else None
+            scope = row is not None and _is_vector_scope(row)
             why = []
-            text = convert_page(page, group=group)
+            text = convert_page(page, group=group, scope=scope)
             why += [p.split(": ", 1)[1] for p in compat_problems(text, page.where)]
             unknown = sorted(_page_calls(text.split("Pseudo-code:", 1)[1]) - helpers)
             if unknown:
                 why.append("calls " + ", ".join(unknown) + ", which openpower-isa's "
                            "simulator does not define (no helper installed for it)")
-            if row is None:
+            why += _loop_index_problems(text.split("Pseudo-code:", 1)[1])
+            # every mnemonic of the page is a row of its own (shfl.idx, shfl.up, ...)
+            page_rows = [rows[n] for n in names if n in rows]
+            # fields and forms to add, kept only if the page is installed
+            n_fields, n_forms = len(result.form_fields), len(result.new_forms)
+            if len(page_rows) != len(names):
                 why.append("no decoder row")
-            else:
-                why += _row_problems(row, page, forms, members, minor_keys, result)
-                why += _scope_name_problems(row, page)
+            for r in page_rows:
+                why += [w for w in _row_problems(r, page, forms, members, minor_keys, result)
+                        if w not in why]
             if group is not None:
                 names += [s[0] for s in group.syntaxes]
             if why:
                 result.problems += [(n, w) for n in names for w in why]
+                del result.form_fields[n_fields:], result.new_forms[n_forms:]
             else:
-                result.units.append((row, page, group))
+                result.units.append((row, page, group, scope))
+                result.page_rows[id(page)] = page_rows
     return result
 
 
-# names a vector-scope page reads that isa_ext's engine supplies
-# (isa_ext/gpu/vector_scope.py): the warp's VL, SUBVL and active-lane mask
-VECTOR_SCOPE_NAMES = ("VL", "SUBVL", "ACTIVE")
+def _loop_index_problems(code):
+    """A loop index combined by + - & | ^ with a named value.  openpower-isa's
+    RANGE() gives Python ints; its SelectableInt then does the arithmetic at the
+    named value's width (i + b with a 6-bit b wraps at 64) or has no operator at
+    all (int & x), where ours is integer arithmetic on unbounded values."""
+    code = re.sub(r"'[^']*'", "''", code)
+    loops = set(re.findall(r"\bdo\s+([A-Za-z_]\w*)\s*=", code))
+    out = []
+    for i in sorted(loops):
+        for m in re.finditer(rf"(?<![\w.])(?:{i}\s*([-+&|^])\s*([A-Za-z_]\w*)(?!\w|\s*\()|"
+                             rf"([A-Za-z_]\w*)(?<!\bto)\s*([-+&|^])\s*{i}(?![\w(]))", code):
+            other = m.group(2) or m.group(3)
+            if other in loops or other in ("to", "then", "else", "if", "do"):
+                continue
+            why = (f"combines the loop index {i} with {other} by {m.group(1) or m.group(4)}: "
+                   "openpower-isa's RANGE() gives Python ints and its SelectableInt then "
+                   "computes at the other value's width (i + b wraps at b's width) or not "
+                   "at all (int & x), where isa_ext computes on unbounded integers")
+            if why not in out:
+                out.append(why)
+    return out
 
 
-def _scope_name_problems(row, page):
-    """A vector-scope page (RM family VSRM/VSLDSTRM) reading the names the isa_ext
-    engine supplies: openpower-isa's simulator has no ACTIVE or SUBVL, and its VL is
-    SVSTATE's even without a prefix (where the warp is one lane)."""
+def _is_vector_scope(row):
     from ..gpu.vector_scope import FAMILIES
-    if not row.sv or row.sv.split("-", 1)[0] not in FAMILIES:
-        return []
-    code = re.sub(r'"[^"]*"', '""', page.code)
-    read = sorted(n for n in VECTOR_SCOPE_NAMES if re.search(rf"\b{n}\b(?!\s*\()", code))
-    if not read:
-        return []
-    return [f"reads {', '.join(read)}, the warp's values isa_ext's vector-scope engine "
-            "supplies, which openpower-isa's simulator does not define (its VL is "
-            "SVSTATE's, also without a prefix; no helper installed for them)"]
+    return bool(row.sv) and row.sv.split("-", 1)[0] in FAMILIES
 
 
 def _their_keys(minor22):
@@ -520,12 +557,16 @@ def _their_keys(minor22):
 
 def _row_problems(row, page, forms, members, minor_keys, result):
     why = []
-    their = forms.get(row.form.name)
-    if their is None:
-        return [f"form {row.form.name} is absent from openpower-isa's fields.text "
-                "and Form enum"]
-    fields = their
-    for name in sorted(set(re.findall(r"[A-Za-z_]\w*", page.code)) & set(row.form.fields)):
+    fields = forms.get(row.form.name)
+    if fields is None:
+        # a form openpower-isa lacks: install defines it (all its fields as
+        # "Instruction Fields" entries, and a Form enum member)
+        fields = {}
+        if row.form.name not in result.new_forms:
+            result.new_forms.append(row.form.name)
+    used = set(row.form.fields) if row.form.name in result.new_forms else \
+        set(re.findall(r"[A-Za-z_]\w*", page.code)) & set(row.form.fields)
+    for name in sorted(used):
         bits = tuple(row.form.fields[name].pieces)
         if name in fields and fields[name] != bits:
             why.append(f"field {name} is bits {bits} here but {fields[name]} in its "
@@ -592,7 +633,7 @@ def install(extensions=DEFAULT_EXTENSIONS, root=None, isa=None, report=None):
     except BaseException:
         edits.restore()  # never leave a half-installed checkout behind
         raise
-    edits.commit(sorted({page.extension for _, page, _g in p.units}))
+    edits.commit(sorted({page.extension for _, page, _g, _s in p.units}))
     return written
 
 
@@ -602,8 +643,8 @@ def _write(p, co, edits):
         if re.match(r"(?:LDST)?RM-.*\.csv$", fn):  # sv_analysis rewrites these
             edits.snapshot(os.path.join("openpower", "isatables", fn))
     by_ext = {}
-    for row, page, group in p.units:
-        by_ext.setdefault(page.extension, []).append((row, page, group))
+    for row, page, group, scope in p.units:
+        by_ext.setdefault(page.extension, []).append((row, page, group, scope))
     minor_lines = []
     for ext, units in by_ext.items():
         rel = os.path.join("openpower", "isa", f"isa_ext_{ext}.mdwn")
@@ -611,29 +652,34 @@ def _write(p, co, edits):
         # element on the raw (EXTRA-less) fields, so it traps there instead; with
         # its element-group page it walks the groups there (convert_page)
         text = "".join((convert_page(page, group=group) if group is not None else
+                        convert_page(page, scope=True) if scope else
                         convert_page(page, [f"ISA_EXT_SCALAR_ONLY('{page.syntaxes[0][0]}')"]))
-                       + "\n" for _, page, group in units)
+                       + "\n" for _, page, group, scope in units)
         edits.write(rel, f"<!-- generated by isa_ext.openpower from pseudocode/{ext}/; "
                          f"do not edit -->\n\n{text}")
         written[co.path(rel)] = len(units)
         minor_lines += [MARK_BEGIN.format(ext=ext),
                         *_csv_lines(MINOR_COLUMNS, [_scalar_only(minor22_row(r))
-                                                    for r, _p, _g in units]),
+                                                    for _r, page, _g, _s in units
+                                                    for r in p.page_rows[id(page)]]),
                         MARK_END.format(ext=ext)]
     minor = co.read(MINOR22)
     edits.write(MINOR22, minor + ("" if minor.endswith("\n") else "\n") +
                 "\n".join(minor_lines) + "\n")
-    written[co.path(MINOR22)] = len(p.units)
+    written[co.path(MINOR22)] = sum(len(r) for r in p.page_rows.values())
     if p.form_fields:
         fields_text = co.read(FIELDS_TEXT)
         edits.write(FIELDS_TEXT, fields_text + ("" if fields_text.endswith("\n") else "\n") +
                     "".join(p.form_fields))
         written[co.path(FIELDS_TEXT)] = len(p.form_fields)
-    names = [s[0] for _, page, _g in p.units for s in page.syntaxes]
-    edits.write(ENUMS_PY, _insert_before_close(
+    names = [s[0] for _, page, _g, _s in p.units for s in page.syntaxes]
+    enums = _insert_before_close(
         co.read(ENUMS_PY), "_insns = [",
         ["    # isa_ext (isa-ext openpower install)",
-         "    " + " ".join(f'"{n}",' for n in names)]))
+         "    " + " ".join(f'"{n}",' for n in names)])
+    if p.new_forms:
+        enums = _add_form_members(enums, p.new_forms)
+    edits.write(ENUMS_PY, enums)
     written[co.path(ENUMS_PY)] = len(names)
     # ISACaller checks the decoded name against the program's disassembly text
     # and traps (0x700) on a mismatch, except for its list of instructions
@@ -646,7 +692,8 @@ def _write(p, co, edits):
     # before its SVP64 element loop reads the predicates (and may skip the
     # instruction), an installed group walk runs instead (ISA_EXT_SV_CALL)
     edits.write(CALLER_PY, caller.replace(CALLER_LOOP_START, CALLER_HOOK + CALLER_LOOP_START))
-    edits.write(HELPER_MODULE, _helpers_source() + _sv_rows_block(p.units))
+    edits.write(HELPER_MODULE, _helpers_source() + _sv_rows_block(p.units) +
+                _vs_rows_block(p))
     helpers = co.read(HELPERS_PY)
     edits.write(HELPERS_PY, helpers + HELPERS_HOOK)
     written[co.path(HELPER_MODULE)] = len(HELPERS_PROVIDED)
@@ -658,7 +705,7 @@ def _sv_rows_block(units):
     mnemonic its register file and the suffix bits of its destination and source
     fields (EXTRA slots d:/s: of our table), which ISACaller's decoder has no row for."""
     rows = {}
-    for row, _page, group in units:
+    for row, _page, group, _scope in units:
         if group is None:
             continue
         slots = [e for s in parse_slots(row.extra) for e in s]
@@ -671,6 +718,50 @@ def _sv_rows_block(units):
                               "dst_bits": (dfirst, dlast), "src_bits": (sfirst, slast)}
     return ("\n\n# written by isa-ext openpower install: the installed SVP64 forms\n"
             f"SV_ROWS = {rows!r}\n")
+
+
+def _vs_rows_block(p):
+    """installed_helpers.VS_ROWS for the installed vector-scope instructions: per
+    mnemonic its GPR/FPR operands (suffix bits, register file, EXTRA slot, whether
+    written) and its EXTRA type (EXTRA3 with at most three used slots, as
+    isa_ext.svp64.extra.etype under single predication)."""
+    from ..svp64.extra import etype
+    rows = {}
+    for _row, page, _group, scope in p.units:
+        if not scope:
+            continue
+        for row in p.page_rows[id(page)]:
+            slots = parse_slots(row.extra)
+            where = {}
+            for i, slot in enumerate(slots):
+                for e in slot:
+                    where.setdefault(e.reg, i)
+            operands = {}
+            for name, field in row.form.fields.items():
+                cls = REGFILES.get(name)
+                if cls is None or not re.search(rf"\b{name}\b", page.code):
+                    continue
+                (first, last), = field.pieces
+                operands[name] = {"bits": (first, last), "regfile": cls,
+                                  "slot": where.get(name), "dest": name in row.outs}
+            rows[row.mnemonic] = {"operands": operands,
+                                  "etype": etype([list(s) for s in slots], 1)}
+    return ("\n\n# written by isa-ext openpower install: the installed vector-scope rows\n"
+            f"VS_ROWS = {rows!r}\n")
+
+
+# register fields of our forms -> register file (the fields LANE may name)
+REGFILES = {**{n: "GPR" for n in ("RA", "RB", "RC", "RS", "RT")},
+            **{n: "FPR" for n in ("FRA", "FRB", "FRC", "FRS", "FRT")}}
+
+
+def _add_form_members(enums, forms):
+    """``forms`` as new members of its ``class Form(Enum)``, numbered after its last."""
+    m = re.search(r"^class Form\(Enum\):\n((?:    .*\n)*)", enums, re.M)
+    last = max(int(v) for v in re.findall(r"^    \w+ = (\d+)", m.group(1), re.M))
+    add = "    # isa_ext (isa-ext openpower install)\n" + "".join(
+        f"    {f} = {last + 1 + n}\n" for n, f in enumerate(forms))
+    return enums[:m.end()] + add + enums[m.end():]
 
 
 def uninstall(extensions=DEFAULT_EXTENSIONS, root=None, isa=None):
