@@ -1,6 +1,6 @@
 """The openpower-isa plugin end to end (issue 16): a clean openpower-isa checkout
 (the one ../shared/tools/isacaller-setup builds, copied so the shared one stays
-untouched), ``isa-ext openpower install --root CHECKOUT swizzle``, openpower-isa's
+untouched), ``isa-ext openpower install --root CHECKOUT swizzle gpu``, openpower-isa's
 regeneration (docs/openpower-plugin.md), then every case run on its ISACaller and on
 isa_ext, final GPRs, FPRs, CR and SVSTATE compared; ``uninstall`` leaves ``git status``
 clean.  One ISACaller process per instruction family runs all its cases (``runs``).
