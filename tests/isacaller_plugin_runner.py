@@ -2,9 +2,11 @@
 tests/test_openpower_plugin_e2e.py; not a test module).
 
 stdin: JSON list of cases {"words": [int, ...] (one instruction: a word, or an
-SVP64 prefix and its suffix), "gpr": [32 ints], "fpr": [32 ints], optional
-"vl" (SVSTATE VL = MAXVL, default 0)};
-stdout: a line "RESULT <json>" with, per case, {"gpr": [...], "fpr": [...], "cr": int} or
+SVP64 prefix and its suffix), "gpr": [ints], "fpr": [ints] (r0 up, at most 128),
+optional "vl" (SVSTATE VL = MAXVL, default 0), "vfirst" (SVSTATE.vfirst, default 0)
+and "cr" (the 32-bit CR, default 0)};
+stdout: a line "RESULT <json>" with, per case, {"gpr": [128], "fpr": [128], "cr": int,
+"svstate": int} or
 {"illegal": reason} when the instruction raised the plugin's ILLEGAL helper
 (aborted, nothing written).
 
@@ -24,6 +26,12 @@ from openpower.decoder.power_decoder import create_pdecode
 from openpower.decoder.power_decoder2 import PowerDecode2
 from openpower.decoder.selectable_int import SelectableInt
 
+NREGS = 128  # SVP64 extends register numbers to r0..r127
+
+
+def _at(values, i):
+    return values[i] if i < len(values) else 0
+
 
 def main():
     cases = json.load(sys.stdin)
@@ -34,17 +42,20 @@ def main():
     for c in cases:
         starts.append(4 * len(words))
         words += c["words"]
-    isa = ISA(pdecode2, [0] * 32, {}, 0, initial_insns=words,
-              respect_pc=True, fpregfile=[0] * 32, bigendian=0)
+    isa = ISA(pdecode2, [0] * NREGS, {}, 0, initial_insns=words,
+              respect_pc=True, fpregfile=[0] * NREGS, bigendian=0)
     out = []
 
     def process():
         yield pdecode2.dec.bigendian.eq(0)
         for n, case in enumerate(cases):
-            for i in range(32):
-                isa.gpr[i] = SelectableInt(case["gpr"][i], 64)
-                isa.fpr[i] = SelectableInt(case["fpr"][i], 64)
+            for i in range(NREGS):
+                isa.gpr[i] = SelectableInt(_at(case["gpr"], i), 64)
+                isa.fpr[i] = SelectableInt(_at(case["fpr"], i), 64)
+            isa.cr.value = case.get("cr", 0)
+            isa.svstate.value = 0
             isa.svstate.vl = isa.svstate.maxvl = case.get("vl", 0)
+            isa.svstate.vfirst = case.get("vfirst", 0)
             isa.pc.CIA = SelectableInt(starts[n], 64)
             isa.pc.NIA = SelectableInt(starts[n] + 4, 64)
             yield from isa.setup_one()
@@ -54,9 +65,10 @@ def main():
             except IsaExtIllegal as e:
                 out.append({"illegal": str(e)})
                 continue
-            out.append({"gpr": [isa.gpr(i).value for i in range(32)],
-                        "fpr": [isa.fpr(i).value for i in range(32)],
-                        "cr": isa.cr.value & 0xFFFF_FFFF})
+            out.append({"gpr": [isa.gpr(i).value for i in range(NREGS)],
+                        "fpr": [isa.fpr(i).value for i in range(NREGS)],
+                        "cr": isa.cr.value & 0xFFFF_FFFF,
+                        "svstate": isa.svstate.value})
 
     sim = Simulator(m)
     sim.add_process(process)

@@ -118,9 +118,24 @@ def test_install_adds_what_openpower_isa_lacks_and_uninstall_restores_bytes(chec
     pages = "".join(after[k].decode() for k in after if k.startswith("openpower/isa/isa_ext_"))
     assert "* mv.swiz RTp,RAp,imm" in pages and "* fmv.swiz FRTp,FRAp,imm" in pages
     assert "* setvl" not in pages and "* svstep" not in pages
-    # each installed page refuses to run under an SVP64 prefix (its SVP64 form is not
-    # installed): the guard is its first line
-    assert "Pseudo-code:\n\n    ISA_EXT_SCALAR_ONLY('mv.swiz')\n    if RTp[4] = 1" in pages
+    # breakage 10: under an SVP64 prefix the page walks the MVRM-2P-2S1D element groups
+    # and runs the sv.mv.swiz group page per group (names the engine supplies become
+    # helper calls); without one it runs the scalar page
+    assert ("Pseudo-code:\n\n    if ISA_EXT_SVP64() = 1 then\n"
+            "        do isa_ext_g = 0 to ISA_EXT_GROUPS('mv.swiz') - 1\n"
+            "            ISA_EXT_GROUP(isa_ext_g)\n") in pages
+    assert "            src <- SRC_SUB(3) || SRC_SUB(2) || SRC_SUB(1) || SRC_SUB(0)\n" in pages
+    assert "                    if IN_PLACE() = 0 then DST_SUB_assign(i, 0)\n" in pages
+    assert "    else\n        if RTp[4] = 1 then ILLEGAL(" in pages
+    helpers = after["src/openpower/decoder/isa_ext_helpers.py"].decode()
+    assert "SV_ROWS = {'mv.swiz': {'mnemonic': 'mv.swiz', 'regfile': 'GPR', 'dst_bits': " \
+        "(6, 10), 'src_bits': (11, 15)}" in helpers
+    # ...reached through the hook before ISACaller's element loop
+    caller = after["src/openpower/decoder/isa/caller.py"].decode()
+    assert ("        if self.ISA_EXT_SV_CALL(ins_name, info):\n"
+            "            self.pc.update(self.namespace, self.is_svp64_mode)\n"
+            "            return asmop\n        # isa_ext end\n"
+            "        if (self.is_svp64_mode or ins_name in ['svstep']):\n") in caller
     assert "setvl: skipped: openpower-isa already defines it" in report
     # fields its DQ-form lacks (breakage 6), in its "Instruction Fields" syntax
     fields = after["openpower/isatables/fields.text"].decode()
@@ -131,10 +146,25 @@ def test_install_adds_what_openpower_isa_lacks_and_uninstall_restores_bytes(chec
     insns = enums[enums.index("_insns = ["):]
     assert '"mv.swiz", "fmv.swiz",' in insns[:insns.index("\n]")]
     assert "def ILLEGAL(self" in after["src/openpower/decoder/isa_ext_helpers.py"].decode()
-    # the GPU ops and the sv.* group pages are not installed, each with its reason
-    assert any(r.startswith("ballot: not installed: form GTG is absent") for r in report)
-    assert any(r.startswith("sv.mv.swiz: not installed: calls ") and "SRC_SUB" in r
+    # breakage 11: the thread-group ops are installed as vector-scope pages: their
+    # form GTG (Form enum member, fields), operand names passed as strings to the
+    # LANE helpers, the warp's names as helper calls, one decoder row per mnemonic
+    assert "    # isa_ext (isa-ext openpower install)\n    GTG = 47\n" in enums
+    assert "    GOP (21:25)\n" in fields and "Formats: GTG\n" in fields
+    assert "                    if LANE('RA', i, k) != 0 then votes[63 - i] <- 1\n" in pages
+    assert "        if GOP = 1 then LANE_assign('RT', i, ACTIVE())\n" in pages
+    assert "    do i = 0 to ISA_EXT_VL() - 1\n" in pages
+    assert rows["lanemasklt"]["opcode"] == "00111001100" and rows["ballot"]["form"] == "GTG"
+    assert "VS_ROWS = {'ballot': {'operands': {'RT': {'bits': (6, 10), 'regfile': 'GPR', " \
+        "'slot': 0, 'dest': True}, 'RA': {'bits': (11, 15), 'regfile': 'GPR', 'slot': 1, " \
+        "'dest': False}}, 'etype': 3}" in helpers
+    # the other GPU ops are not, each with its reason; the sv.* group pages are
+    assert any(r.startswith("shfl.idx: not installed: combines the loop index i with ")
                for r in report)
+    assert any(r.startswith("qswz0: not installed: calls FPADD, VXISI") for r in report)
+    assert any(r.startswith("sured.add.u32: not installed: calls ") and "TRAP_AT_LANE" in r
+               for r in report)
+    assert not [r for r in report if r.startswith(("sv.mv.swiz", "sv.fmv.swiz", "ballot"))]
     # check on the installed checkout: our own rows and fields are no problem
     assert not [p for p in openpower.check(EXTS, root=str(checkout), isa=full_isa)
                 if p.startswith(("mv.swiz:", "fmv.swiz:"))]
@@ -155,16 +185,42 @@ def test_install_order_of_arguments_does_not_matter(checkout, full_isa, capsys):
 
 def test_check_names_each_reason_an_instruction_would_not_run(checkout, full_isa):
     problems = openpower.check(EXTS, root=str(checkout), isa=full_isa)
-    # forms its fields.text / Form enum lack (breakage 4)
-    assert "shfl.idx: form GSHF is absent from openpower-isa's fields.text and Form enum" \
-        in problems
-    # helpers it lacks (breakages 10, 11)
-    assert any(p.startswith("laneid: calls ") and "LANE_ACTIVE" in p for p in problems)
-    # a table it does not read (breakage 10)
+    # helpers it lacks (breakage 11's class): the quad swizzles' FP helpers, SURED's
+    assert any(p.startswith("qswz0: calls FPADD, VXISI, which openpower-isa's simulator "
+                            "does not define") for p in problems)
+    assert any(p.startswith("sured.add.u32: calls ") and "GROUP" in p and "TRAP_AT_LANE" in p
+               for p in problems)
+    # arithmetic whose width differs there: a loop index (a Python int from its RANGE)
+    # against a 6-bit lane operand (i + b wraps at 64 there, not here)
+    assert "shfl.idx: combines the loop index i with b by +: openpower-isa's RANGE() gives " \
+        "Python ints and its SelectableInt then computes at the other value's width " \
+        "(i + b wraps at b's width) or not at all (int & x), where isa_ext computes on " \
+        "unbounded integers" in problems
+    # the thread-group ops run there now (their form is added; breakages 4 and 11)
+    assert not [p for p in problems if p.startswith(("ballot:", "laneid:", "lanemask"))]
+    # what install fixes itself is not a problem
+    assert not [p for p in problems if p.startswith(("mv.swiz:", "fmv.swiz:", "sv."))]
+
+
+def test_check_names_an_svp64_category_no_installed_walk_handles(checkout, full_isa,
+                                                                  monkeypatch):
+    # breakage 10's class: an sv.* group page of a category openpower-isa has no table
+    # for and the installed helper does not walk (here: as if MVRM were not walked)
+    monkeypatch.setattr(openpower, "GROUP_CATEGORIES", ())
+    problems = openpower.check(["swizzle"], root=str(checkout), isa=full_isa)
     assert any(p.startswith("sv.mv.swiz: SVP64 category MVRM-2P-2S1D: a table openpower-isa "
                             "does not read") for p in problems)
-    # what install fixes itself is not a problem
-    assert not [p for p in problems if p.startswith(("mv.swiz:", "fmv.swiz:"))]
+
+
+def test_check_refuses_a_checkout_without_the_element_loop_hook_point(checkout, full_isa):
+    # the group walk runs from a hook before ISACaller's SVP64 element loop: another
+    # openpower-isa whose call() lacks that line gets nothing half-installed
+    caller = checkout / "src" / "openpower" / "decoder" / "isa" / "caller.py"
+    caller.write_text(caller.read_text().replace(
+        "        if (self.is_svp64_mode or ins_name in ['svstep']):\n", ""))
+    problems = openpower.check(["swizzle"], root=str(checkout), isa=full_isa)
+    assert any(p.startswith("checkout: src/openpower/decoder/isa/caller.py: no single") and
+               "SVP64 element loop" in p for p in problems)
 
 
 def test_check_reports_a_field_that_clashes_with_openpower_isas_form(checkout, full_isa):
@@ -293,13 +349,16 @@ def test_cli_check_and_install_say_why_gpu_ops_are_left_out(checkout, capsys):
     before = snapshot(checkout)
     assert cli_main(["openpower", "check", "gpu", "--root", str(checkout)]) == 1
     out = capsys.readouterr().out
-    assert "sured.add.u32: form GSR is absent from openpower-isa's fields.text" in out
-    # nothing of gpu runs there: install refuses and leaves the checkout alone
-    assert cli_main(["openpower", "install", "--root", str(checkout), "gpu"]) == 1
+    assert "sured.add.u32: calls " in out and "ballot:" not in out
+    # install adds the thread-group ops and says why the rest is left out
+    assert cli_main(["openpower", "install", "--root", str(checkout), "gpu"]) == 0
     err = capsys.readouterr().err
-    assert "ballot: not installed: form GTG is absent" in err and "nothing installable" in err
+    assert "shfl.up: not installed: combines the loop index" in err
+    assert cli_main(["openpower", "uninstall", "--root", str(checkout), "gpu"]) == 0
     assert snapshot(checkout) == before
-    assert cli_main(["openpower", "check", "swizzle", "--root", str(checkout)]) == 1  # sv.* forms
+    # the whole swizzle extension, sv.* forms included, runs there now (breakage 10)
+    assert cli_main(["openpower", "check", "swizzle", "--root", str(checkout)]) == 0
+    assert "openpower-isa compatible: swizzle" in capsys.readouterr().out
 
 
 def test_a_checkout_of_another_layout_is_refused_before_anything_is_written(checkout, full_isa):
@@ -331,3 +390,20 @@ def test_a_failing_install_leaves_nothing_behind(checkout, full_isa, monkeypatch
     with pytest.raises(OSError):
         openpower.install(["swizzle"], root=str(checkout), isa=full_isa)
     assert snapshot(checkout) == before
+
+
+def test_installed_helper_module_stands_alone_in_openpower_isa():
+    # it is copied into openpower-isa and runs in its PyPy venv: it may import only
+    # openpower-isa, and every helper it claims to provide is a function it defines
+    import ast
+    from isa_ext.compat import plugin
+    tree = ast.parse(plugin._helpers_source())
+    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
+                for a in n.names}
+    imported |= {n.module.split(".")[0] for n in ast.walk(tree)
+                 if isinstance(n, ast.ImportFrom)}
+    assert imported == {"openpower"}
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    assert set(plugin.HELPERS_PROVIDED) <= defined
+    # the names the group pages read are among them (as calls)
+    assert set(plugin.GROUP_NAMES) <= set(plugin.HELPERS_PROVIDED)

@@ -1,8 +1,9 @@
 """The openpower-isa plugin end to end (issue 16): a clean openpower-isa checkout
 (the one ../shared/tools/isacaller-setup builds, copied so the shared one stays
-untouched), ``isa-ext openpower install --root CHECKOUT swizzle``, openpower-isa's
+untouched), ``isa-ext openpower install --root CHECKOUT swizzle gpu``, openpower-isa's
 regeneration (docs/openpower-plugin.md), then every case run on its ISACaller and on
-isa_ext, final GPRs and FPRs compared; ``uninstall`` leaves ``git status`` clean.
+isa_ext, final GPRs, FPRs, CR and SVSTATE compared; ``uninstall`` leaves ``git status``
+clean.  One ISACaller process per instruction family runs all its cases (``runs``).
 
 ISACaller is the independent oracle here: it runs the installed page through its own
 parser and simulator.  The seed-001 cases carry their hand-derived values too
@@ -19,15 +20,20 @@ import pytest
 from conftest import required_missing
 from isa_ext.cli import main as cli_main
 from isa_ext.encoding import encode
-from isa_ext.ext.swizzle import parse_swizzle
+from isa_ext.asm import assemble
+from isa_ext.ext.swizzle import parse_swizzle, prefix_rm, rm_field
+from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
+from isa_ext.svp64 import svstate
+from test_swizzle_svp64 import sv_program
 
 pytestmark = pytest.mark.slow  # ~2 minutes: a regeneration of openpower-isa; CI runs it
 
 RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "isacaller_plugin_runner.py")
 REGENERATE = ("openpower.sv.sv_analysis", "openpower.decoder.pseudo.pyfnwriter",
               "openpower.decoder.pseudo.pywriter")
-RANDOM_CASES = 60  # per instruction family (mv.swiz, fmv.swiz)
+RANDOM_CASES = 60  # per instruction family (mv.swiz, fmv.swiz, sv.mv.swiz, sv.fmv.swiz)
+NREGS = 128
 
 
 def _git(checkout, *args):
@@ -51,7 +57,7 @@ def installed(isacaller, tmp_path_factory):
     _git(checkout, "add", "-A")
     _git(checkout, "commit", "-qm", "clean checkout")
     # the documented argument order (breakage 1)
-    assert cli_main(["openpower", "install", "--root", str(checkout), "swizzle"]) == 0
+    assert cli_main(["openpower", "install", "--root", str(checkout), "swizzle", "gpu"]) == 0
     # the regeneration docs/openpower-plugin.md names, run in the copy
     env = dict(os.environ, SILENCELOG="1", PYTHONPATH=str(checkout / "src"))
     for module in REGENERATE:
@@ -61,24 +67,50 @@ def installed(isacaller, tmp_path_factory):
     return isacaller.python, checkout, env
 
 
-def run_isacaller(installed, cases):
+def run_isacaller(installed, families):
+    """{family: ISACaller's results}: one ISACaller process per family, all at once
+    (each costs seconds to start; CI has more than one core)."""
     python, checkout, env = installed
-    r = subprocess.run([python, RUNNER], input=json.dumps(cases), cwd=checkout, env=env,
-                       capture_output=True, text=True, timeout=900)
-    assert r.returncode == 0, r.stderr[-4000:]
-    return json.loads(r.stdout.rsplit("RESULT ", 1)[1])
+    procs = {}
+    for name, cases in families.items():
+        # the cases from a file, so that every process starts at once
+        path = checkout.parent / f"cases-{name}.json"
+        path.write_text(json.dumps(cases))
+        with open(path) as stdin:
+            procs[name] = subprocess.Popen([python, RUNNER], stdin=stdin,
+                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                           cwd=checkout, env=env, text=True)
+    out = {}
+    for name, proc in procs.items():
+        stdout, stderr = proc.communicate(timeout=900)
+        assert proc.returncode == 0, stderr[-4000:]
+        out[name] = json.loads(stdout.rsplit("RESULT ", 1)[1])
+    return out
 
 
 def run_isa_ext(isa, case):
-    sim = Simulator(isa)
-    for i in range(32):
-        sim.state.gpr[i], sim.state.fpr[i] = case["gpr"][i], case["fpr"][i]
+    """isa_ext's end state for a case, as the runner reports ISACaller's.  Permissive:
+    an SVP64 overlap of source and destination runs in group order (ISACaller's
+    walk does the same) instead of stopping."""
+    sim = Simulator(isa, strict=False)
+    for i in range(NREGS):
+        sim.state.gpr[i] = _at(case["gpr"], i)
+        sim.state.fpr[i] = _at(case["fpr"], i)
+    sim.state.crval = case.get("cr", 0)
+    vl = case.get("vl", 0)
+    sim.state.svstate = svstate.put(svstate.make(maxvl=vl, vl=vl), "vfirst",
+                                    case.get("vfirst", 0))
     sim.load_words(case["words"], addr=0x1000)
     res = sim.run(max_steps=1)
     if res.stop == "trap":
         assert res.trap.kind == "illegal", res.trap
         return {"illegal": res.trap.reason}
-    return {"gpr": list(res.gpr[:32]), "fpr": list(res.fpr[:32]), "cr": res.cr}
+    return {"gpr": list(sim.state.gpr[:NREGS]), "fpr": list(sim.state.fpr[:NREGS]),
+            "cr": sim.state.crval, "svstate": sim.state.svstate}
+
+
+def _at(values, i):
+    return values[i] if i < len(values) else 0
 
 
 # seed 001's example registers (tests/test_swizzle_seed.py): X..W = 0xA..0xD
@@ -131,23 +163,193 @@ def random_cases(isa, rng):
     return out
 
 
-def test_swizzle_runs_alike_in_isacaller_and_uninstall_restores_the_checkout(installed, isa):
-    seeds = seed_cases(isa)
-    rand = random_cases(isa, random.Random(16))
-    # sv.mv.swiz / sv.fmv.swiz are not installed (docs/openpower-plugin.md): with VL=2
-    # ISACaller must trap on them, not run the scalar page on the raw fields
-    prefixed = [{"words": list(isa.sv_assemble(m, ["*8", "*12", str(0o7050)], 0,
-                                               lambda t: int(t, 0))),
-                 "gpr": seed_regs(), "fpr": seed_regs(), "vl": 2}
-                for m in ("sv.mv.swiz", "sv.fmv.swiz")]
-    cases = [c for c, *_ in seeds] + rand
-    theirs = run_isacaller(installed, cases + prefixed)
-    theirs, theirs_prefixed = theirs[:len(cases)], theirs[len(cases):]
-    assert theirs_prefixed == [{"illegal": "mv.swiz: its SVP64 form is not installed in "
-                                           "openpower-isa"},
-                               {"illegal": "fmv.swiz: its SVP64 form is not installed in "
-                                           "openpower-isa"}]
-    assert len(theirs) == len(cases)
+# --- sv.mv.swiz / sv.fmv.swiz (MVRM-2P-2S1D) ---------------------------------------
+
+def sv_seed_cases(isa):
+    """(case, register file, {register: expected value} or an ILLEGAL reason fragment):
+    the hand-derived examples of tests/test_swizzle_svp64.py (values derived there in
+    comments): pack planes into vec4, unpack vec4 into planes, a swizzled unpack of
+    32-bit elements, fmv's constant 1 per float format, a selector beyond the source
+    SUBVL."""
+    planes = [0] * 32 + [0x100 + i for i in range(8)]
+    out = [
+        # test_pack_planes_into_vec4
+        ("mv.swiz", dict(subvl=4, src_subvl=1), "XYZW", 2, planes, "gpr",
+         dict(zip(range(16, 24), [0x100, 0x102, 0x104, 0x106, 0x101, 0x103, 0x105, 0x107]))),
+        # test_unpack_vec4_into_planes
+        ("mv.swiz", dict(subvl=1, src_subvl=4), "XYZW", 2, planes, "gpr",
+         dict(zip(range(16, 24), [0x100, 0x104, 0x101, 0x105, 0x102, 0x106, 0x103, 0x107]))),
+        # test_swizzled_unpack_with_32_bit_elements
+        ("mv.swiz", dict(subvl=1, src_subvl=2, ew=32, ews=32), "YX", 2,
+         [0] * 32 + [0xA1 << 32 | 0xA0, 0xB1 << 32 | 0xB0], "gpr",
+         {16: 0xB1 << 32 | 0xA1, 17: 0xB0 << 32 | 0xA0}),
+        # test_selector_beyond_source_subvl_traps_without_writes
+        ("mv.swiz", dict(subvl=2, src_subvl=2), "Z.", 2, [0x55] * 32, "gpr",
+         "beyond the source SUBVL"),
+    ]
+    # encoding checks apply whatever the predicate or VL (isa_ext checks at decode,
+    # swizzle_sv.SvSwizzle): a reserved selector with VL=0, a selector beyond the
+    # source group with every destination group masked out (m=r3, r3=0); a legal
+    # one with VL=0 writes nothing
+    masked = [0x55] * 32
+    masked[3] = 0
+    out += [("mv.swiz", dict(subvl=2, src_subvl=2), 0b001_000_000_000, 0, [0x55] * 32,
+             "gpr", "selector 0b001 is reserved"),
+            ("mv.swiz", dict(subvl=2, src_subvl=2, mask=2), "Z.", 2, masked, "gpr",
+             "beyond the source SUBVL"),
+            ("mv.swiz", dict(subvl=2, src_subvl=2), "YX", 0, [0x55] * 32, "gpr",
+             {16: 0x55, 17: 0x55})]
+    # test_fmv_one_in_each_float_format: "1" on X of a vec2 group, 1.0 of the width
+    for ew, one in ((64, 0x3FF0_0000_0000_0000), (32, 0x3F80_0000), (16, 0x3C00)):
+        out.append(("fmv.swiz", dict(subvl=2, src_subvl=2, ew=ew, ews=ew), "1X", 1,
+                    [0] * 32 + [0x1234], "fpr", {16: ("low", ew, one)}))
+    cases = []
+    for mnemonic, rm, swz, vl, regs, file, want in out:
+        case = {"words": sv_program(isa, mnemonic, 4, 8, swz, **rm), "vl": vl,
+                "gpr": regs if file == "gpr" else [], "fpr": regs if file == "fpr" else []}
+        cases.append((case, file, want))
+    return cases
+
+
+def sv_random_cases(isa, rng):
+    """Random RM (element widths, SUBVL and src_SUBVL in 1..4 so pack, unpack and
+    resize all occur, scalar/vector EXTRA2, integer and CR twin predicates, sz/dz),
+    random registers and selectors (now and then an illegal one)."""
+    out = []
+    for mnemonic in ("mv.swiz", "fmv.swiz"):
+        for _ in range(RANDOM_CASES):
+            sels = [rng.choice([0, 2, 3, 4, 5, 6, 7] * 8 + [1]) for _ in range(4)]
+            imm = sum(s << (9 - 3 * i) for i, s in enumerate(sels))
+            rm = dict(subvl=rng.randint(1, 4), src_subvl=rng.randint(1, 4),
+                      rt_extra=rng.choice([0, 1, 2, 3, 2, 3]),
+                      ra_extra=rng.choice([0, 1, 2, 3, 2, 3]),
+                      ew=rng.choice([64, 32, 16, 8]), ews=rng.choice([64, 32, 16, 8]),
+                      mask=rng.randrange(8), smask=rng.randrange(8),
+                      sz=rng.randrange(2), dz=rng.randrange(2))
+            words = sv_program(isa, mnemonic, rng.randrange(32), rng.randrange(32), imm, **rm)
+            if rng.random() < 0.3:  # CR predicates (MASKMODE = RM[0])
+                words[0] |= 1 << (31 - 6)
+            regs = [rng.getrandbits(64) for _ in range(NREGS)]
+            out.append({"words": words, "vl": rng.choice([0, 1, 2, 3, 4, 2, 3, 4]),
+                        "cr": rng.getrandbits(32),
+                        "gpr": regs, "fpr": [rng.getrandbits(64) for _ in range(NREGS)]})
+    return out
+
+
+def sv_plugin_trap_cases(isa):
+    """(case, expected ILLEGAL reason in ISACaller): an RM mode other than plain
+    (MODE bit 21, map-reduce) traps in both; vertical-first traps only there (the
+    plugin's documented limit, docs/openpower-plugin.md)."""
+    mapreduce = sv_program(isa, "mv.swiz", 4, 8, "YX", subvl=2, src_subvl=2)
+    mapreduce[0] |= 1 << 2  # RM[21] = prefix bit 29
+    return [({"words": mapreduce, "vl": 2, "gpr": [7] * 32, "fpr": []},
+             "sv.mv.swiz: only the plain mode (zeroing sz/dz) applies to MVRM-2P-2S1D"),
+            ({"words": sv_program(isa, "fmv.swiz", 4, 8, "YX", subvl=2, src_subvl=2),
+              "vl": 2, "vfirst": 1, "gpr": [], "fpr": [7] * 32},
+             "sv.fmv.swiz: vertical-first mode is not supported by the isa_ext plugin for "
+             "openpower-isa")]
+
+
+# --- GPU thread-group ops (seed 002): ballot, activemask, laneid, lanemask* ---------
+
+THREAD_GROUP = ("ballot", "activemask", "laneid", "lanemaskeq", "lanemaskge", "lanemaskgt",
+                "lanemaskle", "lanemasklt")
+
+
+def words_of(isa, text):
+    data = assemble(text, isa=isa, base=0x1000).data
+    return [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
+
+
+def gpu_seed_cases(isa):
+    """(case, {register: value}): tests/test_gpu.py::test_ballot_activemask_laneid_and_masks,
+    one instruction per case: 8 lanes, active = r10 = 0b1011_0111, lane values
+    5 0 7 1 9 0 2 3 at r64.. (values derived there in comments)."""
+    gpr = [0] * 128
+    gpr[10] = 0b10110111
+    for k in range(8):
+        gpr[16 + k] = 0xEE
+        gpr[64 + k] = (5, 0, 7, 1, 9, 0, 2, 3)[k]
+    out = [("sv.ballot/m=r10 3, *64", {3: 0b10010101}),
+           ("sv.activemask/m=r10 4", {4: 0b10110111}),
+           ("sv.laneid/m=r10 *16", dict(zip(range(16, 24), [0, 1, 2, 0xEE, 4, 5, 0xEE, 7]))),
+           ("sv.lanemaskeq *24", {27: 0b1000}),
+           ("sv.lanemaskge *32", {35: 0b11111000, 32: 0xFF}),
+           ("sv.lanemaskgt *40", {43: 0b11110000}),
+           ("sv.lanemaskle *48", {51: 0b1111, 55: 0xFF}),
+           ("sv.lanemasklt *56", {59: 0b111})]
+    return [({"words": words_of(isa, text), "vl": 8, "gpr": gpr, "fpr": []}, want)
+            for text, want in out]
+
+
+def gpu_thread_group_random_cases(isa, rng):
+    """Random thread-group ops: unprefixed (a one-lane warp) or prefixed with integer
+    or CR predicates, dz/sz, scalar or vector operands, ballot under /vec2../vec4,
+    destination element widths; VL 0..8; lane values often zero (ballot's votes)."""
+    out = []
+    for n in range(RANDOM_CASES):
+        op = THREAD_GROUP[n % len(THREAD_GROUP)]
+        rt = rng.choice(["*8", "*16", "5", "40"])
+        ops = f"{rt}, {rng.choice(['*24', '*32', '6'])}" if op == "ballot" else rt
+        if rng.random() < 0.15:
+            text = f"{op} {rng.randrange(3, 31)}" + (f", {rng.randrange(3, 31)}"
+                                                     if op == "ballot" else "")
+        else:
+            mods = [rng.choice(["", "/m=r3", "/m=~r3", "/m=r10", "/m=~r30", "/m=1<<r3",
+                                "/m=lt", "/m=ne", "/m=so"]),
+                    rng.choice(["", "", "/dz", "/sz"]),
+                    rng.choice(["", "", "", "/w=32", "/w=16", "/w=8"])]
+            if op == "ballot" or rng.random() < 0.1:  # other ops trap under SUBVL>1
+                mods.append(rng.choice(["", "", "/vec2", "/vec3", "/vec4"]))
+            text = f"sv.{op}{''.join(mods)} {ops}"
+        gpr = [rng.choice([0, 0, 1, rng.getrandbits(64)]) for _ in range(NREGS)]
+        gpr[3] = rng.randrange(64) if "1<<r3" in text else rng.getrandbits(64)
+        # ISACaller has CR0..CR7: CR predicates (CR4 + i) only up to VL = 4
+        vl = rng.randint(0, 4 if "/m=" in text and text.split("/m=")[1][0] in "lns" else 8)
+        out.append({"words": words_of(isa, text), "vl": vl,
+                    "cr": rng.getrandbits(32), "gpr": gpr, "fpr": [], "text": text})
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(installed, isa):
+    """{family: (cases, ISACaller's results)}: one ISACaller process per family.
+    Scalar cases include seed 001's; sv cases the hand-derived SVP64 ones."""
+    rng = random.Random(16)
+    seeds, sv_seeds = seed_cases(isa), sv_seed_cases(ISA(profile="openpower-isa"))
+    scalar = [c for c, *_ in seeds] + random_cases(isa, rng)
+    traps = sv_plugin_trap_cases(isa)
+    sv = [c for c, *_ in sv_seeds] + sv_random_cases(ISA(profile="openpower-isa"), rng)
+    op_isa = ISA(profile="openpower-isa")
+    gpu_seeds = gpu_seed_cases(op_isa)
+    gpu = [c for c, _ in gpu_seeds] + gpu_thread_group_random_cases(op_isa, rng)
+    got = run_isacaller(installed, {"scalar": scalar, "sv": sv + [c for c, _ in traps],
+                                    "gpu": gpu})
+    return {"scalar": (scalar, got["scalar"]), "seeds": seeds,
+            "sv": (sv, got["sv"][:len(sv)]), "sv_seeds": sv_seeds,
+            "sv_traps": (traps, got["sv"][len(sv):]),
+            "gpu": (gpu, got["gpu"]), "gpu_seeds": gpu_seeds}
+
+
+def differences(isa, cases, theirs):
+    """Cases where ISACaller and isa_ext end differently (or only one traps)."""
+    out = []
+    for case, got in zip(cases, theirs):
+        ours = run_isa_ext(isa, case)
+        if ("illegal" in got) != ("illegal" in ours) or ("illegal" not in got and got != ours):
+            changed = {k: [i for i, (a, b) in enumerate(zip(got[k], ours[k])) if a != b]
+                       if isinstance(got[k], list) else (got[k], ours[k])
+                       for k in ("gpr", "fpr", "cr", "svstate")
+                       if k in got and k in ours and got[k] != ours[k]}
+            out.append(([hex(w) for w in case["words"]], case.get("vl"), got.get("illegal"),
+                        ours.get("illegal"), changed))
+    return out
+
+
+def test_scalar_swizzle_runs_alike_in_isacaller(runs, isa):
+    cases, theirs = runs["scalar"]
+    seeds = runs["seeds"]
+    assert len(theirs) == len(cases) == len(seeds) + 2 * RANDOM_CASES
     # the seed examples against their hand-derived values, on both simulators
     for (case, file, rt, want), got in zip(seeds, theirs):
         ours = run_isa_ext(isa, case)
@@ -156,21 +358,81 @@ def test_swizzle_runs_alike_in_isacaller_and_uninstall_restores_the_checkout(ins
                 assert want in result.get("illegal", ""), (hex(case["words"][-1]), result)
             else:
                 assert (result[file][rt], result[file][rt + 1]) == want, hex(case["words"][-1])
-    # every case: ISACaller and isa_ext end with the same GPRs, FPRs and CR, or both
-    # trap (the scalar moves touch no SVSTATE or memory)
-    differ = []
-    for case, got in zip(cases, theirs):
-        ours = run_isa_ext(isa, case)
-        if ("illegal" in got) != ("illegal" in ours) or \
-                ("illegal" not in got and got != ours):
-            differ.append((hex(case["words"][-1]), got.get("illegal"), ours.get("illegal")))
-    assert differ == []
+    # every case: the same GPRs, FPRs, CR and SVSTATE, or both trap
+    assert differences(isa, cases, theirs) == []
     # the random cases exercise both outcomes
     assert 20 < sum("illegal" not in g for g in theirs[len(seeds):])
     assert sum("illegal" in g for g in theirs[len(seeds):]) >= 5
-    # (one test, not two: uninstalling must come after running, in any test order)
+
+
+def test_sv_swizzle_groups_run_alike_in_isacaller(runs):
+    """sv.mv.swiz / sv.fmv.swiz under SVP64 in ISACaller: the installed page walks
+    the element groups (installed_helpers.ISA_EXT_GROUPS) and runs the group page
+    per group; compared with isa_ext under its openpower-isa profile (CR predicates
+    test CR4+i there, as ISACaller's do)."""
+    isa = ISA(profile="openpower-isa")
+    cases, theirs = runs["sv"]
+    seeds = runs["sv_seeds"]
+    assert len(theirs) == len(cases) == len(seeds) + 2 * RANDOM_CASES
+    for (case, file, want), got in zip(seeds, theirs):
+        ours = run_isa_ext(isa, case)
+        for result in (got, ours):
+            if isinstance(want, str):
+                assert want in result.get("illegal", ""), result
+                continue
+            for reg, value in want.items():
+                if isinstance(value, tuple):  # ("low", bits, value): the element only
+                    _low, bits, value = value
+                    assert result[file][reg] & ((1 << bits) - 1) == value
+                else:
+                    assert result[file][reg] == value, (file, reg)
+    assert differences(isa, cases, theirs) == []
+    rand = theirs[len(seeds):]
+    assert 40 < sum("illegal" not in g for g in rand)
+    assert sum("illegal" in g for g in rand) >= 5
+    # pack, unpack and resize all ran (SUBVL / src_SUBVL from RM bits 8:9 / 14:15)
+    kinds = set()
+    for case, got in zip(cases[len(seeds):], rand):
+        if "illegal" not in got:
+            rmv = prefix_rm(case["words"][0])
+            d, s = rm_field(rmv, "SUBVL") + 1, rm_field(rmv, "src_SUBVL") + 1
+            kinds.add("pack" if s == 1 < d else "unpack" if d == 1 < s else
+                      "same" if d == s else "resize")
+    assert kinds == {"pack", "unpack", "same", "resize"}
+
+
+def test_gpu_thread_group_ops_run_alike_in_isacaller(runs):
+    """ballot / activemask / laneid / lanemask* (seed 002) as vector-scope pages in
+    ISACaller: the hook runs the page once for the whole warp with the installed
+    LANE / LANE_ACTIVE / ACTIVE / LANE_assign helpers."""
+    isa = ISA(profile="openpower-isa")
+    cases, theirs = runs["gpu"]
+    seeds = runs["gpu_seeds"]
+    for (case, want), got in zip(seeds, theirs):
+        for result in (got, run_isa_ext(isa, case)):
+            assert {r: result["gpr"][r] for r in want} == want
+    assert differences(isa, cases, theirs) == []
+    rand = theirs[len(seeds):]
+    assert len(rand) == RANDOM_CASES
+    assert 30 < sum("illegal" not in g for g in rand)
+    assert sum("illegal" in g for g in rand) >= 1  # SUBVL>1 on a per-thread value
+
+
+def test_sv_swizzle_modes_the_plugin_does_not_run_trap_in_isacaller(runs):
+    traps, got = runs["sv_traps"]
+    assert got == [{"illegal": why} for _case, why in traps]
+    # isa_ext traps the map-reduce mode too, and runs vertical-first
+    isa = ISA(profile="openpower-isa")
+    assert run_isa_ext(isa, traps[0][0]) == {"illegal": traps[0][1]}
+    vf = dict(traps[1][0])
+    assert "illegal" not in run_isa_ext(isa, vf)
+
+
+def test_uninstall_restores_the_checkout(runs, installed):
+    # depends on ``runs``: uninstalling comes after every ISACaller run, in any order
     _python, checkout, _env = installed
     assert _git(checkout, "status", "--porcelain") != ""  # install did change it
-    assert cli_main(["openpower", "uninstall", "--root", str(checkout), "swizzle"]) == 0
+    assert cli_main(["openpower", "uninstall", "--root", str(checkout), "swizzle",
+                     "gpu"]) == 0
     assert _git(checkout, "status", "--porcelain") == ""
     assert _git(checkout, "diff") == ""

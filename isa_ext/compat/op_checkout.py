@@ -21,6 +21,9 @@ MANIFEST = os.path.join("openpower", "isa_ext_installed.json")
 # caller.py's list of instructions binutils cannot assemble (names it takes from
 # the decoder instead of the program's ".long" text)
 CALLER_NAME_LIST = r"^( *)if dotstrp in \[\*FPTRANS_INSNS,\n.*?^( *)\]:"
+# caller.py's call(): the line that starts the SVP64 element loop (it reads the
+# predicates and may skip the instruction); the decode-time check hook goes before it
+CALLER_LOOP_START = "        if (self.is_svp64_mode or ins_name in ['svstep']):\n"
 
 # minor_22.csv / RM-*.csv column -> openpower-isa enum whose member names it holds
 TYPED_COLUMNS = {"in1": "In1Sel", "in2": "In2Sel", "in3": "In3Sel", "out": "OutSel",
@@ -101,6 +104,9 @@ class Checkout:
         if not re.search(CALLER_NAME_LIST, self.read(CALLER_PY), re.M | re.S):
             out.append(f"{CALLER_PY}: no 'if dotstrp in [*FPTRANS_INSNS,' list of "
                        "instructions binutils cannot assemble")
+        if self.read(CALLER_PY).count(CALLER_LOOP_START) != 1:
+            out.append(f"{CALLER_PY}: no single {CALLER_LOOP_START.strip()!r} line (the start "
+                       "of the SVP64 element loop, where the group-walk hook goes)")
         if "\n# " not in self.read(FIELDS_TEXT):
             out.append(f"{FIELDS_TEXT}: no sections")
         return out

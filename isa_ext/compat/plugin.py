@@ -19,6 +19,7 @@ openpower-isa must then regenerate its compiled pseudocode (docs/openpower-plugi
 names the commands).
 """
 import argparse
+import ast
 import csv
 import io
 import os
@@ -28,7 +29,7 @@ import sys
 from ..errors import IsaExtError
 from ..spec.opcode_map import row_key
 from ..spec.rm import RC_FIELDS, parse_category, parse_slots
-from .op_checkout import (CALLER_NAME_LIST, CALLER_PY, ENUMS_PY, FIELDS_TEXT, HELPER_MODULE,
+from .op_checkout import (CALLER_LOOP_START, CALLER_NAME_LIST, CALLER_PY, ENUMS_PY, FIELDS_TEXT, HELPER_MODULE,
                           HELPERS_PY, TYPED_COLUMNS, Checkout, Edits, field_entry)
 
 DEFAULT_EXTENSIONS = ("swizzle", "gpu", "svp64")
@@ -37,37 +38,42 @@ MARK_END = "# isa_ext:{ext} end"
 MINOR22 = os.path.join("openpower", "isatables", "minor_22.csv")
 
 # The helper module install adds to openpower-isa (src/openpower/decoder/
-# isa_ext_helpers.py), hooked into its ISACallerHelper (the class every
-# generated page's self. calls resolve on) by a marked block in helpers.py.
-HELPERS_PROVIDED = ("ILLEGAL", "ISA_EXT_SCALAR_ONLY")
-HELPER_MODULE_TEXT = '''"""isa_ext's helpers for openpower-isa (written by `isa-ext openpower install`,
-removed by `isa-ext openpower uninstall`)."""
+# isa_ext_helpers.py: installed_helpers.py's text plus the SV_ROWS data block),
+# hooked into its ISACallerHelper (the class every generated page's self. calls
+# resolve on) by a marked block in helpers.py.
+HELPERS_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "installed_helpers.py")
 
 
-class IsaExtIllegal(Exception):
-    """An isa_ext extension instruction's ILLEGAL(reason): raised before the
-    page writes any register, so the instruction is aborted, nothing written."""
+def _helpers_source():
+    with open(HELPERS_SOURCE, encoding="utf-8") as f:
+        return f.read()
 
 
-def ILLEGAL(self, reason=""):
-    raise IsaExtIllegal(str(reason))
+def _provided_helpers():
+    """The PROVIDED tuple of installed_helpers.py, read without importing it (it
+    imports openpower-isa)."""
+    tree = ast.parse(_helpers_source())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "PROVIDED":
+            return tuple(ast.literal_eval(node.value))
+    raise OpenPowerError(f"{HELPERS_SOURCE}: no PROVIDED tuple")
 
 
-def ISA_EXT_SCALAR_ONLY(self, name):
-    """Installed pages are the scalar instructions: their SVP64 forms are not
-    installed, and run prefixed ISACaller would apply the scalar page per element
-    to the raw fields (no EXTRA register extension)."""
-    if self.is_svp64_mode:
-        raise IsaExtIllegal(f"{name}: its SVP64 form is not installed in openpower-isa")
-
-
-def install(cls):
-    cls.ILLEGAL = ILLEGAL
-    cls.ISA_EXT_SCALAR_ONLY = ISA_EXT_SCALAR_ONLY
-'''
+HELPERS_PROVIDED = _provided_helpers()
+# SVP64 categories whose element-group walk installed_helpers performs (ISA_EXT_GROUPS)
+GROUP_CATEGORIES = ("MVRM-2P-2S1D",)
+# names the group page reads that the engine supplies (swizzle_sv._GROUP_NAMES):
+# calls of the helpers of the same name there
+GROUP_NAMES = ("SRC_N", "DST_N", "IN_PLACE", "FP_ONE")
 HELPERS_HOOK = ("\n# isa_ext begin (isa-ext openpower install; uninstall removes it)\n"
                 "from openpower.decoder.isa_ext_helpers import install as _isa_ext_install\n"
                 "_isa_ext_install(ISACallerHelper)\n# isa_ext end\n")
+
+CALLER_HOOK = ("        # isa_ext begin (isa-ext openpower install; uninstall removes it)\n"
+               "        if self.ISA_EXT_SV_CALL(ins_name, info):\n"
+               "            self.pc.update(self.namespace, self.is_svp64_mode)\n"
+               "            return asmop\n"
+               "        # isa_ext end\n")
 
 # Column names of openpower-isa's tables (facts from its isatables headers).
 MINOR_COLUMNS = ["opcode", "unit", "internal op", "in1", "in2", "in3", "out", "CR in", "CR out",
@@ -110,17 +116,29 @@ def locate(root=None):
 
 # --- pages ---------------------------------------------------------------------
 
-def convert_page(page, prologue=()):
+def convert_page(page, prologue=(), group=None, scope=False):
     """A page in the strict layout openpower-isa's page reader expects: title,
     form, syntax lines, pseudocode, special registers, each after one blank line.
     Our "..." strings become openpower-isa's '...' strings; descriptions and
     comments outside the pseudocode are left out.  ``prologue``: pseudocode
-    lines put before the page's own."""
+    lines put before the page's own.  ``group``: the instruction's SVP64
+    element-group page (``sv.<mnemonic>``): under a prefix the page then walks the
+    groups with installed_helpers' ISA_EXT_GROUPS and runs that page's code per
+    group, else it runs its own (scalar) code."""
     code = ["    " + line for line in prologue]
-    for line in page.code.rstrip().splitlines():
-        if line.strip().startswith("#"):
-            continue  # openpower-isa's lexer drops comments; keep its input minimal
-        code.append("    " + _requote(line) if line.strip() else "")
+    if scope:
+        code += [_scope_line(line) for line in _code_lines(page.code, 1)]
+    elif group is None:
+        code += _code_lines(page.code, 1)
+    else:
+        code += ["    if ISA_EXT_SVP64() = 1 then",
+                 f"        do isa_ext_g = 0 to ISA_EXT_GROUPS('{page.syntaxes[0][0]}') - 1",
+                 "            ISA_EXT_GROUP(isa_ext_g)",
+                 *_code_lines(group.code, 3, GROUP_NAMES),
+                 "            ISA_EXT_GROUP_END()",
+                 "        ISA_EXT_GROUPS_END()",
+                 "    else",
+                 *_code_lines(page.code, 2)]
     syntax = []
     for mnemonic, operands, flags in page.syntaxes:
         fl = " ".join(f"{k}={v}" for k, v in flags.items())
@@ -128,6 +146,40 @@ def convert_page(page, prologue=()):
     altered = ["    " + a for a in page.altered] or ["    None"]
     return "\n".join([f"# {page.title}", "", f"{page.form}-Form", "", *syntax, "", "Pseudo-code:", "",
                       *code, "", "Special Registers Altered:", "", *altered, ""]) + "\n"
+
+
+# a vector-scope page's warp values (isa_ext's engine supplies them) -> helper calls
+# there; ACTIVE keeps its name, VL and SUBVL are openpower-isa namespace names
+_SCOPE_NAMES = {"VL": "ISA_EXT_VL()", "SUBVL": "ISA_EXT_SUBVL()", "ACTIVE": "ACTIVE()"}
+
+
+def _scope_line(line):
+    """LANE(X, ...) names operand X: the helper needs the operand (its EXTRA slot,
+    vector or scalar), not the field's value, so X is passed as a string."""
+    parts = re.split(r"('[^']*')", line)  # strings (odd parts) are left as they are
+    for n in range(0, len(parts), 2):
+        part = re.sub(r"\b(LANE|LANE_assign|GROUP)\(\s*([A-Za-z_]\w*)\s*,", r"\1('\2',",
+                      parts[n])
+        for name, call in _SCOPE_NAMES.items():
+            part = re.sub(rf"\b{name}\b(?!\s*\()", call, part)
+        parts[n] = part
+    return "".join(parts)
+
+
+def _code_lines(code, depth, calls=()):
+    """Our pseudocode, converted, indented ``depth`` levels; the names in ``calls``
+    (values the isa_ext engine supplies) become calls of helpers of that name."""
+    out = []
+    for line in code.rstrip().splitlines():
+        if line.strip().startswith("#"):
+            continue  # openpower-isa's lexer drops comments; keep its input minimal
+        if not line.strip():
+            out.append("")
+            continue
+        for name in calls:
+            line = re.sub(rf"\b{name}\b(?!\s*\()", f"{name}()", line)
+        out.append("    " * depth + _requote(line))
+    return out
 
 
 # "A >=u B" as a whole condition or value, with space-free operands: openpower-isa
@@ -387,13 +439,15 @@ def _page_calls(text):
 
 class Plan:
     """What install would write for some extensions, and why the rest cannot be:
-    ``units`` [(row or None, page)] installable; ``skipped`` [(mnemonic, reason)]
+    ``units`` [(row, page, element-group page or None)] installable; ``skipped`` [(mnemonic, reason)]
     for what openpower-isa already defines; ``problems`` [(mnemonic, reason)]
     for what it could not read or run."""
 
     def __init__(self):
         self.units, self.skipped, self.problems = [], [], []
         self.form_fields = []  # fields.text "Instruction Fields" entries to add
+        self.new_forms = []  # forms to add to its Form enum
+        self.page_rows = {}  # id(page) -> the rows of its mnemonics
 
 
 def plan(extensions, co, isa):
@@ -412,33 +466,82 @@ def plan(extensions, co, isa):
     minor_keys = _their_keys(co.read(MINOR22))
     for ext in (e for e in extensions if e in have):
         rows = {r.mnemonic: r for r in isa.rows if r.extension == ext}
-        for page in (p for p in isa.all_pages if p.extension == ext):
+        pages = [p for p in isa.all_pages if p.extension == ext]
+        group_pages = {p.syntaxes[0][0][3:]: p for p in pages
+                       if p.syntaxes[0][0].startswith("sv.")}
+        for page in pages:
             names = [s[0] for s in page.syntaxes]
             if all(n in theirs for n in names):
                 result.skipped += [(n, "openpower-isa already defines it") for n in names]
                 continue
+            if names[0].startswith("sv."):
+                base = rows.get(names[0][3:])
+                if base is None or base.sv not in GROUP_CATEGORIES:
+                    why = (f"SVP64 category {base.sv if base else '?'}: a table openpower-isa "
+                           "does not read (its sv_analysis reads only its own RM-*/LDSTRM-* "
+                           "tables), and not one whose element groups the installed helper "
+                           f"walks ({', '.join(GROUP_CATEGORIES)})")
+                    result.problems += [(n, why) for n in names]
+                # else installed within its scalar instruction's page (below)
+                continue
+            row = rows.get(names[0])
+            group = group_pages.get(names[0]) if row is not None and \
+                row.sv in GROUP_CATEGORIES else None
+            scope = row is not None and _is_vector_scope(row)
             why = []
-            text = convert_page(page)
+            text = convert_page(page, group=group, scope=scope)
             why += [p.split(": ", 1)[1] for p in compat_problems(text, page.where)]
             unknown = sorted(_page_calls(text.split("Pseudo-code:", 1)[1]) - helpers)
             if unknown:
                 why.append("calls " + ", ".join(unknown) + ", which openpower-isa's "
                            "simulator does not define (no helper installed for it)")
-            row = rows.get(names[0])
-            if names[0].startswith("sv."):
-                base = rows.get(names[0][3:])
-                if base and base.sv and not os.path.isfile(os.path.join(co.tables, f"{base.sv}.csv")):
-                    why.append(f"SVP64 category {base.sv}: a table openpower-isa does not read "
-                               "(its sv_analysis reads only its own RM-*/LDSTRM-* tables)")
-            elif row is None:
+            why += _loop_index_problems(text.split("Pseudo-code:", 1)[1])
+            # every mnemonic of the page is a row of its own (shfl.idx, shfl.up, ...)
+            page_rows = [rows[n] for n in names if n in rows]
+            # fields and forms to add, kept only if the page is installed
+            n_fields, n_forms = len(result.form_fields), len(result.new_forms)
+            if len(page_rows) != len(names):
                 why.append("no decoder row")
-            else:
-                why += _row_problems(row, page, forms, members, minor_keys, result)
+            for r in page_rows:
+                why += [w for w in _row_problems(r, page, forms, members, minor_keys, result)
+                        if w not in why]
+            if group is not None:
+                names += [s[0] for s in group.syntaxes]
             if why:
                 result.problems += [(n, w) for n in names for w in why]
+                del result.form_fields[n_fields:], result.new_forms[n_forms:]
             else:
-                result.units.append((row, page))
+                result.units.append((row, page, group, scope))
+                result.page_rows[id(page)] = page_rows
     return result
+
+
+def _loop_index_problems(code):
+    """A loop index combined by + - & | ^ with a named value.  openpower-isa's
+    RANGE() gives Python ints; its SelectableInt then does the arithmetic at the
+    named value's width (i + b with a 6-bit b wraps at 64) or has no operator at
+    all (int & x), where ours is integer arithmetic on unbounded values."""
+    code = re.sub(r"'[^']*'", "''", code)
+    loops = set(re.findall(r"\bdo\s+([A-Za-z_]\w*)\s*=", code))
+    out = []
+    for i in sorted(loops):
+        for m in re.finditer(rf"(?<![\w.])(?:{i}\s*([-+&|^])\s*([A-Za-z_]\w*)(?!\w|\s*\()|"
+                             rf"([A-Za-z_]\w*)(?<!\bto)\s*([-+&|^])\s*{i}(?![\w(]))", code):
+            other = m.group(2) or m.group(3)
+            if other in loops or other in ("to", "then", "else", "if", "do"):
+                continue
+            why = (f"combines the loop index {i} with {other} by {m.group(1) or m.group(4)}: "
+                   "openpower-isa's RANGE() gives Python ints and its SelectableInt then "
+                   "computes at the other value's width (i + b wraps at b's width) or not "
+                   "at all (int & x), where isa_ext computes on unbounded integers")
+            if why not in out:
+                out.append(why)
+    return out
+
+
+def _is_vector_scope(row):
+    from ..gpu.vector_scope import FAMILIES
+    return bool(row.sv) and row.sv.split("-", 1)[0] in FAMILIES
 
 
 def _their_keys(minor22):
@@ -454,12 +557,16 @@ def _their_keys(minor22):
 
 def _row_problems(row, page, forms, members, minor_keys, result):
     why = []
-    their = forms.get(row.form.name)
-    if their is None:
-        return [f"form {row.form.name} is absent from openpower-isa's fields.text "
-                "and Form enum"]
-    fields = their
-    for name in sorted(set(re.findall(r"[A-Za-z_]\w*", page.code)) & set(row.form.fields)):
+    fields = forms.get(row.form.name)
+    if fields is None:
+        # a form openpower-isa lacks: install defines it (all its fields as
+        # "Instruction Fields" entries, and a Form enum member)
+        fields = {}
+        if row.form.name not in result.new_forms:
+            result.new_forms.append(row.form.name)
+    used = set(row.form.fields) if row.form.name in result.new_forms else \
+        set(re.findall(r"[A-Za-z_]\w*", page.code)) & set(row.form.fields)
+    for name in sorted(used):
         bits = tuple(row.form.fields[name].pieces)
         if name in fields and fields[name] != bits:
             why.append(f"field {name} is bits {bits} here but {fields[name]} in its "
@@ -526,7 +633,7 @@ def install(extensions=DEFAULT_EXTENSIONS, root=None, isa=None, report=None):
     except BaseException:
         edits.restore()  # never leave a half-installed checkout behind
         raise
-    edits.commit(sorted({page.extension for _, page in p.units}))
+    edits.commit(sorted({page.extension for _, page, _g, _s in p.units}))
     return written
 
 
@@ -536,36 +643,43 @@ def _write(p, co, edits):
         if re.match(r"(?:LDST)?RM-.*\.csv$", fn):  # sv_analysis rewrites these
             edits.snapshot(os.path.join("openpower", "isatables", fn))
     by_ext = {}
-    for row, page in p.units:
-        by_ext.setdefault(page.extension, []).append((row, page))
+    for row, page, group, scope in p.units:
+        by_ext.setdefault(page.extension, []).append((row, page, group, scope))
     minor_lines = []
     for ext, units in by_ext.items():
         rel = os.path.join("openpower", "isa", f"isa_ext_{ext}.mdwn")
-        # the scalar page only: under an SVP64 prefix ISACaller would run it per
-        # element on the raw (EXTRA-less) fields, so it traps there instead
-        text = "".join(convert_page(page, [f"ISA_EXT_SCALAR_ONLY('{page.syntaxes[0][0]}')"]) +
-                       "\n" for _, page in units)
+        # a scalar page alone: under an SVP64 prefix ISACaller would run it per
+        # element on the raw (EXTRA-less) fields, so it traps there instead; with
+        # its element-group page it walks the groups there (convert_page)
+        text = "".join((convert_page(page, group=group) if group is not None else
+                        convert_page(page, scope=True) if scope else
+                        convert_page(page, [f"ISA_EXT_SCALAR_ONLY('{page.syntaxes[0][0]}')"]))
+                       + "\n" for _, page, group, scope in units)
         edits.write(rel, f"<!-- generated by isa_ext.openpower from pseudocode/{ext}/; "
                          f"do not edit -->\n\n{text}")
         written[co.path(rel)] = len(units)
         minor_lines += [MARK_BEGIN.format(ext=ext),
                         *_csv_lines(MINOR_COLUMNS, [_scalar_only(minor22_row(r))
-                                                    for r, _ in units]),
+                                                    for _r, page, _g, _s in units
+                                                    for r in p.page_rows[id(page)]]),
                         MARK_END.format(ext=ext)]
     minor = co.read(MINOR22)
     edits.write(MINOR22, minor + ("" if minor.endswith("\n") else "\n") +
                 "\n".join(minor_lines) + "\n")
-    written[co.path(MINOR22)] = len(p.units)
+    written[co.path(MINOR22)] = sum(len(r) for r in p.page_rows.values())
     if p.form_fields:
         fields_text = co.read(FIELDS_TEXT)
         edits.write(FIELDS_TEXT, fields_text + ("" if fields_text.endswith("\n") else "\n") +
                     "".join(p.form_fields))
         written[co.path(FIELDS_TEXT)] = len(p.form_fields)
-    names = [s[0] for _, page in p.units for s in page.syntaxes]
-    edits.write(ENUMS_PY, _insert_before_close(
+    names = [s[0] for _, page, _g, _s in p.units for s in page.syntaxes]
+    enums = _insert_before_close(
         co.read(ENUMS_PY), "_insns = [",
         ["    # isa_ext (isa-ext openpower install)",
-         "    " + " ".join(f'"{n}",' for n in names)]))
+         "    " + " ".join(f'"{n}",' for n in names)])
+    if p.new_forms:
+        enums = _add_form_members(enums, p.new_forms)
+    edits.write(ENUMS_PY, enums)
     written[co.path(ENUMS_PY)] = len(names)
     # ISACaller checks the decoded name against the program's disassembly text
     # and traps (0x700) on a mismatch, except for its list of instructions
@@ -573,13 +687,81 @@ def _write(p, co, edits):
     caller = co.read(CALLER_PY)
     m = re.search(CALLER_NAME_LIST, caller, re.M | re.S)
     at = m.end() - len(m.group(2)) - 2
-    edits.write(CALLER_PY, caller[:at] + m.group(2) + "# isa_ext (isa-ext openpower install)\n" +
-                m.group(2) + " ".join(f'"{n}",' for n in names) + "\n" + caller[at:])
-    edits.write(HELPER_MODULE, HELPER_MODULE_TEXT)
+    caller = (caller[:at] + m.group(2) + "# isa_ext (isa-ext openpower install)\n" +
+              m.group(2) + " ".join(f'"{n}",' for n in names) + "\n" + caller[at:])
+    # before its SVP64 element loop reads the predicates (and may skip the
+    # instruction), an installed group walk runs instead (ISA_EXT_SV_CALL)
+    edits.write(CALLER_PY, caller.replace(CALLER_LOOP_START, CALLER_HOOK + CALLER_LOOP_START))
+    edits.write(HELPER_MODULE, _helpers_source() + _sv_rows_block(p.units) +
+                _vs_rows_block(p))
     helpers = co.read(HELPERS_PY)
     edits.write(HELPERS_PY, helpers + HELPERS_HOOK)
     written[co.path(HELPER_MODULE)] = len(HELPERS_PROVIDED)
     return written
+
+
+def _sv_rows_block(units):
+    """installed_helpers.SV_ROWS for the installed element-group walks: per scalar
+    mnemonic its register file and the suffix bits of its destination and source
+    fields (EXTRA slots d:/s: of our table), which ISACaller's decoder has no row for."""
+    rows = {}
+    for row, _page, group, _scope in units:
+        if group is None:
+            continue
+        slots = [e for s in parse_slots(row.extra) for e in s]
+        dst = next(e.reg for e in slots if e.role == "d")
+        src = next(e.reg for e in slots if e.role == "s")
+        (dfirst, dlast), = row.form.fields[dst].pieces
+        (sfirst, slast), = row.form.fields[src].pieces
+        rows[row.mnemonic] = {"mnemonic": row.mnemonic,
+                              "regfile": "FPR" if dst.startswith("FR") else "GPR",
+                              "dst_bits": (dfirst, dlast), "src_bits": (sfirst, slast)}
+    return ("\n\n# written by isa-ext openpower install: the installed SVP64 forms\n"
+            f"SV_ROWS = {rows!r}\n")
+
+
+def _vs_rows_block(p):
+    """installed_helpers.VS_ROWS for the installed vector-scope instructions: per
+    mnemonic its GPR/FPR operands (suffix bits, register file, EXTRA slot, whether
+    written) and its EXTRA type (EXTRA3 with at most three used slots, as
+    isa_ext.svp64.extra.etype under single predication)."""
+    from ..svp64.extra import etype
+    rows = {}
+    for _row, page, _group, scope in p.units:
+        if not scope:
+            continue
+        for row in p.page_rows[id(page)]:
+            slots = parse_slots(row.extra)
+            where = {}
+            for i, slot in enumerate(slots):
+                for e in slot:
+                    where.setdefault(e.reg, i)
+            operands = {}
+            for name, field in row.form.fields.items():
+                cls = REGFILES.get(name)
+                if cls is None or not re.search(rf"\b{name}\b", page.code):
+                    continue
+                (first, last), = field.pieces
+                operands[name] = {"bits": (first, last), "regfile": cls,
+                                  "slot": where.get(name), "dest": name in row.outs}
+            rows[row.mnemonic] = {"operands": operands,
+                                  "etype": etype([list(s) for s in slots], 1)}
+    return ("\n\n# written by isa-ext openpower install: the installed vector-scope rows\n"
+            f"VS_ROWS = {rows!r}\n")
+
+
+# register fields of our forms -> register file (the fields LANE may name)
+REGFILES = {**{n: "GPR" for n in ("RA", "RB", "RC", "RS", "RT")},
+            **{n: "FPR" for n in ("FRA", "FRB", "FRC", "FRS", "FRT")}}
+
+
+def _add_form_members(enums, forms):
+    """``forms`` as new members of its ``class Form(Enum)``, numbered after its last."""
+    m = re.search(r"^class Form\(Enum\):\n((?:    .*\n)*)", enums, re.M)
+    last = max(int(v) for v in re.findall(r"^    \w+ = (\d+)", m.group(1), re.M))
+    add = "    # isa_ext (isa-ext openpower install)\n" + "".join(
+        f"    {f} = {last + 1 + n}\n" for n, f in enumerate(forms))
+    return enums[:m.end()] + add + enums[m.end():]
 
 
 def uninstall(extensions=DEFAULT_EXTENSIONS, root=None, isa=None):

@@ -1,0 +1,473 @@
+"""isa_ext's helpers for openpower-isa (copied by `isa-ext openpower install` into
+src/openpower/decoder/isa_ext_helpers.py, removed by `isa-ext openpower uninstall`).
+
+This file runs inside openpower-isa (PyPy 3.9): it must not import isa_ext.  The
+plugin appends ``SV_ROWS``, the facts of each installed SVP64 form that ISACaller's
+own decoder cannot give (it has no RM category for them): the register file, and
+the bits of the destination / source fields in the suffix.
+
+The functions are attached to ISACallerHelper, so generated pages call them as
+``self.NAME(...)``; ``self`` is then the running ISACaller.
+
+SVP64 element groups (category MVRM-2P-2S1D: sv.mv.swiz, sv.fmv.swiz).  The
+plugin's hook in ISACaller.call(), placed before its SVP64 element loop (which would
+read the predicates as if this were an ordinary row, maybe skip the instruction, and
+run the page per element on raw fields), calls ISA_EXT_SV_CALL: for an installed
+group walk it runs the instruction's page once and ends the instruction there.  The
+installed page walks the groups itself:
+
+    if ISA_EXT_SVP64() = 1 then
+        do g = 0 to ISA_EXT_GROUPS('mv.swiz') - 1
+            ISA_EXT_GROUP(g)
+            ... the group page (SRC_SUB, DST_SUB_assign, SRC_N, DST_N, IN_PLACE, FP_ONE)
+            ISA_EXT_GROUP_END()
+        ISA_EXT_GROUPS_END()
+    else
+        ... the scalar page
+
+ISA_EXT_GROUPS decodes the prefix (RM of MVRM-2P-2S1D: EXTRA2 registers, SUBVL,
+src_SUBVL, ELWIDTH/ELWIDTH_SRC, MASK / MASK_SRC twin predicates, dz/sz) as isa_ext
+does (docs/swizzle.md, isa_ext/ext/swizzle_sv.py) and lists the groups to run,
+horizontal-first from SVSTATE's steps; a group's writes land when
+ISA_EXT_GROUP_END commits them.  With no group to run (VL=0, all masked out) one
+group runs that reads zeros and writes nothing, so the page's encoding checks
+(ILLEGAL) apply whatever the predicate, as isa_ext checks them at decode.
+"""
+from openpower.decoder.selectable_int import SelectableInt
+
+
+class IsaExtIllegal(Exception):
+    """An isa_ext extension instruction's ILLEGAL(reason): raised before the
+    page writes any register, so the instruction is aborted, nothing written."""
+
+
+def ILLEGAL(self, reason=""):
+    raise IsaExtIllegal(str(reason))
+
+
+def ISA_EXT_SCALAR_ONLY(self, name):
+    """A page whose SVP64 form is not installed: ISACaller would run it per element
+    on the raw (EXTRA-less) fields, so under a prefix it traps instead."""
+    if self.is_svp64_mode:
+        raise IsaExtIllegal(f"{name}: its SVP64 form is not installed in openpower-isa")
+
+
+SV_ROWS = {}  # replaced by the plugin's data block at the end of this file
+M64 = (1 << 64) - 1
+INT_ELWIDTH = {0: 64, 1: 32, 2: 16, 3: 8}
+# floating: (bits, 1.0 in that format); 0b11 is bf16 (isa_ext/ext/swizzle_sv.py)
+FP_ELWIDTH = {0: (64, 0x3FF0_0000_0000_0000), 1: (32, 0x3F80_0000), 2: (16, 0x3C00),
+              3: (16, 0x3F80)}
+CR_PRED_FIELD0 = 4  # ISACaller's SVP64CROffs.CRPred: CR predicates test CR4 + i
+
+
+def _bits(value, first, last, width):
+    """MSB0 bits first..last of a ``width``-bit value."""
+    return (value >> (width - 1 - last)) & ((1 << (last - first + 1)) - 1)
+
+
+def _word(self, addr):
+    return self.imem.ld(addr, 4, False, True, instr_fetch=True) & 0xFFFF_FFFF
+
+
+def _prefix_rm(prefix):
+    """RM[0:23] of a prefix word: RM[0] = bit 6, RM[1] = bit 8, RM[2:23] = bits 10:31."""
+    return (_bits(prefix, 6, 6, 32) << 23) | (_bits(prefix, 8, 8, 32) << 22) | \
+        (prefix & ((1 << 22) - 1))
+
+
+def _extra2(field5, spec):
+    """(register, is_vector) of a 5-bit field with its EXTRA2 spec: 0b0x scalar
+    r0-63 (x = bit 5), 0b1x vector r0-126 step 2 (x = bit 1), as in svp64's EXTRA2."""
+    if spec >> 1:
+        return (field5 << 2) | ((spec & 1) << 1), True
+    return ((spec & 1) << 5) | field5, False
+
+
+def _predicate(self, mmode, code, vl):
+    """Bit i set: element i enabled (SVP64 MASK / MASK_SRC, ISACaller's registers)."""
+    if mmode:
+        bit, want = {0: (0, 1), 1: (0, 0), 2: (1, 1), 3: (1, 0), 4: (2, 1), 5: (2, 0),
+                     6: (3, 1), 7: (3, 0)}[code]
+        if CR_PRED_FIELD0 + vl > len(self.crl):
+            raise IsaExtIllegal(f"CR predicate over VL={vl}: CR{CR_PRED_FIELD0}+i runs past "
+                                f"CR{len(self.crl) - 1}, the last CR field ISACaller has")
+        out = 0
+        for i in range(vl):
+            if self.crl[CR_PRED_FIELD0 + i][bit].value == want:
+                out |= 1 << i
+        return out
+    r3, r10, r30 = (self.gpr(n).value for n in (3, 10, 30))
+    return {0: M64, 1: 1 << (r3 & 63), 2: r3, 3: ~r3 & M64, 4: r10, 5: ~r10 & M64,
+            6: r30, 7: ~r30 & M64}[code]
+
+
+def _offsets(step, n, vl, planar, vector):
+    """Element offsets of sub-elements 0..n-1 of group ``step``: interleaved
+    step*n + k, planar k*VL + step; a scalar operand is always its first group."""
+    if not vector:
+        step = 0
+    return [k * vl + step if planar else step * n + k for k in range(n)]
+
+
+class _Walk:
+    """One sv.* group walk: the decoded prefix and the groups to run."""
+
+    def __init__(self, self_, row):
+        pc = self_.pc.CIA.value
+        rm = _prefix_rm(_word(self_, pc))
+        suffix = _word(self_, pc + 4)
+        name = "sv." + row["mnemonic"]
+        mode = _bits(rm, 19, 23, 24)
+        if mode >> 2:
+            raise IsaExtIllegal(f"{name}: only the plain mode (zeroing sz/dz) applies to "
+                                "MVRM-2P-2S1D")
+        if self_.svstate.vfirst:
+            raise IsaExtIllegal(f"{name}: vertical-first mode is not supported by the "
+                                "isa_ext plugin for openpower-isa")
+        self.dz, self.sz = (mode >> 1) & 1, mode & 1
+        self.regs = self_.fpr if row["regfile"] == "FPR" else self_.gpr
+        ewd, ews = _bits(rm, 4, 5, 24), _bits(rm, 6, 7, 24)
+        if row["regfile"] == "FPR":
+            (self.ew, self.fp_one), self.ews = FP_ELWIDTH[ewd], FP_ELWIDTH[ews][0]
+        else:
+            self.ew, self.ews, self.fp_one = INT_ELWIDTH[ewd], INT_ELWIDTH[ews], 0
+        (dfirst, dlast), (sfirst, slast) = row["dst_bits"], row["src_bits"]
+        self.rt, self.rt_vec = _extra2(_bits(suffix, dfirst, dlast, 32), _bits(rm, 10, 11, 24))
+        self.ra, self.ra_vec = _extra2(_bits(suffix, sfirst, slast, 32), _bits(rm, 12, 13, 24))
+        subvl, src_subvl = _bits(rm, 8, 9, 24) + 1, _bits(rm, 14, 15, 24) + 1
+        # pack/unpack (errata 001-3): a side with SUBVL 1 is planar, the other's size
+        self.dst_n = src_subvl if subvl == 1 else subvl
+        self.src_n = subvl if src_subvl == 1 else src_subvl
+        self.dst_planar = subvl == 1 and src_subvl > 1
+        self.src_planar = src_subvl == 1 and subvl > 1
+        self.in_place = int(self.rt == self.ra and self.ew == self.ews
+                            and self.rt_vec == self.ra_vec)
+        vl = self.vl = self_.svstate.vl
+        mmode = _bits(rm, 0, 0, 24)
+        dmask = _predicate(self_, mmode, _bits(rm, 1, 3, 24), vl)
+        smask = _predicate(self_, mmode, _bits(rm, 16, 18, 24), vl)
+        self.groups = []  # (srcstep, dststep, source zeroed, destination zeroed)
+        src, dst = self_.svstate.srcstep, self_.svstate.dststep
+        while src < vl and dst < vl:
+            if not self.sz:
+                while src < vl and not (smask >> src) & 1:
+                    src += 1
+            if not self.dz:
+                while dst < vl and not (dmask >> dst) & 1:
+                    dst += 1
+            if src >= vl or dst >= vl:
+                break
+            self.groups.append((src, dst, self.sz and not (smask >> src) & 1,
+                                self.dz and not (dmask >> dst) & 1))
+            if not self.rt_vec and (dmask >> dst) & 1:
+                break  # a scalar destination ends the loop at its first written group
+            src, dst = src + 1, dst + 1
+        # no group enabled: one group that reads zeros and writes nothing, for the
+        # page's checks (and openpower-isa's RANGE(0, -1) counts down: the page's
+        # loop cannot run zero times)
+        self.discard = not self.groups
+        if self.discard:
+            self.groups = [(0, 0, True, True)]
+        self.current, self.writes = None, {}
+
+    def element(self, base, index, width):
+        bit = index * width
+        return (base + bit // 64) & 127, bit % 64
+
+    def src(self, k):
+        srcstep, _d, src_zero, _z = self.current
+        if k >= self.src_n or src_zero:
+            return 0
+        off = _offsets(srcstep, self.src_n, self.vl, self.src_planar, self.ra_vec)[k]
+        reg, sh = self.element(self.ra, off, self.ews)
+        return (self.regs(reg).value >> sh) & ((1 << self.ews) - 1)
+
+    def set_dst(self, i, value):
+        if not self.current[3]:  # a dz-zeroed group keeps its zeros
+            self.writes[i] = value & ((1 << self.ew) - 1)
+
+    def begin(self, g):
+        self.current = self.groups[g]
+        self.writes = {i: 0 for i in range(self.dst_n)} if self.current[3] else {}
+
+    def commit(self):
+        if self.discard:
+            return
+        dststep = self.current[1]
+        offs = _offsets(dststep, self.dst_n, self.vl, self.dst_planar, self.rt_vec)
+        for i, v in self.writes.items():
+            reg, sh = self.element(self.rt, offs[i], self.ew)
+            m = ((1 << self.ew) - 1) << sh
+            old = self.regs(reg).value
+            self.regs[reg] = SelectableInt((old & ~m & M64) | (v << sh), 64)
+        self.writes = {}
+
+
+def _int(value):
+    return value.value if isinstance(value, SelectableInt) else int(value)
+
+
+def _walk(self):
+    w = getattr(self, "_isa_ext_walk", None)
+    if w is None:
+        raise IsaExtIllegal("isa_ext group helper called outside ISA_EXT_GROUPS")
+    return w
+
+
+def ISA_EXT_SV_CALL(self, ins_name, info):
+    """Called by the plugin's hook in ISACaller.call() for every instruction, before
+    its SVP64 element loop.  An installed group walk (under a prefix) or
+    vector-scope instruction (with or without one) runs its page once (the page
+    writes through helpers; it returns nothing for ISACaller to write) and returns
+    True: the hook then ends the instruction.  Horizontal-first, so the steps end
+    at 0."""
+    walk = self.is_svp64_mode and ins_name in SV_ROWS
+    scope = VS_ROWS.get(ins_name)
+    if not walk and scope is None:
+        return False
+    from openpower.decoder.isa.caller import create_full_args
+    names = create_full_args(read_regs=info.read_regs, special_regs=info.special_regs,
+                             uninit_regs=info.uninit_regs, write_regs=info.write_regs)
+    if scope is not None:
+        self._isa_ext_scope = _Scope(self, ins_name, scope)
+        if self._isa_ext_scope.vl == 0:
+            self._isa_ext_scope = None
+            return True
+    try:
+        info.func(self, *[SelectableInt(0, 64) for _ in names])
+        if scope is not None:
+            self._isa_ext_scope.commit()
+    finally:
+        self._isa_ext_walk = self._isa_ext_scope = None
+    if self.is_svp64_mode:
+        self.svstate.srcstep = self.svstate.dststep = 0
+    return True
+
+
+def ISA_EXT_SVP64(self):
+    return SelectableInt(int(bool(self.is_svp64_mode)), 1)
+
+
+def ISA_EXT_GROUPS(self, mnemonic):
+    row = SV_ROWS.get(str(mnemonic) if not isinstance(mnemonic, str) else mnemonic)
+    if row is None:
+        raise IsaExtIllegal(f"sv.{mnemonic}: its SVP64 form is not installed in openpower-isa")
+    self._isa_ext_walk = _Walk(self, row)
+    # counts are plain integers: the page's "do g = 0 to N - 1" becomes RANGE(),
+    # which needs int bounds
+    return len(self._isa_ext_walk.groups)
+
+
+def ISA_EXT_GROUP(self, g):
+    _walk(self).begin(_int(g))
+
+
+def ISA_EXT_GROUP_END(self):
+    _walk(self).commit()
+
+
+def ISA_EXT_GROUPS_END(self):
+    self._isa_ext_walk = None
+
+
+def SRC_SUB(self, k):
+    return SelectableInt(_walk(self).src(_int(k)), 64)
+
+
+def DST_SUB_assign(self, i, value):
+    _walk(self).set_dst(_int(i), _int(value))
+
+
+def SRC_N(self):
+    return _walk(self).src_n
+
+
+def DST_N(self):
+    return _walk(self).dst_n
+
+
+def IN_PLACE(self):
+    return SelectableInt(_walk(self).in_place, 1)
+
+
+def FP_ONE(self):
+    return SelectableInt(_walk(self).fp_one, 64)
+
+
+# --- vector-scope instructions (isa_ext/gpu/vector_scope.py's contract) ----------
+#
+# The page runs once for the whole vector (ISA_EXT_SV_CALL, from the hook, with or
+# without a prefix: without one the warp is one lane of scalar operands).  The
+# plugin writes each register operand's name as a string (LANE('RA', i)), and
+# VS_ROWS (appended by the plugin) gives per mnemonic each operand's suffix bits,
+# register file, EXTRA slot and direction, and the EXTRA type.
+
+VS_ROWS = {}  # replaced by the plugin's data block at the end of this file
+MAX_LANES = 64
+
+
+class _Scope:
+    def __init__(self, self_, name, row):
+        self.name = ("sv." if self_.is_svp64_mode else "") + name
+        pc = self_.pc.CIA.value
+        prefixed = bool(self_.is_svp64_mode)
+        suffix = _word(self_, pc + 4 if prefixed else pc)
+        ew = ews = 64
+        if prefixed:
+            rm = _prefix_rm(_word(self_, pc))
+            mode = _bits(rm, 19, 23, 24)
+            if mode >> 2:
+                raise IsaExtIllegal(f"{self.name}: only the normal mode (with dz/sz zeroing) "
+                                    "applies to a vector-scope instruction")
+            if self_.svstate.vfirst:
+                raise IsaExtIllegal(f"{self.name}: a vector-scope instruction runs "
+                                    "horizontal-first only")
+            vl = self_.svstate.vl
+            if vl > MAX_LANES:
+                raise IsaExtIllegal(f"{self.name}: VL={vl} exceeds the warp size limit of "
+                                    f"{MAX_LANES} lanes")
+            self.active = _predicate(self_, _bits(rm, 0, 0, 24), _bits(rm, 1, 3, 24), vl) \
+                & ((1 << vl) - 1)
+            self.dz, self.sz = (mode >> 1) & 1, mode & 1
+            self.subvl = _bits(rm, 8, 9, 24) + 1
+            ew, ews = INT_ELWIDTH[_bits(rm, 4, 5, 24)], INT_ELWIDTH[_bits(rm, 6, 7, 24)]
+            extra9 = _bits(rm, 10, 18, 24)
+        else:
+            vl, self.active, self.dz, self.sz, self.subvl = 1, 1, 0, 0, 1
+        self.vl = vl
+        self.operands = {}
+        for field, op in row["operands"].items():
+            first, last = op["bits"]
+            base, vec = _bits(suffix, first, last, 32), False
+            if prefixed and op["slot"] is not None:
+                if row["etype"] == 3:
+                    spec = (extra9 >> (6 - 3 * op["slot"])) & 7
+                else:
+                    e = (extra9 >> (7 - 2 * op["slot"])) & 3
+                    spec = (0b100 | ((e & 1) << 1)) if e & 2 else (e & 1)
+                if spec & 4:
+                    base, vec = (base << 2) | (spec & 3), True
+                else:
+                    base = ((spec & 3) << 5) | base
+            if op["regfile"] == "FPR":
+                if prefixed and (ew != 64 or ews != 64):
+                    raise IsaExtIllegal(f"{self.name}: element-width overrides on FP "
+                                        "registers are not implemented")
+                width = 64
+            else:
+                width = ew if op["dest"] else ews
+            regs = self_.fpr if op["regfile"] == "FPR" else self_.gpr
+            self.operands[field] = (regs, base, vec, width, op["dest"])
+        self.pending = {}
+
+    def _operand(self, field):
+        op = self.operands.get(str(field))
+        if op is None:
+            raise IsaExtIllegal(f"{self.name}: {field} is not a register operand of this "
+                                "instruction")
+        return op
+
+    def _component(self, k):
+        if k is None:
+            if self.subvl != 1:
+                raise IsaExtIllegal(f"{self.name}: SUBVL={self.subvl} is not defined for "
+                                    "this instruction (its page reads one value per lane)")
+            return 0
+        if not 0 <= k < self.subvl:
+            raise IsaExtIllegal(f"{self.name}: component {k} outside the sub-vector "
+                                f"(SUBVL={self.subvl})")
+        return k
+
+    @staticmethod
+    def _get(regs, base, index, width):
+        bit = index * width
+        return (regs((base + bit // 64) & 127).value >> (bit % 64)) & ((1 << width) - 1)
+
+    def read(self, field, lane, k=None):
+        regs, base, vec, width, _dest = self._operand(field)
+        k = self._component(k)
+        if not vec:
+            return self._get(regs, base, 0, width)
+        if not 0 <= lane < self.vl:
+            raise IsaExtIllegal(f"{self.name}: lane {lane} outside the vector (VL={self.vl})")
+        if not (self.active >> lane) & 1 and self.sz:
+            return 0  # sz defines an inactive lane's value; without it: the register
+        return self._get(regs, base, lane * self.subvl + k, width)
+
+    def write(self, field, lane, value, k=None):
+        _regs, _base, vec, _width, _dest = self._operand(field)
+        k = self._component(k)
+        if vec:
+            if 0 <= lane < self.vl and (self.active >> lane) & 1:
+                self.pending[(str(field), lane * self.subvl + k)] = value
+        elif self.subvl != 1:
+            raise IsaExtIllegal(f"{self.name}: a scalar {field} cannot hold a "
+                                f"SUBVL={self.subvl} result (make it a vector)")
+        else:
+            self.pending.setdefault((str(field), 0), value)
+
+    @staticmethod
+    def _put(regs, base, index, width, value):
+        bit = index * width
+        reg, sh = (base + bit // 64) & 127, bit % 64
+        m = ((1 << width) - 1) << sh
+        regs[reg] = SelectableInt((regs(reg).value & ~m & M64) |
+                                  ((value & ((1 << width) - 1)) << sh), 64)
+
+    def commit(self):
+        for (field, element), value in self.pending.items():
+            regs, base, _vec, width, _dest = self.operands[field]
+            self._put(regs, base, element, width, value)
+        if self.dz:
+            for regs, base, vec, width, dest in self.operands.values():
+                if dest and vec:
+                    for lane in range(self.vl):
+                        if not (self.active >> lane) & 1:
+                            for k in range(self.subvl):
+                                self._put(regs, base, lane * self.subvl + k, width, 0)
+
+
+def _scope(self):
+    s = getattr(self, "_isa_ext_scope", None)
+    if s is None:
+        raise IsaExtIllegal("a vector-scope helper ran outside a vector-scope instruction")
+    return s
+
+
+def LANE(self, field, lane, k=None):
+    return SelectableInt(_scope(self).read(field, _int(lane),
+                                           None if k is None else _int(k)), 64)
+
+
+def LANE_assign(self, field, lane, *rest):
+    k, value = (None, rest[0]) if len(rest) == 1 else (_int(rest[0]), rest[1])
+    _scope(self).write(field, _int(lane), _int(value), k)
+
+
+def LANE_ACTIVE(self, lane):
+    s, lane = _scope(self), _int(lane)
+    return SelectableInt(int(0 <= lane < s.vl and (s.active >> lane) & 1), 1)
+
+
+def ACTIVE(self):
+    return SelectableInt(_scope(self).active, 64)
+
+
+def ISA_EXT_VL(self):
+    return _scope(self).vl
+
+
+def ISA_EXT_SUBVL(self):
+    return _scope(self).subvl
+
+
+PROVIDED = ("ILLEGAL", "ISA_EXT_SCALAR_ONLY", "ISA_EXT_SV_CALL", "ISA_EXT_SVP64", "ISA_EXT_GROUPS",
+            "ISA_EXT_GROUP", "ISA_EXT_GROUP_END", "ISA_EXT_GROUPS_END", "SRC_SUB",
+            "DST_SUB_assign", "SRC_N", "DST_N", "IN_PLACE", "FP_ONE", "LANE", "LANE_assign",
+            "LANE_ACTIVE", "ACTIVE", "ISA_EXT_VL", "ISA_EXT_SUBVL")
+
+
+def install(cls):
+    for name in PROVIDED:
+        setattr(cls, name, globals()[name])
