@@ -20,6 +20,7 @@ names the commands).
 """
 import argparse
 import ast
+import functools
 import csv
 import io
 import os
@@ -41,17 +42,19 @@ MINOR22 = os.path.join("openpower", "isatables", "minor_22.csv")
 # isa_ext_helpers.py: installed_helpers.py's text plus the SV_ROWS data block),
 # hooked into its ISACallerHelper (the class every generated page's self. calls
 # resolve on) by a marked block in helpers.py.
-HELPERS_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "installed_helpers.py")
+HELPERS_SOURCE = "isa_ext/compat/installed_helpers.py"
 
 
 def _helpers_source():
-    with open(HELPERS_SOURCE, encoding="utf-8") as f:
-        return f.read()
+    # read as package data: the installed package may be a zip (no os.path file)
+    from importlib.resources import files
+    return files("isa_ext.compat").joinpath("installed_helpers.py").read_text(encoding="utf-8")
 
 
-def _provided_helpers():
+@functools.cache
+def provided_helpers():
     """The PROVIDED tuple of installed_helpers.py, read without importing it (it
-    imports openpower-isa)."""
+    imports openpower-isa); read on first use, not when the CLI starts."""
     tree = ast.parse(_helpers_source())
     for node in tree.body:
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "PROVIDED":
@@ -59,7 +62,6 @@ def _provided_helpers():
     raise OpenPowerError(f"{HELPERS_SOURCE}: no PROVIDED tuple")
 
 
-HELPERS_PROVIDED = _provided_helpers()
 # SVP64 categories whose element-group walk installed_helpers performs (ISA_EXT_GROUPS)
 GROUP_CATEGORIES = ("MVRM-2P-2S1D",)
 # names the group page reads that the engine supplies (swizzle_sv._GROUP_NAMES):
@@ -461,7 +463,7 @@ def plan(extensions, co, isa):
         return result
     theirs = co.mnemonics(skip={f"isa_ext_{e}.mdwn" for e in extensions})
     forms = co.forms()
-    helpers = co.helper_names() | set(HELPERS_PROVIDED)
+    helpers = co.helper_names() | set(provided_helpers())
     members = {col: co.enum_members(enum) for col, enum in TYPED_COLUMNS.items()}
     minor_keys = _their_keys(co.read(MINOR22))
     for ext in (e for e in extensions if e in have):
@@ -696,7 +698,7 @@ def _write(p, co, edits):
                 _vs_rows_block(p))
     helpers = co.read(HELPERS_PY)
     edits.write(HELPERS_PY, helpers + HELPERS_HOOK)
-    written[co.path(HELPER_MODULE)] = len(HELPERS_PROVIDED)
+    written[co.path(HELPER_MODULE)] = len(provided_helpers())
     return written
 
 
