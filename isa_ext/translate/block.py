@@ -48,14 +48,14 @@ def _gather(sim, start, end):
         if out and pc == end:
             break
         try:
-            _fn, length, word = sim._fetch(pc)
+            fn, length, word = sim._fetch(pc)
         except (Trap, IsaExtError):
             break
         if length != 4:
             break
         d = isa.decode(word)
-        if d is None:
-            break
+        if d is None or type(isa).executable(isa, word) is not fn:
+            break  # an extension runs this word its own way (isa.executable wrapped)
         try:
             c = isa.compiled(d.spec)
             sp = specialise(c, d.fields, pc)

@@ -205,7 +205,15 @@ def specialise(compiled, fields, cia):
     fn = _sem_body(compiled)
     body = list(fn.body)
     consts = {f"f_{p}": fields[p] for p in compiled.params}
-    consts["_crf"] = 0
+    args = fn.args.args  # parameters with defaults (_crf: CR0, or CR1 for FP Rc=1)
+    for a, dflt in zip(args[len(args) - len(fn.args.defaults):], fn.args.defaults):
+        if a.arg not in consts:
+            if not _is_int_const(dflt):
+                raise Untranslatable(f"{compiled.name}: default of {a.arg} is not a number")
+            consts[a.arg] = dflt.value
+    missing = [a.arg for a in args if a.arg not in consts and a.arg not in ("s", "CIA")]
+    if missing:
+        raise Untranslatable(f"{compiled.name}: no value for {missing}")
     consts["CIA"] = cia
     kept = []
     for st in body:  # the prologue: the block binds these names once
