@@ -189,3 +189,25 @@ def test_switch_turns_translation_off(monkeypatch):
     assert Simulator(ISA_ALL).translate is False
     monkeypatch.setenv("ISA_EXT_TRANSLATE", "1")
     assert Simulator(ISA_ALL).translate is True
+
+
+def test_cli_no_translate_runs_per_instruction_with_the_same_report(tmp_path, capsys, monkeypatch):
+    from isa_ext import sim as simmod
+    from isa_ext.cli import main
+    monkeypatch.delenv("ISA_EXT_TRANSLATE", raising=False)
+    src = tmp_path / "loop.s"
+    src.write_text("li 4, 300\n" + LOOP)
+    made = []
+    real = simmod.Simulator.__init__
+
+    def spy(self, *a, **k):
+        real(self, *a, **k)
+        made.append(self)
+    monkeypatch.setattr(simmod.Simulator, "__init__", spy)
+    outs = []
+    for extra in ([], ["--no-translate"]):
+        assert main(["run", str(src)] + extra) == 0
+        outs.append(capsys.readouterr().out)
+    # li 4; li 3; then 300 passes of 3: 902 steps either way
+    assert "steps: 902" in outs[0] and outs[0] == outs[1]
+    assert [m.translate for m in made] == [True, False]

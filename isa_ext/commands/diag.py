@@ -4,7 +4,7 @@ Takes the same program, register, SPR and memory options as ``isa-ext run``.
 
 Exit 0 when the run met none and ended normally, 1 otherwise.
 """
-from .machine_options import add_machine_options, count, prepare_machine
+from .machine_options import add_machine_options, count, prepare_machine, translate_option
 
 
 def register(sub):
@@ -22,7 +22,8 @@ def register(sub):
 def run(args):
     from ..diagnostics import format_diagnostics
     from ..sim import Simulator
-    sim = Simulator(little=not args.big_endian, strict=args.strict, mem_limit=args.mem_limit)
+    sim = Simulator(little=not args.big_endian, strict=args.strict, mem_limit=args.mem_limit,
+                    translate=translate_option(args))
     prepare_machine(sim, args)
     res = sim.run(max_steps=args.max_steps)
     print(f"stop: {res.stop} after {res.steps} step(s)")

@@ -57,6 +57,9 @@ def add_machine_options(p, registers=True):
     p.add_argument("--mem-limit", type=size_value, default=None, metavar="BYTES",
                    help="guest memory a program may write, e.g. 512M, 2G (default 1G); "
                         "a store past it stops the run with a 'limit' trap")
+    p.add_argument("--no-translate", action="store_true",
+                   help="run one instruction at a time instead of translating straight-line "
+                        "code into blocks (same results; also ISA_EXT_TRANSLATE=0)")
     if not registers:
         return
     p.add_argument("--gpr", action="append", default=[], metavar="rN=VALUE",
@@ -242,3 +245,9 @@ def prepare_machine(sim, args):
             s.crval = v
         else:
             setattr(s, name, v)
+
+
+def translate_option(args):
+    """Simulator(translate=...) for ``--no-translate``: off, else the default
+    (on unless ISA_EXT_TRANSLATE=0)."""
+    return False if getattr(args, "no_translate", False) else None

@@ -26,7 +26,7 @@ import sys
 from ..errors import IsaExtError
 from . import add_profile_option
 from .machine_options import (ASM_SUFFIXES, add_machine_options, address, count,  # noqa: F401
-                              fpr_value, load_program, prepare_machine)
+                              fpr_value, load_program, prepare_machine, translate_option)
 
 EXIT_TRAP = 132
 EXIT_STEP_LIMIT = 124
@@ -183,7 +183,8 @@ def run(args):
         raise IsaExtError("--resume needs --interrupt-after")
     dumps = parse_dumps(args.dump)
     sim = Simulator(little=not args.big_endian, strict=not args.permissive,
-                    profile=args.profile, mem_limit=args.mem_limit)
+                    profile=args.profile, mem_limit=args.mem_limit,
+                    translate=translate_option(args))
     prepare_machine(sim, args)
     if args.trace:
         sim.tracer = JsonTracePrinter(sys.stdout) if args.json else TracePrinter(sim, sys.stdout)
