@@ -10,6 +10,8 @@ nothing else in the body could see the register file.
 import ast
 import operator
 
+from ..pseudocode import library
+
 # the lines a compiled page opens with; the block opens with them once
 PROLOGUE_NAMES = {"G": "gpr", "F": "fpr", "CRF": "cr", "M": "mem"}
 
@@ -33,10 +35,52 @@ def _is_int_const(node):
 
 
 class _Fold(ast.NodeTransformer):
-    """Fields to constants, then constant expressions and branches folded."""
+    """Fields to constants, then constant expressions and branches folded and
+    the library's CR helpers with constant bit numbers inlined
+    (library.INLINE)."""
 
-    def __init__(self, consts):
+    def __init__(self, consts, namespace=None):
         self.consts = consts
+        self.namespace = namespace or {}
+
+    def _inline_source(self, node):
+        """The inline form of a library helper call, or None."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.keywords:
+            return None
+        form = library.INLINE.get(node.func.id)
+        if form is None or self.namespace.get(node.func.id) is not library.RUNTIME.get(
+                node.func.id):
+            return None
+        args = [a.value if _is_int_const(a) else a.id if isinstance(a, ast.Name)
+                else ast.unparse(a) for a in node.args]
+        try:
+            return form(*args)
+        except TypeError:  # another arity
+            return None
+
+    def visit_Expr(self, node):
+        self.generic_visit(node)
+        src = self._inline_source(node.value)
+        if src is None:
+            return node
+        return self.visit(ast.parse(src).body[0])
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        src = self._inline_source(node)
+        if src is None or "=" in src.replace("==", "").replace("!=", "").replace(
+                "<=", "").replace(">=", ""):
+            return node
+        return self.visit(ast.parse(src, mode="eval").body)
+
+    def visit_BinOp(self, node):
+        node = self._visit_binop(node)
+        # 1 | b is 1 for a b that is 0 or 1 (a condition's "or" with a constant)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            for one, other in ((node.left, node.right), (node.right, node.left)):
+                if _is_int_const(one) and one.value == 1 and _is_bit(other) and _is_pure(other):
+                    return ast.copy_location(ast.Constant(1), node)
+        return node
 
     def visit_Name(self, node):
         if isinstance(node.ctx, ast.Load) and node.id in self.consts:
@@ -56,7 +100,7 @@ class _Fold(ast.NodeTransformer):
             return node
         return ast.copy_location(ast.Constant(v), node)
 
-    def visit_BinOp(self, node):
+    def _visit_binop(self, node):
         self.generic_visit(node)
         op = _BINOPS.get(type(node.op))
         if op and _is_int_const(node.left) and _is_int_const(node.right):
@@ -115,6 +159,151 @@ class _Fold(ast.NodeTransformer):
                     node, (ast.For, ast.While, ast.Try, ast.With)) and field == "body":
                 setattr(node, field, [ast.Pass()])
         return node
+
+
+_PURE_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.BitOr, ast.BitAnd, ast.BitXor)
+
+
+def _is_pure(node):
+    """An expression that cannot raise or change anything: dropping it when
+    its value is unused changes nothing (the per-instruction path included)."""
+    if isinstance(node, (ast.Constant, ast.Name)):
+        return True
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, (ast.LShift, ast.RShift)):
+            ok = _is_int_const(node.right) and 0 <= node.right.value <= _MAX_FOLDED_BITS
+        else:
+            ok = isinstance(node.op, _PURE_BINOPS)
+        return ok and _is_pure(node.left) and _is_pure(node.right)
+    if isinstance(node, ast.UnaryOp):
+        return _is_pure(node.operand)
+    if isinstance(node, ast.Compare):
+        return _is_pure(node.left) and all(_is_pure(c) for c in node.comparators)
+    if isinstance(node, ast.BoolOp):
+        return all(_is_pure(v) for v in node.values)
+    if isinstance(node, ast.IfExp):
+        return _is_pure(node.test) and _is_pure(node.body) and _is_pure(node.orelse)
+    if isinstance(node, ast.Subscript):  # a register or CR field at a fixed index
+        return isinstance(node.value, ast.Name) and node.value.id in ("G", "F", "CRF") and \
+            _is_int_const(node.slice) and 0 <= node.slice.value < 128
+    if isinstance(node, ast.Attribute):  # a plain register of the state
+        return isinstance(node.value, ast.Name) and node.value.id == "s" and \
+            node.attr in ("msr", "ctr", "lr", "tar", "so", "ov", "ca", "ov32", "ca32")
+    return False
+
+
+def _is_bit(node):
+    """An expression whose value is 0 or 1 (False or True)."""
+    if _is_int_const(node):
+        return node.value in (0, 1)
+    if isinstance(node, ast.Compare):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return True
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.BitAnd):
+            return _is_bit(node.left) or _is_bit(node.right)
+        if isinstance(node.op, (ast.BitOr, ast.BitXor)):
+            return _is_bit(node.left) and _is_bit(node.right)
+    return False
+
+
+def _loads(nodes):
+    return {n.id for node in nodes for n in ast.walk(node)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _stores(nodes):
+    return [n.id for node in nodes for n in ast.walk(node)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+
+
+def _temp(name):
+    """A page's own temporary (a variable or a deferred register write)."""
+    return name.startswith(("v_", "w_"))
+
+
+def _single_target(st):
+    if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+            isinstance(st.targets[0], ast.Name):
+        return st.targets[0].id
+    return None
+
+
+def _propagate_constants(stmts, tail):
+    """A temporary assigned once, at the top level, a constant: its uses take
+    the constant.  Returns whether anything changed."""
+    counts = {}
+    for name in _stores(stmts):
+        counts[name] = counts.get(name, 0) + 1
+    consts = {}
+    for st in stmts:
+        name = _single_target(st)
+        if name and _temp(name) and counts.get(name) == 1 and _is_int_const(st.value):
+            consts[name] = st.value.value
+    if not consts:
+        return False
+    folder = _Fold(consts)
+    for i, st in enumerate(stmts):
+        stmts[i] = folder.visit(st)
+    tail[0] = folder.visit(tail[0])
+    return True
+
+
+def _drop_dead(stmts, tail):
+    """Remove assignments to temporaries nothing reads (before the next
+    unconditional assignment) and ``if``s left empty, when what they computed
+    is pure.  Returns whether anything changed."""
+    changed = False
+    i = 0
+    while i < len(stmts):
+        st = stmts[i]
+        name = _single_target(st)
+        if name and _temp(name) and _is_pure(st.value):
+            dead = True
+            for later in stmts[i + 1:] + [tail[0]]:
+                if name in _loads([later]):
+                    dead = False
+                    break
+                if _single_target(later) == name:
+                    break
+            if dead:
+                del stmts[i]
+                changed = True
+                continue
+        if isinstance(st, ast.If):
+            for field in ("body", "orelse"):
+                sub_tail = [ast.Expr(ast.Constant(0))]
+                sub = getattr(st, field)
+                # inside a branch: only what is never read afterwards anywhere
+                live = _loads(stmts[i + 1:] + [tail[0]])
+                kept = [s for s in sub if not (_single_target(s) and _temp(_single_target(s))
+                                               and _is_pure(s.value)
+                                               and _single_target(s) not in live
+                                               and _single_target(s) not in _loads(sub))]
+                if len(kept) != len(sub):
+                    changed = True
+                    setattr(st, field, kept)
+                del sub_tail
+            body_empty = all(isinstance(s, ast.Pass) for s in st.body)
+            else_empty = all(isinstance(s, ast.Pass) for s in st.orelse)
+            if body_empty and else_empty and _is_pure(st.test):
+                del stmts[i]
+                changed = True
+                continue
+            if not st.body:
+                st.body = [ast.Pass()]
+        i += 1
+    return changed
+
+
+def simplify(stmts, next_pc):
+    """Constant temporaries propagated, dead pure code removed, to a fixpoint."""
+    tail = [ast.Expr(next_pc)]
+    for _ in range(20):
+        if not (_propagate_constants(stmts, tail) | _drop_dead(stmts, tail)):
+            break
+    return stmts, tail[0].value
 
 
 class _Localise(ast.NodeTransformer):
@@ -201,6 +390,10 @@ def _sem_body(compiled):
     raise Untranslatable(f"no sem function in {compiled.name}")
 
 
+def fn_globals(compiled):
+    return compiled.sem.__globals__
+
+
 def specialise(compiled, fields, cia):
     fn = _sem_body(compiled)
     body = list(fn.body)
@@ -233,11 +426,13 @@ def specialise(compiled, fields, cia):
             if isinstance(n, ast.Name) and n.id.startswith("_g") and n.id[2:].isdigit():
                 raise Untranslatable(f"{compiled.name}: name {n.id} clashes with a block local")
     module = ast.Module(body=kept, type_ignores=[])
-    module = _Fold(consts).visit(module)
+    module = _Fold(consts, fn_globals(compiled)).visit(module)
     stmts = module.body
     ret = stmts.pop()
     if not isinstance(ret, ast.Return):
         raise Untranslatable(f"{compiled.name}: final return folded away")
+    stmts, next_value = simplify(stmts, ret.value)
+    ret = ast.Return(next_value)
     stores = _touches_memory(stmts)
     if _sees_register_file(stmts + [ast.Expr(ret.value)]):
         return Specialised(stmts, ret.value, False, set(), stores)
