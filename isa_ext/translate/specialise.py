@@ -8,6 +8,7 @@ accesses ``G[n]`` at constant ``n`` renamed to the block's locals ``_gN`` when
 nothing else in the body could see the register file.
 """
 import ast
+import copy
 import operator
 
 from ..pseudocode import library
@@ -39,9 +40,10 @@ class _Fold(ast.NodeTransformer):
     the library's CR helpers with constant bit numbers inlined
     (library.INLINE)."""
 
-    def __init__(self, consts, namespace=None):
+    def __init__(self, consts, namespace=None, values=None):
         self.consts = consts
         self.namespace = namespace or {}
+        self.values = values or {}  # temporary -> every constant it may hold
 
     def _inline_source(self, node):
         """The inline form of a library helper call, or None."""
@@ -75,17 +77,26 @@ class _Fold(ast.NodeTransformer):
 
     def visit_BinOp(self, node):
         node = self._visit_binop(node)
-        # 1 | b is 1 for a b that is 0 or 1 (a condition's "or" with a constant)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-            for one, other in ((node.left, node.right), (node.right, node.left)):
-                if _is_int_const(one) and one.value == 1 and _is_bit(other) and _is_pure(other):
-                    return ast.copy_location(ast.Constant(1), node)
+        if not isinstance(node, ast.BinOp):
+            return node
+        for one, other in ((node.left, node.right), (node.right, node.left)):
+            if not _is_int_const(one):
+                continue
+            # 1 | b is 1 for a b that is 0 or 1 (a condition's "or" with a constant)
+            if isinstance(node.op, ast.BitOr) and one.value == 1 and _is_bit(other) and \
+                    _is_pure(other, self.values):
+                return ast.copy_location(ast.Constant(1), node)
+            # x | 0 and x ^ 0 are x for an int x (not for a bool: True ^ 0 is 1)
+            if isinstance(node.op, (ast.BitOr, ast.BitXor)) and one.value == 0 and \
+                    _is_int_typed(other):
+                return other
         return node
 
     def visit_Name(self, node):
         if isinstance(node.ctx, ast.Load) and node.id in self.consts:
             return ast.copy_location(ast.Constant(self.consts[node.id]), node)
-        if isinstance(node.ctx, ast.Store) and node.id in self.consts:
+        if isinstance(node.ctx, ast.Store) and node.id in self.consts and \
+                not _temp(node.id):
             raise Untranslatable(f"page assigns its field {node.id}")
         return node
 
@@ -145,6 +156,12 @@ class _Fold(ast.NodeTransformer):
 
     def visit_If(self, node):
         self.generic_visit(node)
+        test = node.test  # a test "1 & b" with b 0 or 1 is b
+        if isinstance(test, ast.BinOp) and isinstance(test.op, ast.BitAnd):
+            for one, other in ((test.left, test.right), (test.right, test.left)):
+                if _is_int_const(one) and one.value == 1 and _is_bit(other):
+                    node.test = other
+                    break
         if _is_int_const(node.test):
             return (node.body if node.test.value else node.orelse) or []
         if not node.body:
@@ -164,25 +181,66 @@ class _Fold(ast.NodeTransformer):
 _PURE_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.BitOr, ast.BitAnd, ast.BitXor)
 
 
-def _is_pure(node):
+def _shift_count_ok(node, values):
+    """Whether a shift count is 0.._MAX_FOLDED_BITS for every value its
+    temporaries may hold (so the shift cannot raise)."""
+    if _is_int_const(node):
+        return 0 <= node.value <= _MAX_FOLDED_BITS
+    names = sorted(_loads([node]))
+    if not names or any(n not in values for n in names):
+        return False
+    combos = [{}]
+    for n in names:
+        combos = [dict(c, **{n: v}) for c in combos for v in values[n]]
+        if len(combos) > 16:
+            return False
+    for c in combos:
+        v = _Fold(c).visit(copy.deepcopy(node))
+        if not (_is_int_const(v) and 0 <= v.value <= _MAX_FOLDED_BITS):
+            return False
+    return True
+
+
+def _is_int_typed(node):
+    """An expression whose value is an int (not a bool)."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, (ast.BitOr, ast.BitAnd, ast.BitXor)):
+            return _is_int_typed(node.left) or _is_int_typed(node.right)
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, (ast.USub, ast.Invert))
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Name) and node.value.id in ("G", "CRF")
+    if isinstance(node, ast.Name):
+        return node.id.startswith("_g")
+    return False
+
+
+def _is_pure(node, values=None):
     """An expression that cannot raise or change anything: dropping it when
-    its value is unused changes nothing (the per-instruction path included)."""
+    its value is unused changes nothing (the per-instruction path included).
+    ``values``: temporaries whose every possible value is known."""
+    values = values or {}
     if isinstance(node, (ast.Constant, ast.Name)):
         return True
     if isinstance(node, ast.BinOp):
         if isinstance(node.op, (ast.LShift, ast.RShift)):
-            ok = _is_int_const(node.right) and 0 <= node.right.value <= _MAX_FOLDED_BITS
+            ok = _shift_count_ok(node.right, values)
         else:
             ok = isinstance(node.op, _PURE_BINOPS)
-        return ok and _is_pure(node.left) and _is_pure(node.right)
+        return ok and _is_pure(node.left, values) and _is_pure(node.right, values)
     if isinstance(node, ast.UnaryOp):
-        return _is_pure(node.operand)
+        return _is_pure(node.operand, values)
     if isinstance(node, ast.Compare):
-        return _is_pure(node.left) and all(_is_pure(c) for c in node.comparators)
+        return _is_pure(node.left, values) and all(_is_pure(c, values)
+                                                   for c in node.comparators)
     if isinstance(node, ast.BoolOp):
-        return all(_is_pure(v) for v in node.values)
+        return all(_is_pure(v, values) for v in node.values)
     if isinstance(node, ast.IfExp):
-        return _is_pure(node.test) and _is_pure(node.body) and _is_pure(node.orelse)
+        return _is_pure(node.test, values) and _is_pure(node.body, values) and \
+            _is_pure(node.orelse, values)
     if isinstance(node, ast.Subscript):  # a register or CR field at a fixed index
         return isinstance(node.value, ast.Name) and node.value.id in ("G", "F", "CRF") and \
             _is_int_const(node.slice) and 0 <= node.slice.value < 128
@@ -243,14 +301,20 @@ def _propagate_constants(stmts, tail):
             consts[name] = st.value.value
     if not consts:
         return False
-    folder = _Fold(consts)
-    for i, st in enumerate(stmts):
-        stmts[i] = folder.visit(st)
-    tail[0] = folder.visit(tail[0])
+    _fold_all(_Fold(consts), stmts, tail)
     return True
 
 
-def _drop_dead(stmts, tail):
+def _fold_all(folder, stmts, tail):
+    out = []
+    for st in stmts:
+        r = folder.visit(st)
+        out.extend(r if isinstance(r, list) else [r])
+    stmts[:] = out
+    tail[0] = folder.visit(tail[0])
+
+
+def _drop_dead(stmts, tail, values=None):
     """Remove assignments to temporaries nothing reads (before the next
     unconditional assignment) and ``if``s left empty, when what they computed
     is pure.  Returns whether anything changed."""
@@ -259,7 +323,7 @@ def _drop_dead(stmts, tail):
     while i < len(stmts):
         st = stmts[i]
         name = _single_target(st)
-        if name and _temp(name) and _is_pure(st.value):
+        if name and _temp(name) and _is_pure(st.value, values):
             dead = True
             for later in stmts[i + 1:] + [tail[0]]:
                 if name in _loads([later]):
@@ -278,7 +342,7 @@ def _drop_dead(stmts, tail):
                 # inside a branch: only what is never read afterwards anywhere
                 live = _loads(stmts[i + 1:] + [tail[0]])
                 kept = [s for s in sub if not (_single_target(s) and _temp(_single_target(s))
-                                               and _is_pure(s.value)
+                                               and _is_pure(s.value, values)
                                                and _single_target(s) not in live
                                                and _single_target(s) not in _loads(sub))]
                 if len(kept) != len(sub):
@@ -287,7 +351,7 @@ def _drop_dead(stmts, tail):
                 del sub_tail
             body_empty = all(isinstance(s, ast.Pass) for s in st.body)
             else_empty = all(isinstance(s, ast.Pass) for s in st.orelse)
-            if body_empty and else_empty and _is_pure(st.test):
+            if body_empty and else_empty and _is_pure(st.test, values):
                 del stmts[i]
                 changed = True
                 continue
@@ -297,11 +361,28 @@ def _drop_dead(stmts, tail):
     return changed
 
 
+def _value_sets(stmts):
+    """{temporary: its possible values} for each temporary every assignment of
+    which (anywhere in the body) is a constant."""
+    assigned, const_assigned = {}, {}
+    for st in stmts:
+        for n in ast.walk(st):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                assigned[n.id] = assigned.get(n.id, 0) + 1
+            name = _single_target(n) if isinstance(n, ast.Assign) else None
+            if name and _is_int_const(n.value):
+                const_assigned.setdefault(name, []).append(n.value.value)
+    return {k: frozenset(v) for k, v in const_assigned.items()
+            if _temp(k) and assigned.get(k) == len(v)}
+
+
 def simplify(stmts, next_pc):
     """Constant temporaries propagated, dead pure code removed, to a fixpoint."""
     tail = [ast.Expr(next_pc)]
     for _ in range(20):
-        if not (_propagate_constants(stmts, tail) | _drop_dead(stmts, tail)):
+        values = _value_sets(stmts)
+        _fold_all(_Fold({}, values=values), stmts, tail)
+        if not (_propagate_constants(stmts, tail) | _drop_dead(stmts, tail, values)):
             break
     return stmts, tail[0].value
 
