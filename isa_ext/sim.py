@@ -19,6 +19,9 @@ from .machine import State, ProgramExit, DEFAULT_MEM_LIMIT
 DEFAULT_MAX_STEPS = 10_000_000
 TRANSLATE_ENV = "ISA_EXT_TRANSLATE"  # "0" turns block translation off by default
 MAX_BLOCKS = 20_000  # translated blocks kept before the cache starts again
+# a block is translated when its start address is reached this many times
+# (translating costs milliseconds: code run a few times runs faster without)
+HOT_AFTER = 16
 
 
 def translate_default():
@@ -149,6 +152,7 @@ class Simulator:
         # self._blocks_end
         self.translate = translate_default() if translate is None else bool(translate)
         self._blocks = {}
+        self._heat = {}  # start pc -> times reached while not yet translated
         self._blocks_end = None
         self._mem_writes_seen = 0
         self.tracer = None  # callable(event dict) for --trace
@@ -209,6 +213,7 @@ class Simulator:
         """Memory.on_code_write: a store hit decoded code, forget all of it."""
         self._cache.clear()
         self._blocks.clear()
+        self._heat.clear()
 
     # -- running --------------------------------------------------------------
     def run(self, max_steps=DEFAULT_MAX_STEPS, trace=False):
@@ -254,7 +259,7 @@ class Simulator:
         if self._blocks_end != end:  # blocks stop at the end address they were built for
             self._blocks.clear()
             self._blocks_end = end
-        blocks = self._blocks
+        blocks, heat = self._blocks, self._heat
         pc = s.pc
         try:
             while steps < max_steps:
@@ -263,7 +268,12 @@ class Simulator:
                     break
                 b = blocks.get(pc, False)
                 if b is False:
-                    b = self._translate_at(pc, end)
+                    hits = heat.get(pc, 0)
+                    if hits >= HOT_AFTER:
+                        b = self._translate_at(pc, end)
+                    else:
+                        heat[pc] = hits + 1
+                        b = None
                 if b is not None and b.length <= max_steps - steps:
                     pc, n = b.run(s, max_steps - steps)
                     steps += n
@@ -290,6 +300,8 @@ class Simulator:
         blocks = self._blocks
         if len(blocks) >= MAX_BLOCKS:
             blocks.clear()
+        if len(self._heat) >= 4 * MAX_BLOCKS:
+            self._heat.clear()
         b = translate(self, pc, end)
         blocks[pc] = b
         mem = self.state.mem

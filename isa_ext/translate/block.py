@@ -22,8 +22,6 @@ every exit:
   ``Simulator._forget_decoded``) ends the block there, so the next instruction
   is fetched again.
 """
-import ast
-
 from ..errors import IsaExtError, Trap
 from .specialise import Untranslatable, specialise
 
@@ -42,6 +40,9 @@ class Block:
 def _gather(sim, start, end):
     """[(pc, decoded, compiled, Specialised)] for the block at ``start``."""
     isa = sim.isa
+    # specialised words, kept by the ISA (like its decoded SVP64 records): they
+    # hold no machine state, so every simulator of this ISA shares them
+    cache = isa.__dict__.setdefault("_translate_specialised", {})
     out, namespace = [], {}
     pc = start
     while len(out) < MAX_LENGTH:
@@ -58,26 +59,19 @@ def _gather(sim, start, end):
             break  # an extension runs this word its own way (isa.executable wrapped)
         try:
             c = isa.compiled(d.spec)
-            sp = specialise(c, d.fields, pc)
+            sp = specialise(c, d.fields, cache, word)
         except (Untranslatable, IsaExtError):
             break
         g = c.sem.__globals__
-        used = {n.id for st in sp.stmts + [ast.Expr(sp.next_pc)] for n in ast.walk(st)
-                if isinstance(n, ast.Name) and n.id in g}
+        used = [k for k in sp.names if k in g]
         if any(k in namespace and namespace[k] is not g[k] for k in used):
             break  # two pages whose global names differ: not one namespace
         namespace.update((k, g[k]) for k in used)
         out.append((pc, d, c, sp))
-        if not sp.falls_through or sp.next_pc.value != pc + 4:
+        if not sp.falls_through:
             break
         pc += 4
     return out, namespace
-
-
-def _written(stmts):
-    return {int(n.id[2:]) for st in stmts for n in ast.walk(st)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-            and n.id.startswith("_g") and n.id[2:].isdigit()}
 
 
 def translate(sim, start, end):
@@ -88,7 +82,7 @@ def translate(sim, start, end):
         return None
     length = len(insns)
     regs = sorted(set().union(*(sp.regs for *_, sp in insns)))
-    written = sorted(set().union(*(_written(sp.stmts) for *_, sp in insns)))
+    written = sorted(set().union(*(sp.written for *_, sp in insns)))
     any_store = any(sp.stores for *_, sp in insns)
     lines = []  # (text, tag); tag (done in pass, pc or None for _nia, locals live)
 
@@ -117,11 +111,12 @@ def translate(sim, start, end):
         if not sp.localised:  # the page uses G itself: registers there while it runs
             flush(3, live)
         tag = live if sp.localised else (i, pc, False)
-        for st in sp.stmts:
-            for text in ast.unparse(st).splitlines():
-                emit(3, text, tag)
+        if sp.uses_cia:
+            emit(3, f"CIA = {pc}", tag)
+        for text in sp.lines:
+            emit(3, text, tag)
         if i == length - 1:
-            emit(3, f"_nia = {ast.unparse(sp.next_pc)}", tag)
+            emit(3, f"_nia = {pc + 4 if sp.falls_through else sp.next_src}", tag)
         if not sp.localised:
             for r in regs:
                 emit(3, f"_g{r} = G[{r}]", (i, pc, False))

@@ -448,19 +448,28 @@ def _touches_memory(stmts):
 
 
 class Specialised:
-    """``stmts``: the body without its prologue and final return; ``next_pc``:
-    the returned expression (a constant CIA + 4 for straight-line code);
-    ``localised``: GPRs renamed to block locals (``regs``), else the body uses
-    ``G`` itself and the block flushes its locals around it; ``stores``: may
-    write memory."""
+    """One word's page body, ready to paste into a block: ``lines`` of Python
+    (the body without its prologue and final return), ``next_src`` (the
+    returned expression; ``CIA + 4`` for straight-line code), whether the body
+    reads ``CIA`` (the block binds it first), ``localised`` (GPRs renamed to
+    the block's locals ``_gN``: ``regs``, written ``written``; else the body
+    uses ``G`` itself and the block flushes its locals around it), ``stores``
+    (may write memory) and ``names`` (the globals it uses)."""
 
     def __init__(self, stmts, next_pc, localised, regs, stores):
-        self.stmts, self.next_pc = stmts, next_pc
+        self.lines = [line for st in stmts for line in ast.unparse(st).splitlines()]
+        self.next_src = ast.unparse(next_pc)
+        nodes = stmts + [ast.Expr(next_pc)]
+        loads = _loads(nodes)
+        self.uses_cia = "CIA" in loads
+        self.falls_through = isinstance(next_pc, ast.BinOp) and \
+            isinstance(next_pc.op, ast.Add) and isinstance(next_pc.left, ast.Name) and \
+            next_pc.left.id == "CIA" and _is_int_const(next_pc.right) and \
+            next_pc.right.value == 4
         self.localised, self.regs, self.stores = localised, regs, stores
-
-    @property
-    def falls_through(self):
-        return isinstance(self.next_pc, ast.Constant)
+        self.written = {int(n[2:]) for n in _stores(nodes) if n.startswith("_g")
+                        and n[2:].isdigit()}
+        self.names = loads
 
 
 def _sem_body(compiled):
@@ -475,7 +484,30 @@ def fn_globals(compiled):
     return compiled.sem.__globals__
 
 
-def specialise(compiled, fields, cia):
+def specialise(compiled, fields, cache=None, word=None):
+    """The body of ``compiled`` for these field values (any address: the body
+    reads ``CIA``).  ``cache`` (a dict, keyed by ``word``) keeps it for the
+    next block holding the same word: parsing and simplifying costs
+    milliseconds."""
+    sp = cache.get(word) if cache is not None else None
+    if sp is None:
+        try:
+            sp = _specialise_word(compiled, fields)
+        except Untranslatable as e:
+            sp = e
+        if cache is not None:
+            if len(cache) >= _CACHE_KEPT:
+                cache.clear()
+            cache[word] = sp
+    if isinstance(sp, Untranslatable):
+        raise sp
+    return sp
+
+
+_CACHE_KEPT = 50_000
+
+
+def _specialise_word(compiled, fields):
     fn = _sem_body(compiled)
     body = list(fn.body)
     consts = {f"f_{p}": fields[p] for p in compiled.params}
@@ -488,7 +520,6 @@ def specialise(compiled, fields, cia):
     missing = [a.arg for a in args if a.arg not in consts and a.arg not in ("s", "CIA")]
     if missing:
         raise Untranslatable(f"{compiled.name}: no value for {missing}")
-    consts["CIA"] = cia
     kept = []
     for st in body:  # the prologue: the block binds these names once
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
