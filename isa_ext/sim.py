@@ -153,6 +153,7 @@ class Simulator:
         self.translate = translate_default() if translate is None else bool(translate)
         self._blocks = {}
         self._heat = {}  # start pc -> times reached while not yet translated
+        self.hot_after = HOT_AFTER  # tests set 0: translate every block at once
         self._blocks_end = None
         self._mem_writes_seen = 0
         self.tracer = None  # callable(event dict) for --trace
@@ -259,7 +260,7 @@ class Simulator:
         if self._blocks_end != end:  # blocks stop at the end address they were built for
             self._blocks.clear()
             self._blocks_end = end
-        blocks, heat = self._blocks, self._heat
+        blocks, heat, hot_after = self._blocks, self._heat, self.hot_after
         pc = s.pc
         try:
             while steps < max_steps:
@@ -269,7 +270,7 @@ class Simulator:
                 b = blocks.get(pc, False)
                 if b is False:
                     hits = heat.get(pc, 0)
-                    if hits >= HOT_AFTER:
+                    if hits >= hot_after:
                         b = self._translate_at(pc, end)
                     else:
                         heat[pc] = hits + 1

@@ -82,6 +82,9 @@ def fresh(rng_seed, text, translate):
     rng = random.Random(rng_seed)
     sim = Simulator(ISA_ALL, translate=translate, strict=rng.random() < 0.5,
                     mem_limit=64 << 20)
+    # translate each block the first time (not once it is hot), mostly: these
+    # programs are short
+    sim.hot_after = rng.choice([0, 0, 0, 1, 2])
     prog = assemble(text, isa=ISA_ALL, base=CODE)
     sim.load_bytes(prog.data, addr=CODE)
     s = sim.state
@@ -140,13 +143,15 @@ loop:   addi    r3, r3, 1
 """
 
 
+@pytest.mark.parametrize("hot_after", [0, 16])
 @pytest.mark.parametrize("max_steps", [1, 2, 3, 4, 5, 6, 7, 100, 3001])
-def test_step_limit_is_exact_inside_a_looping_block(max_steps):
+def test_step_limit_is_exact_inside_a_looping_block(max_steps, hot_after):
     # li, then 3 instructions a pass: after n steps the addi has run
     # (n + 1) // 3 times and the next instruction is number 1 + (n - 1) % 3;
     # 1000 passes take 1 + 3000 = 3001 steps, and a run stopped by its step
     # limit reports step_limit even on the end address (as without translation)
     sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = hot_after
     sim.load_asm(LOOP)
     sim.state.gpr[4] = 1000
     res = sim.run(max_steps=max_steps)
@@ -167,6 +172,7 @@ def test_trap_in_a_block_reports_its_instruction_and_keeps_earlier_work():
     # addi r3 runs (r3 = 5), tdi 4,3,5 (trap if r3 == 5) traps at 0x1004 after
     # 1 completed step; the following addi r4 never runs
     sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = 0
     sim.load_asm("addi 3, 3, 5\ntdi 4, 3, 5\naddi 4, 4, 1\n")
     res = sim.run()
     assert (res.stop, res.steps, res.trap.pc, res.pc) == ("trap", 1, 0x1004, 0x1004)
@@ -177,6 +183,7 @@ def test_store_into_the_running_block_is_seen_by_the_next_fetch():
     # the stw at 0x1004 overwrites the addi r5,r5,1 at 0x1008 with r6 = the word
     # of "addi 5, 5, 100": the new instruction runs, so r5 = 100, not 1
     sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = 0
     sim.load_asm("addi 7, 0, 0x1000\nstw 6, 8(7)\naddi 5, 5, 1\n")
     sim.state.gpr[6] = word_of("addi 5, 5, 100")
     res = sim.run()
