@@ -17,7 +17,9 @@ from .isa import ISA
 from .machine import State, ProgramExit, DEFAULT_MEM_LIMIT
 
 DEFAULT_MAX_STEPS = 10_000_000
-TRANSLATE_ENV = "ISA_EXT_TRANSLATE"  # "0" turns block translation off by default
+# "0" turns block translation off by default; "eager" translates every block the
+# first time it is reached (how the test suite runs everything through blocks)
+TRANSLATE_ENV = "ISA_EXT_TRANSLATE"
 MAX_BLOCKS = 20_000  # translated blocks kept before the cache starts again
 # a block is translated when its start address is reached this many times
 # (translating costs milliseconds: code run a few times runs faster without)
@@ -153,7 +155,9 @@ class Simulator:
         self.translate = translate_default() if translate is None else bool(translate)
         self._blocks = {}
         self._heat = {}  # start pc -> times reached while not yet translated
-        self.hot_after = HOT_AFTER  # tests set 0: translate every block at once
+        # times a block start is reached before it is translated (0: at once)
+        self.hot_after = 0 if os.environ.get(TRANSLATE_ENV, "").strip().lower() == "eager" \
+            else HOT_AFTER
         self._blocks_end = None
         self._mem_writes_seen = 0
         self.tracer = None  # callable(event dict) for --trace
