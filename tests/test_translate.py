@@ -218,3 +218,21 @@ def test_cli_no_translate_runs_per_instruction_with_the_same_report(tmp_path, ca
     # li 4; li 3; then 300 passes of 3: 902 steps either way
     assert "steps: 902" in outs[0] and outs[0] == outs[1]
     assert [m.translate for m in made] == [True, False]
+
+
+def test_system_call_inside_a_block_sees_and_sets_the_block_registers():
+    # Linux ppc64: write is system call 4 (r3 fd, r4 buffer, r5 length; r3 <- bytes
+    # written), exit is 1 (r3 status).  sc hands the state to the system call, so the
+    # block writes its register locals back before it and reloads them after: the
+    # write sees r3..r5 set just before it, and the addi after it sees r3 = 2,
+    # making r6 = 12; the exit ends the run after 9 instructions with status 9.
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = 0
+    sim.load_asm("li 0, 4\nli 3, 1\naddi 4, 31, 0\nli 5, 2\nsc\naddi 6, 3, 10\n"
+                 "li 0, 1\nli 3, 9\nsc\n")
+    sim.state.gpr[31] = DATA
+    sim.state.mem.write_bytes(DATA, b"hi")
+    res = sim.run()
+    assert (res.stop, res.exit_status, res.steps) == ("exit", 9, 9)
+    assert res.stdout == b"hi" and res.gpr[6] == 12
+    assert sim._blocks[0x1000].length == 9  # one block ran all of it

@@ -13,6 +13,8 @@ import operator
 
 from ..pseudocode import library
 
+# names a block (block.py) uses itself, besides its GPR locals _gN
+BLOCK_NAMES = frozenset({"_n", "_nia", "_t", "_e", "_cw", "_budget", "_LINES", "_AFTER"})
 # the lines a compiled page opens with; the block opens with them once
 PROLOGUE_NAMES = {"G": "gpr", "F": "fpr", "CRF": "cr", "M": "mem"}
 
@@ -535,7 +537,8 @@ def _specialise_word(compiled, fields):
             if isinstance(n, (ast.Return, ast.FunctionDef, ast.Lambda, ast.Global,
                               ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.ClassDef)):
                 raise Untranslatable(f"{compiled.name}: {type(n).__name__} in the body")
-            if isinstance(n, ast.Name) and n.id.startswith("_g") and n.id[2:].isdigit():
+            if isinstance(n, ast.Name) and (n.id in BLOCK_NAMES or (
+                    n.id.startswith("_g") and n.id[2:].isdigit())):
                 raise Untranslatable(f"{compiled.name}: name {n.id} clashes with a block local")
     module = ast.Module(body=kept, type_ignores=[])
     module = _Fold(consts, fn_globals(compiled)).visit(module)
