@@ -236,3 +236,21 @@ def test_system_call_inside_a_block_sees_and_sets_the_block_registers():
     assert (res.stop, res.exit_status, res.steps) == ("exit", 9, 9)
     assert res.stdout == b"hi" and res.gpr[6] == 12
     assert sim._blocks[0x1000].length == 9  # one block ran all of it
+
+
+@pytest.mark.parametrize("translate", [False, True])
+def test_ctrl_c_inside_a_block_reports_the_running_instruction(translate):
+    # Ctrl-C arriving while the sc at 0x1008 runs (here: raised by the system call
+    # handler) reports pc 0x1008 after the 2 completed instructions, with the
+    # first addi's r3 = 1 written back, as the per-instruction path does.
+    from isa_ext.sim import Interrupted
+
+    def ctrl_c(_state):
+        raise KeyboardInterrupt
+    sim = Simulator(ISA_ALL, translate=translate)
+    sim.hot_after = 0
+    sim.load_asm("addi 3, 3, 1\nli 0, 20\nsc\naddi 3, 3, 1\n")
+    sim.state.syscall_handler = ctrl_c
+    with pytest.raises(Interrupted) as e:
+        sim.run()
+    assert (e.value.pc, e.value.steps, sim.state.gpr[3]) == (0x1008, 2, 1)
