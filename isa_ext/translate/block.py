@@ -94,11 +94,16 @@ def translate(sim, start, end):
             emit(depth, f"G[{r}] = _g{r}", tag)
 
     emit(0, "def run(s, _budget):")
-    emit(1, "G = s.gpr")
-    emit(1, "F = s.fpr")
-    emit(1, "CRF = s.cr")
-    emit(1, "M = s.mem")
-    emit(1, "_cw = M.code_words")
+    used = set().union(*(sp.names for *_, sp in insns))
+    if regs or "G" in used:
+        emit(1, "G = s.gpr")
+    for name, attr in (("F", "fpr"), ("CRF", "cr")):
+        if name in used:
+            emit(1, f"{name} = s.{attr}")
+    if "M" in used or any_store:
+        emit(1, "M = s.mem")
+    if any_store:
+        emit(1, "_cw = M.code_words")
     for r in regs:
         emit(1, f"_g{r} = G[{r}]")
     emit(1, "_n = 0")
