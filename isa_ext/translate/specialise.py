@@ -339,7 +339,6 @@ def _drop_dead(stmts, tail, values=None):
                 continue
         if isinstance(st, ast.If):
             for field in ("body", "orelse"):
-                sub_tail = [ast.Expr(ast.Constant(0))]
                 sub = getattr(st, field)
                 # inside a branch: only what is never read afterwards anywhere
                 live = _loads(stmts[i + 1:] + [tail[0]])
@@ -350,7 +349,6 @@ def _drop_dead(stmts, tail, values=None):
                 if len(kept) != len(sub):
                     changed = True
                     setattr(st, field, kept)
-                del sub_tail
             body_empty = all(isinstance(s, ast.Pass) for s in st.body)
             else_empty = all(isinstance(s, ast.Pass) for s in st.orelse)
             if body_empty and else_empty and _is_pure(st.test, values):
