@@ -23,7 +23,7 @@ TRANSLATE_ENV = "ISA_EXT_TRANSLATE"
 MAX_BLOCKS = 20_000  # translated blocks kept before the cache starts again
 # a block is translated when its start address is reached this many times
 # (translating costs milliseconds: code run a few times runs faster without)
-HOT_AFTER = 16
+HOT_AFTER = 64
 
 
 def translate_default():
