@@ -1,9 +1,13 @@
 """The simulator: fetch, decode once per address, execute compiled pseudocode.
 
 The hot loop keeps a per-address cache of bound semantic functions; each step
-is one dict lookup and one call.  Everything else (traps, exits, step limits,
+is one dict lookup and one call.  With translation on (the default; see
+isa_ext.translate) it runs a translated block of straight-line code where one
+exists and falls back to that per-instruction step elsewhere and for a tail
+that would pass the step limit.  Everything else (traps, exits, step limits,
 tracing) sits outside the loop.
 """
+import os
 from dataclasses import dataclass, field as dc_field
 
 from .encoding import is_svp64_prefix
@@ -13,6 +17,19 @@ from .isa import ISA
 from .machine import State, ProgramExit, DEFAULT_MEM_LIMIT
 
 DEFAULT_MAX_STEPS = 10_000_000
+# "0" turns block translation off by default; "eager" translates every block the
+# first time it is reached (how the test suite runs everything through blocks)
+TRANSLATE_ENV = "ISA_EXT_TRANSLATE"
+MAX_BLOCKS = 20_000  # translated blocks kept before the cache starts again
+# a block is translated when its start address is reached this many times
+# (translating costs milliseconds: code run a few times runs faster without)
+HOT_AFTER = 64
+
+
+def translate_default():
+    """Whether a Simulator translates blocks unless told: on, except when the
+    environment variable ISA_EXT_TRANSLATE is "0" (or "off", "no", "false")."""
+    return os.environ.get(TRANSLATE_ENV, "1").strip().lower() not in ("0", "off", "no", "false")
 REPR_CHANGES = 8  # changed registers a RunResult's repr names before "+N more"
 
 
@@ -118,7 +135,7 @@ class Simulator:
     """
 
     def __init__(self, isa=None, little=True, extensions=None, strict=True, profile=None,
-                 mem_limit=None):
+                 mem_limit=None, translate=None):
         if isa is None:
             isa = ISA(extensions=extensions, profile=profile)
         elif profile is not None and profiles.get(profile) != isa.profile:
@@ -132,6 +149,16 @@ class Simulator:
         self.strict = strict
         self.end = None  # address at which the program is finished
         self._cache = {}
+        # block translation (isa_ext.translate): start pc -> Block, or None where
+        # the first instruction is not translatable; built for the end address
+        # self._blocks_end
+        self.translate = translate_default() if translate is None else bool(translate)
+        self._blocks = {}
+        self._heat = {}  # start pc -> times reached while not yet translated
+        # times a block start is reached before it is translated (0: at once)
+        self.hot_after = 0 if os.environ.get(TRANSLATE_ENV, "").strip().lower() == "eager" \
+            else HOT_AFTER
+        self._blocks_end = None
         self._mem_writes_seen = 0
         self.tracer = None  # callable(event dict) for --trace
         self.diagnostics = []
@@ -148,7 +175,7 @@ class Simulator:
         self.end = addr + 4 * len(words)
         s.pc = addr if entry is None else entry
         s.lr = self.end
-        self._cache.clear()
+        self._forget_decoded()
         return self
 
     def load_bytes(self, data, addr=0x1000, entry=None):
@@ -156,7 +183,7 @@ class Simulator:
         self.end = addr + len(data)
         self.state.pc = addr if entry is None else entry
         self.state.lr = self.end
-        self._cache.clear()
+        self._forget_decoded()
         return self
 
     def load_elf(self, path):
@@ -184,8 +211,14 @@ class Simulator:
 
     def invalidate(self):
         """Forget decoded instructions (stores into decoded code do it already)."""
-        self._cache.clear()
+        self._forget_decoded()
         self.state.mem.code_words.clear()
+
+    def _forget_decoded(self):
+        """Memory.on_code_write: a store hit decoded code, forget all of it."""
+        self._cache.clear()
+        self._blocks.clear()
+        self._heat.clear()
 
     # -- running --------------------------------------------------------------
     def run(self, max_steps=DEFAULT_MAX_STEPS, trace=False):
@@ -199,6 +232,8 @@ class Simulator:
         pc = s.pc
         if self.tracer is not None or trace:
             return self._run_traced(max_steps, initial)
+        if self.translate:
+            return self._run_blocks(max_steps, initial)
         try:
             while steps < max_steps:
                 if pc == end:
@@ -216,6 +251,69 @@ class Simulator:
         except KeyboardInterrupt:
             raise Interrupted(pc, steps) from None
         return self._result(pc, steps, stop, trap, exit_status, initial)
+
+    def _run_blocks(self, max_steps, initial):
+        """run() with translated blocks: the same loop, a block where one
+        exists and fits in the steps left, else one instruction."""
+        s = self.state
+        steps = 0
+        stop = "step_limit"
+        trap = exit_status = None
+        cache = self._cache
+        end = self.end if self.end is not None else -1
+        if self._blocks_end != end:  # blocks stop at the end address they were built for
+            self._blocks.clear()
+            self._blocks_end = end
+        blocks, heat, hot_after = self._blocks, self._heat, self.hot_after
+        pc = s.pc
+        try:
+            while steps < max_steps:
+                if pc == end:
+                    stop = "end"
+                    break
+                b = blocks.get(pc, False)
+                if b is False:
+                    hits = heat.get(pc, 0)
+                    if hits >= hot_after:
+                        b = self._translate_at(pc, end)
+                    else:
+                        heat[pc] = hits + 1
+                        b = None
+                if b is not None and b.length <= max_steps - steps:
+                    pc, n = b.run(s, max_steps - steps)
+                    steps += n
+                    continue
+                f = cache.get(pc)
+                if f is None:
+                    f = self._decode_into_cache(pc)
+                nia = f(s, pc)
+                steps += 1
+                pc = nia
+        except (Trap, ProgramExit) as e:
+            pc, steps = _block_exit(e, pc, steps)
+            stop, trap, exit_status, counted = self._ended_by(e, pc)
+            steps += counted
+        except KeyboardInterrupt as e:
+            pc, steps = _block_exit(e, pc, steps)
+            raise Interrupted(pc, steps) from None
+        return self._result(pc, steps, stop, trap, exit_status, initial)
+
+    def _translate_at(self, pc, end):
+        """Translate the block at ``pc`` (None: run it an instruction at a time)
+        and watch its words as decoded code."""
+        from .translate.block import translate
+        blocks = self._blocks
+        if len(blocks) >= MAX_BLOCKS:
+            blocks.clear()
+        if len(self._heat) >= 4 * MAX_BLOCKS:
+            self._heat.clear()
+        b = translate(self, pc, end)
+        blocks[pc] = b
+        mem = self.state.mem
+        last = pc + 4 * (b.length if b is not None else 1)
+        mem.code_words.update(range(pc >> 2, last >> 2))
+        mem.on_code_write = self._forget_decoded
+        return b
 
     def _ended_by(self, exc, pc):
         """(stop, trap info, exit status, steps to add) for what ended a run."""
@@ -238,7 +336,7 @@ class Simulator:
         # a store into these bytes forgets every decoded instruction (machine.Memory)
         mem = self.state.mem
         mem.code_words.update(range(pc >> 2, (pc + length + 3) >> 2))
-        mem.on_code_write = self._cache.clear
+        mem.on_code_write = self._forget_decoded
         return fn
 
     def _trapinfo(self, pc, t):
@@ -323,6 +421,16 @@ class Simulator:
 # exception modes changes it)
 TRACED_SPECIALS = ("lr", "ctr", "tar", "xer", "fpscr", "svstate", "svshape0", "svshape1",
                    "svshape2", "svshape3")
+
+
+def _block_exit(exc, pc, steps):
+    """(pc, steps) where an exception left a run: a translated block says which
+    of its instructions raised it and how many it completed before."""
+    where = exc.__dict__.pop("isa_ext_block", None) if hasattr(exc, "__dict__") else None
+    if where is None:
+        return pc, steps
+    done, at = where
+    return at, steps + done
 
 
 def register_changes(before, after, specials=("lr", "ctr", "tar", "xer", "msr", "fpscr",

@@ -4,7 +4,8 @@ Takes the same program, register, SPR and memory options as ``isa-ext run``.
 
 Exit 0 when the run met none and ended normally, 1 otherwise.
 """
-from .machine_options import add_machine_options, count, machine_isa, prepare_machine
+from .machine_options import (add_machine_options, count, machine_isa, prepare_machine,
+                              translate_option)
 
 
 def register(sub):
@@ -23,7 +24,7 @@ def run(args):
     from ..diagnostics import format_diagnostics
     from ..sim import Simulator
     sim = Simulator(isa=machine_isa(args), little=not args.big_endian, strict=args.strict,
-                    mem_limit=args.mem_limit)
+                    mem_limit=args.mem_limit, translate=translate_option(args))
     prepare_machine(sim, args)
     res = sim.run(max_steps=args.max_steps)
     print(f"stop: {res.stop} after {res.steps} step(s)")

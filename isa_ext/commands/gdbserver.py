@@ -17,7 +17,8 @@ import sys
 
 from ..errors import IsaExtError
 from . import add_profile_option
-from .machine_options import add_machine_options, machine_isa, prepare_machine
+from .machine_options import (add_machine_options, machine_isa, prepare_machine,
+                              translate_option)
 
 
 def register(sub):
@@ -39,7 +40,8 @@ def run(args):
     if not 0 <= args.port <= 65535:
         raise IsaExtError(f"--port {args.port}: expected 0..65535")
     sim = Simulator(isa=machine_isa(args, args.profile), little=not args.big_endian,
-                    profile=args.profile, mem_limit=args.mem_limit)
+                    profile=args.profile, mem_limit=args.mem_limit,
+                    translate=translate_option(args))
     prepare_machine(sim, args)
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

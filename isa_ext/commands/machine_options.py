@@ -63,6 +63,9 @@ def add_machine_options(p, registers=True):
     p.add_argument("--openpower-pages", choices=("replace", "beside"), default="replace",
                    help="with --openpower-root: 'replace' (default) runs its page where "
                         "both have one; 'beside' keeps isa_ext's and adds only the others")
+    p.add_argument("--no-translate", action="store_true",
+                   help="run one instruction at a time instead of translating straight-line "
+                        "code into blocks (same results; also ISA_EXT_TRANSLATE=0)")
     if not registers:
         return
     p.add_argument("--gpr", action="append", default=[], metavar="rN=VALUE",
@@ -260,3 +263,9 @@ def prepare_machine(sim, args):
             s.crval = v
         else:
             setattr(s, name, v)
+
+
+def translate_option(args):
+    """Simulator(translate=...) for ``--no-translate``: off, else the default
+    (on unless ISA_EXT_TRANSLATE=0)."""
+    return False if getattr(args, "no_translate", False) else None

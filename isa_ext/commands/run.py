@@ -143,7 +143,7 @@ def run(args):
     dumps = parse_dumps(args.dump)
     sim = Simulator(isa=machine_isa(args, args.profile), little=not args.big_endian,
                     strict=not args.permissive, profile=args.profile,
-                    mem_limit=args.mem_limit)
+                    mem_limit=args.mem_limit, translate=translate_option(args))
     prepare_machine(sim, args)
     tracer = _tracer(args, sim)
     if tracer is not None:

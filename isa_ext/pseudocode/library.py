@@ -294,6 +294,54 @@ def _cr_set_slice(crf, a, b, v):
         v >>= 1
 
 
+# Inline forms of the CR helpers for translated blocks (isa_ext.translate): with
+# the bit numbers constant each is one subscript of the field list.  Each gets
+# the call's arguments, an int for a constant and source text otherwise, and
+# returns source text (an expression, or a statement for a helper whose result
+# is unused) or None to keep the call.
+INLINE = {}
+
+
+def _inline(name):
+    def reg(fn):
+        INLINE[name] = fn
+        return fn
+    return reg
+
+
+@_inline("_cr_bit")
+def _cr_bit_inline(crf, b):
+    if isinstance(crf, str) and isinstance(b, int) and b >= 32:
+        b -= 32
+        return f"(({crf}[{b >> 2}] >> {3 - (b & 3)}) & 1)"
+    return None
+
+
+@_inline("_cr_set_bit")
+def _cr_set_bit_inline(crf, b, v):
+    if isinstance(crf, str) and isinstance(b, int) and b >= 32:
+        b -= 32
+        sh, k = 3 - (b & 3), b >> 2
+        return f"{crf}[{k}] = ({crf}[{k}] & {~(1 << sh)}) | ((({v}) & 1) << {sh})"
+    return None
+
+
+@_inline("_cr_slice")
+def _cr_slice_inline(crf, a, b):
+    if isinstance(crf, str) and isinstance(a, int) and a >= 32 and (a - 32) & 3 == 0 \
+            and b == a + 3:
+        return f"{crf}[{(a - 32) >> 2}]"
+    return None
+
+
+@_inline("_cr_set_slice")
+def _cr_set_slice_inline(crf, a, b, v):
+    if isinstance(crf, str) and isinstance(a, int) and a >= 32 and (a - 32) & 3 == 0 \
+            and b == a + 3:
+        return f"{crf}[{(a - 32) >> 2}] = ({v}) & 15"
+    return None
+
+
 @runtime()
 def _cr0(v, so):
     """The LT GT EQ SO nibble recording a 64-bit result (Rc=1)."""

@@ -1,0 +1,153 @@
+"""Blocks: straight-line runs of decoded instructions as one Python function.
+
+A block starts at an address and runs its instructions' specialised bodies
+(specialise.py) in order, GPRs held in locals ``_gN`` and written back at every
+exit.  It ends at a branch (the block's exit is that branch's next address), at
+the program's end address, before an instruction it cannot inline, or at
+MAX_LENGTH instructions.  A block whose branch goes back to its own start
+loops inside the function while the caller's step budget allows one more pass,
+so a tight loop costs one call for many iterations.
+
+The function ``run(s, budget) -> (next pc, instructions run)`` is exact at
+every exit:
+
+* the caller only enters it with ``budget >= length`` and it never runs more
+  than ``budget`` instructions;
+* an exception (Trap, ProgramExit, KeyboardInterrupt) from instruction ``i``
+  leaves the state the per-instruction path leaves (earlier instructions done,
+  the locals written back, instruction ``i``'s own partial effects as its page
+  makes them) and carries ``isa_ext_block = (instructions completed, pc of i)``;
+* after an instruction that may store, a store into decoded code (which
+  empties ``Memory.code_words`` and forgets every block, see
+  ``Simulator._forget_decoded``) ends the block there, so the next instruction
+  is fetched again.
+"""
+from ..errors import IsaExtError, Trap
+from .specialise import Untranslatable, specialise
+
+MAX_LENGTH = 64
+_IND = "    "
+
+
+class Block:
+    __slots__ = ("start", "length", "run", "source", "mnemonics")
+
+    def __init__(self, start, length, run, source, mnemonics):
+        self.start, self.length, self.run = start, length, run
+        self.source, self.mnemonics = source, mnemonics
+
+
+def _gather(sim, start, end):
+    """[(pc, decoded, compiled, Specialised)] for the block at ``start``."""
+    isa = sim.isa
+    # specialised words, kept by the ISA (like its decoded SVP64 records): they
+    # hold no machine state, so every simulator of this ISA shares them
+    cache = isa.__dict__.setdefault("_translate_specialised", {})
+    out, namespace = [], {}
+    pc = start
+    while len(out) < MAX_LENGTH:
+        if out and pc == end:
+            break
+        try:
+            fn, length, word = sim._fetch(pc)
+        except (Trap, IsaExtError):
+            break
+        if length != 4:
+            break
+        d = isa.decode(word)
+        if d is None or type(isa).executable(isa, word) is not fn:
+            break  # an extension runs this word its own way (isa.executable wrapped)
+        try:
+            c = isa.compiled(d.spec)
+            sp = specialise(c, d.fields, cache, word)
+        except (Untranslatable, IsaExtError):
+            break
+        g = c.sem.__globals__
+        used = [k for k in sp.names if k in g]
+        if any(k in namespace and namespace[k] is not g[k] for k in used):
+            break  # two pages whose global names differ: not one namespace
+        namespace.update((k, g[k]) for k in used)
+        out.append((pc, d, c, sp))
+        if not sp.falls_through:
+            break
+        pc += 4
+    return out, namespace
+
+
+def translate(sim, start, end):
+    """A :class:`Block` for the code at ``start``, or None when its first
+    instruction is not one a block can inline."""
+    insns, namespace = _gather(sim, start, end)
+    if not insns:
+        return None
+    length = len(insns)
+    regs = sorted(set().union(*(sp.regs for *_, sp in insns)))
+    written = sorted(set().union(*(sp.written for *_, sp in insns)))
+    any_store = any(sp.stores for *_, sp in insns)
+    lines = []  # (text, tag); tag (done in pass, pc or None for _nia, locals live)
+
+    def emit(depth, text, tag=None):
+        lines.append((_IND * depth + text, tag))
+
+    def flush(depth, tag, which=written):
+        for r in which:
+            emit(depth, f"G[{r}] = _g{r}", tag)
+
+    emit(0, "def run(s, _budget):")
+    used = set().union(*(sp.names for *_, sp in insns))
+    if regs or "G" in used:
+        emit(1, "G = s.gpr")
+    for name, attr in (("F", "fpr"), ("CRF", "cr")):
+        if name in used:
+            emit(1, f"{name} = s.{attr}")
+    if "M" in used or any_store:
+        emit(1, "M = s.mem")
+    if any_store:
+        emit(1, "_cw = M.code_words")
+    for r in regs:
+        emit(1, f"_g{r} = G[{r}]")
+    emit(1, "_n = 0")
+    emit(1, f"_nia = {start}")
+    emit(1, "try:")
+    after = (0, None, True)
+    emit(2, "while True:", after)
+    for i, (pc, d, c, sp) in enumerate(insns):
+        live = (i, pc, True)
+        if not sp.localised:  # the page uses G itself: registers there while it runs
+            flush(3, live)
+        tag = live if sp.localised else (i, pc, False)
+        if sp.uses_cia:
+            emit(3, f"CIA = {pc}", tag)
+        for text in sp.lines:
+            emit(3, text, tag)
+        if i == length - 1:
+            emit(3, f"_nia = {pc + 4 if sp.falls_through else sp.next_src}", tag)
+        if not sp.localised:
+            for r in regs:
+                emit(3, f"_g{r} = G[{r}]", (i, pc, False))
+        if sp.stores and i < length - 1:
+            emit(3, "if not _cw:", tag)  # a store hit decoded code: fetch again
+            emit(4, f"_n += {i + 1}", tag)
+            flush(4, tag)
+            emit(4, f"return {pc + 4}, _n", tag)
+    emit(3, f"_n += {length}", after)
+    cond = f"_nia == {start} and _n + {length} <= _budget" + (" and _cw" if any_store else "")
+    emit(3, f"if {cond}:", after)
+    emit(4, "continue", after)
+    flush(3, after)
+    emit(3, "return _nia, _n", after)
+    emit(1, "except BaseException as _e:")
+    emit(2, "_t = _LINES.get(_e.__traceback__.tb_lineno, _AFTER)")
+    if written:
+        emit(2, "if _t[2]:")
+        flush(3, None)
+    emit(2, "_e.isa_ext_block = (_n + _t[0], _nia if _t[1] is None else _t[1])")
+    emit(2, "raise")
+    source = "\n".join(text for text, _ in lines) + "\n"
+    ns = dict(namespace)
+    ns["__builtins__"] = __builtins__
+    ns["_LINES"] = {no: tag for no, (_, tag) in enumerate(lines, 1) if tag is not None}
+    ns["_AFTER"] = after
+    name = f"<isa_ext:block@0x{start:x}>"
+    exec(compile(source, name, "exec"), ns)
+    return Block(start, length, ns["run"], source, [d.mnemonic for _, d, _, _ in insns])

@@ -1,0 +1,555 @@
+"""One instruction's compiled page, specialised for one word at one address.
+
+The page's ``sem`` function (isa_ext.pseudocode.compiler.Compiled.source) is
+parsed back into a Python AST; its field parameters, ``_crf`` and ``CIA``
+become constants and the expressions and ``if`` statements those make constant
+are folded.  What is left is a list of statements a block inlines, with GPR
+accesses ``G[n]`` at constant ``n`` renamed to the block's locals ``_gN`` when
+nothing else in the body could see the register file.
+"""
+import ast
+import copy
+import operator
+
+from ..pseudocode import library
+
+# names a block (block.py) uses itself, besides its GPR locals _gN
+BLOCK_NAMES = frozenset({"_n", "_nia", "_t", "_e", "_cw", "_budget", "_LINES", "_AFTER"})
+# the lines a compiled page opens with; the block opens with them once
+PROLOGUE_NAMES = {"G": "gpr", "F": "fpr", "CRF": "cr", "M": "mem"}
+
+_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+           ast.LShift: operator.lshift, ast.RShift: operator.rshift,
+           ast.BitOr: operator.or_, ast.BitAnd: operator.and_, ast.BitXor: operator.xor}
+_UNOPS = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert,
+          ast.Not: operator.not_}
+_CMPOPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt,
+           ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
+_MAX_FOLDED_BITS = 4096  # leave a huge constant (a shift by a field) to run time
+
+
+class Untranslatable(Exception):
+    """This instruction is run by the per-instruction path instead."""
+
+
+def _is_int_const(node):
+    return isinstance(node, ast.Constant) and type(node.value) in (int, bool)
+
+
+class _Fold(ast.NodeTransformer):
+    """Fields to constants, then constant expressions and branches folded and
+    the library's CR helpers with constant bit numbers inlined
+    (library.INLINE)."""
+
+    def __init__(self, consts, namespace=None, values=None):
+        self.consts = consts
+        self.namespace = namespace or {}
+        self.values = values or {}  # temporary -> every constant it may hold
+
+    def _inline_source(self, node):
+        """The inline form of a library helper call, or None."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.keywords:
+            return None
+        form = library.INLINE.get(node.func.id)
+        if form is None or self.namespace.get(node.func.id) is not library.RUNTIME.get(
+                node.func.id):
+            return None
+        args = [a.value if _is_int_const(a) else a.id if isinstance(a, ast.Name)
+                else ast.unparse(a) for a in node.args]
+        try:
+            return form(*args)
+        except TypeError:  # another arity
+            return None
+
+    def visit_Expr(self, node):
+        self.generic_visit(node)
+        src = self._inline_source(node.value)
+        if src is None:
+            return node
+        return self.visit(ast.parse(src).body[0])
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        src = self._inline_source(node)
+        if src is None or "=" in src.replace("==", "").replace("!=", "").replace(
+                "<=", "").replace(">=", ""):
+            return node
+        return self.visit(ast.parse(src, mode="eval").body)
+
+    def visit_BinOp(self, node):
+        node = self._visit_binop(node)
+        if not isinstance(node, ast.BinOp):
+            return node
+        for one, other in ((node.left, node.right), (node.right, node.left)):
+            if not _is_int_const(one):
+                continue
+            # 1 | b is 1 for a b that is 0 or 1 (a condition's "or" with a constant)
+            if isinstance(node.op, ast.BitOr) and one.value == 1 and _is_bit(other) and \
+                    _is_pure(other, self.values):
+                return ast.copy_location(ast.Constant(1), node)
+            # x | 0 and x ^ 0 are x for an int x (not for a bool: True ^ 0 is 1)
+            if isinstance(node.op, (ast.BitOr, ast.BitXor)) and one.value == 0 and \
+                    _is_int_typed(other):
+                return other
+        return node
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Load) and node.id in self.consts:
+            return ast.copy_location(ast.Constant(self.consts[node.id]), node)
+        if isinstance(node.ctx, ast.Store) and node.id in self.consts and \
+                not _temp(node.id):
+            raise Untranslatable(f"page assigns its field {node.id}")
+        return node
+
+    def _fold(self, node, fn):
+        try:
+            v = fn()
+        except Exception:  # e.g. a shift by a negative count: raised at run time as before
+            return node
+        if type(v) is bool:
+            v = int(v)
+        if type(v) is not int or v.bit_length() > _MAX_FOLDED_BITS:
+            return node
+        return ast.copy_location(ast.Constant(v), node)
+
+    def _visit_binop(self, node):
+        self.generic_visit(node)
+        op = _BINOPS.get(type(node.op))
+        if op and _is_int_const(node.left) and _is_int_const(node.right):
+            if isinstance(node.op, ast.LShift) and node.right.value > _MAX_FOLDED_BITS:
+                return node
+            return self._fold(node, lambda: op(node.left.value, node.right.value))
+        return node
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        op = _UNOPS.get(type(node.op))
+        if op and _is_int_const(node.operand):
+            return self._fold(node, lambda: op(node.operand.value))
+        return node
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) == 1 and _is_int_const(node.left) and _is_int_const(node.comparators[0]):
+            op = _CMPOPS.get(type(node.ops[0]))
+            if op:
+                return self._fold(node, lambda: op(node.left.value, node.comparators[0].value))
+        return node
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        if all(_is_int_const(v) for v in node.values):
+            vals = [v.value for v in node.values]
+
+            def ev():
+                r = vals[0]
+                for v in vals[1:]:
+                    r = (r and v) if isinstance(node.op, ast.And) else (r or v)
+                return r
+            return self._fold(node, ev)
+        return node
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        if _is_int_const(node.test):
+            return node.body if node.test.value else node.orelse
+        return node
+
+    def visit_If(self, node):
+        self.generic_visit(node)
+        test = node.test  # a test "1 & b" with b 0 or 1 is b
+        if isinstance(test, ast.BinOp) and isinstance(test.op, ast.BitAnd):
+            for one, other in ((test.left, test.right), (test.right, test.left)):
+                if _is_int_const(one) and one.value == 1 and _is_bit(other):
+                    node.test = other
+                    break
+        if _is_int_const(node.test):
+            return (node.body if node.test.value else node.orelse) or []
+        if not node.body:
+            node.body = [ast.Pass()]
+        return node
+
+    def generic_visit(self, node):
+        super().generic_visit(node)
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if isinstance(stmts, list) and not stmts and isinstance(
+                    node, (ast.For, ast.While, ast.Try, ast.With)) and field == "body":
+                setattr(node, field, [ast.Pass()])
+        return node
+
+
+_PURE_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.BitOr, ast.BitAnd, ast.BitXor)
+
+
+def _shift_count_ok(node, values):
+    """Whether a shift count is 0.._MAX_FOLDED_BITS for every value its
+    temporaries may hold (so the shift cannot raise)."""
+    if _is_int_const(node):
+        return 0 <= node.value <= _MAX_FOLDED_BITS
+    names = sorted(_loads([node]))
+    if not names or any(n not in values for n in names):
+        return False
+    combos = [{}]
+    for n in names:
+        combos = [dict(c, **{n: v}) for c in combos for v in values[n]]
+        if len(combos) > 16:
+            return False
+    for c in combos:
+        v = _Fold(c).visit(copy.deepcopy(node))
+        if not (_is_int_const(v) and 0 <= v.value <= _MAX_FOLDED_BITS):
+            return False
+    return True
+
+
+def _is_int_typed(node):
+    """An expression whose value is an int (not a bool)."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, (ast.BitOr, ast.BitAnd, ast.BitXor)):
+            return _is_int_typed(node.left) or _is_int_typed(node.right)
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, (ast.USub, ast.Invert))
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Name) and node.value.id in ("G", "CRF")
+    if isinstance(node, ast.Name):
+        return node.id.startswith("_g")
+    return False
+
+
+def _is_pure(node, values=None):
+    """An expression that cannot raise or change anything: dropping it when
+    its value is unused changes nothing (the per-instruction path included).
+    ``values``: temporaries whose every possible value is known."""
+    values = values or {}
+    if isinstance(node, (ast.Constant, ast.Name)):
+        return True
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, (ast.LShift, ast.RShift)):
+            ok = _shift_count_ok(node.right, values)
+        else:
+            ok = isinstance(node.op, _PURE_BINOPS)
+        return ok and _is_pure(node.left, values) and _is_pure(node.right, values)
+    if isinstance(node, ast.UnaryOp):
+        return _is_pure(node.operand, values)
+    if isinstance(node, ast.Compare):
+        return _is_pure(node.left, values) and all(_is_pure(c, values)
+                                                   for c in node.comparators)
+    if isinstance(node, ast.BoolOp):
+        return all(_is_pure(v, values) for v in node.values)
+    if isinstance(node, ast.IfExp):
+        return _is_pure(node.test, values) and _is_pure(node.body, values) and \
+            _is_pure(node.orelse, values)
+    if isinstance(node, ast.Subscript):  # a register or CR field at a fixed index
+        return isinstance(node.value, ast.Name) and node.value.id in ("G", "F", "CRF") and \
+            _is_int_const(node.slice) and 0 <= node.slice.value < 128
+    if isinstance(node, ast.Attribute):  # a plain register of the state
+        return isinstance(node.value, ast.Name) and node.value.id == "s" and \
+            node.attr in ("msr", "ctr", "lr", "tar", "so", "ov", "ca", "ov32", "ca32")
+    return False
+
+
+def _is_bit(node):
+    """An expression whose value is 0 or 1 (False or True)."""
+    if _is_int_const(node):
+        return node.value in (0, 1)
+    if isinstance(node, ast.Compare):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return True
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.BitAnd):
+            return _is_bit(node.left) or _is_bit(node.right)
+        if isinstance(node.op, (ast.BitOr, ast.BitXor)):
+            return _is_bit(node.left) and _is_bit(node.right)
+    return False
+
+
+def _loads(nodes):
+    return {n.id for node in nodes for n in ast.walk(node)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _stores(nodes):
+    return [n.id for node in nodes for n in ast.walk(node)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+
+
+def _temp(name):
+    """A page's own temporary (a variable or a deferred register write)."""
+    return name.startswith(("v_", "w_"))
+
+
+def _single_target(st):
+    if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+            isinstance(st.targets[0], ast.Name):
+        return st.targets[0].id
+    return None
+
+
+def _propagate_constants(stmts, tail):
+    """A temporary assigned once, at the top level, a constant: its uses take
+    the constant.  Returns whether anything changed."""
+    counts = {}
+    for name in _stores(stmts):
+        counts[name] = counts.get(name, 0) + 1
+    consts = {}
+    for st in stmts:
+        name = _single_target(st)
+        if name and _temp(name) and counts.get(name) == 1 and _is_int_const(st.value):
+            consts[name] = st.value.value
+    if not consts:
+        return False
+    _fold_all(_Fold(consts), stmts, tail)
+    return True
+
+
+def _fold_all(folder, stmts, tail):
+    out = []
+    for st in stmts:
+        r = folder.visit(st)
+        out.extend(r if isinstance(r, list) else [r])
+    stmts[:] = out
+    tail[0] = folder.visit(tail[0])
+
+
+def _drop_dead(stmts, tail, values=None):
+    """Remove assignments to temporaries nothing reads (before the next
+    unconditional assignment) and ``if``s left empty, when what they computed
+    is pure.  Returns whether anything changed."""
+    changed = False
+    i = 0
+    while i < len(stmts):
+        st = stmts[i]
+        name = _single_target(st)
+        if name and _temp(name) and _is_pure(st.value, values):
+            dead = True
+            for later in stmts[i + 1:] + [tail[0]]:
+                if name in _loads([later]):
+                    dead = False
+                    break
+                if _single_target(later) == name:
+                    break
+            if dead:
+                del stmts[i]
+                changed = True
+                continue
+        if isinstance(st, ast.If):
+            for field in ("body", "orelse"):
+                sub = getattr(st, field)
+                # inside a branch: only what is never read afterwards anywhere
+                live = _loads(stmts[i + 1:] + [tail[0]])
+                kept = [s for s in sub if not (_single_target(s) and _temp(_single_target(s))
+                                               and _is_pure(s.value, values)
+                                               and _single_target(s) not in live
+                                               and _single_target(s) not in _loads(sub))]
+                if len(kept) != len(sub):
+                    changed = True
+                    setattr(st, field, kept)
+            body_empty = all(isinstance(s, ast.Pass) for s in st.body)
+            else_empty = all(isinstance(s, ast.Pass) for s in st.orelse)
+            if body_empty and else_empty and _is_pure(st.test, values):
+                del stmts[i]
+                changed = True
+                continue
+            if not st.body:
+                st.body = [ast.Pass()]
+        i += 1
+    return changed
+
+
+def _value_sets(stmts):
+    """{temporary: its possible values} for each temporary every assignment of
+    which (anywhere in the body) is a constant."""
+    assigned, const_assigned = {}, {}
+    for st in stmts:
+        for n in ast.walk(st):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                assigned[n.id] = assigned.get(n.id, 0) + 1
+            name = _single_target(n) if isinstance(n, ast.Assign) else None
+            if name and _is_int_const(n.value):
+                const_assigned.setdefault(name, []).append(n.value.value)
+    return {k: frozenset(v) for k, v in const_assigned.items()
+            if _temp(k) and assigned.get(k) == len(v)}
+
+
+def simplify(stmts, next_pc):
+    """Constant temporaries propagated, dead pure code removed, to a fixpoint."""
+    tail = [ast.Expr(next_pc)]
+    for _ in range(20):
+        values = _value_sets(stmts)
+        _fold_all(_Fold({}, values=values), stmts, tail)
+        if not (_propagate_constants(stmts, tail) | _drop_dead(stmts, tail, values)):
+            break
+    return stmts, tail[0].value
+
+
+class _Localise(ast.NodeTransformer):
+    """``G[n]`` -> ``_gN`` for constant n; records which registers."""
+
+    def __init__(self):
+        self.regs = set()
+
+    def visit_Subscript(self, node):
+        self.generic_visit(node)
+        if isinstance(node.value, ast.Name) and node.value.id == "G" and \
+                _is_int_const(node.slice) and 0 <= node.slice.value < 128:
+            self.regs.add(node.slice.value)
+            return ast.copy_location(ast.Name(f"_g{node.slice.value}", node.ctx), node)
+        return node
+
+
+def _sees_register_file(stmts):
+    """Whether anything but a constant ``G[n]`` could reach the GPRs: the file
+    itself, or the state handed to a helper or a method of the state."""
+    nodes = [n for st in stmts for n in ast.walk(st)]
+    subscripted = {id(n.value) for n in nodes if isinstance(n, ast.Subscript)
+                   and _is_int_const(n.slice) and 0 <= n.slice.value < 128}
+    for n in nodes:
+        if isinstance(n, ast.Name) and n.id == "G" and id(n) not in subscripted:
+            return True
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and \
+                n.value.id == "s" and n.attr == "gpr":
+            return True
+        if isinstance(n, ast.Call):
+            f = n.func
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+                    f.value.id == "s":
+                return True
+            if any(isinstance(a, ast.Name) and a.id == "s"
+                   for a in list(n.args) + [k.value for k in n.keywords]):
+                return True
+    return False
+
+
+def _touches_memory(stmts):
+    """Whether the body does anything with memory but read it (a store may hit
+    decoded code: the block checks for that after this instruction)."""
+    for st in stmts:
+        for n in ast.walk(st):
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and \
+                    n.value.id == "M" and n.attr != "read":
+                return True
+            if isinstance(n, ast.Call):
+                f = n.func
+                if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+                        f.value.id == "s":
+                    return True  # a method of the state (a system call may store)
+                if any(isinstance(a, ast.Name) and a.id in ("M", "s")
+                       for a in list(n.args) + [k.value for k in n.keywords]):
+                    return True
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and \
+                    n.value.id == "s" and n.attr == "mem":
+                return True
+    return False
+
+
+class Specialised:
+    """One word's page body, ready to paste into a block: ``lines`` of Python
+    (the body without its prologue and final return), ``next_src`` (the
+    returned expression; ``CIA + 4`` for straight-line code), whether the body
+    reads ``CIA`` (the block binds it first), ``localised`` (GPRs renamed to
+    the block's locals ``_gN``: ``regs``, written ``written``; else the body
+    uses ``G`` itself and the block flushes its locals around it), ``stores``
+    (may write memory) and ``names`` (the globals it uses)."""
+
+    def __init__(self, stmts, next_pc, localised, regs, stores):
+        self.lines = [line for st in stmts for line in ast.unparse(st).splitlines()]
+        self.next_src = ast.unparse(next_pc)
+        nodes = stmts + [ast.Expr(next_pc)]
+        loads = _loads(nodes)
+        self.uses_cia = "CIA" in loads
+        self.falls_through = isinstance(next_pc, ast.BinOp) and \
+            isinstance(next_pc.op, ast.Add) and isinstance(next_pc.left, ast.Name) and \
+            next_pc.left.id == "CIA" and _is_int_const(next_pc.right) and \
+            next_pc.right.value == 4
+        self.localised, self.regs, self.stores = localised, regs, stores
+        self.written = {int(n[2:]) for n in _stores(nodes) if n.startswith("_g")
+                        and n[2:].isdigit()}
+        self.names = loads
+
+
+def _sem_body(compiled):
+    tree = ast.parse(compiled.source)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "sem":
+            return node
+    raise Untranslatable(f"no sem function in {compiled.name}")
+
+
+def fn_globals(compiled):
+    return compiled.sem.__globals__
+
+
+def specialise(compiled, fields, cache=None, word=None):
+    """The body of ``compiled`` for these field values (any address: the body
+    reads ``CIA``).  ``cache`` (a dict, keyed by ``word``) keeps it for the
+    next block holding the same word: parsing and simplifying costs
+    milliseconds."""
+    sp = cache.get(word) if cache is not None else None
+    if sp is None:
+        try:
+            sp = _specialise_word(compiled, fields)
+        except Untranslatable as e:
+            sp = e
+        if cache is not None:
+            if len(cache) >= _CACHE_KEPT:
+                cache.clear()
+            cache[word] = sp
+    if isinstance(sp, Untranslatable):
+        raise sp
+    return sp
+
+
+_CACHE_KEPT = 50_000
+
+
+def _specialise_word(compiled, fields):
+    fn = _sem_body(compiled)
+    body = list(fn.body)
+    consts = {f"f_{p}": fields[p] for p in compiled.params}
+    args = fn.args.args  # parameters with defaults (_crf: CR0, or CR1 for FP Rc=1)
+    for a, dflt in zip(args[len(args) - len(fn.args.defaults):], fn.args.defaults):
+        if a.arg not in consts:
+            if not _is_int_const(dflt):
+                raise Untranslatable(f"{compiled.name}: default of {a.arg} is not a number")
+            consts[a.arg] = dflt.value
+    missing = [a.arg for a in args if a.arg not in consts and a.arg not in ("s", "CIA")]
+    if missing:
+        raise Untranslatable(f"{compiled.name}: no value for {missing}")
+    kept = []
+    for st in body:  # the prologue: the block binds these names once
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+                isinstance(st.targets[0], ast.Name) and st.targets[0].id in PROLOGUE_NAMES and \
+                isinstance(st.value, ast.Attribute) and isinstance(st.value.value, ast.Name) and \
+                st.value.value.id == "s" and st.value.attr == PROLOGUE_NAMES[st.targets[0].id]:
+            continue
+        kept.append(st)
+    if not kept or not isinstance(kept[-1], ast.Return) or kept[-1].value is None:
+        raise Untranslatable(f"{compiled.name}: body does not end in a return")
+    for st in kept[:-1]:
+        for n in ast.walk(st):
+            if isinstance(n, (ast.Return, ast.FunctionDef, ast.Lambda, ast.Global,
+                              ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.ClassDef)):
+                raise Untranslatable(f"{compiled.name}: {type(n).__name__} in the body")
+            if isinstance(n, ast.Name) and (n.id in BLOCK_NAMES or (
+                    n.id.startswith("_g") and n.id[2:].isdigit())):
+                raise Untranslatable(f"{compiled.name}: name {n.id} clashes with a block local")
+    module = ast.Module(body=kept, type_ignores=[])
+    module = _Fold(consts, fn_globals(compiled)).visit(module)
+    stmts = module.body
+    ret = stmts.pop()
+    if not isinstance(ret, ast.Return):
+        raise Untranslatable(f"{compiled.name}: final return folded away")
+    stmts, next_value = simplify(stmts, ret.value)
+    ret = ast.Return(next_value)
+    stores = _touches_memory(stmts)
+    if _sees_register_file(stmts + [ast.Expr(ret.value)]):
+        return Specialised(stmts, ret.value, False, set(), stores)
+    loc = _Localise()
+    stmts = [loc.visit(st) for st in stmts]
+    next_pc = loc.visit(ret.value)
+    return Specialised(stmts, next_pc, True, loc.regs, stores)
