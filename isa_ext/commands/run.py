@@ -28,7 +28,8 @@ import sys
 from ..errors import IsaExtError
 from . import add_profile_option
 from .machine_options import (ASM_SUFFIXES, add_machine_options, address, count,  # noqa: F401
-                              fpr_value, load_program, machine_isa, prepare_machine)
+                              fpr_value, load_program, machine_isa, prepare_machine,
+                              translate_option)
 
 EXIT_TRAP = 132
 EXIT_STEP_LIMIT = 124
