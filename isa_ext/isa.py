@@ -42,6 +42,11 @@ class Decoded:
 
 
 class ISA:
+    # entries in each per-word cache (decoded words, executables) before it is
+    # emptied and refilled: a bound on memory for programs that run many
+    # distinct words (fuzzing, self-modifying code), far above any loop's need
+    DECODE_CACHE_LIMIT = 1 << 16
+
     def __init__(self, extensions=None, use_cache=True, root=None, profile=None):
         self.spec = spec = specdata.source(root)
         self.profile = profiles.get(profile)
@@ -133,6 +138,8 @@ class ISA:
                 flags = {k: fields[k] for k in row.suffix}
                 d = Decoded(row, word, fields, row.mnemonic_for(flags))
                 break
+        if len(self._decode_cache) >= self.DECODE_CACHE_LIMIT:
+            self._decode_cache.clear()
         self._decode_cache[word] = d
         return d
 
@@ -278,6 +285,8 @@ class ISA:
             raise Trap(self.why_illegal(word), "illegal")
         c = self.compiled(d.spec)
         f = c.make(*[d.fields[p] for p in c.params])
+        if len(self._exec_cache) >= self.DECODE_CACHE_LIMIT:
+            self._exec_cache.clear()
         self._exec_cache[word] = f
         return f
 
