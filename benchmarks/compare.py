@@ -317,6 +317,7 @@ def main(argv=None):
         p.error(f"{', '.join(missing)} not installed (apt-get install binutils-powerpc64le-"
                 "linux-gnu qemu-user)")
     quick = 1 if args.quick else 0
+    load_before = os.getloadavg()[0]  # other work on the machine slows every engine
     rates = {}  # (program, engine) -> rate
     notes = []
     with tempfile.TemporaryDirectory(prefix="isa_ext_compare_") as work:
@@ -349,7 +350,8 @@ def main(argv=None):
     names = {"qemu": "qemu-ppc64le", "cpython": f"isa_ext CPython {platform.python_version()}",
              "pypy": "isa_ext PyPy", "isacaller": "ISACaller"}
     print(f"command: {' '.join([os.path.basename(sys.executable)] + sys.argv)}")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores; "
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, load average "
+          f"{load_before:.1f} before / {os.getloadavg()[0]:.1f} after; "
           f"{'--quick: sizes too small to measure' if quick else 'one run each'}")
     print(f"{COLUMNS[0]:28} {COLUMNS[1]:30} {COLUMNS[2]:>15} {COLUMNS[3]:10} "
           f"{COLUMNS[4]:>12} {COLUMNS[5]:>15}")
