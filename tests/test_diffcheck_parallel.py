@@ -12,11 +12,22 @@ import sys
 
 import pytest
 
-from conftest import need_tool
+from conftest import need_tool, required_missing
 from isa_ext.diffcheck import DiffCheck
 from isa_ext.isa import ISA
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def need_distributed():
+    """Dask distributed (the `cluster` extra): skipped locally without it, required
+    in CI (.ci/run installs the extra)."""
+    try:
+        import distributed
+    except ImportError:
+        required_missing("dask distributed not installed (pip install 'isa_ext[cluster]'; "
+                         ".ci/run does)")
+    return distributed
 
 
 def need_oracles():
@@ -90,7 +101,7 @@ def test_cli_rejects_jobs_below_one():
 def test_a_dask_cluster_gives_the_serial_report(broken_spec):
     """The optional `cluster` extra: shards submitted to a Dask LocalCluster
     (worker processes on this machine) through the client's executor."""
-    distributed = pytest.importorskip("distributed")
+    distributed = need_distributed()
     need_oracles()
     isa = ISA(extensions=["base"], root=broken_spec, use_cache=False)
 
@@ -107,7 +118,7 @@ def test_a_dask_cluster_gives_the_serial_report(broken_spec):
 
 
 def test_an_unreachable_cluster_is_a_clear_error():
-    pytest.importorskip("distributed")
+    need_distributed()
     from isa_ext.diffcheck.parallel import dask_executor
     from isa_ext.errors import IsaExtError
     with pytest.raises(IsaExtError, match="cannot reach the Dask scheduler"):
