@@ -43,6 +43,11 @@ class Decoded:
 
 
 class ISA:
+    # entries in each per-word cache (decoded words, executables) before it is
+    # emptied and refilled: a bound on memory for programs that run many
+    # distinct words (fuzzing, self-modifying code), far above any loop's need
+    DECODE_CACHE_LIMIT = 1 << 16
+
     def __init__(self, extensions=None, use_cache=True, root=None, profile=None,
                  openpower_root=None, openpower_pages="replace"):
         self.spec = spec = specdata.source(root)
@@ -151,6 +156,8 @@ class ISA:
                 flags = {k: fields[k] for k in row.suffix}
                 d = Decoded(row, word, fields, row.mnemonic_for(flags))
                 break
+        if len(self._decode_cache) >= self.DECODE_CACHE_LIMIT:
+            self._decode_cache.clear()
         self._decode_cache[word] = d
         return d
 
@@ -311,6 +318,8 @@ class ISA:
             raise Trap(f"{d.mnemonic}: openpower-isa's page does not compile: {e}",
                        "illegal") from None
         f = c.make(*[d.fields[p] for p in c.params])
+        if len(self._exec_cache) >= self.DECODE_CACHE_LIMIT:
+            self._exec_cache.clear()
         self._exec_cache[word] = f
         return f
 

@@ -133,6 +133,9 @@ class Simulator:
     >>> sim.run().gpr[3]
     42
     """
+    # decoded instructions kept per address before the cache is emptied and
+    # refilled (as a store into code does): bounds memory whatever the program
+    CODE_CACHE_LIMIT = 1 << 16
 
     def __init__(self, isa=None, little=True, extensions=None, strict=True, profile=None,
                  mem_limit=None, translate=None):
@@ -332,6 +335,8 @@ class Simulator:
 
     def _decode_into_cache(self, pc):
         fn, length, word = self._fetch(pc)
+        if len(self._cache) >= self.CODE_CACHE_LIMIT:
+            self._cache.clear()
         self._cache[pc] = fn  # prefixed (8-byte) handlers return CIA + 8 themselves
         # a store into these bytes forgets every decoded instruction (machine.Memory)
         mem = self.state.mem

@@ -35,9 +35,26 @@ def used_oracle(name):
         uses.add(name)
 
 
+# a passed test's report carries the oracles it used (user_properties travel with the
+# report from a pytest-xdist worker to the controller, which prints the counts)
+ORACLES_PROPERTY = "isa_ext_oracles"
+
+
+class _OracleCounter:
+    def __init__(self, counts):
+        self.counts = counts
+
+    def pytest_runtest_logreport(self, report):
+        for name, value in report.user_properties:
+            if name == ORACLES_PROPERTY:
+                self.counts.update(value)
+
+
 def pytest_configure(config):
     config.stash[_FIXTURE_ORACLES] = {}
     config.stash[_PASSED_BY_ORACLE] = Counter()
+    config.pluginmanager.register(_OracleCounter(config.stash[_PASSED_BY_ORACLE]),
+                                  "isa_ext_oracle_counter")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -80,7 +97,7 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
     if report.when == "call" and report.passed:
-        item.config.stash[_PASSED_BY_ORACLE].update(oracles_of(item))
+        report.user_properties.append((ORACLES_PROPERTY, sorted(oracles_of(item))))
 
 
 def pytest_terminal_summary(terminalreporter, config):

@@ -8,7 +8,12 @@ import pytest
 CONFTEST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "conftest.py")
 
 
-def test_counts_only_passed_tests_that_used_the_oracle(pytester, monkeypatch):
+@pytest.mark.parametrize("workers", [None, "2"])
+def test_counts_only_passed_tests_that_used_the_oracle(pytester, monkeypatch, workers):
+    """Serial, and over 2 pytest-xdist workers: the counts are the controller's,
+    carried on each passed test's report."""
+    if workers:
+        pytest.importorskip("xdist")  # in the test extra
     if shutil.which("sh") is None:
         pytest.skip("no sh")
     monkeypatch.delenv("ISA_EXT_REQUIRE_TOOLS", raising=False)
@@ -36,7 +41,7 @@ def test_counts_only_passed_tests_that_used_the_oracle(pytester, monkeypatch):
         def test_missing_tool():
             need_tool("no-such-tool-isa-ext")
     """)
-    result = pytester.runpytest("-p", "no:randomly")
+    result = pytester.runpytest("-p", "no:randomly", *(["-n", workers] if workers else []))
     result.assert_outcomes(passed=3, failed=1, skipped=1)
     result.stdout.re_match_lines([r".*passed tests per oracle.*", r"\s+2\s+sh$"])
     assert not any("no-such-tool" in line for line in result.stdout.lines

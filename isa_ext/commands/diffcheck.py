@@ -2,6 +2,8 @@
 
     isa-ext diffcheck --cases 10000 --seed 1 --out out/diffcheck
     isa-ext diffcheck --only add addo. divw --cases 500
+    isa-ext diffcheck --cases 10000 --jobs 2          # over 2 processes, same report
+    isa-ext diffcheck --cases 100000 --cluster tcp://scheduler:8786   # a Dask cluster
     isa-ext diffcheck --replay out/diffcheck/mismatch-31-fcfids_dot.s
     isa-ext diffcheck --c tests/c            # the C program suite, -O0 and -O2
     isa-ext diffcheck --against isacaller --isacaller DIR --cases 300 --scope core
@@ -23,6 +25,13 @@ def register(sub):
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write a reproducer .s file per mismatch into DIR")
     p.add_argument("--batch", type=int, default=500, help="cases per ELF (500)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="run the ELF batches over N processes (1); the report is the "
+                        "serial run's for the same seed")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="submit the batches to the Dask scheduler at ADDRESS "
+                        "(tcp://host:8786; needs isa_ext[cluster]); the report is the "
+                        "serial run's for the same seed")
     p.add_argument("--only", nargs="+", metavar="MNEMONIC",
                    help="restrict to these instructions (base or variant mnemonics)")
     p.add_argument("--sequences", type=float, default=0.1,
@@ -50,8 +59,8 @@ def register(sub):
 
 
 def _run(args):
-    if args.cases < 0 or args.batch < 1:
-        raise IsaExtError("--cases must be >= 0 and --batch >= 1")
+    if args.cases < 0 or args.batch < 1 or args.jobs < 1:
+        raise IsaExtError("--cases must be >= 0, --batch and --jobs >= 1")
     for flag, v in (("--sequences", args.sequences), ("--vertical", args.vertical)):
         if not 0 <= v <= 1:
             raise IsaExtError(f"{flag} {v}: expected a fraction between 0 and 1")
@@ -82,7 +91,13 @@ def _run(args):
     check = DiffCheck(isa=isa, seed=args.seed, out=args.out, batch=args.batch,
                       only=args.only, sequences=args.sequences)
     with Progress("diffcheck", total=args.cases, unit="cases") as progress:
-        figures = check.run(args.cases, progress=progress)
+        if args.cluster:
+            from ..diffcheck.parallel import dask_executor
+            client, executor = dask_executor(args.cluster)
+            with client:
+                figures = check.run(args.cases, executor=executor, progress=progress)
+        else:
+            figures = check.run(args.cases, jobs=args.jobs, progress=progress)
     print(figures.summary())
     return 0 if figures.ok else 1
 

@@ -380,7 +380,7 @@ class Generator:
                 return  # no overflow, or one QEMU detects (|quotient| >= 2^64)
             case.gpr[ra] = (-((-a) >> 1) if a < 0 else a >> 1) & M64  # halve toward 0
 
-    def _finish(self, case, reserve=()):
+    def _finish(self, case, reserve=(), rng=None):
         used = set(reserve)
         for insn in case.insns:
             for f, v in insn.values.items():
@@ -389,7 +389,7 @@ class Generator:
                     if f.endswith("p"):
                         used.add(v + 1)
         free = [n for n in range(1, 32) if n not in used]
-        case.scratch = self.rng.choice(free)
+        case.scratch = (rng or self.rng).choice(free)
         return case
 
     def sequence_case(self, plain_targets, index, length=None):

@@ -6,6 +6,7 @@ record's initial state (as the prologue would load it), runs exactly the
 case's instructions from the case's first address to its end label, and reads
 its final state directly.
 """
+import random
 import tempfile
 import time
 from dataclasses import dataclass, field as dc_field
@@ -171,10 +172,30 @@ class Figures:
         """Variants neither exercised nor skipped for a documented reason."""
         return self.variants_total - len(self.exercised) - len(self.skipped)
 
-    def summary(self):
+    def merge(self, part, max_reports):
+        """Add a shard's figures (shards merged in case order give the serial figures:
+        first reason per mnemonic kept, the first ``max_reports`` mismatches)."""
+        self.cases += part.cases
+        for kind, n in part.by_kind.items():
+            self.by_kind[kind] = self.by_kind.get(kind, 0) + n
+        self.exercised |= part.exercised
+        self.covered |= part.covered
+        for mine, theirs in ((self.assembler_rejects, part.assembler_rejects),
+                             (self.qemu_rejects, part.qemu_rejects),
+                             (self.decode_mismatches, part.decode_mismatches)):
+            for name, why in theirs.items():
+                mine.setdefault(name, why)
+        self.mismatches += part.mismatches[:max_reports - len(self.mismatches)]
+        self.mismatch_count += part.mismatch_count
+        self.batches += part.batches
+
+    def summary(self, timing=True):
+        """The report; ``timing=False`` leaves out the wall time (the only part
+        that differs between a serial and a parallel run of the same seed)."""
+        took = f", {self.seconds:.1f} s" if timing else ""
         lines = [f"cases run: {self.cases} "
                  f"({', '.join(f'{k} {v}' for k, v in sorted(self.by_kind.items()))}) "
-                 f"in {self.batches} ELF(s), {self.seconds:.1f} s",
+                 f"in {self.batches} ELF(s){took}",
                  f"instructions covered: {len(self.exercised)} of {self.variants_total} "
                  f"table variants exercised, {len(self.covered)} with agreeing results "
                  f"({len(self.skipped)} not sandwichable, "
@@ -266,9 +287,15 @@ class DiffCheck:
         return cases
 
     # -- run -----------------------------------------------------------------
-    def run(self, count, progress=None):
-        """Run ``count`` random cases; ``progress`` (isa_ext.progress.Progress or
-        None) hears of each batch."""
+    def run(self, count, jobs=1, executor=None, progress=None):
+        """Generate ``count`` cases, run them one ELF (``batch`` cases) at a time
+        and return the figures.  Batches are independent shards: ``jobs`` > 1
+        runs them over that many processes, ``executor`` (any
+        ``concurrent.futures.Executor``, e.g. a Dask client's) wherever it
+        sends them; the figures are the serial run's either way (cases are
+        generated here, serially, and shards merged in order).  ``progress``
+        (isa_ext.progress.Progress or None) hears of each batch."""
+        from . import parallel
         start = time.time()
         figures = Figures()
         missing = tools.missing_tools()
@@ -277,14 +304,26 @@ class DiffCheck:
         with tempfile.TemporaryDirectory(prefix="isa_ext_diffcheck_") as work:
             targets = self.probe(self.plan(figures), figures, work)
             cases = self.make_cases(targets, count) if targets else []
-            for b in range(0, len(cases), self.batch):
-                self.run_batch(cases[b:b + self.batch], figures, work)
-                if progress is not None:
-                    progress.advance(len(cases[b:b + self.batch]),
-                                     where=f"{figures.batches} ELF(s)")
+        shards = [cases[b:b + self.batch] for b in range(0, len(cases), self.batch)]
+        parts = parallel.run_shards(parallel.ShardSpec.of(self), shards, jobs, executor,
+                                    isa=self.isa)
+        for shard, part in zip(shards, parts):
+            figures.merge(part, self.max_reports)
+            if progress is not None:
+                progress.advance(len(shard), where=f"{figures.batches} ELF(s)")
+        if self.out:
+            for m in figures.mismatches:
+                write_reproducer(m, self.out)
         figures.seconds = time.time() - start
         self.isa.save_cache()
         return figures
+
+    def run_shard(self, cases):
+        """Figures of one batch of cases (its own scratch directory)."""
+        part = Figures()
+        with tempfile.TemporaryDirectory(prefix="isa_ext_diffcheck_") as work:
+            self.run_batch(cases, part, work)
+        return part
 
     def run_batch(self, cases, figures, work):
         pending = list(cases)
@@ -355,8 +394,6 @@ class DiffCheck:
         figures.mismatch_count += 1
         if len(figures.mismatches) < self.max_reports:
             m = self.minimise(case, result, work)
-            if self.out:
-                write_reproducer(m, self.out)
             figures.mismatches.append(m)
 
     # -- minimisation --------------------------------------------------------
@@ -383,7 +420,9 @@ class DiffCheck:
                 single.insns = [case.insns[k]]
                 single.kind = "minimised"
                 _load_state(single, prior)
-                self.gen._finish(single)
+                # the scratch register from a generator seeded by the case, so the
+                # reproducer does not depend on which shard minimised it first
+                self.gen._finish(single, rng=random.Random(f"{self.seed}/{case.index}"))
                 return Mismatch(single, 0, prior, expected, final, diffs, stop,
                                 original=case, position_in_original=k)
             prior = expected

@@ -1,0 +1,378 @@
+"""isa_ext side by side with QEMU (and PyPy, ISACaller): rates, ratios, memory.
+
+    python3 benchmarks/compare.py [--quick] [--pypy PYTHON] [--isacaller DIR]
+                                  [--engines qemu,cpython,pypy,isacaller]
+                                  [--memory-steps N]
+
+Every program is built as a static ppc64le ELF with GNU binutils
+(powerpc64le-linux-gnu-as/ld; the SVP64 words come from isa_ext's assembler as
+``.long``s, GNU as knows no SVP64) and every engine runs it in this one
+invocation, so the ratios compare figures measured side by side:
+
+* ``scalar``: the addi/cmpd/bne loop of bench_scalar.py (instructions/s);
+* ``hf``: HF ``sv.add *0, *64, *64`` with VL=64, 16 per loop iteration, as in
+  bench_svp64.py (element operations/s); QEMU has no SVP64, so its column is
+  the same work as scalar code: 64 ``add``s per ``sv.add``;
+* ``vf``: the VF loop of bench_svp64.py (``sv.add``, ``svstep.``, ``bc``; VL=64)
+  inside an outer ``setvl``/``bdnz`` loop (instructions/s); no QEMU figure.
+
+Engines: qemu-ppc64le (its rate is the difference of two iteration counts over
+the difference of their wall times, so start-up cancels out); isa_ext on
+this CPython and on PyPy (``--pypy``, default $ISA_EXT_PYPY or ``pypy3``, used
+when isa_ext imports there), each in a fresh process timing ``Simulator.run``
+of the whole ELF after a warm-up run (PyPy's JIT); ISACaller (``--isacaller``,
+default $ISA_EXT_ISACALLER or /work/isacaller; a short scalar run timed inside
+its process, differenced over two iteration counts).
+
+Memory: a CPython process runs the scalar loop for ``--memory-steps`` steps
+(10^8; --quick 10^5) and reports its resident set after 1% of them and at the
+end, and the sizes of the decode caches against their limits.
+"""
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+sys.path.insert(0, TOP)  # run from a checkout: the package sits beside benchmarks/
+
+AS, LD, QEMU = "powerpc64le-linux-gnu-as", "powerpc64le-linux-gnu-ld", "qemu-ppc64le"
+HF_PER_ITER = 16      # sv.add instructions per HF loop iteration
+VL = 64
+ENGINES = ("qemu", "cpython", "pypy", "isacaller")
+COLUMNS = ("program", "engine", "rate", "unit", "engine/QEMU", "engine/CPython")
+
+# iterations per program and engine: (full, --quick); large enough that a
+# full run takes a second or more on each engine
+SIZES = {
+    "qemu": {"scalar": ((10**8, 10**9), (10**6, 10**7)),
+             "hf": ((10**5, 10**6), (10**3, 10**4))},
+    "cpython": {"scalar": (10**6, 2 * 10**4), "hf": (400, 8), "vf": (200, 4)},
+    "pypy": {"scalar": (10**7, 2 * 10**4), "hf": (4000, 8), "vf": (2000, 4)},
+}
+ISACALLER_ITERATIONS = (5, 25)
+
+
+# --- the programs ------------------------------------------------------------------
+
+def load_imm(reg, n):
+    """GNU as lines putting ``n`` (< 2^31) into ``reg``."""
+    assert 0 <= n < 1 << 31
+    return [f"lis {reg}, {n >> 16}", f"ori {reg}, {reg}, {n & 0xFFFF}"]
+
+
+EXIT = ["li 0, 1", "li 3, 0", "sc"]  # Linux exit(0)
+
+
+def scalar_source(n):
+    return ["li 3, 0", *load_imm(4, n),
+            "loop: addi 3, 3, 1", "cmpd 3, 4", "bne loop", *EXIT]
+
+
+def sv_words(lines):
+    """isa_ext's assembler for SVP64 lines (proven against libre-soc's SVP64Asm by
+    tests/test_libresoc_asm.py): ``.long`` lines for GNU as."""
+    from isa_ext.asm import assemble
+    from isa_ext.isa import ISA
+    data = assemble("\n".join(lines), isa=ISA(extensions=["base", "svp64"]),
+                    little=True).data
+    return [f".long 0x{int.from_bytes(data[i:i + 4], 'little'):08x}"
+            for i in range(0, len(data), 4)]
+
+
+def hf_source(n):
+    return [*sv_words([f"setvl 0, 0, {VL}, 0, 1, 1"]), *load_imm(5, n), "mtctr 5",
+            "loop:", *sv_words(["sv.add *0, *64, *64"] * HF_PER_ITER), "bdnz loop", *EXIT]
+
+
+def hf_scalar_equivalent(n):
+    """The HF program's work as scalar code: 64 adds per sv.add."""
+    adds = [f"add {i % 32}, {i % 32}, {i % 32}" for i in range(VL)] * HF_PER_ITER
+    return [*load_imm(5, n), "mtctr 5", "loop:", *adds, "bdnz loop", *EXIT]
+
+
+def vf_source(n):
+    return [*load_imm(5, n), "mtctr 5",
+            "outer:", *sv_words([f"setvl 0, 0, {VL}, 1, 1, 1"]),
+            "inner:", *sv_words(["sv.add *0, *64, *64", "svstep. 1, 0, 1, 0"]),
+            "bc 4, 3, inner", "bdnz outer", *EXIT]
+
+
+def vf_steps(n):
+    """Instructions the VF program runs: per outer iteration setvl, VL x
+    (sv.add, svstep., bc) and bdnz; then mtctr's pair, lis/ori and the exit."""
+    return n * (1 + 3 * VL + 1) + 3 + 3
+
+
+def build(lines, work, name):
+    """A static ppc64le ELF from GNU assembly lines (GNU as and ld)."""
+    src, obj, elf = (os.path.join(work, name + ext) for ext in (".s", ".o", ".elf"))
+    with open(src, "w", encoding="utf-8") as f:
+        # .abiversion 2: without it the ELF header says ELFv1, and QEMU takes the
+        # entry point for a function descriptor
+        f.write("\t.abiversion 2\n\t.text\n\t.globl _start\n_start:\n"
+                + "".join(f"\t{x}\n" for x in lines))
+    subprocess.run([AS, "-mpower10", "-o", obj, src], check=True, capture_output=True)
+    subprocess.run([LD, "-static", "-o", elf, obj], check=True, capture_output=True)
+    return elf
+
+
+# --- engines -----------------------------------------------------------------------
+
+def qemu_rate(work, name, make, sizes, per_iteration):
+    """Work units/s on QEMU, differencing two iteration counts (start-up cancels)."""
+    times = []
+    for n in sizes:
+        elf = build(make(n), work, f"{name}_qemu_{n}")
+        t = time.perf_counter()
+        subprocess.run([QEMU, "-cpu", "power10", elf], check=True)
+        times.append(time.perf_counter() - t)
+    return per_iteration * (sizes[1] - sizes[0]) / max(times[1] - times[0], 1e-9)
+
+
+def worker(elf, warm_steps):
+    """Runs inside the measured interpreter: time Simulator.run of the ELF."""
+    from isa_ext.isa import ISA
+    from isa_ext.sim import Simulator
+    isa = ISA(extensions=["base", "svp64"])
+    warm = Simulator(isa=isa)
+    warm.load_elf(elf)
+    warm.run(max_steps=warm_steps)
+    sim = Simulator(isa=isa)
+    sim.load_elf(elf)
+    t = time.perf_counter()
+    res = sim.run(max_steps=10**10)
+    dt = time.perf_counter() - t
+    if res.stop != "exit" or res.exit_status != 0:
+        raise SystemExit(f"{elf}: {res!r}")
+    return {"steps": res.steps, "seconds": dt}
+
+
+def memory_worker(elf, small, big):
+    """RSS after ``small`` and after ``big`` steps of one run (resumed), and the
+    decode caches' sizes against their limits."""
+    from isa_ext.isa import ISA
+    from isa_ext.sim import Simulator
+    sim = Simulator(isa=ISA(extensions=["base", "svp64"]))
+    sim.load_elf(elf)
+    sim.run(max_steps=small)
+    rss_small = rss_kib()
+    res = sim.run(max_steps=big - small)
+    if res.stop != "step_limit":
+        raise SystemExit(f"memory run ended early: {res!r}")
+    return {"small": small, "big": big, "rss_small": rss_small, "rss_big": rss_kib(),
+            "caches": cache_sizes(sim)}
+
+
+def cache_sizes(sim):
+    isa = sim.isa
+    return {"decoded words": (len(isa._decode_cache), isa.DECODE_CACHE_LIMIT),
+            "executable words": (len(isa._exec_cache), isa.DECODE_CACHE_LIMIT),
+            "per-address code": (len(sim._cache), sim.CODE_CACHE_LIMIT)}
+
+
+def rss_kib():
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def in_process(python, mode, *args):
+    """Run this file's ``mode`` under ``python``; its JSON answer."""
+    r = subprocess.run([python, os.path.abspath(__file__), mode, *map(str, args)],
+                       capture_output=True, text=True, cwd=TOP)
+    if r.returncode != 0:
+        raise SystemExit(f"{python} {mode}: {r.stderr[-2000:]}")
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def imports_isa_ext(python):
+    if not python or not shutil.which(python):
+        return False
+    return subprocess.run([python, "-c", "import isa_ext.sim"], capture_output=True,
+                          cwd=TOP).returncode == 0
+
+
+ISACALLER_TIMER = r"""
+import json, sys, time
+from nmigen import Module, Signal
+from nmigen.sim import Simulator, Settle
+from openpower.decoder.power_decoder import create_pdecode
+from openpower.decoder.power_decoder2 import PowerDecode2
+from openpower.decoder.isa.all import ISA
+
+cases = json.load(sys.stdin)
+pdecode2 = PowerDecode2(create_pdecode(include_fp=True))
+top = Module()
+top.submodules.pdecode2 = pdecode2
+out = []
+
+def process():
+    for words, gpr in cases:
+        sim = ISA(pdecode2, gpr, {}, 0, initial_insns=list(words), respect_pc=True,
+                  bigendian=0)
+        yield pdecode2.dec.bigendian.eq(0)
+        steps, t = 0, time.perf_counter()
+        while sim.pc.CIA.value < 4 * len(words):
+            yield from sim.setup_one()
+            yield Settle()
+            yield from sim.execute_one()
+            steps += 1
+        out.append([steps, time.perf_counter() - t, sim.gpr(3).value])
+
+s = Simulator(top)
+s.add_process(process)
+s.run()
+print(json.dumps(out))
+"""
+
+
+def isacaller_rate(root):
+    """Instructions/s of the scalar loop on ISACaller (in-process timing of two
+    iteration counts, differenced)."""
+    from isa_ext.asm import assemble
+    from isa_ext.diffcheck.libresoc import run_python
+    data = assemble("li 3, 0\nloop: addi 3, 3, 1\ncmpd 3, 4\nbne loop\n", base=0).data
+    words = [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
+    cases = [[words, [0] * 4 + [n] + [0] * 27] for n in ISACALLER_ITERATIONS]
+    out = json.loads(run_python(root, ISACALLER_TIMER, json.dumps(cases)).splitlines()[-1])
+    for (steps, _dt, r3), n in zip(out, ISACALLER_ITERATIONS):
+        if r3 != n or steps != 1 + 3 * n:
+            raise SystemExit(f"ISACaller ran the loop wrongly: {steps} steps, r3={r3}")
+    (s0, t0, _), (s1, t1, _) = out
+    return (s1 - s0) / max(t1 - t0, 1e-9)
+
+
+# --- the report --------------------------------------------------------------------
+
+def isa_ext_rates(python, engine, work, quick):
+    """{program: (rate, unit)} for isa_ext under ``python``."""
+    sizes = {p: SIZES[engine][p][quick] for p in ("scalar", "hf", "vf")}
+    out = {}
+    elf = build(scalar_source(sizes["scalar"]), work, f"scalar_{engine}")
+    r = in_process(python, "--worker", elf, 1000 if quick else 200_000)
+    if r["steps"] != 3 * sizes["scalar"] + 6:  # li, lis, ori, the loop, the exit
+        raise SystemExit(f"scalar loop: {r['steps']} steps")
+    out["scalar"] = r["steps"] / r["seconds"]
+    elf = build(hf_source(sizes["hf"]), work, f"hf_{engine}")
+    r = in_process(python, "--worker", elf, 100 if quick else 2000)
+    out["hf"] = VL * HF_PER_ITER * sizes["hf"] / r["seconds"]
+    elf = build(vf_source(sizes["vf"]), work, f"vf_{engine}")
+    r = in_process(python, "--worker", elf, 400 if quick else 20_000)
+    if r["steps"] != vf_steps(sizes["vf"]):
+        raise SystemExit(f"VF loop: {r['steps']} steps, expected {vf_steps(sizes['vf'])}")
+    out["vf"] = r["steps"] / r["seconds"]
+    return out
+
+
+UNITS = {"scalar": "insn/s", "hf": "elem-op/s", "vf": "insn/s"}
+TITLES = {"scalar": "scalar addi/cmpd/bne loop", "hf": "HF sv.add VL=64",
+          "vf": "VF sv.add/svstep./bc VL=64"}
+
+
+def ratio(a, b):
+    if not a or not b:
+        return "-"
+    if a >= b:
+        return f"{a / b:,.0f}x" if a >= 10 * b else f"{a / b:.2f}x"
+    return f"1/{b / a:,.0f}" if b >= 10 * a else f"1/{b / a:.2f}"
+
+
+def main(argv=None):
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv and argv[0] in ("--worker", "--memory-worker"):
+        fn = worker if argv[0] == "--worker" else memory_worker
+        print(json.dumps(fn(argv[1], *map(int, argv[2:]))))
+        return 0
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true",
+                   help="tiny sizes: checks the script, not a measurement")
+    p.add_argument("--pypy", default=os.environ.get("ISA_EXT_PYPY", "pypy3"),
+                   help="a PyPy able to import isa_ext ($ISA_EXT_PYPY, pypy3)")
+    p.add_argument("--isacaller", default=os.environ.get("ISA_EXT_ISACALLER",
+                                                         "/work/isacaller"),
+                   help="ISACaller built by ../shared/tools/isacaller-setup "
+                        "($ISA_EXT_ISACALLER, /work/isacaller)")
+    p.add_argument("--engines", default=",".join(ENGINES),
+                   help="comma-separated subset of " + ",".join(ENGINES))
+    p.add_argument("--memory-steps", type=int, default=None,
+                   help="steps of the memory run (10^8; --quick 10^5)")
+    args = p.parse_args(argv)
+    engines = [e for e in args.engines.split(",") if e]
+    bad = set(engines) - set(ENGINES)
+    if bad:
+        p.error(f"--engines: unknown {', '.join(sorted(bad))}")
+    missing = [t for t in (AS, LD) + ((QEMU,) if "qemu" in engines else ())
+               if not shutil.which(t)]
+    if missing:
+        p.error(f"{', '.join(missing)} not installed (apt-get install binutils-powerpc64le-"
+                "linux-gnu qemu-user)")
+    quick = 1 if args.quick else 0
+    load_before = os.getloadavg()[0]  # other work on the machine slows every engine
+    rates = {}  # (program, engine) -> rate
+    notes = []
+    with tempfile.TemporaryDirectory(prefix="isa_ext_compare_") as work:
+        if "qemu" in engines:
+            q = SIZES["qemu"]
+            rates["scalar", "qemu"] = qemu_rate(work, "scalar", scalar_source,
+                                                q["scalar"][quick], 3)
+            rates["hf", "qemu"] = qemu_rate(work, "hf", hf_scalar_equivalent,
+                                            q["hf"][quick], VL * HF_PER_ITER)
+        if "cpython" in engines:
+            for prog, r in isa_ext_rates(sys.executable, "cpython", work, quick).items():
+                rates[prog, "cpython"] = r
+        if "pypy" in engines:
+            if imports_isa_ext(args.pypy):
+                for prog, r in isa_ext_rates(args.pypy, "pypy", work, quick).items():
+                    rates[prog, "pypy"] = r
+            else:
+                notes.append(f"PyPy: {args.pypy!r} absent or cannot import isa_ext "
+                             "(--pypy PYTHON)")
+        if "isacaller" in engines:
+            py = os.path.join(args.isacaller, "venv", "bin", "python")
+            if os.path.isfile(py):
+                rates["scalar", "isacaller"] = isacaller_rate(args.isacaller)
+            else:
+                notes.append(f"ISACaller: none at {args.isacaller} (--isacaller DIR)")
+        big = args.memory_steps or (10**5 if quick else 10**8)
+        small = max(1, big // 100)
+        elf = build(scalar_source((1 << 31) - 1), work, "memory")
+        mem = in_process(sys.executable, "--memory-worker", elf, small, big)
+    names = {"qemu": "qemu-ppc64le", "cpython": f"isa_ext CPython {platform.python_version()}",
+             "pypy": "isa_ext PyPy", "isacaller": "ISACaller"}
+    print(f"command: {' '.join([os.path.basename(sys.executable)] + sys.argv)}")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, load average "
+          f"{load_before:.1f} before / {os.getloadavg()[0]:.1f} after; "
+          f"{'--quick: sizes too small to measure' if quick else 'one run each'}")
+    print(f"{COLUMNS[0]:28} {COLUMNS[1]:30} {COLUMNS[2]:>15} {COLUMNS[3]:10} "
+          f"{COLUMNS[4]:>12} {COLUMNS[5]:>15}")
+    for prog in ("scalar", "hf", "vf"):
+        for eng in ENGINES:
+            r = rates.get((prog, eng))
+            if r is None:
+                continue
+            name = names[eng] + (" (64 scalar adds)" if prog == "hf" and eng == "qemu" else "")
+            print(f"{TITLES[prog]:28} {name:30} {r:15,.0f} {UNITS[prog]:10} "
+                  f"{ratio(r, rates.get((prog, 'qemu'))):>12} "
+                  f"{ratio(r, rates.get((prog, 'cpython'))):>15}")
+    print(f"memory (CPython, scalar loop): RSS {mem['rss_small'] / 1024:.1f} MiB after "
+          f"{mem['small']:,} steps, {mem['rss_big'] / 1024:.1f} MiB after {mem['big']:,} "
+          f"steps (growth {(mem['rss_big'] - mem['rss_small']) / 1024:+.1f} MiB)")
+    print("caches after the memory run (entries / limit): " + ", ".join(
+        f"{k} {n:,} / {limit:,}" for k, (n, limit) in mem["caches"].items()))
+    for n in notes:
+        print("note: " + n)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
