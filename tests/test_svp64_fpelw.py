@@ -105,3 +105,48 @@ def test_undefined_fp_widths_trap_cleanly(svisa, line, why):
     sim, r = run(svisa, line, 2, {64: 0x3F800000, 96: 0x3F800000, 32: 0x77})
     assert r.stop == "trap" and why in r.trap.reason
     assert r.fpr[32] == 0x77 and sim.state.fpscr == 0
+
+
+def _struct_image(x, w):
+    """Python's struct packing of double ``x`` as a ``w``-bit IEEE element
+    (round to nearest even): the independent reference for from_double."""
+    import math
+    import struct
+    code, mask = {16: ("<e", "<H"), 32: ("<f", "<I")}[w]
+    try:
+        return struct.unpack(mask, struct.pack(code, x))[0]
+    except OverflowError:  # too large for the format: nearest rounds to infinity
+        top = (1 << {16: 5, 32: 8}[w]) - 1
+        return (int(math.copysign(1, x) < 0) << (w - 1)) | (top << {16: 10, 32: 23}[w])
+
+
+@pytest.mark.parametrize("w", [16, 32])
+def test_from_double_matches_struct_packing(w):
+    # every class: normals, values that round into (and out of) the narrow
+    # format's denormals, both signs, overflow, zeros, infinities; NaNs below
+    import random
+    import struct
+    from isa_ext.svp64.fpelw import from_double, to_double
+    rng = random.Random(w)
+    emin = {16: -14, 32: -126}[w]
+    xs = [0.0, -0.0, float("inf"), -float("inf"), 2.0 ** (emin - 10), -(2.0 ** (emin - 10)),
+          -(2.0 ** (emin - 1)) * 1.75, 65504.0, -65520.0, 1e300, -1e300]
+    for _ in range(3000):
+        e = rng.randint(emin - 30, -emin + 2)
+        xs.append(rng.choice((1, -1)) * rng.uniform(1, 2) * 2.0 ** e)
+    for x in xs:
+        bits = struct.unpack("<Q", struct.pack("<d", x))[0]
+        got = from_double(bits, w, 0)
+        assert got == _struct_image(x, w), (x, hex(got))
+        # and back: the element's exact double image is the rounded value
+        ref = struct.unpack({16: "<e", 32: "<f"}[w], struct.pack({16: "<H", 32: "<I"}[w], got))[0]
+        assert to_double(got, w) == struct.unpack("<Q", struct.pack("<d", ref))[0]
+
+
+def test_from_double_negative_nan_keeps_its_sign():
+    # -qNaN (0xFFF8...) as binary16: sign 1, exponent 11111, quiet bit (fraction
+    # bit 9): 0x8000 | 0x7C00 | 0x0200 = 0xFE00; as binary32 0xFFC00000
+    from isa_ext.svp64.fpelw import from_double
+    assert from_double(0xFFF8000000000000, 16, 0) == 0xFE00
+    assert from_double(0xFFF8000000000000, 32, 0) == 0xFFC00000
+    assert from_double(0x7FF8000000000000, 16, 0) == 0x7E00

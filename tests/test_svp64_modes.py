@@ -490,6 +490,25 @@ def test_source_zeroing_cr_field(svisa):
     assert r.state.cr[8:10] == [0, 6] and r.state.cr[16:18] == [5, 6]
 
 
+def test_source_zeroing_cr_field_past_element_0(svisa):
+    # the zeroed field is source element 1 (r3 = 0b101): CR8 <- CR16, CR9 <- 0
+    # (not CR17), CR10 <- CR18; the sources themselves are left alone
+    r = run(svisa, ["sv.mcrf/sm=r3/sz *8, *16"], 3, {3: 0b101},
+            cr={16: 8, 17: 4, 18: 2, 8: 15, 9: 15, 10: 15})
+    assert r.stop == "end", r.trap
+    assert r.state.cr[8:11] == [8, 0, 2] and r.state.cr[16:19] == [8, 4, 2]
+
+
+def test_source_zeroing_cr_bit(svisa):
+    # sv.setbc/sm=r3/sz *8, *32 (libre-soc's SVP64Asm: 0x05402441 0x7c440300):
+    # element k reads CR bit 32 + 4k (CR(8+k).LT); r3 = 0b101 zeroes source
+    # element 1, so with every LT set r8, r9, r10 = 1, 0, 1
+    r = run(svisa, ["sv.setbc/sm=r3/sz *8, *32"], 3, {3: 0b101, 8: 7, 9: 7, 10: 7},
+            cr={8: 8, 9: 8, 10: 8})
+    assert r.stop == "end", r.trap
+    assert r.gpr[8:11] == [1, 0, 1] and r.state.cr[8:11] == [8, 8, 8]
+
+
 def test_source_zeroing_fp_store(svisa):
     # sv.stfd/sm=r3/zz *40, 0(10), r3 = 0b10: destination (memory) step 0 gets the
     # zeroed source element (0), step 1 f41 = 2.5 at r10+8

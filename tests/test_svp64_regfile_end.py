@@ -82,3 +82,18 @@ def test_implicit_vector_result_counts_its_maxvl_offset(svisa, base, traps):
             and "end in r129" in res.trap.reason
     else:
         assert res.stop == "end", res.trap
+
+
+def test_vector_cr_result_past_cr127_traps(svisa):
+    # sv.cmpi with a vector BF from CR60 and VL=70: fields CR60..CR129, the
+    # last two past CR127 (70 elements from 60 end in 60 + 70 - 1 = 129)
+    _, res = run(svisa, "setvl 0,0,70,0,1,1\nsv.cmpi *60, 0, *0, 5\n")
+    assert res.stop == "trap"
+    assert "BF at cr60 runs past cr127 (70 elements end in cr129)" in res.trap.reason
+
+
+def test_vector_cr_result_up_to_cr127_runs(svisa):
+    # VL=68 from CR60 ends exactly in CR127; r0..r67 are 0, below 5: LT in each
+    sim, res = run(svisa, "setvl 0,0,68,0,1,1\nsv.cmpi *60, 0, *0, 5\n")
+    assert res.stop == "end", res.trap
+    assert sim.state.cr[60] == sim.state.cr[127] == 0b1000
