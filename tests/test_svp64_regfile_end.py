@@ -69,3 +69,85 @@ def test_scalar_implicit_result_at_r127_runs(svisa):
     res = sim.run(max_steps=10)
     assert res.stop == "end"
     assert (sim.state.gpr[126], sim.state.gpr[127]) == (16, 4)
+
+
+# --- one rule for every path (issue 20 item 3; isa_ext/svp64/regfile_end.py) ---------
+# Each case was a crash site (a Python IndexError) or a silent wrap modulo 128
+# before the rule was shared; every one now traps before its first element
+# with the reason below, on the fast and the traced path alike, and leaves
+# every register (SVSTATE included) as it was.  The spans are by hand:
+# n elements of w bits from register b end in b + (n*w - 1) // 64; CR fields
+# step one per element, CR bits four per element; SUBVL multiplies n.
+
+PAST_END = [
+    # fast loop (64-bit GPR elements): 16 from r120 end in r135
+    ("setvl 0,0,16,0,1,1\nsv.add *120, *0, *0",
+     "sv.add: vector operand RT at r120 runs past r127 (16 elements end in r135)"),
+    # element call through the GPR scratch file: 16 x 32 bits from r124 end in r131
+    ("setvl 0,0,16,0,1,1\nsv.add/w=32 *0, *124, *0",
+     "vector operand RA at r124 runs past r127 (16 elements end in r131)"),
+    # FP scratch call (binary32 elements): 16 x 32 bits from f124 end in f131
+    ("setvl 0,0,16,0,1,1\nsv.fadd/w=32 *124, *0, *0",
+     "vector operand FRT at f124 runs past f127 (16 elements end in f131)"),
+    # CR field set (Rc=1 of a vector result): VL=64 x vec4 = 256 elements, each
+    # recording CR0 + element -> CR255 (the GPRs fit: 256 x 8 bits = r0..r31);
+    # this was a Python IndexError
+    ("setvl 0,0,64,0,1,1\nsv.add./vec4/w=8 *0, *0, *0",
+     "CR result field vector CR0 at cr0 runs past cr127 (256 elements end in cr255)"),
+    # the same field for fail-first Rc=0 (as if Rc=1): it was a silent wrap
+    ("setvl 0,0,64,0,1,1\nsv.add/ff=ne/vec4/w=8 *0, *0, *0",
+     "CR result field vector CR0 at cr0 runs past cr127 (256 elements end in cr255)"),
+    # CR field get/set of a CR-field vector: 100 fields from CR60 end in CR159
+    ("setvl 0,0,100,0,1,1\nsv.mcrf *60, *0",
+     "vector operand BF at cr60 runs past cr127 (100 elements end in cr159)"),
+    # CR bit vectors: 100 elements from bit 240 (CR60) end in bit 240 + 4*99 = 636
+    ("setvl 0,0,100,0,1,1\nsv.crand *0, *240, *0",
+     "vector operand BA at CR bit 240 runs past CR bit 511 (100 elements end in CR bit 636)"),
+    ("setvl 0,0,100,0,1,1\nsv.bc/all 12, *240, 0x8",
+     "vector operand BI at CR bit 240 runs past CR bit 511 (100 elements end in CR bit 636)"),
+    # CR predicate read: element i tests CR32 + i (docs/svp64.md), so VL=100
+    # reaches CR131; it used to read CR0..CR3 instead (a silent wrap)
+    ("setvl 0,0,100,0,1,1\nsv.add/m=lt/w=8 *0, *0, *0",
+     "CR predicate: element 99 would test cr131, past cr127 (VL=100, mask fields from cr32)"),
+    # GPU vector-scope engine: 16 lanes from r120 (it wrapped into r0..r7)
+    ("setvl 0,0,16,0,1,1\nsv.shfl.idx *r120,*r64,r5,r6",
+     "sv.shfl.idx: vector operand RT at r120 runs past r127 (16 elements end in r135)"),
+    # ... with sub-vectors: 16 lanes x vec4 = 64 elements from r120 end in r183
+    ("setvl 0,0,16,0,1,1\nsv.ballot/vec4 *r120,*r64",
+     "sv.ballot: vector operand RT at r120 runs past r127 (64 elements end in r183)"),
+    # swizzle engine: 16 groups of 4 elements from r120 end in r183
+    ("setvl 0,0,16,0,1,1\nsv.mv.swiz/vec4 *120,*0,0x123",
+     "sv.mv.swiz: vector operand RT at r120 runs past r127 (64 elements end in r183)"),
+    # vertical-first single step: the rule holds before the first step
+    ("setvl 0,0,16,1,1,1\nsv.add *120, *0, *0",
+     "sv.add: vector operand RT at r120 runs past r127 (16 elements end in r135)"),
+]
+
+
+@pytest.mark.parametrize("trace", [False, True])
+@pytest.mark.parametrize("text,reason", PAST_END)
+def test_every_path_traps_past_the_file_end_writing_nothing(isa, text, reason, trace):
+    # (isa: every extension, for the GPU and swizzle engines)
+    sim = Simulator(isa=isa)
+    sim.load_words(assemble(text + "\n", isa=isa).words, addr=0)
+    first = sim.run(max_steps=1)  # the setvl
+    assert first.stop != "trap"
+    before = sim.state.copy_registers()
+    res = sim.run(max_steps=10, trace=trace)
+    assert res.stop == "trap" and res.trap.kind == "illegal", res
+    assert res.trap.pc == 4 and reason in res.trap.reason
+    assert sim.state.copy_registers() == before
+
+
+@pytest.mark.parametrize("text", [
+    # the boundary cases run: 8 lanes from r120 end in r127; 96 predicate
+    # fields from CR32 end in CR127; 127 Rc=1 fields from CR0 end in CR126
+    "setvl 0,0,8,0,1,1\nsv.shfl.idx *r120,*r64,r5,r6",
+    "setvl 0,0,96,0,1,1\nsv.add/m=lt/w=8 *0, *0, *0",
+    "setvl 0,0,127,0,1,1\nsv.add./w=8 *0, *0, *0",
+    "setvl 0,0,2,0,1,1\nsv.mv.swiz/vec4 *120,*0,0x123",
+])
+def test_the_last_register_itself_is_reachable(isa, text):
+    sim = Simulator(isa=isa)
+    sim.load_words(assemble(text + "\n", isa=isa).words, addr=0)
+    assert sim.run(max_steps=10).stop == "end"

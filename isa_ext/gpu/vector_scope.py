@@ -50,6 +50,7 @@ from ..svp64 import rm as rmmod, svstate as SV
 from ..svp64.extra import parse_slots, etype, slot_spec, ext_reg
 from ..svp64.engine import install_dispatch, read_elem, write_elem
 from ..svp64.predication import mask as predicate_mask
+from ..svp64 import regfile_end
 
 # RM category families, single-predicated (the predicate is the active-lane mask);
 # VSLDSTRM for the rows that access memory
@@ -284,6 +285,10 @@ class VectorScopeInsn:
             if vl > MAX_LANES:
                 raise Trap(f"{self.name}: VL={vl} exceeds the warp size limit of "
                            f"{MAX_LANES} lanes", "illegal")
+            for op in self.operands.values():
+                if op.vec:  # every lane's (sub-)elements exist (regfile_end.py)
+                    regfile_end.check(regfile_end.vector_past_end(
+                        self.name, op.field, op.cls, op.base, vl * self.rm.subvl, op.width))
             r = self.rm
             active = predicate_mask(s, r.mmode, r.mask, vl,
                                     self.isa.profile.cr_pred_offset) & ((1 << vl) - 1)
