@@ -151,3 +151,25 @@ def test_the_last_register_itself_is_reachable(isa, text):
     sim = Simulator(isa=isa)
     sim.load_words(assemble(text + "\n", isa=isa).words, addr=0)
     assert sim.run(max_steps=10).stop == "end"
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_zeroed_svstate_page_element_counts_in_element_widths(isa, trace):
+    # Found by the ISA_EXT_FUZZ_SCALE=5 campaign (seed 13520): sv.setvl with a
+    # vector RT at r127, ELWIDTH=8, CR predicate m=ne, stepping from element 1.
+    # regfile_end counts 4 x 8 bits from r127 (all in r127), but the zeroed
+    # element's page call got register number 127 + 1 (an IndexError).  It now
+    # runs on the element-width path as an enabled element does.  CR33.EQ=1
+    # makes element 1 masked out (ne), so dz zeroes 8-bit element 1 of r127:
+    # bits 8..15 of an all-ones r127 -> 0xffffffffffff00ff.
+    prefix, suffix = 0x07DE3DAE, 0x5BF61276
+    sim = Simulator(isa, strict=False)
+    sim.load_words([prefix, suffix], addr=0x10000)
+    s = sim.state
+    s.pc, s.svstate = 0x10000, 0x810081000000000  # MAXVL=VL=4, srcstep=dststep=1
+    s.gpr[127] = (1 << 64) - 1
+    s.cr[33] = 0b0010
+    sim.end = -1
+    res = sim.run(max_steps=1, trace=trace)
+    assert res.stop == "step_limit"
+    assert s.gpr[127] == 0xFFFF_FFFF_FFFF_00FF

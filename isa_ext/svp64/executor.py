@@ -437,8 +437,11 @@ class SVInsn:
                 # a page using SVSTATE (svstep) still moves the steps when its
                 # destination element is zeroed, or a VF loop over a zeroing
                 # predicate never ends; its result is replaced by zero below
-                # (openpower-isa runs the page and writes zero for the result)
-                rec.c.sem(s, CIA, *args, crf)
+                # (openpower-isa runs the page and writes zero for the result);
+                # on the path an unzeroed element takes, so that its register
+                # numbers are those regfile_end counted (element widths run on
+                # the scratch file)
+                self._call(s, CIA, list(args), crf, ks, kd, szero, tables)
             for o in rec.dstops:
                 if ld is not None and o is not rec.data_op:
                     continue  # LD/ST zeroing: the data register only, RA keeps its value
