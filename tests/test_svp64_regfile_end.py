@@ -118,6 +118,12 @@ PAST_END = [
     # swizzle engine: 16 groups of 4 elements from r120 end in r183
     ("setvl 0,0,16,0,1,1\nsv.mv.swiz/vec4 *120,*0,0x123",
      "sv.mv.swiz: vector operand RT at r120 runs past r127 (64 elements end in r183)"),
+    # an LD/ST base address is 64 bits whatever ELWIDTH_SRC says: 8 bases from
+    # r124 end in r131 (counted at 16 bits they fitted in r124, and the scratch
+    # path's 64-bit read was an IndexError: the ISA_EXT_FUZZ_SCALE=5 campaign,
+    # seed 13520, sv.lhax/vec2/sw=16 43, *124, 5)
+    ("setvl 0,0,8,0,1,1\nsv.lhax/sw=16 *0, *124, 5",
+     "sv.lhax: vector operand RA at r124 runs past r127 (8 elements end in r131)"),
     # vertical-first single step: the rule holds before the first step
     ("setvl 0,0,16,1,1,1\nsv.add *120, *0, *0",
      "sv.add: vector operand RT at r120 runs past r127 (16 elements end in r135)"),

@@ -267,7 +267,8 @@ class SVInsn:
                 m = step_max.get(slot) if step_max else None
                 m = max(tables[slot]) if m is None else m * subvl + subvl - 1
                 width = 64
-                if o.cls in ("gpr", "fpr") and (o.cls == "gpr" or rec.fp_elw):
+                if o.cls in ("gpr", "fpr") and (o.cls == "gpr" or rec.fp_elw) and \
+                        o.field != rec.addr_field:  # (LD/ST base: 64 bits)
                     width = r.ew if slot in ("out", "out2") else r.ews
                 if o.cls in regfile_end.LAST and regfile_end.last_register(
                         o.cls, o.base, m, width) > regfile_end.LAST[o.cls]:

@@ -631,7 +631,9 @@ class SVRecord:
             return why
         for o in self.vecops:
             width = 64
-            if o.cls in ("gpr", "fpr"):
+            if o.cls in ("gpr", "fpr") and o.field != self.addr_field:
+                # (an LD/ST base address is read and updated at 64 bits whatever
+                # the element widths: the scratch path's read_elem(..., 64))
                 width = max(self.rm.ew if o.dst else 0, self.rm.ews if o.src else 0)
             why = regfile_end.vector_past_end(who, o.field, o.cls, o.base, n + o.eoff, width)
             if why:
