@@ -51,6 +51,7 @@ from ..svp64.extra import parse_slots, etype, slot_spec, ext_reg
 from ..svp64.engine import install_dispatch, read_elem, write_elem
 from ..svp64.predication import mask as predicate_mask
 from ..svp64 import regfile_end
+from .identity import identity as gpu_identity
 
 # RM category families, single-predicated (the predicate is the active-lane mask);
 # VSLDSTRM for the rows that access memory
@@ -202,6 +203,13 @@ def _install_page_functions():
     library.NAMES["SUBVL"] = lambda comp: Val("_vs(s).subvl", None)
     library.NAMES["ACTIVE"] = lambda comp: Val("_vs(s).active", 64)
     library.INTRINSICS["LANE_ACTIVE"] = lambda comp, i: Val(f"_vs(s).is_active({i.code})", 1)
+    # the warp's place on the GPU (seed 002; isa_ext/gpu/identity.py)
+    library.RUNTIME["_gpu"] = gpu_identity
+    library.NAMES["WARP_ID"] = lambda comp: Val("_gpu(s).warp_id", None)
+    library.NAMES["SM_ID"] = lambda comp: Val("_gpu(s).sm_id", None)
+    library.NAMES["WARPS_PER_SM"] = lambda comp: Val("_gpu(s).warps_per_sm", None)
+    library.NAMES["SM_COUNT"] = lambda comp: Val("_gpu(s).sm_count", None)
+    library.INTRINSICS["HELPER_LANE"] = lambda comp, i: Val(f"_gpu(s).helper({i.code})", 1)
 
     def lane(comp, x, j, k=None):
         component = "" if k is None else f", {k.code}"
