@@ -921,15 +921,33 @@ def build(pc, params, page=None):
         pro.append("NIA = CIA + 4")
     tail = "return NIA" if pc.uses_nia else "return CIA + 4"
 
+    # a page using the FP helpers writes the FPSCR as it goes: an illegal-
+    # instruction trap part-way (a second result's enabled exception that is
+    # not implemented) puts it back, so that the trap leaves no partial state;
+    # the enabled-exception interrupt (kind "program") comes after completion
+    guard = pc.fp_epilogue
+
     def body(indent):
         out, lmap = [], []
         pad = "    " * indent
         for p in pro:
             out.append(pad + p)
             lmap.append(0)
+        inner = pad
+        if guard:
+            out += [pad + "_fpscr0 = s.fpscr", pad + "try:"]
+            lmap += [0, 0]
+            inner = pad + "    "
         for ind, text, line in pc.lines:
-            out.append(pad + "    " * (ind - 1) + text)
+            out.append(inner + "    " * (ind - 1) + text)
             lmap.append(line)
+        if guard:
+            out += [pad + "except Trap as _t:",
+                    pad + "    if _t.kind == 'illegal':",
+                    pad + "        s.fpscr = _fpscr0",
+                    pad + "        s.__dict__.pop('fp_interrupt', None)",
+                    pad + "    raise"]
+            lmap += [0] * 5
         out.append(pad + tail)
         lmap.append(0)
         return out, lmap
