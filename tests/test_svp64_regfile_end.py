@@ -115,6 +115,13 @@ PAST_END = [
     # ... with sub-vectors: 16 lanes x vec4 = 64 elements from r120 end in r183
     ("setvl 0,0,16,0,1,1\nsv.ballot/vec4 *r120,*r64",
      "sv.ballot: vector operand RT at r120 runs past r127 (64 elements end in r183)"),
+    # GPU GROUP reads: SURED 3d reads 3 coordinates per lane, 4 lanes x 3 from
+    # r120 end in r131 (found by the ISA_EXT_FUZZ_SCALE=5 campaign, seed 1490:
+    # an IndexError at lane 2); a scalar RA at r127 would read r127..r129
+    ("setvl 0,0,4,0,1,1\nsv.sured.add.u32 *r120,*r40,r6,3d",
+     "vector operand RA at r120 runs past r127 (12 elements end in r131)"),
+    ("setvl 0,0,1,0,1,1\nsv.sured.add.u32 r127,r40,r6,3d",
+     "scalar operand group RA at r127 runs past r127 (3 elements end in r129)"),
     # swizzle engine: 16 groups of 4 elements from r120 end in r183
     ("setvl 0,0,16,0,1,1\nsv.mv.swiz/vec4 *120,*0,0x123",
      "sv.mv.swiz: vector operand RT at r120 runs past r127 (64 elements end in r183)"),
@@ -152,6 +159,9 @@ def test_every_path_traps_past_the_file_end_writing_nothing(isa, text, reason, t
     "setvl 0,0,96,0,1,1\nsv.add/m=lt/w=8 *0, *0, *0",
     "setvl 0,0,127,0,1,1\nsv.add./w=8 *0, *0, *0",
     "setvl 0,0,2,0,1,1\nsv.mv.swiz/vec4 *120,*0,0x123",
+    # 2 lanes x 3 coordinates from r120 end in r125 (the descriptor at 0 is all
+    # zeros: a disabled surface, nothing written)
+    "setvl 0,0,2,0,1,1\nsv.sured.add.u32 *r120,*r40,r6,3d",
 ])
 def test_the_last_register_itself_is_reachable(isa, text):
     sim = Simulator(isa=isa)

@@ -91,6 +91,7 @@ class Scope:
         self.operands = operands
         self.source_zeroing = source_zeroing
         self.pending = {}  # (field, lane or 0) -> value
+        self.spans_checked = set()  # (field, n) of GROUP reads checked (regfile_end)
 
     def _operand(self, field):
         op = self.operands.get(field)
@@ -131,6 +132,13 @@ class Scope:
             raise Trap(f"{self.name}: SUBVL={self.subvl} is not defined for this "
                        f"instruction (its lanes read groups of elements)", "illegal")
         op = self._operand(field)
+        if (field, n) not in self.spans_checked:
+            # the whole span, at the page's first GROUP read of it (before any
+            # lane's effects): VL groups of n elements, one group if scalar
+            self.spans_checked.add((field, n))
+            regfile_end.check(regfile_end.vector_past_end(
+                self.name, field, op.cls, op.base, n * self.vl if op.vec else n, op.width,
+                what="vector operand" if op.vec else "scalar operand group"))
         if not op.vec:
             return read_elem(self._regs(op), op.base, k, op.width)
         return self._element(op, lane, n * lane + k)
