@@ -189,3 +189,32 @@ def test_zeroed_svstate_page_element_counts_in_element_widths(isa, trace):
     res = sim.run(max_steps=1, trace=trace)
     assert res.stop == "step_limit"
     assert s.gpr[127] == 0xFFFF_FFFF_FFFF_00FF
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_remapped_rc_field_past_cr127_traps(svisa, trace):
+    # REMAP'd: svindex 8, 8 (rmm=8: the out slot) makes RT follow the indices in
+    # r16..r19 = 0, 1, 2, 200.  At 8-bit elements RT's element 200 is in
+    # r8 + 200*8 // 64 = r33 (in the file), but the Rc=1 CR field follows the
+    # out slot: CR0 + 200 = CR200 does not exist -> trap, nothing written
+    sim = Simulator(isa=svisa)
+    sim.load_asm("setvl 0,0,4,0,1,1\nsvindex 8, 8, 1, 0, 0, 0, 0\n"
+                 "sv.add./w=8 *8, *40, *48\n")
+    for k, v in enumerate([0, 1, 2, 200]):
+        sim.state.gpr[16 + k] = v
+    res = sim.run(max_steps=10, trace=trace)
+    assert res.stop == "trap" and res.trap.kind == "illegal"
+    assert "CR result field vector CR0 at cr0 runs past cr127 (201 elements end in " \
+        "cr200)" in res.trap.reason
+    assert sim.state.cr[:3] == [0, 0, 0]
+
+
+def test_remapped_rc_field_in_the_file_runs(svisa):
+    # index 100 instead: CR0, CR1, CR2 and CR100 record 0 + 0 = 0 (EQ: 0b0010)
+    sim = Simulator(isa=svisa)
+    sim.load_asm("setvl 0,0,4,0,1,1\nsvindex 8, 8, 1, 0, 0, 0, 0\n"
+                 "sv.add./w=8 *8, *40, *48\n")
+    for k, v in enumerate([0, 1, 2, 100]):
+        sim.state.gpr[16 + k] = v
+    assert sim.run(max_steps=10).stop == "end"
+    assert [sim.state.cr[f] for f in (0, 1, 2, 3, 100)] == [2, 2, 2, 0, 2]
