@@ -218,3 +218,20 @@ def test_remapped_rc_field_in_the_file_runs(svisa):
         sim.state.gpr[16 + k] = v
     assert sim.run(max_steps=10).stop == "end"
     assert [sim.state.cr[f] for f in (0, 1, 2, 3, 100)] == [2, 2, 2, 0, 2]
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_sured_1d_coordinates_up_to_r127_run(isa, trace):
+    # ISA_EXT_FUZZ_SCALE=5, seed 112992612: a 1d SURED has one coordinate per
+    # lane, so 2 lanes from r126 end in r127; its page also reads the unused
+    # c1/c2 (GROUP k = 1, 2), which for lane 1 were r128/r129: an IndexError.
+    # GROUP's k outside 0..n-1 is 0 now.  Lanes add 1 at x = 0 and x = 1.
+    from test_gpu import DESC_AT, SURF, descriptor, word_at
+    sim = Simulator(isa=isa)
+    sim.load_asm("setvl 0,0,2,0,1,1\nsv.sured.add.u32 *r126,*r40,r6,1d\n")
+    g = sim.state.gpr
+    g[126], g[127], g[40], g[41], g[6] = 0, 1, 1, 1, DESC_AT
+    sim.state.mem.load(DESC_AT, descriptor())
+    res = sim.run(max_steps=10, trace=trace)
+    assert res.stop == "end", res.trap
+    assert [word_at(sim, SURF + 4 * x) for x in range(3)] == [1, 1, 0]

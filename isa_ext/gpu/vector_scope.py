@@ -132,6 +132,10 @@ class Scope:
             raise Trap(f"{self.name}: SUBVL={self.subvl} is not defined for this "
                        f"instruction (its lanes read groups of elements)", "illegal")
         op = self._operand(field)
+        if not 0 <= k < n:
+            # lane i has no k-th of n: 0, without reading (surface.mdwn reads
+            # c1 and c2 whatever the dimension; they are used only when n > k)
+            return 0
         if (field, n) not in self.spans_checked:
             # the whole span, at the page's first GROUP read of it (before any
             # lane's effects): VL groups of n elements, one group if scalar
