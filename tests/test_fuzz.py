@@ -348,6 +348,14 @@ def test_regression_setvl_zeroed_elements_count_in_element_widths(trace):
     assert sim.state.gpr[127] == 0xFFFF
 
 
+@pytest.mark.parametrize("text", [".align 99999999999", ".p2align 17", ".align -1"])
+def test_regression_huge_alignment_is_an_assembler_error(text):
+    # ISA_EXT_FUZZ_SCALE=5, seed 153: ".align N" computed 1 << N before checking
+    # it, an OverflowError for a huge N; alignments are powers of two up to 2**16
+    with pytest.raises(AsmError, match=r"<input>:1:\d+: error: alignment must be a power of two"):
+        assemble(text + "\n", isa=ISA_ALL)
+
+
 @pytest.mark.parametrize("trace", [False, True])
 def test_regression_fp_trap_part_way_leaves_the_fpscr(trace):
     # ISA_EXT_FUZZ_SCALE=5, seed 144: fdmadds. f15,f23,f28 (0xedf7e037) with
