@@ -634,6 +634,10 @@ class Assembler:
             if not ops:
                 self.error(f"{mn} needs an alignment", st.line, st.end_column)
             n = self.constant(ops[0], st)
+            if mn != ".balign" and not 0 <= n <= 16:
+                # (checked before 1 << n, which a huge n cannot compute)
+                self.error("alignment must be a power of two up to 65536", st.line,
+                           ops[0].column)
             # on PowerPC ELF, .align takes a power of two like .p2align
             if mn != ".balign" and not 0 <= n <= 16:
                 # checked before shifting: .align -1 or .align 10**20 must not

@@ -138,7 +138,7 @@ class Simulator:
     CODE_CACHE_LIMIT = 1 << 16
 
     def __init__(self, isa=None, little=True, extensions=None, strict=True, profile=None,
-                 mem_limit=None, translate=None):
+                 mem_limit=None, translate=None, gpu=None):
         if isa is None:
             isa = ISA(extensions=extensions, profile=profile)
         elif profile is not None and profiles.get(profile) != isa.profile:
@@ -150,6 +150,10 @@ class Simulator:
         # guest memory bound (bytes of pages a program may write); machine.DEFAULT_MEM_LIMIT
         self.state = State(little=little, mem_limit=mem_limit or DEFAULT_MEM_LIMIT)
         self.strict = strict
+        if gpu is not None:
+            # the GPU identity and geometry the gpu pages read (isa_ext/gpu/identity.py)
+            from .gpu.identity import GpuIdentity
+            self.state.gpu = GpuIdentity.of(gpu)
         self.end = None  # address at which the program is finished
         self._cache = {}
         # block translation (isa_ext.translate): start pc -> Block, or None where

@@ -325,17 +325,57 @@ def test_fuzz_counts_reached():
 
 # --- regressions the fuzz suite found -----------------------------------------------
 
-def test_regression_setvl_element_past_r127_traps():
-    # seed 1680: sv.setvl with /ew=16 and a vector RT at r124: its page reads the
-    # register itself, element 4 would be r128 -> IndexError before; now a trap
+@pytest.mark.parametrize("trace", [False, True])
+def test_regression_setvl_zeroed_elements_count_in_element_widths(trace):
+    # seed 1680: sv.setvl/vec2 with ELWIDTH=16 and a vector RT at r127 (VL=2, so
+    # 4 sub-elements of 16 bits: all in r127), CR predicate m=eq, stepping from
+    # sub-element 1.  Its zeroed elements' page calls used to get register
+    # numbers 127 + k (an IndexError; then a trap "past the last register"),
+    # while an enabled element runs at the element width.  Now both run at the
+    # element width (docs/svp64.md "Register numbers past the end of a file"):
+    # CR32/CR33 are 0, so m=eq disables every element and zeroing (RM zz) zeroes
+    # sub-elements 1..3 of r127 (bits 16..63); sub-element 0 is before the
+    # start and keeps its value: 0xffff...ffff -> 0xffff.
     sim = Simulator(ISA_ALL)
     sim.end = -1
-    sim.state.svstate = 0x408000500000000  # VL=4 ... as the fuzz batch had it
+    sim.state.svstate = 0x408000500000000  # MAXVL=VL=2, ssubstep=dsubstep=1
+    sim.state.gpr[127] = (1 << 64) - 1
     sim.state.mem.write(CODE, 4, 0x07CB7B9A)
     sim.state.mem.write(CODE + 4, 4, 0x5BF46A36)
     sim.state.pc = CODE
-    res = sim.run(max_steps=1)
-    assert res.stop == "trap" and res.trap.kind == "illegal" and "past" in res.trap.reason
+    res = sim.run(max_steps=1, trace=trace)
+    assert res.stop == "step_limit", res.trap
+    assert sim.state.gpr[127] == 0xFFFF
+
+
+@pytest.mark.parametrize("text", [".align 99999999999", ".p2align 17", ".align -1"])
+def test_regression_huge_alignment_is_an_assembler_error(text):
+    # ISA_EXT_FUZZ_SCALE=5, seed 153: ".align N" computed 1 << N before checking
+    # it, an OverflowError for a huge N; alignments are powers of two up to 2**16
+    with pytest.raises(AsmError, match=r"<input>:1:\d+: error: alignment must be a power of two"):
+        assemble(text + "\n", isa=ISA_ALL)
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_regression_fp_trap_part_way_leaves_the_fpscr(trace):
+    # ISA_EXT_FUZZ_SCALE=5, seed 144: fdmadds. f15,f23,f28 (0xedf7e037) with
+    # f15 = f23 = f28 = -inf and FPSCR 0xf21041d0 (VE=1).  Its page computes
+    # FRS <- FPADD(FRT, FRB) = -inf first (FPRF -> -infinity), then
+    # FPSUB(-inf, -inf): an invalid operation (VXISI) with VE=1 on a value that
+    # is not a register, which traps as not implemented.  The trap left the
+    # first result's FPRF in the FPSCR (0x...91d0); a trap writes nothing.
+    ninf = 0xFFF0000000000000
+    sim = Simulator(ISA_ALL, strict=False)
+    sim.end = -1
+    s = sim.state
+    s.fpscr = 0xF21041D0
+    s.fpr[15] = s.fpr[23] = s.fpr[28] = ninf
+    s.mem.write(CODE, 4, 0xEDF7E037)
+    s.pc = CODE
+    before = s.copy_registers()
+    res = sim.run(max_steps=1, trace=trace)
+    assert res.stop == "trap" and res.trap.kind == "illegal"
+    assert s.copy_registers() == before
 
 
 @pytest.mark.parametrize("patch", [

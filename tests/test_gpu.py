@@ -45,7 +45,7 @@ def undbl(x):
 
 def test_no_collision_with_openpower_po22_or_swizzle(isa):
     ours = [r for r in isa.rows if r.extension == "gpu"]
-    assert len(ours) == 84
+    assert len(ours) == 90  # 84 + the six identity queries (tests/test_gpu_identity.py)
     for row in ours:
         assert row.match["PO"] == 22
         key = row_key(row)
@@ -403,8 +403,14 @@ SURF = 0x20000
 DESC_AT = 0x1F000
 
 
+# descriptor clamp codes (pseudocode/gpu/surface.mdwn): 0 near (seed 004's
+# default .NEAR*), 1 ign, 2 trap
+CLAMP = {"near": 0, "ign": 1, "trap": 2}
+
+
 def descriptor(width=16, height=4, depth=1, esize=4, pitch=64, slice_pitch=256,
-               enabled=1, ba=0, clamp=1):
+               enabled=1, ba=0, clamp="near"):
+    clamp = CLAMP[clamp]
     return (SURF.to_bytes(8, "little") + pitch.to_bytes(4, "little")
             + slice_pitch.to_bytes(4, "little") + width.to_bytes(4, "little")
             + height.to_bytes(4, "little") + depth.to_bytes(4, "little")
@@ -431,7 +437,7 @@ def test_trap_clamp_stops_at_the_faulting_lane_with_earlier_lanes_applied(isa):
         setvl 0,0,4,0,1,1
         sv.sured.add.u32 *r32,*r40,r6,1d
     """, gpr={32: 0, 33: 1, 34: 99, 35: 3, 40: 1, 41: 1, 42: 1, 43: 1, 6: DESC_AT},
-        memory={DESC_AT: descriptor(clamp=2)})
+        memory={DESC_AT: descriptor(clamp="trap")})
     assert res.stop == "trap" and "lane 2" in res.trap.reason
     assert [word_at(sim, SURF + 4 * x) for x in range(4)] == [1, 1, 0, 0]
     assert (sim.state.svstate >> 43) & 0x7F == 2   # SVSTATE.srcstep reports lane 2
@@ -444,9 +450,9 @@ def test_near_clamps_and_ign_drops_and_disabled_drops_all(isa):
         sv.sured.max.s32 *r32,*r40,r6,1d
     """
     gpr = {32: (-5) & 0xFFFFFFFF, 33: 40, 40: 7, 41: 9, 6: DESC_AT}
-    sim, res = run(isa, prog, gpr=gpr, memory={DESC_AT: descriptor(clamp=1)})
+    sim, res = run(isa, prog, gpr=gpr, memory={DESC_AT: descriptor(clamp="near")})
     assert res.stop == "end" and word_at(sim, SURF) == 7 and word_at(sim, SURF + 60) == 9
-    for mode in ({"clamp": 0}, {"clamp": 2, "enabled": 0}):
+    for mode in ({"clamp": "ign"}, {"clamp": "trap", "enabled": 0}):
         sim, res = run(isa, prog, gpr=gpr, memory={DESC_AT: descriptor(**mode)})
         assert res.stop == "end" and word_at(sim, SURF) == 0 and word_at(sim, SURF + 60) == 0
 
@@ -552,12 +558,12 @@ def test_1d_buffer_coordinate_is_s32_only_with_near(isa):
     # near reads it as -1 and clamps it to x = 0 (SURF + 0), not to the last
     # element x = 15 (SURF + 60) as the U32 reading 4294967295 would
     sim, res = run(isa, "sured.add.u32 r2,r4,r6,1d_buffer", gpr={2: 0xFFFFFFFF, 4: 5, 6: DESC_AT},
-                   memory={DESC_AT: descriptor(clamp=1)})
+                   memory={DESC_AT: descriptor(clamp="near")})
     assert res.stop == "end", res.trap
     assert (word_at(sim, SURF), word_at(sim, SURF + 60)) == (5, 0)
     # with trap the U32 x 4294967295 >= width 16 is out of range: trap, nothing written
     sim, res = run(isa, "sured.add.u32 r2,r4,r6,1d_buffer", gpr={2: 0xFFFFFFFF, 4: 5, 6: DESC_AT},
-                   memory={DESC_AT: descriptor(clamp=2)})
+                   memory={DESC_AT: descriptor(clamp="trap")})
     assert res.stop == "trap" and word_at(sim, SURF) == 0
 
 
@@ -565,7 +571,7 @@ def test_array_layer_is_u16_and_near_clamps_it_to_the_last_layer(isa):
     # 1d_array: x = r2, layer = r3; 4 layers (depth), slice pitch 256.
     # seed 004: array indices "are treated as U16": layer 0x10002 is layer 2 ->
     # SURF + 2*256 + 1*4 = SURF + 516
-    memory = {DESC_AT: descriptor(depth=4, clamp=1)}
+    memory = {DESC_AT: descriptor(depth=4, clamp="near")}
     sim, res = run(isa, "sured.add.u32 r2,r4,r6,1d_array", gpr={2: 1, 3: 0x10002, 4: 7, 6: DESC_AT},
                    memory=memory)
     assert res.stop == "end", res.trap

@@ -158,7 +158,8 @@ def test_quad_swizzle_matches_reference(vl, variant, kind, data):
 # --- SURED ------------------------------------------------------------------------------
 
 LEGAL = [(op, sz) for op, sizes in ref.ALLOWED.items() for sz in sizes.split()]
-CLAMPS = {"ign": 0, "near": 1, "trap": 2}
+# descriptor clamp codes (pseudocode/gpu/surface.mdwn): 0 is near, seed 004's default
+CLAMPS = {"near": 0, "ign": 1, "trap": 2}
 BASE = 0x20000
 DESC = 0x1F000
 

@@ -423,3 +423,20 @@ def test_anchor_add_chain(svisa):
     res = all_modes(svisa, ["sv.add *1, *0, *0"],
                     {"svstate": SV.make(maxvl=4, vl=4), "gpr": {0: 1}}, "")
     assert res.gpr[1:5] == [2, 4, 8, 16]
+
+
+@pytest.mark.parametrize("line,vl", [
+    # past the end of a file (tests/test_svp64_regfile_end.py has the spans): the
+    # same trap, nothing written, in every mode
+    ("sv.add *120, *0, *0", 16),
+    ("sv.add./vec4/w=8 *0, *0, *0", 64),
+    ("sv.add/m=lt/w=8 *0, *0, *0", 100),
+    ("sv.lhax/sw=16 *0, *124, 5", 8),
+])
+def test_anchor_register_file_end(svisa, line, vl):
+    init = {"svstate": SV.make(maxvl=vl, vl=vl), "gpr": {5: DATA}}
+    ref = all_modes(svisa, [line], init)
+    assert ref.stop == "trap" and "past" in ref.trap.reason
+    want = [0] * 50
+    want[5] = DATA
+    assert ref.state.gpr[:50] == want and ref.state.cr[:8] == [0] * 8

@@ -37,7 +37,8 @@ class BigRF:
 
     def _at(self, base, e, w):
         bit = e * w
-        return 64 * ((base + bit // 64) % 128) + bit % 64
+        assert base + bit // 64 < 128  # legal() keeps every element in the file
+        return 64 * (base + bit // 64) + bit % 64
 
     def get(self, base, e, w):
         return (self.v >> self._at(base, e, w)) & ((1 << w) - 1)
@@ -100,6 +101,12 @@ def legal(p, vl):
     digits = [int(c) for c in f"{p.imm:04o}"]
     if 1 in digits:
         return False
+    # docs/svp64.md "Register numbers past the end of a file": VL groups of n
+    # elements of w bits from register b (one group if scalar) end in
+    # b + (count*w - 1) // 64, which must be r127 at most, or the instruction traps
+    for base, vec, n, w in ((p.rt, p.rt_vec, n_dst, p.ew), (p.ra, p.ra_vec, n_src, p.ews)):
+        if base + ((vl if vec else 1) * n * w - 1) // 64 > 127:
+            return False
     return all(not (d >= 4 and d - 4 >= n_src) for d in digits[:n_dst])
 
 
@@ -218,7 +225,7 @@ def random_params(rng, overlap_ok):
     p.rt_vec = rng.random() < 0.85
     p.ra_vec = rng.random() < 0.8
     # A vector spans at most VL*4 64-bit elements = 32 registers.  Without overlap:
-    # destinations in r36..r85, vector sources in r88..r129 (wrapping to r0, r1),
+    # destinations in r36..r85, vector sources in r88..r129 (past r127: a trap),
     # scalar sources in r16..r25; the integer predicates live in r3, r10, r30.
     for side in ("rt", "ra"):
         vec = getattr(p, side + "_vec")

@@ -66,6 +66,11 @@ def add_machine_options(p, registers=True):
     p.add_argument("--no-translate", action="store_true",
                    help="run one instruction at a time instead of translating straight-line "
                         "code into blocks (same results; also ISA_EXT_TRANSLATE=0)")
+    p.add_argument("--gpu", action="append", default=[], metavar="KEY=VALUE",
+                   help="the GPU identity and geometry the gpu instructions read (seed 002; "
+                        "repeatable, also warpid=1,smid=2): warpid (default 0), smid (0), "
+                        "warpspersm (1), smcount (1), helperlanes (a lane mask, 0); "
+                        "warpid < warpspersm, smid < smcount")
     if not registers:
         return
     p.add_argument("--gpr", action="append", default=[], metavar="rN=VALUE",
@@ -166,6 +171,25 @@ def parse_special(items):
     return out
 
 
+def parse_gpu(items):
+    """['warpid=3,smid=1'] -> a GpuIdentity (isa_ext/gpu/identity.py), or None
+    when no --gpu was given."""
+    from ..gpu.identity import GpuIdentity, KEYS
+    if not items:
+        return None
+    out = {}
+    for part in _parts(items):
+        name, value = _split(part, "--gpu", "KEY=VALUE")
+        if name not in KEYS:
+            raise IsaExtError(f"--gpu {part}: unknown setting {name!r}" + suggest(name, KEYS)
+                              + f"; known: {', '.join(KEYS)}")
+        out[name] = _value(part, "--gpu", value, int_value)
+    try:
+        return GpuIdentity.of(out)
+    except IsaExtError as e:
+        raise IsaExtError(f"--gpu: {e}") from None
+
+
 def parse_memory(items):
     """['0x2000=data.bin'] -> [(0x2000, b'...')]."""
     out = []
@@ -243,13 +267,17 @@ def load_program(sim, args):
 
 
 def prepare_machine(sim, args):
-    """Load the program, then apply --mem, --gpr, --fpr, --spr (in that order)."""
+    """Load the program, then apply --mem, --gpr, --fpr, --spr (in that order);
+    --gpu sets the machine's GPU identity."""
+    gpu = parse_gpu(getattr(args, "gpu", []))
     gprs = parse_assignments(args.gpr, "--gpr", "r", int_value)
     fprs = parse_assignments(args.fpr, "--fpr", "f", fpr_value)
     sprs = parse_special(args.spr)
     memory = parse_memory(args.mem)
     load_program(sim, args)
     s = sim.state
+    if gpu is not None:
+        s.gpu = gpu
     for addr, data in memory:
         s.mem.load(addr, data)
     if memory:

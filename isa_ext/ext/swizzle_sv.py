@@ -24,6 +24,7 @@ from ..pseudocode.compiler import PageCompiler, Val, build, parse, CompileError
 from ..errors import SpecError
 from ..svp64 import rm as rmmod, extra as extramod, predication, svstate
 from ..svp64.engine import ElementInterrupt, install_dispatch
+from ..svp64 import regfile_end
 
 CATEGORY = "MVRM-2P-2S1D"
 M64 = (1 << 64) - 1
@@ -84,14 +85,14 @@ def read_element(regs, base, index, width):
     """Element ``index`` of ``width`` bits of the vector starting at register ``base``:
     elements are packed from the least significant end of each 64-bit register."""
     bit = index * width
-    reg = (base + bit // 64) & 127
+    reg = base + bit // 64
     return (regs[reg] >> (bit % 64)) & ((1 << width) - 1)
 
 
 def element_bytes(base, index, width):
     """(register, first byte, last byte) of an element, for overlap checks."""
     bit = index * width
-    reg = (base + bit // 64) & 127
+    reg = base + bit // 64
     first = (bit % 64) // 8
     return reg, first, first + width // 8 - 1
 
@@ -120,7 +121,7 @@ class Group:
     def commit(self):
         for i, v in self.writes.items():
             bit = self.dst_offsets[i] * self.ew
-            reg = (self.dst_base + bit // 64) & 127
+            reg = self.dst_base + bit // 64
             sh = bit % 64
             m = ((1 << self.ew) - 1) << sh
             self.regs[reg] = (self.regs[reg] & ~m & M64) | (v << sh)
@@ -204,6 +205,15 @@ class SvSwizzle:
         dst = span(self.rt, self.rt_vec, self.dst_n, self.dst_planar, self.ew)
         return sorted({reg for reg, _ in src & dst})
 
+    def _check_file_end(self, vl):
+        """Every group's elements exist (regfile_end.py): VL groups of n elements
+        (offsets() spans 0..VL*n-1, interleaved or planar), a scalar one group."""
+        cls = "fpr" if self.floating else "gpr"
+        for field, base, vec, n, width in (("RA", self.ra, self.ra_vec, self.src_n, self.ews),
+                                           ("RT", self.rt, self.rt_vec, self.dst_n, self.ew)):
+            regfile_end.check(regfile_end.vector_past_end(
+                self.name, field, cls, base, (vl if vec else 1) * n, width))
+
     def __call__(self, s, CIA):
         sv = s.svstate
         vl = svstate.get(sv, "vl")
@@ -211,6 +221,8 @@ class SvSwizzle:
         srcstep, dststep = svstate.get(sv, "srcstep"), svstate.get(sv, "dststep")
         r = self.r
         regs = self.regs(s)
+        if vl:
+            self._check_file_end(vl)
         offset = self.sim.isa.profile.cr_pred_offset
         dmask = predication.mask(s, r.mmode, r.mask, vl, offset)
         smask = predication.mask(s, r.mmode, r.smask, vl, offset)

@@ -50,6 +50,8 @@ from ..svp64 import rm as rmmod, svstate as SV
 from ..svp64.extra import parse_slots, etype, slot_spec, ext_reg
 from ..svp64.engine import install_dispatch, read_elem, write_elem
 from ..svp64.predication import mask as predicate_mask
+from ..svp64 import regfile_end
+from .identity import identity as gpu_identity
 
 # RM category families, single-predicated (the predicate is the active-lane mask);
 # VSLDSTRM for the rows that access memory
@@ -89,6 +91,7 @@ class Scope:
         self.operands = operands
         self.source_zeroing = source_zeroing
         self.pending = {}  # (field, lane or 0) -> value
+        self.spans_checked = set()  # (field, n) of GROUP reads checked (regfile_end)
 
     def _operand(self, field):
         op = self.operands.get(field)
@@ -129,6 +132,17 @@ class Scope:
             raise Trap(f"{self.name}: SUBVL={self.subvl} is not defined for this "
                        f"instruction (its lanes read groups of elements)", "illegal")
         op = self._operand(field)
+        if not 0 <= k < n:
+            # lane i has no k-th of n: 0, without reading (surface.mdwn reads
+            # c1 and c2 whatever the dimension; they are used only when n > k)
+            return 0
+        if (field, n) not in self.spans_checked:
+            # the whole span, at the page's first GROUP read of it (before any
+            # lane's effects): VL groups of n elements, one group if scalar
+            self.spans_checked.add((field, n))
+            regfile_end.check(regfile_end.vector_past_end(
+                self.name, field, op.cls, op.base, n * self.vl if op.vec else n, op.width,
+                what="vector operand" if op.vec else "scalar operand group"))
         if not op.vec:
             return read_elem(self._regs(op), op.base, k, op.width)
         return self._element(op, lane, n * lane + k)
@@ -201,6 +215,13 @@ def _install_page_functions():
     library.NAMES["SUBVL"] = lambda comp: Val("_vs(s).subvl", None)
     library.NAMES["ACTIVE"] = lambda comp: Val("_vs(s).active", 64)
     library.INTRINSICS["LANE_ACTIVE"] = lambda comp, i: Val(f"_vs(s).is_active({i.code})", 1)
+    # the warp's place on the GPU (seed 002; isa_ext/gpu/identity.py)
+    library.RUNTIME["_gpu"] = gpu_identity
+    library.NAMES["WARP_ID"] = lambda comp: Val("_gpu(s).warp_id", None)
+    library.NAMES["SM_ID"] = lambda comp: Val("_gpu(s).sm_id", None)
+    library.NAMES["WARPS_PER_SM"] = lambda comp: Val("_gpu(s).warps_per_sm", None)
+    library.NAMES["SM_COUNT"] = lambda comp: Val("_gpu(s).sm_count", None)
+    library.INTRINSICS["HELPER_LANE"] = lambda comp, i: Val(f"_gpu(s).helper({i.code})", 1)
 
     def lane(comp, x, j, k=None):
         component = "" if k is None else f", {k.code}"
@@ -284,6 +305,10 @@ class VectorScopeInsn:
             if vl > MAX_LANES:
                 raise Trap(f"{self.name}: VL={vl} exceeds the warp size limit of "
                            f"{MAX_LANES} lanes", "illegal")
+            for op in self.operands.values():
+                if op.vec:  # every lane's (sub-)elements exist (regfile_end.py)
+                    regfile_end.check(regfile_end.vector_past_end(
+                        self.name, op.field, op.cls, op.base, vl * self.rm.subvl, op.width))
             r = self.rm
             active = predicate_mask(s, r.mmode, r.mask, vl,
                                     self.isa.profile.cr_pred_offset) & ((1 << vl) - 1)

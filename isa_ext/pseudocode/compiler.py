@@ -284,10 +284,6 @@ class PageCompiler:
         # keep the target register; the page then ends checking for an interrupt
         self.fp_keep = {}
         self.fp_epilogue = False
-        # more than one FP helper call: a later one may trap after an earlier
-        # one updated the FPSCR, so the page restores it (no partial state)
-        self.fp_calls = 0
-        self.body_end = None  # pc.lines index where the interrupt epilogue starts
         self.cov_key = f"{where_file}:{first_line}"  # names the page in coverage data
 
     # --- helpers -------------------------------------------------------
@@ -1018,7 +1014,6 @@ class PageCompiler:
         if (self.rc and self.rc_target and not self.records_cr0) or self.rc == "CR1":
             # CR1 copies the FPSCR, no target; a page assigning CR0 records it itself
             self.rc_epilogue()
-        self.body_end = len(self.lines)
         if self.fp_epilogue:
             # a floating-point enabled exception interrupt comes after the results
             self.emit('if "fp_interrupt" in s.__dict__:')
@@ -1110,30 +1105,33 @@ def build(pc, params, page=None):
         pro.append("NIA = CIA + 4")
     tail = "return NIA" if pc.uses_nia else "return CIA + 4"
 
+    # a page using the FP helpers writes the FPSCR as it goes: an illegal-
+    # instruction trap part-way (a second result's enabled exception that is
+    # not implemented) puts it back, so that the trap leaves no partial state;
+    # the enabled-exception interrupt (kind "program") comes after completion
+    guard = pc.fp_epilogue
+
     def body(indent):
         out, lmap = [], []
         pad = "    " * indent
         for p in pro:
             out.append(pad + p)
             lmap.append(0)
-        guarded = pc.fp_calls > 1
-        if guarded:
+        inner = pad
+        if guard:
             out += [pad + "_fpscr0 = s.fpscr", pad + "try:"]
             lmap += [0, 0]
-        for i, (ind, text, line) in enumerate(pc.lines):
-            if guarded and i == pc.body_end:
-                # a trap inside the body (not the interrupt raised after the
-                # results, below) leaves the FPSCR as the instruction found it
-                out += [pad + "except Trap:", pad + "    s.fpscr = _fpscr0",
-                        pad + "    s.__dict__.pop('fp_interrupt', None)", pad + "    raise"]
-                lmap += [0, 0, 0, 0]
-                guarded = False
-            out.append(pad + "    " * (ind - 1 + (1 if guarded else 0)) + text)
+            inner = pad + "    "
+        for ind, text, line in pc.lines:
+            out.append(inner + "    " * (ind - 1) + text)
             lmap.append(line)
-        if guarded:
-            out += [pad + "except Trap:", pad + "    s.fpscr = _fpscr0",
-                    pad + "    s.__dict__.pop('fp_interrupt', None)", pad + "    raise"]
-            lmap += [0, 0, 0, 0]
+        if guard:
+            out += [pad + "except Trap as _t:",
+                    pad + "    if _t.kind == 'illegal':",
+                    pad + "        s.fpscr = _fpscr0",
+                    pad + "        s.__dict__.pop('fp_interrupt', None)",
+                    pad + "    raise"]
+            lmap += [0] * 5
         out.append(pad + tail)
         lmap.append(0)
         return out, lmap

@@ -618,7 +618,6 @@ def _state_call(comp, code, width):
     was (an enabled invalid operation / zero divide)."""
     comp.note_write()  # the helper updates the FPSCR
     comp.fp_epilogue = True
-    comp.fp_calls += 1
     comp.fp_keep[code] = code[:-1] + ", keep=True)"
     return _val(code, width)
 

@@ -26,6 +26,7 @@ from ..errors import Trap
 from .. import specdata
 from . import rm as rmmod
 from . import svstate as SV
+from . import regfile_end
 from .executor import ElementInterrupt
 from .extra import slot_spec, ext_crb
 from .predication import mask as pred_mask, ALL as ALL_ONES
@@ -189,9 +190,9 @@ class SVBranch:
         if vf and f["ALL"]:
             raise Trap(f"{self.mnemonic}/all in vertical-first mode is UNDEFINED "
                        "(branches.mdwn)", "illegal")
-        if self.vec and self.bit + 4 * (vl - 1) > 511:
-            raise Trap(f"{self.mnemonic}: vector CR bit {self.bit} runs past CR127 "
-                       f"({vl} elements)", "illegal")
+        if self.vec:
+            regfile_end.check(regfile_end.vector_past_end(self.mnemonic, "BI", "crb",
+                                                          self.bit, vl))
         target = self._target(s, CIA)
         pmask = pred_mask(s, self.mmode, self.mask, vl) if (self.mmode or self.mask) \
             else ALL_ONES

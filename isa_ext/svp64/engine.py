@@ -20,6 +20,8 @@ from ..errors import Trap
 from . import rm as rmmod
 from . import svstate as SV
 from .asm import is_branch
+from .extra import parse_slots, etype, reserved_extra
+from ..diagnostics import report
 from .elements import M64, read_elem, write_elem  # noqa: F401 (re-exported)
 from .executor import SVInsn, ElementInterrupt  # noqa: F401
 from .indexmap import IndexMap, IDENTITY, SLOTS  # noqa: F401
@@ -49,10 +51,59 @@ def build(isa, sim, prefix, suffix):
             return SVBranch(isa, sim, prefix, suffix)
         if d.spec.sv:
             cat = rmmod.CATEGORIES.get(d.spec.sv)
+            reserved = _reserved_extra(cat, d.spec, prefix) if cat is not None else 0
+            if reserved and getattr(sim, "strict", False):
+                return _reserved_trap(d.mnemonic, prefix, reserved)
             if cat is not None and cat.execute is not None:
-                return _guarded(cat.execute(sim, prefix, suffix, d.spec, d.fields),
-                                _has_subvectors(cat, prefix), d.mnemonic)
+                run = _guarded(cat.execute(sim, prefix, suffix, d.spec, d.fields),
+                               _has_subvectors(cat, prefix), d.mnemonic)
+            else:
+                run = SVInsn(isa, sim, prefix, suffix, record=_record(isa, prefix, suffix))
+            return _reported(sim, run, _reserved_why(d.mnemonic, prefix, reserved)) \
+                if reserved else run
     return SVInsn(isa, sim, prefix, suffix, record=_record(isa, prefix, suffix))
+
+
+def _reserved_extra(cat, row, prefix):
+    """EXTRA bits set outside the row's used slots (docs/svp64.md "Reserved
+    EXTRA bits"): MASK_SRC of twin predication, the category's length fields (MVRM's src_SUBVL) and, for a
+    row with an implicit operand, EXTRA2's last bit (svfixedarith.mdwn's
+    RS=RT+MAXVL, which the record traps as not implemented) are not reserved."""
+    slots = parse_slots(row.extra)
+    et = cat.etype or etype(slots, cat.ptype)
+    # twin predication: RM[16:18] is MASK_SRC, EXTRA only RM[10:15]
+    claimed = 0b111 if cat.ptype == 2 else 0
+    for a, b in cat.length_fields.values():
+        for bit in range(a, b + 1):
+            if 10 <= bit <= 18:  # RM[10:18] is EXTRA; RM bit b is EXTRA bit 18-b
+                claimed |= 1 << (18 - bit)
+    if row.implicit and et == 2:
+        claimed |= 1
+    extra9 = rmmod.bits(rmmod.rm_of(prefix), 10, 18)
+    return reserved_extra(extra9, slots, et, claimed)
+
+
+def _reserved_why(mnemonic, prefix, reserved):
+    return (f"sv.{mnemonic}: reserved EXTRA bit(s) 0x{reserved:03x} set outside the "
+            f"instruction's EXTRA slots (prefix 0x{prefix:08x})")
+
+
+def _reserved_trap(mnemonic, prefix, reserved):
+    """Strict mode: reserved EXTRA bits make the instruction illegal, as reserved
+    bits do in a 32-bit word (an invalid form)."""
+    why = _reserved_why(mnemonic, prefix, reserved)
+
+    def trap(s, CIA):
+        raise Trap(why, "illegal")
+    return trap
+
+
+def _reported(sim, run, why):
+    """Permissive mode: the bits are ignored, each run records a diagnostic."""
+    def reported(s, CIA):
+        report(sim, "reserved-extra", CIA, why)
+        return run(s, CIA)
+    return reported
 
 
 def _record(isa, prefix, suffix):

@@ -39,6 +39,7 @@ from .indexmap import IDENTITY, OUT_SLOTS, IndexMap, element_index
 from .predication import mask as pred_mask, zeroing, ALL
 from .record import SVRecord
 from . import satexact
+from . import regfile_end
 from .steps import LoopContext, settle, step_on, reverse_mask
 
 # remap.SLOTS names the RT slot out1; the index-mapping hook calls it out
@@ -252,23 +253,26 @@ class SVInsn:
         rec = self.rec
         r = rec.rm
         subvl = self.subvl
+        n = len(next(iter(tables.values()), ())) // subvl
+        regfile_end.check(rec.unmapped_past_end(n))
+        out = tables.get("out")
+        if rec.crvec and rec.cr_result and not rec.cr_by_step and out:
+            # the Rc=1 CR field follows the out slot
+            regfile_end.check(regfile_end.vector_past_end(
+                rec.mnemonic, f"CR{rec.crbase}", "crf", rec.crbase, max(out) + 1,
+                what="CR result field vector"))
         for o in rec.vecops:
             for role, slot in ((o.src, o.slot[0]), (o.dst, o.slot[1])):
                 if not role or slot not in tables or not tables[slot]:
                     continue
                 m = step_max.get(slot) if step_max else None
                 m = max(tables[slot]) if m is None else m * subvl + subvl - 1
-                if o.cls in ("gpr", "fpr"):
-                    wide = o.cls == "gpr" or rec.fp_elw
-                    width = (r.ew if slot in ("out", "out2") else r.ews) if wide else 64
-                    last, limit = o.base + ((m + 1) * width - 1) // 64, 127
-                elif o.cls == "crf":
-                    last, limit = o.base + m, 127
-                elif o.cls == "crb":
-                    last, limit = o.base + 4 * m, 4 * 128 - 1
-                else:
-                    continue
-                if last > limit:
+                width = 64
+                if o.cls in ("gpr", "fpr") and (o.cls == "gpr" or rec.fp_elw) and \
+                        o.field != rec.addr_field:  # (LD/ST base: 64 bits)
+                    width = r.ew if slot in ("out", "out2") else r.ews
+                if o.cls in regfile_end.LAST and regfile_end.last_register(
+                        o.cls, o.base, m, width) > regfile_end.LAST[o.cls]:
                     raise Trap(f"REMAP: element {m} of {o.field} ({slot}) runs past the "
                                f"register file (sv.{rec.mnemonic})", "illegal")
 
@@ -406,15 +410,6 @@ class SVInsn:
         s.svstate = sv & ~SV.STEPS_MASK
         return CIA + 8
 
-    def _registers_exist(self, past):
-        """A page called with register numbers (no scratch file for element
-        widths) must not see one past the file's end: register_overflow() counts
-        in element widths, this is the last line of defence (field, element, reg)."""
-        if past is not None:
-            field, k, reg = past
-            raise Trap(f"{self.rec.mnemonic}: element {k} of {field} would be register "
-                       f"{reg}, past the last register (127)", "illegal")
-
     def _element(self, s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep, ssub, dsub,
                  se, de, tables=None):
         """One element operation at step-order element numbers (ks, kd), each
@@ -424,13 +419,10 @@ class SVInsn:
         r = rec.rm
         args = list(rec.base_args)
         reads, writes = {}, {}
-        past = None
         for o in rec.ops:
             if o.vec:
                 k = element_index(o, ks, kd, tables, o.dst)
-                args[o.pos] = reg = o.base + (4 * k if o.cls == "crb" else k)
-                if reg > 127 and o.cls != "crb":
-                    past = (o.field, k, reg)
+                args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
         # an Rc=1 CR field follows the out slot
         if rec.cr_by_step:
             kcr = dststep  # ISACaller: CR0 + dststep, reverse gear, REMAP or not
@@ -448,9 +440,11 @@ class SVInsn:
                 # a page using SVSTATE (svstep) still moves the steps when its
                 # destination element is zeroed, or a VF loop over a zeroing
                 # predicate never ends; its result is replaced by zero below
-                # (openpower-isa runs the page and writes zero for the result)
-                self._registers_exist(past)
-                rec.c.sem(s, CIA, *args, crf)
+                # (openpower-isa runs the page and writes zero for the result);
+                # on the path an unzeroed element takes, so that its register
+                # numbers are those regfile_end counted (element widths run on
+                # the scratch file)
+                self._call(s, CIA, list(args), crf, ks, kd, szero, tables)
             for o in rec.dstops:
                 if ld is not None and o is not rec.data_op:
                     continue  # LD/ST zeroing: the data register only, RA keeps its value
@@ -460,7 +454,7 @@ class SVInsn:
                                r.ew if o.cls == "gpr" or rec.fp_elw else 64, 0)
                     writes[o.field] = args[o.pos]
                 elif o.cls == "crf":
-                    s.cr[args[o.pos] & 127] = 0
+                    s.cr[args[o.pos]] = 0
                     writes[o.field] = args[o.pos]
             if emit is not None:
                 self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes,
@@ -507,7 +501,7 @@ class SVInsn:
             if szero and rec.zero_other_sources:
                 self._zeroed_call(s, CIA, args, crf, ks, kd, szero, tables)
             else:
-                self._call(s, CIA, args, crf, ks, kd, szero, tables, past)
+                self._call(s, CIA, args, crf, ks, kd, szero, tables)
         finally:
             if mem is not None:
                 s.mem = mem
@@ -530,7 +524,7 @@ class SVInsn:
                               element_index(o, ks, kd, tables, True) if o.vec else 0, w)
                 crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
                 if r.rc1:  # RC1=0: z/nonz tested, no CR recorded
-                    s.cr[kd & 127] = crval
+                    s.cr[kd] = crval
             elif kind == "rc0":
                 # Rc=0: CR of the result element as if Rc=1 (signed at ELWIDTH, SO
                 # copied); stored only with RC1, which discards the result instead
@@ -539,12 +533,12 @@ class SVInsn:
                               element_index(o, ks, kd, tables, True) if o.vec else 0, w)
                 crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
                 if r.rc1:
-                    s.cr[crf & 127] = crval
+                    s.cr[crf] = crval
                     if not rec.rc1_stores:
                         s.gpr[:] = snap[0]
                         s.fpr[:] = snap[1]
             else:
-                crval = s.cr[(crf if kind == "rc" else args[o.pos]) & 127]
+                crval = s.cr[crf if kind == "rc" else args[o.pos]]
             if ((crval >> (3 - r.cr_sel)) & 1) != r.inv:
                 if not r.vli:
                     back = snap if r.subvl == 1 else self._gsnap
@@ -554,9 +548,10 @@ class SVInsn:
                 return dststep + (1 if r.vli else 0)
         return None
 
-    def _call(self, s, CIA, args, crf, ks, kd, szero, tables, past=None):
-        """Run the page for one element on the path its operands need
-        (``past``: an operand register beyond the file, see _registers_exist)."""
+    def _call(self, s, CIA, args, crf, ks, kd, szero, tables):
+        """Run the page for one element on the path its operands need (every
+        register number in range: checked before the first element,
+        regfile_end.py)."""
         rec = self.rec
         if rec.scratch_needed or (szero and rec.gops) or (tables and any(
                 o.src and o.dst and o.vec and o.slot[0] != o.slot[1] for o in rec.gops)):
@@ -570,7 +565,6 @@ class SVInsn:
                             and o.slot[0] != o.slot[1] for o in rec.ops):
             self._split_fp_call(s, CIA, args, crf, ks, kd, tables)
         else:
-            self._registers_exist(past)
             rec.c.sem(s, CIA, *args, crf)
 
     def _zeroed_call(self, s, CIA, args, crf, ks, kd, szero, tables):
@@ -590,9 +584,9 @@ class SVInsn:
             if o.cls == "fpr":
                 write_elem(fpr, o.base, k, fw, 0)
             elif o.cls == "crf":
-                cr[(o.base + k) & 127] = 0
+                cr[o.base + k] = 0
             else:
-                bit = (o.base + 4 * k) & 511
+                bit = o.base + 4 * k
                 cr[bit >> 2] &= ~(8 >> (bit & 3))
         s.fpr, s.cr = fpr, cr
         try:
@@ -609,14 +603,14 @@ class SVInsn:
             if o.cls == "fpr":
                 write_elem(real_f, o.base, k, fw, read_elem(fpr, o.base, k, fw))
             elif o.cls == "crf":
-                n = (o.base + k) & 127
+                n = o.base + k
                 real_c[n] = cr[n]
             elif o.cls == "crb":
-                bit = (o.base + 4 * k) & 511
+                bit = o.base + 4 * k
                 m = 8 >> (bit & 3)
                 real_c[bit >> 2] = (real_c[bit >> 2] & ~m) | (cr[bit >> 2] & m)
         if rec.rc:
-            real_c[crf & 127] = cr[crf & 127]
+            real_c[crf] = cr[crf]
 
     def _ldst_cr(self, s, o, ks, kd, tables, szero):
         """The CR field (CR0 + element) of a store's data element as if Rc=1
@@ -628,7 +622,7 @@ class SVInsn:
                                       if o.vec else 0, w)
         c = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
         if self.rec.rm.rc1:  # RC1=0: z/nonz tested, no CR recorded
-            s.cr[kd & 127] = c
+            s.cr[kd] = c
         return c
 
     def _scratch_call(self, s, CIA, args, crf, ks, kd, szero, tables=None):
@@ -692,14 +686,14 @@ class SVInsn:
                 # Rc=1: CR of the saturated element; SO = saturation occurred
                 v = sc[sat[0].sidx] & ((1 << r.ew) - 1)
                 c = 0b1000 if v >> (r.ew - 1) else (0b0100 if v else 0b0010)
-                s.cr[crf & 127] = c | satd
+                s.cr[crf] = c | satd
             return
         o = rec.rc_op
         if o is not None:
             # CR0 of an element-width result: the truncated element, signed
             bits = rec.rc_bits
             v = sc[o.sidx] & ((1 << bits) - 1)
-            f = crf & 127
+            f = crf
             c = 0b1000 if v >> (bits - 1) else (0b0100 if v else 0b0010)
             s.cr[f] = c | (s.cr[f] & 1)
 

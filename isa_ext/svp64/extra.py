@@ -127,3 +127,21 @@ SPLITTERS = {"gpr": split_reg, "fpr": split_reg, "crf": split_crf, "crb": split_
 def check_class(cls, name):
     if cls not in EXTENDERS:
         raise Trap(f"EXTRA names {name}, which is not a register field", "illegal")
+
+
+# --- reserved EXTRA bits ------------------------------------------------------------
+
+def slot_mask(slot, et):
+    """The bits of the 9-bit EXTRA field that slot ``slot`` occupies."""
+    return (7 << (6 - 3 * slot)) if et == 3 else (3 << (7 - 2 * slot))
+
+
+def reserved_extra(extra9, slots, et, claimed=0):
+    """The bits of ``extra9`` set outside every used slot (and outside
+    ``claimed``: bits a category or row gives another meaning).  They spell
+    nothing: docs/svp64.md "Reserved EXTRA bits" says what becomes of them."""
+    used = claimed
+    for i, entries in enumerate(slots):
+        if entries:
+            used |= slot_mask(i, et)
+    return extra9 & ~used & 0x1FF

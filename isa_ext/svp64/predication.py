@@ -1,6 +1,8 @@
 """Predicate masks: integer (r3 / ~r3 / 1<<r3 / r10 / ~r10 / r30 / ~r30) and CR
 (lt ge gt le eq ne so ns over CR fields CR_PRED_OFFSET + i)."""
 
+from . import regfile_end
+
 M64 = (1 << 64) - 1
 ALL = (1 << 128) - 1
 
@@ -22,10 +24,12 @@ def int_mask(gpr, code):
 
 def cr_mask(cr, code, vl, offset=CR_PRED_OFFSET):
     bit = 3 - (code >> 1)  # lt gt eq so -> field bit 3..0
+    # element i tests CR[offset + i]: one past CR127 does not exist (regfile_end)
+    regfile_end.check(regfile_end.predicate_past_end(offset, vl))
     want = 0 if code & 1 else 1
     m = 0
     for i in range(vl):
-        if ((cr[(offset + i) & 127] >> bit) & 1) == want:
+        if ((cr[offset + i] >> bit) & 1) == want:
             m |= 1 << i
     return m
 

@@ -18,6 +18,7 @@ from . import svstate as SV
 from .elements import M64, read_elem, signed as _signed
 from .extra import parse_slots, etype, slot_spec, EXTENDERS
 from . import satexact
+from . import regfile_end
 from .indexmap import assign_slots
 
 _SIGNED = None
@@ -610,35 +611,63 @@ class SVRecord:
             self._slots_assigned = True
 
     def register_overflow(self, vl):
-        """None, or why a vector operand of ``vl`` elements (times SUBVL) would
-        run past the last register of its file (r127, f127, CR127): such an
-        instruction traps before any element runs."""
+        """None, or why an operand of ``vl`` elements (times SUBVL) would use a
+        register past the last of its file (r127, f127, CR127, CR bit 511):
+        such an instruction traps before any element runs (:mod:`.regfile_end`,
+        the one rule every path asks).  Counted: vector GPR/FPR operands at
+        their element widths, vector CR fields and CR bits, scalar implicit
+        operands (RS=RT+1), the Rc=1 CR field of a vector result and the CR
+        field LD/ST fail-first records per element."""
         cached = self._overflow.get(vl)
         if cached is not None or vl in self._overflow:
             return cached
-        n, why = vl * self.subvl, None
-        for o in self.ops:
-            # a scalar implicit operand (RS=RT+1 of a scalar RT) at r127 would
-            # be r128: the same rule as a vector running off the file
-            if not o.vec and o.cls in ("gpr", "fpr", "crf") and o.base > 127:
-                prefix = {"gpr": "r", "fpr": "f", "crf": "cr"}[o.cls]
-                why = (f"{self.mnemonic}: scalar operand {o.field} would be "
-                       f"{prefix}{o.base}, past {prefix}127")
-                self._overflow[vl] = why
-                return why
-        for o in self.vecops:
-            if o.cls in ("gpr", "fpr"):
-                width = max(self.rm.ew if o.dst else 0, self.rm.ews if o.src else 0)
-                last = o.base + ((n + o.eoff) * width - 1) // 64
-            elif o.cls == "crf":
-                last = o.base + n - 1
-            else:
-                continue
-            if last > 127:
-                prefix = {"gpr": "r", "fpr": "f", "crf": "cr"}[o.cls]
-                why = (f"{self.mnemonic}: vector operand {o.field} at {prefix}{o.base} "
-                       f"runs past {prefix}127 ({n} elements end in {prefix}{last})")
-                break
-        self._overflow[vl] = why
+        why = self._overflow[vl] = self._past_end(vl)
         return why
+
+    def _past_end(self, vl):
+        n, who = vl * self.subvl, self.mnemonic
+        why = self.unmapped_past_end(vl)
+        if why:
+            return why
+        for o in self.vecops:
+            width = 64
+            if o.cls in ("gpr", "fpr") and o.field != self.addr_field:
+                # (an LD/ST base address is read and updated at 64 bits whatever
+                # the element widths: the scratch path's read_elem(..., 64))
+                width = max(self.rm.ew if o.dst else 0, self.rm.ews if o.src else 0)
+            why = regfile_end.vector_past_end(who, o.field, o.cls, o.base, n + o.eoff, width)
+            if why:
+                return why
+        if self.crvec and not self.cr_by_step and self.cr_result:
+            # the Rc=1 (or fail-first as-if-Rc=1) CR field: crbase + element
+            return regfile_end.vector_past_end(who, f"CR{self.crbase}", "crf", self.crbase,
+                                               n, what="CR result field vector")
+        return None
+
+    @property
+    def cr_result(self):
+        """Does each element record a CR result field (Rc=1, or fail-first's
+        as-if-Rc=1 with RC1)?"""
+        return bool(self.rc or (self.ffcr and self.ffcr[0] == "rc0"))
+
+    def unmapped_past_end(self, vl):
+        """The part of :meth:`register_overflow` REMAP does not move: scalar
+        implicit operands, CR fields numbered by step (CR0 + dststep under the
+        openpower-isa profile; LD/ST fail-first RC1's CR0 + element)."""
+        n, who = vl * self.subvl, self.mnemonic
+        for o in self.ops:
+            if not o.vec:
+                why = regfile_end.scalar_past_end(who, o.field, o.cls, o.base)
+                if why:
+                    return why
+        if self.crvec and self.cr_by_step and self.cr_result:
+            why = regfile_end.vector_past_end(who, f"CR{self.crbase}", "crf", self.crbase,
+                                              (n - 1) // self.cr_step_div + 1,
+                                              what="CR result field vector")
+            if why:
+                return why
+        if self.ffcr and self.ffcr[0] == "rc1" and self.rm.rc1:
+            return regfile_end.vector_past_end(who, "CR0", "crf", 0, n,
+                                               what="fail-first CR field vector")
+        return None
 
