@@ -524,6 +524,11 @@ def _unary(fn):
     return lambda a, p: fn(a, p, RND)
 
 
+def _odd(fn):
+    """f(-a) = -f(a), for a libmp function defined on a >= 0 only (cbrt)."""
+    return lambda a, p: L.mpf_neg(fn(L.mpf_neg(a), p)) if L.mpf_sign(a) < 0 else fn(a, p)
+
+
 # name: (operand kinds ("f" an FPR value, "i" a 64-bit signed integer),
 #        special-value rule, evaluator)
 FUNCTIONS = {
@@ -558,7 +563,7 @@ FUNCTIONS = {
     "LOG10": ("f", _sp_log, _over(_unary(L.mpf_log), _ln10)),
     "LOG10P1": ("f", _sp_logp1, _over(_log1p, _ln10)),
     "RSQRT": ("f", _sp_rsqrt, _rsqrt),
-    "CBRT": ("f", _sp_cbrt, _unary(L.mpf_cbrt)),
+    "CBRT": ("f", _sp_cbrt, _odd(_unary(L.mpf_cbrt))),
     "RECIP": ("f", _sp_recip, None),
     "ATAN2": ("ff", lambda y, x: _sp_atan2(y, x, "pi"),
               lambda a, b, p: L.mpf_atan2(a, b, p, RND)),
@@ -643,7 +648,12 @@ def _resolve(s, outcome, evaluate, args, fmt, rn):
         if sign:
             v = L.mpf_neg(v)
     else:
-        v = evaluate(*[a.mpf if isinstance(a, Operand) else a for a in args], prec)
+        try:
+            v = evaluate(*[a.mpf if isinstance(a, Operand) else a for a in args], prec)
+        except (ValueError, ArithmeticError) as e:  # a special-value rule missed a case
+            from ..errors import Trap
+            raise Trap(f"fptrans: no value for these operands ({e}); "
+                       "a special-value rule is missing", "illegal") from None
     return _round_mpf(s, v, prec, fmt, rn)
 
 
