@@ -233,6 +233,13 @@ SVP64ASM_WORDS = [
     ('sv.fsinpi *32,*64', [0x05402400, 0xfd00841a]),
     ('sv.fatan2pi *32,*64,*96', [0x05402480, 0xfd10c41c]),
     ('sv.fhypot 3,*8,*16', [0x05400480, 0xfc62251c]),
+    # fminmax (MM-Form, FMM at bits 21:24)
+    ('fminmax 3,4,5,0', [0xfc642820]), ('fminmax. 3,4,5,3', [0xfc6429a1]),
+    ('fminmax 31,0,17,8', [0xffe08c20]), ('fminmax. 1,2,3,15', [0xfc221fa1]),
+    ('fminmax 9,10,11,5', [0xfd2a5aa0]),
+    ('sv.fminmax *32,*64,*96,3', [0x05402480, 0xfd10c1a0]),
+    ('sv.fminmax *32,*64,*96,13', [0x05402480, 0xfd10c6a0]),
+    ('sv.fminmax. *8,*16,*24,10', [0x05402480, 0xfc443521]),
 ]
 
 LIBRESOC_SCALAR = [
@@ -455,10 +462,9 @@ LIBRESOC_SV_EXPECTED = {
 
 
 def test_every_fptrans_mnemonic_is_in_the_word_table():
-    # 84 instructions, each with its Rc=1 form: the 168 non-fminmax mnemonics of
-    # fptrans.mdwn
+    # 85 instructions, each with its Rc=1 form: the 170 mnemonics of fptrans.mdwn
     names = {line.split()[0] for line, _ in SVP64ASM_WORDS if not line.startswith("sv.")}
-    assert len(names) == 168
+    assert len(names) == 170
 
 
 def run(isa, line, fpr=(), gpr=(), fpscr=0, svstate=0, setup=None):
@@ -874,3 +880,131 @@ def test_isacaller_live(isacaller, isa):
             # bit 29 of the double image)
             ulp = 1 << 29 if line.split()[0] in ("fsins", "fexp2s") else 1
             assert abs(mine - other) <= ulp, (line, ops, hex(mine), hex(other))
+
+
+# --- fminmax --------------------------------------------------------------------------
+
+def _is_nan(x):
+    return (x >> 52) & 0x7FF == 0x7FF and x & ((1 << 52) - 1)
+
+
+def _quiet(x):
+    return x | 1 << 51
+
+
+def fminmax_model(fmm, a, b):
+    """(result, any SNaN) of fminmax by the IEEE definitions the page cites:
+    FMM bit 3 (8) maximum, bit 2 (4) magnitude first, bits 0:1 the flavour:
+    0 minNum/maxNum (754-2008: an SNaN operand gives that NaN quieted, a single
+    quiet NaN is ignored), 1 minimum/maximum (754-2019: any NaN propagates,
+    quieted), 2 minimumNumber/maximumNumber (754-2019: NaNs ignored where
+    possible), 3 C's (a < b ? a : b), which yields b for NaNs and equal zeros.
+    -0 orders below +0 (754-2019 9.6)."""
+    is_max, is_mag, flavour = fmm >> 3 & 1, fmm >> 2 & 1, fmm & 3
+    na, nb = _is_nan(a), _is_nan(b)
+    sa, sb = na and not a >> 51 & 1, nb and not b >> 51 & 1
+    snan = bool(sa or sb)
+    if na or nb:
+        if flavour == 0:
+            if sa:
+                return _quiet(a), snan
+            if sb or (na and nb):
+                return _quiet(b if sb else a), snan
+            return (b if na else a), snan
+        if flavour == 1:
+            return _quiet(a if na else b), snan
+        if flavour == 2:
+            return (_quiet(a) if na and nb else b if na else a), snan
+        return b, snan
+    fa, fb = f(a), f(b)
+    if flavour == 3 and fa == 0 and fb == 0:
+        return b, snan
+
+    def key(v, x):   # signed order, -0 below +0
+        return (v, -(x >> 63))
+    if is_mag and abs(fa) != abs(fb):
+        lt, gt = abs(fa) < abs(fb), abs(fa) > abs(fb)
+    else:
+        lt, gt = key(fa, a) < key(fb, b), key(fa, a) > key(fb, b)
+    return (a if (gt if is_max else lt) else b), snan
+
+
+# fminmax_cases.py's operand set: +-0, +-1, +-2, +-inf, an SNaN, a QNaN, the
+# negative quiet NaN with every fraction bit set
+FMINMAX_VALUES = [0x0, 1 << 63, d(1.0), d(-1.0), d(2.0), d(-2.0), INF, NINF,
+                  0xFFF0000000000001, 0x7FF8000000000000, M64]
+
+
+@pytest.mark.parametrize("fmm", range(16))
+def test_fminmax_against_the_model(isa, fmm):
+    for a in FMINMAX_VALUES:
+        for b in FMINMAX_VALUES:
+            want, snan = fminmax_model(fmm, a, b)
+            s = run(isa, f"fminmax. 3,4,5,{fmm}", fpr={3: 0x0123456789ABCDEF, 4: a, 5: b})
+            assert s.fpr[3] == want, (fmm, hex(a), hex(b), hex(s.fpr[3]))
+            # VXSNAN and FX for an SNaN, nothing else; CR1 = FX FEX VX OX
+            assert s.fpscr == ((VXSNAN | VX | FX) if snan else 0), (fmm, hex(a), hex(b))
+            assert s.cr[1] == (0b1010 if snan else 0)
+
+
+def test_fminmax_model_hand_checks():
+    # the model itself on cases worked by hand: min(-0, +0) = -0, max = +0;
+    # minimumNumber(QNaN, 1) = 1; minimum(QNaN, 1) = QNaN; C min(+0, -0) = -0
+    # (b); maxmag(-2, 1) = -2; minmag(-1, +1) = -1 (equal magnitudes: signed)
+    assert fminmax_model(0, 0, 1 << 63)[0] == 1 << 63
+    assert fminmax_model(8, 1 << 63, 0)[0] == 0
+    assert fminmax_model(2, QNAN, d(1.0))[0] == d(1.0)
+    assert fminmax_model(1, QNAN, d(1.0))[0] == QNAN
+    assert fminmax_model(3, 0, 1 << 63)[0] == 1 << 63
+    assert fminmax_model(12, d(-2.0), d(1.0))[0] == d(-2.0)
+    assert fminmax_model(4, d(-1.0), d(1.0))[0] == d(-1.0)
+
+
+def test_fminmax_snan_with_vxsnan_already_set(isa):
+    # VXSNAN already 1: the SNaN leaves it 1 and FX is not set again (FX marks a
+    # 0 -> 1 change; fminmax_cases.py initial_VXSNAN)
+    s = run(isa, "fminmax 3,4,5,0", fpr={4: 0xFFF0000000000001, 5: d(1.0)}, fpscr=VXSNAN)
+    assert s.fpr[3] == 0xFFF8000000000001
+    assert s.fpscr & (FX | VXSNAN) == VXSNAN
+
+
+def test_fminmax_enabled_snan_leaves_frt(isa):
+    # VE=1 and an SNaN: FRT unchanged (the page: FRT is written only if VE=0 or
+    # no SNaN), VXSNAN and FEX set
+    s = run(isa, "fminmax 3,4,5,0", fpr={3: 0x77, 4: 0xFFF0000000000001, 5: d(1.0)}, fpscr=VE)
+    assert s.fpr[3] == 0x77
+    assert s.fpscr & (VXSNAN | FEX) == VXSNAN | FEX
+
+
+@pytest.mark.parametrize("fmm", range(16))
+def test_fminmax_libresoc_equal_operands(isa, fmm):
+    # fptrans_cases.py case_fminnum08 ... case_fmaxmagc: FRA = FRB = 1.0 -> 1.0
+    s = run(isa, f"fminmax 3,4,5,{fmm}", fpr={4: d(1.0), 5: d(1.0)})
+    assert s.fpr[3] == d(1.0)
+
+
+@pytest.mark.parametrize("fmm, pick", [(3, min), (13, max)])
+def test_fminmax_libresoc_sv_cases(isa, fmm, pick):
+    # fptrans_cases.py case_sv_fminc (FMM 3) and case_sv_fmaxmag19 (FMM 13):
+    # VL = 32, f64+i = i, f96+i = 31-i; element i is min/max(i, 31-i)
+    fpr = {**{64 + i: d(float(i)) for i in range(32)},
+           **{96 + i: d(float(31 - i)) for i in range(32)}}
+    s = run(isa, f"setvl 0,0,32,0,1,1\nsv.fminmax *32,*64,*96,{fmm}", fpr=fpr)
+    assert s.fpr[32:64] == [d(float(pick(i, 31 - i))) for i in range(32)]
+
+
+def test_fminmax_isacaller_live(isacaller, isa):
+    # every operand pair of fminmax_cases.py in four modes (one of each flavour,
+    # min and max, magnitude and not), FRT and CR1 compared with ISACaller
+    programs, keys = [], []
+    for fmm in (0, 5, 10, 15):
+        for a in FMINMAX_VALUES:
+            for b in FMINMAX_VALUES:
+                fpr = [0] * 128
+                fpr[3], fpr[4], fpr[5] = 0x0123456789ABCDEF, a, b
+                programs.append(([f"fminmax. 3,4,5,{fmm}"], [0] * 128, fpr, 0))
+                keys.append((fmm, hex(a), hex(b)))
+    for key, (_lines, ours, theirs) in zip(keys, run_on_both(isacaller.root, isa, programs)):
+        assert "error" not in theirs, (key, theirs)
+        assert ours.fpr[3] == theirs["fpr"][3], key
+        assert ours.state.crval == theirs["cr"], key
