@@ -739,6 +739,8 @@ SPECIAL = [
     # hypot(+-inf, qNaN) = +inf; hypot(3, 4) = 5 exactly
     ("fhypot 3,4,5", NINF, QNAN, None, INF, 0),
     ("fhypot 3,4,5", d(3.0), d(4.0), None, d(5.0), 0),
+    # hypot(+-0, y) = |y|: evaluated with a zero operand (found by fuzzing)
+    ("fhypot 3,4,5", d(-0.0), d(-3.0), None, d(3.0), 0),
     # pow: (-2)^3 = -8; a negative base to a non-integer power is invalid;
     # 0^-1 is a pole, -0 to an odd negative integer keeps the sign
     ("fpow 3,4,5", d(-2.0), d(3.0), None, d(-8.0), 0),
@@ -792,6 +794,27 @@ def test_special_value(isa, line, a, b, rb, expected, flags):
     s = run(isa, line, fpr=fpr, gpr={5: rb} if rb is not None else {})
     assert s.fpr[3] == expected, hex(s.fpr[3])
     assert s.fpscr & STICKY == flags, hex(s.fpscr)
+
+
+EDGE_OPERANDS = [0, 1 << 63, INF, NINF, QNAN, 0x7FF0000000000001, 1, 0x8000000000000001,
+                 0x7FEFFFFFFFFFFFFF, d(1.0), d(-1.0), d(0.5), 0x4340000000000001]
+
+
+def test_any_operands_give_a_result(isa):
+    # every instruction, on edge and random bit patterns (RB too), in every
+    # rounding mode: it ends normally (no Python exception, no trap), whatever
+    # the special-value rules did or did not foresee
+    r = random.Random(15)
+    mnemonics = sorted({line.split()[0].rstrip(".") for line, _ in SVP64ASM_WORDS
+                        if not line.startswith(("sv.", "fminmax"))})
+    for mnemonic in mnemonics:
+        two = mnemonic.startswith(("fatan2", "fpow", "frootn", "fhypot", "fmod", "fremainder"))
+        for _ in range(12):
+            a = r.choice(EDGE_OPERANDS) if r.random() < 0.5 else r.getrandbits(64)
+            b = r.choice(EDGE_OPERANDS) if r.random() < 0.5 else r.getrandbits(64)
+            rb = r.choice([0, 1, 2, -1, -2, 1 << 63, (1 << 63) - 1, r.getrandbits(64)])
+            line = f"{mnemonic} 3,4,5" if two else f"{mnemonic} 3,5"
+            run(isa, line, fpr={4: a, 5: b}, gpr={5: rb}, fpscr=r.randrange(4))
 
 
 def test_single_precision_rounds_once_to_single(isa):

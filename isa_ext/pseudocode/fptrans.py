@@ -58,6 +58,7 @@ class Operand:
             self.kind = "inf"
         elif is_zero(image):
             self.kind = "zero"
+            self.mpf = L.fzero   # hypot(0, y) evaluates with it
         else:
             self.kind = "fin"
             sign, m, e = finite_parts(image)
