@@ -1031,3 +1031,20 @@ def test_fminmax_isacaller_live(isacaller, isa):
         assert "error" not in theirs, (key, theirs)
         assert ours.fpr[3] == theirs["fpr"][3], key
         assert ours.state.crval == theirs["cr"], key
+
+
+def test_a_missed_special_case_traps(isa, monkeypatch):
+    # The safety net docs/fptrans.md describes: were a special-value rule to let
+    # through an operand the evaluator cannot take (here: cbrt's rule removed and
+    # its sign handling with it, so libmp is asked for the real cube root of
+    # -8), the instruction traps with the reason and writes nothing.
+    from mpmath import libmp
+    from isa_ext.pseudocode import fptrans
+    monkeypatch.setitem(fptrans.FUNCTIONS, "CBRT",
+                        ("f", lambda x: None, lambda a, p: libmp.mpf_cbrt(a, p, "n")))
+    sim = Simulator(isa=isa)
+    sim.load_asm("fcbrt 3,5\n")
+    sim.state.fpr[3], sim.state.fpr[5] = 0x77, d(-8.0)
+    res = sim.run(max_steps=2)
+    assert res.stop == "trap" and "fptrans: no value for these operands" in str(res.trap)
+    assert sim.state.fpr[3] == 0x77 and sim.state.fpscr == 0
