@@ -31,7 +31,7 @@ from fractions import Fraction
 from mpmath import libmp as L
 
 from . import fp as F
-from .fp import (DEFAULT_QNAN, RN_MASK, SIGN64, VXSQRT, ZX, finish, finite_parts,
+from .fp import (DEFAULT_QNAN, RN_MASK, VXSQRT, ZX, finish, finite_parts,
                  infinity, is_inf, is_nan, is_snan, is_zero, op_fmt, quiet, round_enabled,
                  sign_of, to_single_nan)
 from .library import intrinsic, runtime
