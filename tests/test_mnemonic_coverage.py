@@ -12,7 +12,7 @@ from isa_ext.spec.mnemonics import PRIVILEGED, coverage, reference_mnemonics
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 # the measured count when this floor was last raised; it may only go up
-FLOOR = 443
+FLOOR = 613
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,9 @@ def test_coverage_does_not_drop(isa, tarball):
     assert have >= FLOOR, sorted(missing)
     # the base instructions issue 15 asked for first are all there
     for m in ("lwarx", "stqcx.", "sync", "isync", "bpermd", "darn", "addpcis", "addex",
-              "cdtbcd", "brd", "setnbcr", "lmw", "stswx", "cmpeqb", "sv.bc"):
+              "cdtbcd", "brd", "setnbcr", "lmw", "stswx", "cmpeqb", "sv.bc",
+              # fptrans: every mnemonic of the page (single, double, Rc=1, fminmax)
+              "fsins", "fcos.", "fatan2pis", "fpown", "frootns.", "fminmax.", "sv.fhypot"):
         assert m not in missing, m
 
 

@@ -352,6 +352,27 @@ def test_anchor_ffmadds_twin_result(svisa):
     assert res.fpr[2:10] == [_fp(v) for v in (10.5, 21, 31.5, 42, 9.5, 19, 28.5, 38)]
 
 
+def test_anchor_fptrans_exact_values(isa):
+    # sv.fsinpi *8, *16 then sv.fatan2pi *12, *16, *20, VL=MAXVL=4 (fptrans
+    # pages; IEEE 754 9.2.1): sinPi(0, 0.5, 1, 1.5) = +0, 1, +0, -1 exactly;
+    # atan2pi(y, 1) for y = 0, 0.5, 1, 1.5 with f20.. = 1: +0, 1/4 exactly for
+    # y = 1, and atan(0.5)/pi, atan(1.5)/pi bracketed by 0 < . < 1/4 < . < 1/2
+    # (their exact values are tests/test_fptrans.py's business); the point here
+    # is that every mode gives the same state
+    init = {"svstate": SV.make(maxvl=4, vl=4),
+            "fpr": {**{16 + i: _fp(0.5 * i) for i in range(4)},
+                    **{20 + i: _fp(1.0) for i in range(4)}}}
+    res = all_modes(isa, ["sv.fsinpi *8, *16", "sv.fatan2pi *12, *16, *20"], init)
+    assert res.fpr[8:12] == [_fp(0.0), _fp(1.0), _fp(0.0), _fp(-1.0)]
+    assert res.fpr[12] == _fp(0.0) and res.fpr[14] == _fp(0.25)
+    assert 0 < _unfp(res.fpr[13]) < 0.25 < _unfp(res.fpr[15]) < 0.5
+
+
+def _unfp(image):
+    import struct
+    return struct.unpack("<d", struct.pack("<Q", image))[0]
+
+
 def test_anchor_remapped_fft_4(svisa):
     # openpower-isa test_sv_remap_fpmadds_fft_4: svshape 2 (FFT, 2 points),
     # svremap 31 1 0 2 0 1: f0 = f0 + f1*f8, f1 = f0 - f1*f8.  f0 = 3, f1 = 2,

@@ -685,6 +685,25 @@ def _i_fpcompare(comp, a, b, ordered):
         f"_fp_compare(s, {a.code}, {b.code}, {_flag_arg(ordered, 'ordered')})"), 4)
 
 
+def fp_signal(s, flags, keep=False):
+    """FPSIGNAL(bits): record the exception bits ``flags`` (sticky, with FX and
+    the summaries) for an instruction that raises them outside an arithmetic
+    helper (fminmax's VXSNAN); an enabled one takes the interrupt after the
+    instruction completes, as the helpers' do.  Returns the new FPSCR."""
+    old = s.fpscr
+    s.fpscr = with_summary(old, old | (flags & EXCEPTION_BITS))
+    note_enabled(s, flags)
+    return s.fpscr
+
+
+runtime("_fp_signal")(fp_signal)
+
+
+@intrinsic("FPSIGNAL")
+def _i_fpsignal(comp, flags):
+    return _state_call(comp, f"_fp_signal(s, {flags.code})", 64)
+
+
 runtime("_fp_interrupt")(fp_interrupt)
 runtime_function("DOUBLE", 64, "_fp_single_to_double")(single_to_double)
 runtime_function("SINGLE", 32, "_fp_double_to_single")(double_to_single)

@@ -367,6 +367,7 @@ def _signed(v, w):
 
 # floating-point helpers register themselves on import (kept last: fp uses the above)
 from . import fp  # noqa: E402,F401
+from . import fptrans  # noqa: E402,F401
 
 
 # --- alignment and darn ------------------------------------------------------
