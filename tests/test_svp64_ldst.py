@@ -126,6 +126,23 @@ def test_indexed_element_stride(svisa):
     assert sim.run().gpr[4:7] == [0x1000, 0x1003, 0x1006]
 
 
+def test_indexed_element_stride_sea_sign_extends_the_stride(svisa):
+    # sv.lbzx/els/sw=16/sea *4, 10, 11 (SVP64Asm: 0x05422011, lbzx 1,10,11):
+    # the scalar RB is the stride, read at the 16-bit source width: r11 =
+    # 0xFFF8 is -8 with /sea, so EA_i = r10 - 8i: BASE+16, BASE+8, BASE, whose
+    # low bytes (tagged doublewords, little-endian) are 0x02, 0x01, 0x00;
+    # without /sea the stride is +0xFFF8
+    regs = {10: BASE + 16, 11: 0xFFF8}
+    sim = sim_for(svisa, "sv.lbzx/els/sw=16/sea *4, 10, 11", 3, regs)
+    tagged(sim)
+    assert sim.run().gpr[4:7] == [0x02, 0x01, 0x00]
+    sim = sim_for(svisa, "sv.lbzx/els/sw=16 *4, 10, 11", 3, regs)
+    tagged(sim)
+    sim.state.mem.write(BASE + 16 + 0xFFF8, 1, 0x5A)
+    sim.state.mem.write(BASE + 16 + 2 * 0xFFF8, 1, 0x5B)
+    assert sim.run().gpr[4:7] == [0x02, 0x5A, 0x5B]
+
+
 def test_sea_sign_extends_rb_from_source_width(svisa):
     # sv.lbzx/sw=16/sea *4, 10, *20: RB elements are 16 bits (packed in r20):
     # element 0 = 0xFFFF, element 1 = 0x0002.  SEA sign-extends: EA = r10 - 1,
