@@ -65,6 +65,26 @@ class Profile:
     #: CR-bit") or VLi reads as 0 ("ignored": ISACaller's RM decoder sets VLi
     #: "only when Rc=0")
     rc_ffirst_vli: str = "honoured"
+    #: the vector CR-field operands (BF BFA BT BA BB BI ...) of the first
+    #: element an instruction runs: at that "element" (spec), or at the
+    #: steps the instruction "start"ed from, before masked-out elements were
+    #: skipped (ISACaller decodes them before its pre-increment skips)
+    cr_field_steps: str = "element"
+    #: under SUBVL > 1 a vector CR-field operand has one field per
+    #: "element" counted with its sub-elements (spec), or one per "step"
+    #: (ISACaller: BF + dststep, each sub-element overwriting its element's
+    #: field, as its Rc=1 CR0 + dststep)
+    cr_field_subvl: str = "element"
+    #: rows decoded with ISACaller's CR-op RM reading (a regex of mnemonics,
+    #: None: none): its table marks every cmp* and cr* row CROP (sv_analysis.py
+    #: by name, cmpb's GPR result included), and its RM decoder extracts no
+    #: sz/dz, no reverse gear and no element widths for CROP rows
+    crop_rows: str = None
+    #: zeroing (sz/dz) of CR-field and CR-bit operands: masked-out ones
+    #: are "zero" (cr_ops.mdwn: "put zeros into the dest (or as src ...)"),
+    #: or "none": read and written as if enabled (ISACaller zeroes only GPR
+    #: and FPR reads and writes), the zeroing's stepping unchanged
+    cr_field_zeroing: str = "zero"
     #: under an element-width override, a page that names XLEN runs at 64
     #: bits and its result is truncated (False: errata SV-6) or at XLEN = the
     #: operation width max(source, destination), its sources zero-extended
@@ -91,7 +111,9 @@ PROFILES = {
         scalar_dest="isacaller", vector_ra0="zero",
         reverse_gear_mask="step", mask_read="every element",
         rc1_results="stored", msr="register", elwidth_xlen=True,
-        rc_ffirst_vli="ignored", pages="openpower_isa",
+        rc_ffirst_vli="ignored", cr_field_steps="start",
+        cr_field_subvl="step", cr_field_zeroing="none",
+        crop_rows=r"(cmp|cr)|(mfcr|mfocrf|mtcrf|mtocrf)$", pages="openpower_isa",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 
