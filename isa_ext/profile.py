@@ -52,6 +52,15 @@ class Profile:
     #: names (spec), or to the "step" (ISACaller: step 0 tests bit 0 and runs
     #: element VL-1)
     reverse_gear_mask: str = "element"
+    #: under reverse gear with SUBVL > 1 the sub-elements of each element
+    #: run "forward" (isa_ext's reading: normal.mdwn's RG reverses "the
+    #: Vector Loop order (VL-1 downto 0)", the elements) or "reversed" as
+    #: well (ISACaller: the last sub-element of element VL-1 first)
+    reverse_subvl: str = "forward"
+    #: Rc=0 data-dependent fail-first (``/ff=RC1``) with no vector source
+    #: runs over VL like any vector instruction ("vl"), or "once"
+    #: (ISACaller's loop test under fail-first looks at the sources only)
+    ffirst_scalar_sources: str = "vl"
     #: the predicate mask is read "once" before the loop, or again before
     #: "every element" (ISACaller), which an element writing the mask
     #: register can observe
@@ -113,7 +122,8 @@ PROFILES = {
         rc1_results="stored", msr="register", elwidth_xlen=True,
         rc_ffirst_vli="ignored", cr_field_steps="start",
         cr_field_subvl="step", cr_field_zeroing="none",
-        crop_rows=r"(cmp|cr)|(mfcr|mfocrf|mtcrf|mtocrf)$", pages="openpower_isa",
+        crop_rows=r"(cmp|cr)|(mfcr|mfocrf|mtcrf|mtocrf)$", reverse_subvl="reversed",
+        ffirst_scalar_sources="once", pages="openpower_isa",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

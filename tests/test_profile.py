@@ -274,6 +274,41 @@ def test_crop_rows(isas):
     assert run(isas["openpower-isa"], line, regs, vl=2).state.cr[0:2] == [0b0100, 0b1000]
 
 
+def test_reverse_gear_sub_elements(isas):
+    # sv.addi/mrr/vec2 *9, *8, 1, VL=2, r8..r12 = 10, 20, 30, 40, 50: each
+    # sub-element k writes r9+k = r8+k + 1, reading a register an earlier
+    # sub-element may have written.  The spec reverses the elements (element
+    # 1 then 0), sub-elements forward inside each: r11 = 30+1 = 31, r12 =
+    # r11 + 1 = 32, r9 = 11, r10 = r9 + 1 = 12.  ISACaller reverses the
+    # sub-elements too (r12, r11, r10, r9 in turn), so every read sees the
+    # old value: 11, 21, 31, 41 (ISACaller: r9..r12 = 0xb 0x15 0x1f 0x29)
+    regs = {8: 10, 9: 20, 10: 30, 11: 40, 12: 50}
+    line = ["sv.addi/mrr/vec2 *9, *8, 1"]
+    assert run(isas["spec"], line, regs, vl=2).gpr[9:13] == [11, 12, 31, 32]
+    assert run(isas["openpower-isa"], line, regs, vl=2).gpr[9:13] == [11, 21, 31, 41]
+
+
+def test_rc0_fail_first_with_scalar_sources(isas):
+    # sv.addi/ff=RC1 *14, 3, 0, VL=4, r3 = 1: every element computes 1 (CR
+    # GT, EQ clear: RC1 tests EQ, no element fails), with RC1 storing the
+    # results under the profile (rc1_results).  The spec loops over VL
+    # (a vector destination); ISACaller's fail-first loop test looks at the
+    # sources only (caller.py: svp64_is_vector = in_vec), so it runs once:
+    # r14 = 1, r15..r17 keep 9, CR0 = GT (ISACaller: CR = 0x40000000)
+    regs = {3: 1, 14: 9, 15: 9, 16: 9, 17: 9}
+    line = ["sv.addi/ff=RC1 *14, 3, 0"]
+    prof = run(isas["openpower-isa"], line, regs, vl=4)
+    assert prof.gpr[14:18] == [1, 9, 9, 9] and prof.state.cr[0:2] == [0b0100, 0]
+    spec = run(isas["spec"], line, regs, vl=4)
+    # the spec runs all four elements, and its RC1 stores no result
+    assert spec.gpr[14:18] == [9, 9, 9, 9]
+    # with Rc=1 ISACaller runs on (its vector CR field counts as a source):
+    # sv.add./ff=lt *14, 3, 4 writes r14..r17 = 3 on both
+    for name in isas:
+        res = run(isas[name], ["sv.add./ff=lt *14, 3, 4"], {3: 1, 4: 2}, vl=4)
+        assert res.gpr[14:18] == [3, 3, 3, 3]
+
+
 def test_vector_ra_or_zero(isas):
     # sv.addi *8, *0, 5: addi's RA is RA-or-zero.  The spec reads element 0 from
     # r0 like any element; ISACaller's decoder sees register number 0 and reads 0.
@@ -500,6 +535,13 @@ LIVE = [
      {16: 1, 17: 2, 18: M64 - 15, 19: 3, 8: 0x99, 9: 0x99, 10: 0x99, 11: 0x99}, 0),
     (["svshape 2,2,1,0,0", "svremap 31,1,1,1,1,1,0", "sv.add. *8, *16, *24"], {16: 1}, 0),
     (["setvl 0,0,4,0,1,1", "sv.prtyd/ff=~RC1 *15, *21"], {15: 0x99, 16: 0x99, 21: 0, 22: 1}, 0),
+    # reverse_subvl, ffirst_scalar_sources
+    (["setvl 0,0,2,0,1,1", "sv.addi/mrr/vec2 *9, *8, 1"],
+     {8: 10, 9: 20, 10: 30, 11: 40, 12: 50}, 0),
+    (["setvl 0,0,3,0,1,1", "sv.add/mrr/vec2 *9, *8, *20"],
+     {8 + i: 10 * (i + 1) for i in range(7)} | {20 + i: i + 1 for i in range(6)}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.addi/ff=RC1 *14, 3, 0"], {3: 1, 14: 9, 15: 9, 16: 9, 17: 9}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.add./ff=lt *14, 3, 4"], {3: 1, 4: 2}, 0),
     # cr_field_zeroing, crop_rows
     (["setvl 0,0,3,0,1,1", "sv.cmpl/m=r3/dz *0, 1, *23, 57"],
      {3: 0b101, 23: 5, 24: 100, 25: 200, 57: 100}, 0xFFFFFFFF),

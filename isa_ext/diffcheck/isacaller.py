@@ -120,8 +120,7 @@ PROFILE_GROUPS = ("predicate", "zeroing", "mapreduce", "width", "subvl", "ffirst
 # "Live differential"): element widths on rows whose openpower-isa page depends on XLEN
 # (the profile's overlay has only the rotates and the bit counts in XLEN so
 # far, elwidth_xlen);
-# reverse gear with SUBVL > 1; fail-first with a destination predicate (dm=)
-# or with no vector source (ISACaller then runs the instruction once).
+# fail-first with a destination predicate (dm=).
 # (isa_ext itself traps on element widths over the rows decoder/svp64/
 # xlen_rows.txt names without a field condition, so those are left out as well)
 _XLEN_ROWS = "|".join([r"bpermd|ext\w+|madd\w+|mul\w+|prty\w|s[lr]\w+|"
@@ -135,7 +134,6 @@ _PROFILE_LEFT_OUT = "|".join((
     r"^sv\.(cmp\w*|cr[a-z]+|mcrf)(?=\S*/[sd]?m=~?(lt|ge|gt|le|eq|ne|so|ns)\b)"
     r"(?=\S*/vec[234]\b)/",
     rf"^sv\.({_XLEN_ROWS})\.?/\S*\b[sd]?w=",
-    r"^sv\.\S*/(mrr/\S*vec[234]|vec[234]/\S*mrr)\b",
     # the word rotates at an element width below 32 (ROTL32 of a narrower
     # value): `sv.rlwimi/ff=~RC1/vli/dw=16 *68, 15, 31, 2, 0` leaves element 1
     # 0x7fff on ISACaller, 0 on isa_ext; untriaged
@@ -168,7 +166,7 @@ def scope_options(isa, scope):
                                for f in (*r.ins, *r.outs))]
         # VL <= 4: ISACaller's CR predicates (CR4 + i) fail past CR7
         return integer, {"groups": PROFILE_GROUPS, "nop_suffix": False,
-                         "ff_scalar_sources": False,
+                         "ff_scalar_sources": True,
                          "leave_out": _PROFILE_LEFT_OUT, "max_vl": 4, "remap": 0.2,
                          "last_enabled": True}
     core = [r for r in rows

@@ -224,6 +224,8 @@ def _generic(isa, state, rec, sv, vl, pc, deps):
         si = vl - 1 - src if r.rg else src
         di = vl - 1 - dst if r.rg else dst
         ks, kd = si * subvl + ssub, di * subvl + dsub
+        if r.rg and profile.reverse_subvl == "reversed":
+            ks, kd = si * subvl + subvl - 1 - ssub, di * subvl + subvl - 1 - dsub
         cks, ckd = (si, di) if rec.cr_field_by_step else (ks, kd)
         if from_start and not deps.steps:  # the first element: step 0's fields
             cks = ckd = (vl - 1) * (1 if rec.cr_field_by_step else subvl) if r.rg else 0

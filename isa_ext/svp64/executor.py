@@ -293,6 +293,7 @@ class SVInsn:
         # reverse gear: step i is element vl-1-i; masks are indexed by step, so
         # reversed unless the profile tests the step's own bit (ISACaller)
         rg_masks = rg and profile.reverse_gear_mask == "element"
+        rg_subs = rg and subvl > 1 and profile.reverse_subvl == "reversed"
 
         def masks():
             if not r.predicated:
@@ -363,6 +364,8 @@ class SVInsn:
             di = vl - 1 - dststep if rg else dststep
             ks = si * subvl + ssub
             kd = di * subvl + dsub
+            if rg_subs:  # ISACaller: the sub-elements in reverse as well
+                ks, kd = si * subvl + subvl - 1 - ssub, di * subvl + subvl - 1 - dsub
             szero = not se
             dzero = not de
             crk = None
