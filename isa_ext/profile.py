@@ -94,6 +94,11 @@ class Profile:
     #: or "none": read and written as if enabled (ISACaller zeroes only GPR
     #: and FPR reads and writes), the zeroing's stepping unchanged
     cr_field_zeroing: str = "zero"
+    #: Rc=1 fail-first with VLi (MODE 1 1 inv CR-bit): no zeroing (False,
+    #: normal.mdwn has no zeroing bit there), or sz = dz = the CR-bit's high
+    #: bit (True: ISACaller's RM decoder still reads MODE[0:1] = 0b11 with
+    #: Rc=1 as the old pred-result mode, whose bit 3 was zz)
+    ffirst_vli_zz: bool = False
     #: under an element-width override, a page that names XLEN runs at 64
     #: bits and its result is truncated (False: errata SV-6) or at XLEN = the
     #: operation width max(source, destination), its sources zero-extended
@@ -123,7 +128,7 @@ PROFILES = {
         rc_ffirst_vli="ignored", cr_field_steps="start",
         cr_field_subvl="step", cr_field_zeroing="none",
         crop_rows=r"(cmp|cr)|(mfcr|mfocrf|mtcrf|mtocrf)$", reverse_subvl="reversed",
-        ffirst_scalar_sources="once", pages="openpower_isa",
+        ffirst_scalar_sources="once", ffirst_vli_zz=True, pages="openpower_isa",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

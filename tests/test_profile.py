@@ -309,6 +309,23 @@ def test_rc0_fail_first_with_scalar_sources(isas):
         assert res.gpr[14:18] == [3, 3, 3, 3]
 
 
+def test_rc_fail_first_vli_reads_zz(isas):
+    # sv.sradi./ff=so/vli/dm=r3 *66, *72, 7, VL=3, r3 = 0b101, r72..r74 =
+    # 256, 512, 1024 (shifted: 2, 4, 8; no SO set, so nothing fails).  The
+    # spec has no zeroing in fail-first: the destination skips element 1,
+    # source 1 lands in element 2 (r66 = 2, r67 kept, r68 = 4).  ISACaller's
+    # RM decoder reads MODE = 1 1 inv CR-bit with Rc=1 as pred-result's
+    # "1 1 inv zz": CR-bit so (0b11) sets sz = dz, so element 1 is zeroed
+    # and source 2 lands in element 2 (ISACaller: r66..r68 = 2, 0, 8, CR =
+    # 0x40400000: the zeroed element records no CR field)
+    regs = {3: 0b101, 66: 9, 67: 9, 68: 9, 72: 256, 73: 512, 74: 1024}
+    line = ["sv.sradi./ff=so/vli/dm=r3 *66, *72, 7"]
+    assert run(isas["spec"], line, regs, vl=3).gpr[66:69] == [2, 9, 4]
+    prof = run(isas["openpower-isa"], line, regs, vl=3)
+    assert prof.gpr[66:69] == [2, 0, 8]
+    assert prof.state.cr[0:3] == [0b0100, 0, 0b0100]
+
+
 def test_vector_ra_or_zero(isas):
     # sv.addi *8, *0, 5: addi's RA is RA-or-zero.  The spec reads element 0 from
     # r0 like any element; ISACaller's decoder sees register number 0 and reads 0.
@@ -542,6 +559,11 @@ LIVE = [
      {8 + i: 10 * (i + 1) for i in range(7)} | {20 + i: i + 1 for i in range(6)}, 0),
     (["setvl 0,0,4,0,1,1", "sv.addi/ff=RC1 *14, 3, 0"], {3: 1, 14: 9, 15: 9, 16: 9, 17: 9}, 0),
     (["setvl 0,0,4,0,1,1", "sv.add./ff=lt *14, 3, 4"], {3: 1, 4: 2}, 0),
+    # ffirst_vli_zz
+    (["setvl 0,0,3,0,1,1", "sv.sradi./ff=so/vli/dm=r3 *66, *72, 7"],
+     {3: 0b101, 66: 9, 67: 9, 68: 9, 72: 256, 73: 512, 74: 1024}, 0),
+    (["setvl 0,0,3,0,1,1", "sv.add./ff=so/vli/m=r3 *66, *72, *75"],
+     {3: 2, 66: 9, 67: 9, 68: 9, 72: 256, 73: 512, 74: 1024}, 0),
     # cr_field_zeroing, crop_rows
     (["setvl 0,0,3,0,1,1", "sv.cmpl/m=r3/dz *0, 1, *23, 57"],
      {3: 0b101, 23: 5, 24: 100, 25: 200, 57: 100}, 0xFFFFFFFF),

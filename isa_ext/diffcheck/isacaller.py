@@ -120,7 +120,6 @@ PROFILE_GROUPS = ("predicate", "zeroing", "mapreduce", "width", "subvl", "ffirst
 # "Live differential"): element widths on rows whose openpower-isa page depends on XLEN
 # (the profile's overlay has only the rotates and the bit counts in XLEN so
 # far, elwidth_xlen);
-# fail-first with a destination predicate (dm=).
 # (isa_ext itself traps on element widths over the rows decoder/svp64/
 # xlen_rows.txt names without a field condition, so those are left out as well)
 _XLEN_ROWS = "|".join([r"bpermd|ext\w+|madd\w+|mul\w+|prty\w|s[lr]\w+|"
@@ -142,7 +141,6 @@ _PROFILE_LEFT_OUT = "|".join((
     # `sv.oris/ff=RC1/w=8/sw=32 *45, *43, 5828` stops at another element on
     # ISACaller (its CR field from the 32-bit result); untriaged
     r"^sv\.\S*(?=\S*/ff=)(?=\S*/sw=)/",
-    r"^sv\.\S*/(ff=\S*/dm=|dm=\S*/ff=)",
     # OE=1 with Rc=1: ISACaller leaves XER.OV/SO alone under SVP64 ("not in
     # parallel processing"), so a later element's CR.SO differs
     r"^sv\.[a-z]+o\.[/ ]",

@@ -391,6 +391,10 @@ class SVRecord:
                 self.ffcr = ("rc1", None)
             elif self.rc or rc_field:
                 self.ffcr = ("rc", None)
+                if self.rc and r.vli and isa.profile.ffirst_vli_zz and self.kind == "normal":
+                    # ISACaller reads MODE[0:2] = 0b11 with Rc=1 as the old
+                    # pred-result mode's zz: sz = dz = the CR-bit's high bit
+                    r.sz = r.dz = (r.cr_sel >> 1) & 1
                 if self.rc and isa.profile.rc_ffirst_vli == "ignored":
                     r.vli = 0  # ISACaller decodes VLi only when Rc=0
             elif self.kind == "normal" and not crdest:
