@@ -58,8 +58,9 @@ class Profile:
     #: well (ISACaller: the last sub-element of element VL-1 first)
     reverse_subvl: str = "forward"
     #: Rc=0 data-dependent fail-first (``/ff=RC1``) with no vector source
-    #: runs over VL like any vector instruction ("vl"), or "once"
-    #: (ISACaller's loop test under fail-first looks at the sources only)
+    #: on a row without an Rc column (addi, xoris) runs over VL like any
+    #: vector instruction ("vl"), or "once" (ISACaller's loop test under
+    #: fail-first looks at the inputs only, a row's Rc=1 CR field one of them)
     ffirst_scalar_sources: str = "vl"
     #: the predicate mask is read "once" before the loop, or again before
     #: "every element" (ISACaller), which an element writing the mask

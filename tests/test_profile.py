@@ -307,6 +307,11 @@ def test_rc0_fail_first_with_scalar_sources(isas):
     for name in isas:
         res = run(isas[name], ["sv.add./ff=lt *14, 3, 4"], {3: 1, 4: 2}, vl=4)
         assert res.gpr[14:18] == [3, 3, 3, 3]
+    # ... and so does a row with an Rc column at Rc=0: sv.and/ff=RC1 *61, 8,
+    # 72 with r8 = r72 = 1 writes r61..r63 = 1 (ISACaller: CR = 0x44400000)
+    regs = {8: 1, 72: 1, 61: 9, 62: 9, 63: 9}
+    prof = run(isas["openpower-isa"], ["sv.and/ff=RC1 *61, 8, 72"], regs, vl=3)
+    assert prof.gpr[61:64] == [1, 1, 1]
 
 
 def test_rc_fail_first_vli_reads_zz(isas):
@@ -559,6 +564,7 @@ LIVE = [
      {8 + i: 10 * (i + 1) for i in range(7)} | {20 + i: i + 1 for i in range(6)}, 0),
     (["setvl 0,0,4,0,1,1", "sv.addi/ff=RC1 *14, 3, 0"], {3: 1, 14: 9, 15: 9, 16: 9, 17: 9}, 0),
     (["setvl 0,0,4,0,1,1", "sv.add./ff=lt *14, 3, 4"], {3: 1, 4: 2}, 0),
+    (["setvl 0,0,3,0,1,1", "sv.and/ff=RC1 *61, 8, 72"], {8: 1, 72: 1, 61: 9, 62: 9, 63: 9}, 0),
     # ffirst_vli_zz
     (["setvl 0,0,3,0,1,1", "sv.sradi./ff=so/vli/dm=r3 *66, *72, 7"],
      {3: 0b101, 66: 9, 67: 9, 68: 9, 72: 256, 73: 512, 74: 1024}, 0),
