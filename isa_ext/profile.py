@@ -52,6 +52,16 @@ class Profile:
     #: names (spec), or to the "step" (ISACaller: step 0 tests bit 0 and runs
     #: element VL-1)
     reverse_gear_mask: str = "element"
+    #: under reverse gear with SUBVL > 1 the sub-elements of each element
+    #: run "forward" (isa_ext's reading: normal.mdwn's RG reverses "the
+    #: Vector Loop order (VL-1 downto 0)", the elements) or "reversed" as
+    #: well (ISACaller: the last sub-element of element VL-1 first)
+    reverse_subvl: str = "forward"
+    #: Rc=0 data-dependent fail-first (``/ff=RC1``) with no vector source
+    #: on a row without an Rc column (addi, xoris) runs over VL like any
+    #: vector instruction ("vl"), or "once" (ISACaller's loop test under
+    #: fail-first looks at the inputs only, a row's Rc=1 CR field one of them)
+    ffirst_scalar_sources: str = "vl"
     #: the predicate mask is read "once" before the loop, or again before
     #: "every element" (ISACaller), which an element writing the mask
     #: register can observe
@@ -65,6 +75,31 @@ class Profile:
     #: CR-bit") or VLi reads as 0 ("ignored": ISACaller's RM decoder sets VLi
     #: "only when Rc=0")
     rc_ffirst_vli: str = "honoured"
+    #: the vector CR-field operands (BF BFA BT BA BB BI ...) of the first
+    #: element an instruction runs: at that "element" (spec), or at the
+    #: steps the instruction "start"ed from, before masked-out elements were
+    #: skipped (ISACaller decodes them before its pre-increment skips)
+    cr_field_steps: str = "element"
+    #: under SUBVL > 1 a vector CR-field operand has one field per
+    #: "element" counted with its sub-elements (spec), or one per "step"
+    #: (ISACaller: BF + dststep, each sub-element overwriting its element's
+    #: field, as its Rc=1 CR0 + dststep)
+    cr_field_subvl: str = "element"
+    #: rows decoded with ISACaller's CR-op RM reading (a regex of mnemonics,
+    #: None: none): its table marks every cmp* and cr* row CROP (sv_analysis.py
+    #: by name, cmpb's GPR result included), and its RM decoder extracts no
+    #: sz/dz, no reverse gear and no element widths for CROP rows
+    crop_rows: str = None
+    #: zeroing (sz/dz) of CR-field and CR-bit operands: masked-out ones
+    #: are "zero" (cr_ops.mdwn: "put zeros into the dest (or as src ...)"),
+    #: or "none": read and written as if enabled (ISACaller zeroes only GPR
+    #: and FPR reads and writes), the zeroing's stepping unchanged
+    cr_field_zeroing: str = "zero"
+    #: Rc=1 fail-first with VLi (MODE 1 1 inv CR-bit): no zeroing (False,
+    #: normal.mdwn has no zeroing bit there), or sz = dz = the CR-bit's high
+    #: bit (True: ISACaller's RM decoder still reads MODE[0:1] = 0b11 with
+    #: Rc=1 as the old pred-result mode, whose bit 3 was zz)
+    ffirst_vli_zz: bool = False
     #: under an element-width override, a page that names XLEN runs at 64
     #: bits and its result is truncated (False: errata SV-6) or at XLEN = the
     #: operation width max(source, destination), its sources zero-extended
@@ -91,7 +126,10 @@ PROFILES = {
         scalar_dest="isacaller", vector_ra0="zero",
         reverse_gear_mask="step", mask_read="every element",
         rc1_results="stored", msr="register", elwidth_xlen=True,
-        rc_ffirst_vli="ignored", pages="openpower_isa",
+        rc_ffirst_vli="ignored", cr_field_steps="start",
+        cr_field_subvl="step", cr_field_zeroing="none",
+        crop_rows=r"(cmp|cr)|(mfcr|mfocrf|mtcrf|mtocrf)$", reverse_subvl="reversed",
+        ffirst_scalar_sources="once", ffirst_vli_zz=True, pages="openpower_isa",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

@@ -174,6 +174,163 @@ def test_rc_under_reverse_gear(isas):
         [0b1000, 0b0010, 0b0100]
 
 
+def test_cr_field_operands_of_the_first_element_run(isas):
+    # sv.cmpl/m=r3 *0, 1, *23, 57, VL=3, r3 = 0b110: element 0 is masked out,
+    # element 1 compares 100 with 100 (EQ), element 2 200 with 100 (GT).  The
+    # spec writes element i's result to BF + i: CR1 EQ, CR2 GT.  ISACaller
+    # fills its operand namespace (BF included) from the decoder before its
+    # pre-increment skips the masked-out element 0 (caller.py: prep_namespace
+    # runs before svstate_pre_inc), so the first element run writes CR0;
+    # later elements' skips happen at the post-increment, before decoding.
+    # On ISACaller (openpower-isa 3cb597b9) this leaves CR = 0x20400000.
+    regs = {3: 0b110, 23: 5, 24: 100, 25: 200, 57: 100}
+    line = ["sv.cmpl/m=r3 *0, 1, *23, 57"]
+    assert run(isas["spec"], line, regs, vl=3).state.cr[0:3] == [0, 0b0010, 0b0100]
+    assert run(isas["openpower-isa"], line, regs, vl=3).state.cr[0:3] == \
+        [0b0010, 0, 0b0100]
+    # only the first element run: with r3 = 0b1010 (VL=4) element 1 writes
+    # CR0, element 3 (after a skip at the post-increment) its own CR3
+    regs = {3: 0b1010, 23: 5, 24: 100, 25: 200, 26: 100, 57: 100}
+    assert run(isas["openpower-isa"], line, regs, vl=4).state.cr[0:4] == \
+        [0b0010, 0, 0, 0b0010]
+
+
+def test_cr_field_operands_under_subvl(isas):
+    # sv.cmpl/vec2 *0, 1, *23, 57, VL=2: sub-elements r23..r26 = 5, 100, 200,
+    # 100 against r57 = 100: LT EQ GT EQ.  The spec's BF has one field per
+    # sub-element (CR0..CR3); ISACaller's decoder gives BF + dststep, each
+    # sub-element overwriting its element's field, as for its Rc=1 CR0
+    # (ISACaller: CR = 0x22000000, both fields EQ from the second sub-element)
+    regs = {23: 5, 24: 100, 25: 200, 26: 100, 57: 100}
+    line = ["sv.cmpl/vec2 *0, 1, *23, 57"]
+    assert run(isas["spec"], line, regs, vl=2).state.cr[0:4] == \
+        [0b1000, 0b0010, 0b0100, 0b0010]
+    assert run(isas["openpower-isa"], line, regs, vl=2).state.cr[0:4] == \
+        [0b0010, 0b0010, 0, 0]
+    # map-reduce changes nothing for a vector BF: sv.cmpli/mr/vec2 *4, 1, *16, 0
+    # with VL=1 writes CR4 twice and leaves CR5 as it was (ISACaller too)
+    regs = {16: 0, 17: 1}
+    line = ["sv.cmpli/mr/vec2 *4, 1, *16, 0"]
+    prof = run(isas["openpower-isa"], line, regs, vl=1, cr=0x00000700)
+    assert prof.state.cr[4:6] == [0b0100, 0x7]
+    assert run(isas["spec"], line, regs, vl=1, cr=0x00000700).state.cr[4:6] == \
+        [0b0010, 0b0100]
+
+
+def test_cr_field_zeroing(isas):
+    # sv.cmpl/m=r3/dz *0, 1, *23, 57, VL=3, r3 = 0b101, every CR bit set:
+    # element 0 compares 5 with 100 (LT), element 2 200 with 100 (GT), element
+    # 1 is masked out.  cr_ops.mdwn: dz "will put zeros into the dest", so CR1
+    # becomes 0.  ISACaller's RM decoder extracts no sz/dz for its CROP rows
+    # (power_svp64_rm.py), so element 1 is skipped and CR1 keeps 0b1111
+    # (ISACaller: CR = 0x8f4fffff)
+    regs = {3: 0b101, 23: 5, 24: 100, 25: 200, 57: 100}
+    line = ["sv.cmpl/m=r3/dz *0, 1, *23, 57"]
+    assert run(isas["spec"], line, regs, vl=3, cr=0xFFFFFFFF).state.cr[0:3] == \
+        [0b1000, 0, 0b0100]
+    assert run(isas["openpower-isa"], line, regs, vl=3, cr=0xFFFFFFFF).state.cr[0:3] == \
+        [0b1000, 0b1111, 0b0100]
+
+
+@pytest.mark.parametrize("zeroing, spec_cr4_7, isacaller_cr4_7", [
+    # sv.mcrf/m=r3/Z *4, *0 (twin-predicated, both masks r3 = 0b101), VL=3,
+    # CR0..CR7 = 1..8.  mcrf is no CROP row for ISACaller (sv_analysis.py
+    # names cmp*, cr*, m[ft]cr, m[ft]ocrf), so its zeroing steps as the
+    # spec's, but ISACaller zeroes only GPR/FPR reads and writes.
+    # dz: the source skips element 1, the destination does not: source 0 ->
+    # CR4, source 2 -> CR5 (masked out: spec 0, ISACaller CR2 = 3), then the
+    # sources end (CR6, CR7 keep 7, 8).  ISACaller: CR = 0x12341378
+    ("dz", [1, 0, 7, 8], [1, 3, 7, 8]),
+    # sz: the destination skips element 1, the source does not: source 0 ->
+    # CR4, source 1 (masked out: spec 0, ISACaller CR1 = 2) -> CR6.
+    # ISACaller: CR = 0x12341628
+    ("sz", [1, 6, 0, 8], [1, 6, 2, 8]),
+])
+def test_cr_field_zeroing_twin(isas, zeroing, spec_cr4_7, isacaller_cr4_7):
+    line = [f"sv.mcrf/m=r3/{zeroing} *4, *0"]
+    for name, want in (("spec", spec_cr4_7), ("openpower-isa", isacaller_cr4_7)):
+        assert run(isas[name], line, {3: 0b101}, vl=3, cr=0x12345678).state.cr[4:8] == want
+
+
+def test_crop_rows(isas):
+    # ISACaller's RM table marks every cmp* and cr* row CROP (sv_analysis.py
+    # tests the name, so cmpb, whose result is RA, too); its RM decoder then
+    # extracts no reverse gear and no element widths.
+    # sv.cmpb/mrr *11, *10, *20, VL=2, r10 = r20 = 0, r11 = 0x1234, r21 = -1:
+    # in reverse (the spec) element 1 runs first: r12 = cmpb(0x1234, -1) = 0
+    # (no equal byte), then r11 = cmpb(0, 0) = -1.  Forwards (ISACaller)
+    # element 1 reads the new r11: r12 = cmpb(-1, -1) = -1.
+    regs = {10: 0, 20: 0, 11: 0x1234, 21: M64}
+    line = ["sv.cmpb/mrr *11, *10, *20"]
+    assert run(isas["spec"], line, regs, vl=2).gpr[11:13] == [M64, 0]
+    assert run(isas["openpower-isa"], line, regs, vl=2).gpr[11:13] == [M64, M64]
+    # sv.cmp/w=32 *0, 1, *10, *55, VL=2, r10 = 0x1_00000005, r55 = 5, r11 = 2,
+    # r56 = 3.  At 32 bits the elements are r10's and r55's words: 5 = 5 (EQ),
+    # 1 > 0 (GT).  ISACaller compares 64-bit registers: r10 > r55 (GT), r11 <
+    # r56 (LT) (ISACaller: CR = 0x48000000)
+    regs = {10: 0x100000005, 55: 5, 11: 2, 56: 3}
+    line = ["sv.cmp/w=32 *0, 1, *10, *55"]
+    assert run(isas["spec"], line, regs, vl=2).state.cr[0:2] == [0b0010, 0b0100]
+    assert run(isas["openpower-isa"], line, regs, vl=2).state.cr[0:2] == [0b0100, 0b1000]
+
+
+def test_reverse_gear_sub_elements(isas):
+    # sv.addi/mrr/vec2 *9, *8, 1, VL=2, r8..r12 = 10, 20, 30, 40, 50: each
+    # sub-element k writes r9+k = r8+k + 1, reading a register an earlier
+    # sub-element may have written.  The spec reverses the elements (element
+    # 1 then 0), sub-elements forward inside each: r11 = 30+1 = 31, r12 =
+    # r11 + 1 = 32, r9 = 11, r10 = r9 + 1 = 12.  ISACaller reverses the
+    # sub-elements too (r12, r11, r10, r9 in turn), so every read sees the
+    # old value: 11, 21, 31, 41 (ISACaller: r9..r12 = 0xb 0x15 0x1f 0x29)
+    regs = {8: 10, 9: 20, 10: 30, 11: 40, 12: 50}
+    line = ["sv.addi/mrr/vec2 *9, *8, 1"]
+    assert run(isas["spec"], line, regs, vl=2).gpr[9:13] == [11, 12, 31, 32]
+    assert run(isas["openpower-isa"], line, regs, vl=2).gpr[9:13] == [11, 21, 31, 41]
+
+
+def test_rc0_fail_first_with_scalar_sources(isas):
+    # sv.addi/ff=RC1 *14, 3, 0, VL=4, r3 = 1: every element computes 1 (CR
+    # GT, EQ clear: RC1 tests EQ, no element fails), with RC1 storing the
+    # results under the profile (rc1_results).  The spec loops over VL
+    # (a vector destination); ISACaller's fail-first loop test looks at the
+    # sources only (caller.py: svp64_is_vector = in_vec), so it runs once:
+    # r14 = 1, r15..r17 keep 9, CR0 = GT (ISACaller: CR = 0x40000000)
+    regs = {3: 1, 14: 9, 15: 9, 16: 9, 17: 9}
+    line = ["sv.addi/ff=RC1 *14, 3, 0"]
+    prof = run(isas["openpower-isa"], line, regs, vl=4)
+    assert prof.gpr[14:18] == [1, 9, 9, 9] and prof.state.cr[0:2] == [0b0100, 0]
+    spec = run(isas["spec"], line, regs, vl=4)
+    # the spec runs all four elements, and its RC1 stores no result
+    assert spec.gpr[14:18] == [9, 9, 9, 9]
+    # with Rc=1 ISACaller runs on (its vector CR field counts as a source):
+    # sv.add./ff=lt *14, 3, 4 writes r14..r17 = 3 on both
+    for name in isas:
+        res = run(isas[name], ["sv.add./ff=lt *14, 3, 4"], {3: 1, 4: 2}, vl=4)
+        assert res.gpr[14:18] == [3, 3, 3, 3]
+    # ... and so does a row with an Rc column at Rc=0: sv.and/ff=RC1 *61, 8,
+    # 72 with r8 = r72 = 1 writes r61..r63 = 1 (ISACaller: CR = 0x44400000)
+    regs = {8: 1, 72: 1, 61: 9, 62: 9, 63: 9}
+    prof = run(isas["openpower-isa"], ["sv.and/ff=RC1 *61, 8, 72"], regs, vl=3)
+    assert prof.gpr[61:64] == [1, 1, 1]
+
+
+def test_rc_fail_first_vli_reads_zz(isas):
+    # sv.sradi./ff=so/vli/dm=r3 *66, *72, 7, VL=3, r3 = 0b101, r72..r74 =
+    # 256, 512, 1024 (shifted: 2, 4, 8; no SO set, so nothing fails).  The
+    # spec has no zeroing in fail-first: the destination skips element 1,
+    # source 1 lands in element 2 (r66 = 2, r67 kept, r68 = 4).  ISACaller's
+    # RM decoder reads MODE = 1 1 inv CR-bit with Rc=1 as pred-result's
+    # "1 1 inv zz": CR-bit so (0b11) sets sz = dz, so element 1 is zeroed
+    # and source 2 lands in element 2 (ISACaller: r66..r68 = 2, 0, 8, CR =
+    # 0x40400000: the zeroed element records no CR field)
+    regs = {3: 0b101, 66: 9, 67: 9, 68: 9, 72: 256, 73: 512, 74: 1024}
+    line = ["sv.sradi./ff=so/vli/dm=r3 *66, *72, 7"]
+    assert run(isas["spec"], line, regs, vl=3).gpr[66:69] == [2, 9, 4]
+    prof = run(isas["openpower-isa"], line, regs, vl=3)
+    assert prof.gpr[66:69] == [2, 0, 8]
+    assert prof.state.cr[0:3] == [0b0100, 0, 0b0100]
+
+
 def test_vector_ra_or_zero(isas):
     # sv.addi *8, *0, 5: addi's RA is RA-or-zero.  The spec reads element 0 from
     # r0 like any element; ISACaller's decoder sees register number 0 and reads 0.
@@ -400,6 +557,37 @@ LIVE = [
      {16: 1, 17: 2, 18: M64 - 15, 19: 3, 8: 0x99, 9: 0x99, 10: 0x99, 11: 0x99}, 0),
     (["svshape 2,2,1,0,0", "svremap 31,1,1,1,1,1,0", "sv.add. *8, *16, *24"], {16: 1}, 0),
     (["setvl 0,0,4,0,1,1", "sv.prtyd/ff=~RC1 *15, *21"], {15: 0x99, 16: 0x99, 21: 0, 22: 1}, 0),
+    # reverse_subvl, ffirst_scalar_sources
+    (["setvl 0,0,2,0,1,1", "sv.addi/mrr/vec2 *9, *8, 1"],
+     {8: 10, 9: 20, 10: 30, 11: 40, 12: 50}, 0),
+    (["setvl 0,0,3,0,1,1", "sv.add/mrr/vec2 *9, *8, *20"],
+     {8 + i: 10 * (i + 1) for i in range(7)} | {20 + i: i + 1 for i in range(6)}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.addi/ff=RC1 *14, 3, 0"], {3: 1, 14: 9, 15: 9, 16: 9, 17: 9}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.add./ff=lt *14, 3, 4"], {3: 1, 4: 2}, 0),
+    (["setvl 0,0,3,0,1,1", "sv.and/ff=RC1 *61, 8, 72"], {8: 1, 72: 1, 61: 9, 62: 9, 63: 9}, 0),
+    # ffirst_vli_zz
+    (["setvl 0,0,3,0,1,1", "sv.sradi./ff=so/vli/dm=r3 *66, *72, 7"],
+     {3: 0b101, 66: 9, 67: 9, 68: 9, 72: 256, 73: 512, 74: 1024}, 0),
+    (["setvl 0,0,3,0,1,1", "sv.add./ff=so/vli/m=r3 *66, *72, *75"],
+     {3: 2, 66: 9, 67: 9, 68: 9, 72: 256, 73: 512, 74: 1024}, 0),
+    # cr_field_zeroing, crop_rows
+    (["setvl 0,0,3,0,1,1", "sv.cmpl/m=r3/dz *0, 1, *23, 57"],
+     {3: 0b101, 23: 5, 24: 100, 25: 200, 57: 100}, 0xFFFFFFFF),
+    (["setvl 0,0,3,0,1,1", "sv.mcrf/m=r3/dz *4, *0"], {3: 0b101}, 0x12345678),
+    (["setvl 0,0,3,0,1,1", "sv.mcrf/m=r3/sz *4, *0"], {3: 0b101}, 0x12345678),
+    (["setvl 0,0,2,0,1,1", "sv.cmpb/mrr *11, *10, *20"], {11: 0x1234, 21: M64}, 0),
+    (["setvl 0,0,2,0,1,1", "sv.cmp/w=32 *0, 1, *10, *55"],
+     {10: 0x100000005, 55: 5, 11: 2, 56: 3}, 0),
+    # cr_field_steps, cr_field_subvl: the programs of the two tests above
+    (["setvl 0,0,3,0,1,1", "sv.cmpl/m=r3 *0, 1, *23, 57"],
+     {3: 0b110, 23: 5, 24: 100, 25: 200, 57: 100}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.cmpl/m=r3 *0, 1, *23, 57"],
+     {3: 0b1010, 23: 5, 24: 100, 25: 200, 26: 100, 57: 100}, 0),
+    (["setvl 0,0,2,0,1,1", "sv.cmpl/vec2 *0, 1, *23, 57"],
+     {23: 5, 24: 100, 25: 200, 26: 100, 57: 100}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.cmpli/mr/vec2 *4, 1, *16, 0"], {16: 0, 17: 1}, 0x00000700),
+    (["setvl 0,0,3,0,1,1", "sv.cmpl/m=r3/vec2 *0, 0, *15, 7"],
+     {3: 6, 15: 1, 16: 2, 17: 3, 18: 4, 19: 5, 20: 6, 7: 3}, 0),
 ] + [
     (["setvl 0,0,4,0,1,1", line], {39: 1, 40: 2, 41: 3, 42: 4}, 0)
     for line in ("sv.addi 11, *39, 5", "sv.neg 11, *39", "sv.add 11, *39, *39",

@@ -231,6 +231,30 @@ def test_anchor_predicated_add(svisa):
     assert res.gpr[80:84] == [0x55, 32, 0x55, 36]
 
 
+@pytest.mark.parametrize("line, mask, vl, want_cr0_3", [
+    # the openpower-isa profile's cr_field_steps and cr_field_subvl
+    # (tests/test_profile.py, ISACaller's results): the first element run
+    # takes its BF from the starting step, and BF + step under SUBVL.
+    # r40.. = 5, 100, 200, 100, 7, 100 against r60 = 100
+    ("sv.cmpl/m=r3 *0, 1, *40, 60", 0b110, 3, [0b0010, 0, 0b0100, 0]),
+    ("sv.cmpl/m=r3 *0, 1, *40, 60", 0b1010, 4, [0b0010, 0, 0, 0b0010]),
+    # element 1's sub-elements 200 (GT: the first run, CR0) and 100 (EQ: CR1)
+    ("sv.cmpl/m=r3/vec2 *0, 1, *40, 60", 0b10, 2, [0b0100, 0b0010, 0, 0]),
+    ("sv.cmpl/vec2 *0, 1, *40, 60", 0b11, 2, [0b0010, 0b0010, 0, 0]),
+])
+def test_anchor_profile_cr_fields(line, mask, vl, want_cr0_3):
+    from isa_ext.isa import ISA
+    isa = ISA(extensions=["base", "svp64"], profile="openpower-isa")
+    init = {"svstate": SV.make(maxvl=vl, vl=vl),
+            "gpr": {3: mask, 60: 100,
+                    **{40 + i: v for i, v in enumerate((5, 100, 200, 100, 7, 100))}}}
+    # no vertical-first run: under the profile a VF instruction is always a
+    # loop's start, so its fields differ from the horizontal-first loop's,
+    # as ISACaller's do
+    res = all_modes(isa, [line], init)
+    assert res.state.cr[0:4] == want_cr0_3
+
+
 def test_anchor_twin_predicated_addi(svisa):
     # sv.addi/sm=r3/dm=r10 *80, *40, 1, VL=4: r3 = 0b0101 (sources 0, 2),
     # r10 = 0b0110 (destinations 1, 2).  Twin predication pairs the n-th enabled

@@ -216,10 +216,19 @@ def _generic(isa, state, rec, sv, vl, pc, deps):
         rec.place_maxvl(SV.get(sv, "maxvl"), tables or ())
     src, ssub = settle(smask, 0, 0, vl, subvl, sskip, pack)
     dst, dsub = settle(dmask, 0, 0, vl, subvl, dskip, unpack)
+    # CR-field operands as the executor places them (profile switches
+    # cr_field_steps, cr_field_subvl)
+    from_start = (profile.cr_field_steps == "start" and rec.cr_field_ops
+                  and (src, ssub, dst, dsub) != (0, 0, 0, 0))
     while src < vl and dst < vl:
         si = vl - 1 - src if r.rg else src
         di = vl - 1 - dst if r.rg else dst
         ks, kd = si * subvl + ssub, di * subvl + dsub
+        if r.rg and profile.reverse_subvl == "reversed":
+            ks, kd = si * subvl + subvl - 1 - ssub, di * subvl + subvl - 1 - dsub
+        cks, ckd = (si, di) if rec.cr_field_by_step else (ks, kd)
+        if from_start and not deps.steps:  # the first element: step 0's fields
+            cks = ckd = (vl - 1) * (1 if rec.cr_field_by_step else subvl) if r.rg else 0
         szero, dzero = not (smask >> src) & 1, not (dmask >> dst) & 1
         step = Step(len(deps.steps), src, dst, ssub, dsub, zeroed=dzero)
         for o in rec.ops:
@@ -227,10 +236,14 @@ def _generic(isa, state, rec, sv, vl, pc, deps):
             if o.src and not dzero and not (szero and o.cls == "gpr"
                                             and o.field != rec.addr_field):
                 # (a load/store's address register is read at 64 bits, never zeroed)
-                k = element_index(o, ks, kd, tables, False) if o.vec else 0
+                cr = o.cls in ("crf", "crb")
+                k = element_index(o, cks if cr else ks, ckd if cr else kd, tables,
+                                  False) if o.vec else 0
                 step.reads.append(_operand_access(o, k, r.ews if wide else 64))
             if o.dst:
-                k = element_index(o, ks, kd, tables, True) if o.vec else 0
+                cr = o.cls in ("crf", "crb")
+                k = element_index(o, cks if cr else ks, ckd if cr else kd, tables,
+                                  True) if o.vec else 0
                 step.writes.append(_operand_access(o, k, r.ew if wide else 64))
         if rec.rc and not dzero:
             if tables and "out" in tables:

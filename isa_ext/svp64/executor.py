@@ -40,7 +40,7 @@ from .predication import mask as pred_mask, zeroing, ALL
 from .record import SVRecord
 from . import satexact
 from . import regfile_end
-from .steps import LoopContext, settle, step_on, reverse_mask
+from .steps import settle_mid_element, LoopContext, settle, step_on, reverse_mask
 
 # remap.SLOTS names the RT slot out1; the index-mapping hook calls it out
 _HOOK_SLOT = {"in1": "in1", "in2": "in2", "in3": "in3", "out1": "out", "out2": "out2"}
@@ -298,6 +298,7 @@ class SVInsn:
         # reverse gear: step i is element vl-1-i; masks are indexed by step, so
         # reversed unless the profile tests the step's own bit (ISACaller)
         rg_masks = rg and profile.reverse_gear_mask == "element"
+        rg_subs = rg and subvl > 1 and profile.reverse_subvl == "reversed"
 
         def masks():
             if not r.predicated:
@@ -315,8 +316,21 @@ class SVInsn:
         reread = r.predicated and profile.mask_read == "every element"
         # masked-out elements are skipped on a side that is not zeroing
         sz, dz, sskip, dskip = zeroing(r, profile)
+        start = (srcstep, ssub, dststep, dsub)
         srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
         dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
+        # ISACaller decodes the CR-field operands before skipping masked-out
+        # elements (the first element run takes them from the starting steps),
+        # and one per element under SUBVL (the step, not the sub-element)
+        from_start = profile.cr_field_steps == "start" and rec.cr_field_ops and \
+            start != (srcstep, ssub, dststep, dsub)
+
+        def cr_steps(at):
+            s_, ss_, d_, ds_ = at
+            s_, d_ = (vl - 1 - s_, vl - 1 - d_) if rg else (s_, d_)
+            if rec.cr_field_by_step:
+                return s_, d_
+            return s_ * subvl + ss_, d_ * subvl + ds_
         if vf and r.predicated:
             # vertical-first: the steps moved over masked-out elements are
             # recorded (spec: svstep "still respecting predicate masks";
@@ -347,13 +361,24 @@ class SVInsn:
             de = (dmask >> dststep) & 1
             if budget is not None and done >= budget:
                 sim.element_ops += done  # the operations done count, as on the fast path
+                if from_start and not done:
+                    # nothing ran: resume where this run started, so that the
+                    # first element still takes its CR fields from there
+                    self._interrupt(s, sv, start[0], start[2], start[1], start[3])
                 self._interrupt(s, sv, srcstep, dststep, ssub, dsub)
             si = vl - 1 - srcstep if rg else srcstep
             di = vl - 1 - dststep if rg else dststep
             ks = si * subvl + ssub
             kd = di * subvl + dsub
+            if rg_subs:  # ISACaller: the sub-elements in reverse as well
+                ks, kd = si * subvl + subvl - 1 - ssub, di * subvl + subvl - 1 - dsub
             szero = not se
             dzero = not de
+            crk = None
+            if from_start and not done:
+                crk = cr_steps(start)
+            elif rec.cr_field_by_step:
+                crk = cr_steps((srcstep, ssub, dststep, dsub))
             if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf):
                 # fail-first over sub-vectors: a failing sub-element discards its group
                 self._gsnap = (list(s.gpr), list(s.fpr))
@@ -366,7 +391,7 @@ class SVInsn:
                     s.sv_loop = ctx
                     try:
                         stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep,
-                                             dststep, ssub, dsub, se, de, tables)
+                                             dststep, ssub, dsub, se, de, tables, crk)
                     finally:
                         s.sv_loop = None
                     if vf:
@@ -383,7 +408,7 @@ class SVInsn:
                     sv = s.svstate
                 else:
                     stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep,
-                                         ssub, dsub, se, de, tables)
+                                         ssub, dsub, se, de, tables, crk)
             except Trap:
                 sim.element_ops += done
                 s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
@@ -397,6 +422,10 @@ class SVInsn:
             srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
             dststep, dsub = step_on(dststep, dsub, vl, subvl, unpack)
             dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
+            if reread and subvl > 1:
+                # a mask bit cleared by this element's own earlier sub-element
+                srcstep, ssub = settle_mid_element(smask, srcstep, ssub, vl, sskip, pack)
+                dststep, dsub = settle_mid_element(dmask, dststep, dsub, vl, dskip, unpack)
             if stop is not None:  # fail-first: truncate VL
                 sv = SV.put(sv, "vl", stop)
                 break
@@ -411,17 +440,22 @@ class SVInsn:
         return CIA + 8
 
     def _element(self, s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep, ssub, dsub,
-                 se, de, tables=None):
+                 se, de, tables=None, crk=None):
         """One element operation at step-order element numbers (ks, kd), each
         operand at the element the index map gives it (``tables``: None for the
-        identity); returns the new VL if fail-first hit, else None."""
+        identity); returns the new VL if fail-first hit, else None.  ``crk``:
+        (ks, kd) of the CR-field operands where they differ (profile switch
+        ``cr_field_steps``)."""
         rec = self.rec
         r = rec.rm
         args = list(rec.base_args)
         reads, writes = {}, {}
         for o in rec.ops:
             if o.vec:
-                k = element_index(o, ks, kd, tables, o.dst)
+                if crk is not None and o.cls in ("crf", "crb"):
+                    k = element_index(o, crk[0], crk[1], tables, o.dst)
+                else:
+                    k = element_index(o, ks, kd, tables, o.dst)
                 args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
         # an Rc=1 CR field follows the out slot
         if rec.cr_by_step:
@@ -435,6 +469,8 @@ class SVInsn:
         if szero and ld is not None and not ld.store:
             # a load's source element is the memory element: zero, no access
             dzero = True
+        if dzero and rec.cr_result_kept:
+            dzero = False  # ISACaller: the CR-field result is written, not zeroed
         if dzero:
             if rec.uses_sv:
                 # a page using SVSTATE (svstep) still moves the steps when its
@@ -499,7 +535,7 @@ class SVInsn:
                 view = s.mem = ld.view(s, s.mem, ks, kd, r.ews, tables)
         try:
             if szero and rec.zero_other_sources:
-                self._zeroed_call(s, CIA, args, crf, ks, kd, szero, tables)
+                self._zeroed_call(s, CIA, args, crf, ks, kd, szero, tables, crk)
             else:
                 self._call(s, CIA, args, crf, ks, kd, szero, tables)
         finally:
@@ -567,7 +603,7 @@ class SVInsn:
         else:
             rec.c.sem(s, CIA, *args, crf)
 
-    def _zeroed_call(self, s, CIA, args, crf, ks, kd, szero, tables):
+    def _zeroed_call(self, s, CIA, args, crf, ks, kd, szero, tables, crk=None):
         """Source zeroing (sz) of FPR and CR operands: the page runs on copies
         of the FPR file and CR in which the element's FP / CR-field / CR-bit
         sources are 0 (GPR sources are zeroed by the scratch path); the
@@ -578,9 +614,11 @@ class SVInsn:
         fw = r.ews if rec.fp_elw else 64
         fpr, cr = list(real_f), list(real_c)
         for o in rec.ops:
-            if not o.src or o.cls not in ("fpr", "crf", "crb"):
+            if not o.src or o.cls not in rec.zeroed_classes:
                 continue
             k = element_index(o, ks, kd, tables, False) if o.vec else 0
+            if crk is not None and o.cls in ("crf", "crb") and o.vec:
+                k = element_index(o, crk[0], crk[1], tables, False)
             if o.cls == "fpr":
                 write_elem(fpr, o.base, k, fw, 0)
             elif o.cls == "crf":
@@ -600,6 +638,8 @@ class SVInsn:
             if not o.dst or (o.cls == "fpr" and o.field not in rec.c.writes):
                 continue
             k = element_index(o, ks, kd, tables, True) if o.vec else 0
+            if crk is not None and o.cls in ("crf", "crb") and o.vec:
+                k = element_index(o, crk[0], crk[1], tables, True)
             if o.cls == "fpr":
                 write_elem(real_f, o.base, k, fw, read_elem(fpr, o.base, k, fw))
             elif o.cls == "crf":

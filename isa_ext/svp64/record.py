@@ -10,6 +10,8 @@ addressing (:class:`LdSt`), and the generated fast loop (``fast_loop``) for
 the common case.  It never touches the machine; the executor
 (:mod:`.executor`) runs it.
 """
+import re
+
 from .. import specdata
 from ..pseudocode import compiler as pcompiler
 from ..errors import Trap
@@ -321,11 +323,30 @@ class SVRecord:
         rmmod.decode_mode(r, self.kind, self.rc or rc_field, crdest)
         if cat.decode_mode is not None:
             cat.decode_mode(r, self)
+        crop = isa.profile.crop_rows
+        if crop and re.match(crop, d.mnemonic):
+            # the profile's CR-op rows (ISACaller's CROP): its RM decoder
+            # extracts no zeroing, reverse gear or element widths for them
+            r.sz = r.dz = 0
+            r.rg = 0
+            r.ew = r.ews = 64
         self.base_args = [fields[p] for p in c.params]
         for o in self.ops:
             self.base_args[o.pos] = o.base
         self.vecops = [o for o in self.ops if o.vec]
         self.dstops = [o for o in self.ops if o.dst]
+        # vector CR-field / CR-bit operands (profile switch cr_field_steps)
+        self.cr_field_ops = any(o.vec and o.cls in ("crf", "crb") for o in self.ops)
+        # which operand classes zeroing reaches besides GPRs (cr_field_zeroing):
+        # a masked-out element whose destinations are all CR fields may run
+        self.zeroed_classes = ("fpr", "crf", "crb")
+        if isa.profile.cr_field_zeroing == "none":
+            self.zeroed_classes = ("fpr",)
+        self.cr_result_kept = bool(self.dstops) and not any(
+            o.cls in ("gpr",) + self.zeroed_classes for o in self.dstops)
+        # ... one per element, not per sub-element (profile switch cr_field_subvl)
+        self.cr_field_by_step = (self.cr_field_ops and r.subvl > 1
+                                 and isa.profile.cr_field_subvl == "step")
         self._slots_assigned = False
         regdst = [o for o in self.dstops]
         # a scalar destination ends the loop at its first write (unless map-reduce)
@@ -351,6 +372,14 @@ class SVRecord:
             # ISACaller loops on while a twin-predicated row has a vector
             # source (its svp64_is_vector test)
             self.scalar_dest = False
+        if (isa.profile.ffirst_scalar_sources == "once" and r.mode == "ffirst"
+                and self.kind != "ldst" and row.rc not in ("CR0", "CR1")
+                and not any(o.vec for o in self.ops if o.src)):
+            # ISACaller: under fail-first only a vector source keeps the loop
+            # going (svp64_is_vector = in_vec, bug 1183); a row with an Rc
+            # column (sv.and/ff=RC1 *61, 8, 72) runs on, its CR field
+            # counting as one, so only rows without one (addi) run once
+            self.scalar_dest = True
         if isacaller_ends and self.kind == "ldst" and not any(o.vec for o in self.ops):
             # ... and runs an all-scalar load/store once, where the spec's unit
             # stride makes a store with a scalar source a splat into memory
@@ -364,6 +393,10 @@ class SVRecord:
                 self.ffcr = ("rc1", None)
             elif self.rc or rc_field:
                 self.ffcr = ("rc", None)
+                if self.rc and r.vli and isa.profile.ffirst_vli_zz and self.kind == "normal":
+                    # ISACaller reads MODE[0:2] = 0b11 with Rc=1 as the old
+                    # pred-result mode's zz: sz = dz = the CR-bit's high bit
+                    r.sz = r.dz = (r.cr_sel >> 1) & 1
                 if self.rc and isa.profile.rc_ffirst_vli == "ignored":
                     r.vli = 0  # ISACaller decodes VLi only when Rc=0
             elif self.kind == "normal" and not crdest:
@@ -497,14 +530,14 @@ class SVRecord:
             o.sidx = 0 if (o.ra0 and not o.vec and o.base == 0) else j + 1
         self.gops = gops
         # source zeroing of FPR and CR operands runs on copies of those files
-        self.zero_other_sources = any(o.src and o.cls in ("fpr", "crf", "crb")
+        self.zero_other_sources = any(o.src and o.cls in self.zeroed_classes
                                       for o in self.ops)
         self.fast = (not r.predicated and r.mode == "normal" and not self.scratch_needed
                      and not self.fp_elw
                      and not self.mview and not self.scalar_dest
                      and self.ffcr is None
                      and not self.maxvl_ops
-                     and not self.uses_sv)
+                     and not self.uses_sv and not self.cr_field_by_step)
         self.fast_loop = self._gen_fast_loop() if self.fast else None
         self.subvl = r.subvl
         self._overflow = {}  # VL -> register_overflow() answer

@@ -36,6 +36,17 @@ def next_enabled(mask, step, vl, skip):
     return step
 
 
+def settle_mid_element(mask, step, sub, vl, skip, sub_outer):
+    """As :func:`settle` for a predicate read again mid-element (profile
+    switch ``mask_read``, ISACaller): a position inside an element whose bit
+    is now clear moves to the next enabled element at the same sub-element
+    (openpower-isa's skip_dst/skip_src move the step, not the substep)."""
+    if sub_outer or not sub or not skip or step >= vl or (mask >> step) & 1:
+        return step, sub
+    step = next_enabled(mask, step + 1, vl, True)
+    return (step, sub) if step < vl else (vl, 0)
+
+
 def settle(mask, step, sub, vl, subvl, skip, sub_outer):
     """The first position at or after (step, sub), in stepping order, whose
     element is enabled in ``mask`` (bit i = step i); (step, sub) itself when
