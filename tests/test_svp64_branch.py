@@ -26,6 +26,9 @@ GOLDEN = [
     ("sv.bc/ctr/all 16,*0,0xc", 0x05482010, 0x4200000C),
     ("sv.bc/all 16,*0,-0x8", 0x05482000, 0x4200FFF8),
     ("sv.bc 0,*2,0x10", 0x05402000, 0x40020010),
+    # SUBVL (RM[8:9]): the disassembler prints it back (a mutation survivor)
+    ("sv.bc/vec2 12,*0,0x8", 0x05406000, 0x41800008),
+    ("sv.bc/all/vec3 12,*0,0x8", 0x0548A000, 0x41800008),
     ("sv.bca 12,2,8", 0x05400000, 0x4182000A),
     ("sv.bcl 12,2,8", 0x05400000, 0x41820009),
     ("sv.bcla 12,2,8", 0x05400000, 0x4182000B),
