@@ -15,7 +15,9 @@ import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OPTIONAL = {"isa_ext.hdl.swizzle": "amaranth"}  # the hdl extra
+# the hdl extra; the helper module the openpower plugin copies into an
+# openpower-isa checkout (it runs there, importing openpower)
+OPTIONAL = {"isa_ext.hdl.swizzle": "amaranth", "isa_ext.compat.installed_helpers": "openpower"}
 
 IMPORT_ALL = r"""
 import importlib, json, pkgutil, isa_ext

@@ -709,3 +709,8 @@ runtime_function("DOUBLE", 64, "_fp_single_to_double")(single_to_double)
 runtime_function("SINGLE", 32, "_fp_double_to_single")(double_to_single)
 runtime_function("FPSCR_SUMMARY", 64, "_fpscr_with_summary")(with_summary)
 runtime_function("FPSCR_RECOMPUTE", 64, "_fpscr_recompute_summary")(recompute_summary)
+
+
+# the transcendental helpers (fptrans.py) build on this module: imported last,
+# so that importing fp first or library first both find every name defined
+from . import fptrans  # noqa: E402,F401

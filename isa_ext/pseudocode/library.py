@@ -365,9 +365,9 @@ def _signed(v, w):
     return v - (1 << w) if v >> (w - 1) else v
 
 
-# floating-point helpers register themselves on import (kept last: fp uses the above)
+# floating-point helpers register themselves on import (kept last: fp uses the
+# above; fp imports the transcendentals, which use fp, at its own end)
 from . import fp  # noqa: E402,F401
-from . import fptrans  # noqa: E402,F401
 
 
 # --- alignment and darn ------------------------------------------------------
