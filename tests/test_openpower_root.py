@@ -314,11 +314,14 @@ def double(x):
     return struct.unpack("<Q", struct.pack("<d", x))[0]
 
 
-def test_instructions_only_their_tables_encode_run(theirs):
-    # frecip is in minor_63.csv only: opcode 1010001100 at LSB0 bits 1..10
+def test_instructions_only_their_tables_encode_run(snapshot):
+    # frecip is in minor_63.csv: opcode 1010001100 at LSB0 bits 1..10
     # (power_decoder.py bitsel (1, 11)), X-form: hand-assembled 63<<26 | FRT=1<<21
-    # | FRB=2<<11 | 0b1010001100<<1
+    # | FRB=2<<11 | 0b1010001100<<1.  isa_ext's own fptrans extension has the
+    # row too, so it is left out here: the row comes from their table alone
     from isa_ext.asm import assemble
+    own = [e for e in ISA(use_cache=False).extensions if e != "fptrans"]
+    theirs = ISA(use_cache=False, extensions=own, openpower_root=snapshot)
     word = int.from_bytes(assemble("frecip 1,2\n", isa=theirs).data[:4], "little")
     assert word == (63 << 26) | (1 << 21) | (2 << 11) | (0b1010001100 << 1)
     # results exact in binary32 and binary64: 1/4, 1/sqrt(16), log2(8), 2**8
@@ -327,7 +330,7 @@ def test_instructions_only_their_tables_encode_run(theirs):
     assert res.stop == "end"
     assert res.fpr[1] == double(0.25) and res.fpr[3] == double(0.25)
     assert res.fpr[5] == double(3.0) and res.fpr[7] == double(256.0)
-    assert "frecip" not in ISA(use_cache=False).by_mnemonic
+    assert "frecip" not in ISA(use_cache=False, extensions=own).by_mnemonic
 
 
 def test_privileged_pages_get_no_rows(theirs):

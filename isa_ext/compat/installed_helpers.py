@@ -102,6 +102,13 @@ def _predicate(self, mmode, code, vl):
             6: r30, 7: ~r30 & M64}[code]
 
 
+def _register(n):
+    """A register number inside the file: past 127 traps (as isa_ext does), never wraps."""
+    if n > 127:
+        raise IsaExtIllegal(f"register {n} is past the last register (127)")
+    return n
+
+
 def _offsets(step, n, vl, planar, vector):
     """Element offsets of sub-elements 0..n-1 of group ``step``: interleaved
     step*n + k, planar k*VL + step; a scalar operand is always its first group."""
@@ -144,6 +151,14 @@ class _Walk:
         self.in_place = int(self.rt == self.ra and self.ew == self.ews
                             and self.rt_vec == self.ra_vec)
         vl = self.vl = self_.svstate.vl
+        # isa_ext's register-file-end rule (isa_ext/svp64/regfile_end.py): a
+        # vector running past r127/f127 traps before any group runs
+        for what, base, vec, n, width in (("RT", self.rt, self.rt_vec, self.dst_n, self.ew),
+                                          ("RA", self.ra, self.ra_vec, self.src_n, self.ews)):
+            last = base + (vl * n * width - 1) // 64
+            if vec and vl and last > 127:
+                raise IsaExtIllegal(f"{name}: vector operand {what} at {base} runs past "
+                                    f"127 ({vl * n} elements end in {last})")
         mmode = _bits(rm, 0, 0, 24)
         dmask = _predicate(self_, mmode, _bits(rm, 1, 3, 24), vl)
         smask = _predicate(self_, mmode, _bits(rm, 16, 18, 24), vl)
@@ -173,7 +188,7 @@ class _Walk:
 
     def element(self, base, index, width):
         bit = index * width
-        return (base + bit // 64) & 127, bit % 64
+        return _register(base + bit // 64), bit % 64
 
     def src(self, k):
         srcstep, _d, src_zero, _z = self.current
@@ -382,7 +397,7 @@ class _Scope:
     @staticmethod
     def _get(regs, base, index, width):
         bit = index * width
-        return (regs((base + bit // 64) & 127).value >> (bit % 64)) & ((1 << width) - 1)
+        return (regs(_register(base + bit // 64)).value >> (bit % 64)) & ((1 << width) - 1)
 
     def read(self, field, lane, k=None):
         regs, base, vec, width, _dest = self._operand(field)
@@ -410,7 +425,7 @@ class _Scope:
     @staticmethod
     def _put(regs, base, index, width, value):
         bit = index * width
-        reg, sh = (base + bit // 64) & 127, bit % 64
+        reg, sh = _register(base + bit // 64), bit % 64
         m = ((1 << width) - 1) << sh
         regs[reg] = SelectableInt((regs(reg).value & ~m & M64) |
                                   ((value & ((1 << width) - 1)) << sh), 64)
@@ -462,10 +477,33 @@ def ISA_EXT_SUBVL(self):
     return _scope(self).subvl
 
 
+# the GPU identity (isa_ext/gpu/identity.py): openpower-isa has no machine
+# configuration for it, so these are isa_ext's defaults (GpuIdentity())
+def WARP_ID(self):
+    return SelectableInt(0, 64)
+
+
+def SM_ID(self):
+    return SelectableInt(0, 64)
+
+
+def WARPS_PER_SM(self):
+    return SelectableInt(1, 64)
+
+
+def SM_COUNT(self):
+    return SelectableInt(1, 64)
+
+
+def HELPER_LANE(self, lane):
+    return SelectableInt(0, 1)  # no helper lanes
+
+
 PROVIDED = ("ILLEGAL", "ISA_EXT_SCALAR_ONLY", "ISA_EXT_SV_CALL", "ISA_EXT_SVP64", "ISA_EXT_GROUPS",
             "ISA_EXT_GROUP", "ISA_EXT_GROUP_END", "ISA_EXT_GROUPS_END", "SRC_SUB",
             "DST_SUB_assign", "SRC_N", "DST_N", "IN_PLACE", "FP_ONE", "LANE", "LANE_assign",
-            "LANE_ACTIVE", "ACTIVE", "ISA_EXT_VL", "ISA_EXT_SUBVL")
+            "LANE_ACTIVE", "ACTIVE", "ISA_EXT_VL", "ISA_EXT_SUBVL", "WARP_ID", "SM_ID",
+            "WARPS_PER_SM", "SM_COUNT", "HELPER_LANE")
 
 
 def install(cls):

@@ -152,7 +152,12 @@ def convert_page(page, prologue=(), group=None, scope=False):
 
 # a vector-scope page's warp values (isa_ext's engine supplies them) -> helper calls
 # there; ACTIVE keeps its name, VL and SUBVL are openpower-isa namespace names
-_SCOPE_NAMES = {"VL": "ISA_EXT_VL()", "SUBVL": "ISA_EXT_SUBVL()", "ACTIVE": "ACTIVE()"}
+# the warp's identity (isa_ext/gpu/identity.py) likewise: openpower-isa has no
+# GPU configuration, so the helpers give isa_ext's defaults (warp 0 of 1, SM 0
+# of 1, no helper lanes)
+_SCOPE_NAMES = {"VL": "ISA_EXT_VL()", "SUBVL": "ISA_EXT_SUBVL()", "ACTIVE": "ACTIVE()",
+                "WARP_ID": "WARP_ID()", "SM_ID": "SM_ID()", "WARPS_PER_SM": "WARPS_PER_SM()",
+                "SM_COUNT": "SM_COUNT()"}
 
 
 def _scope_line(line):

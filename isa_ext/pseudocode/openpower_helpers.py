@@ -231,9 +231,11 @@ _INTEGER_SECOND = ("POWN", "ROOTN")
 @library.runtime()
 def _op_bfp(name, bits, *args):
     fmt = "<f" if bits == 32 else "<d"
-    vals = [struct.unpack(fmt, a.to_bytes(bits // 8, "little"))[0] for a in args]
+    # a 64-bit integer second operand (fpowns' RB) is not a float of ``bits``
+    floats = args[:1] if name in _INTEGER_SECOND else args
+    vals = [struct.unpack(fmt, a.to_bytes(bits // 8, "little"))[0] for a in floats]
     if name in _INTEGER_SECOND:
-        vals[1] = args[1]
+        vals.append(args[1])
     try:
         r = _BFP[name](*vals)
         if isinstance(r, complex):  # pow of a negative base to a fraction
