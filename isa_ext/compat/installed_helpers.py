@@ -102,6 +102,17 @@ def _predicate(self, mmode, code, vl):
             6: r30, 7: ~r30 & M64}[code]
 
 
+def _plain_hf_mode(self_, rm, not_plain, not_hf):
+    """The RM mode bits of a prefix whose category runs only the plain mode
+    (sz/dz zeroing, RM[19:23] < 4) horizontal-first; else the matching trap."""
+    mode = _bits(rm, 19, 23, 24)
+    if mode >> 2:
+        raise IsaExtIllegal(not_plain)
+    if self_.svstate.vfirst:
+        raise IsaExtIllegal(not_hf)
+    return mode
+
+
 def _register(n):
     """A register number inside the file: past 127 traps (as isa_ext does), never wraps."""
     if n > 127:
@@ -125,13 +136,9 @@ class _Walk:
         rm = _prefix_rm(_word(self_, pc))
         suffix = _word(self_, pc + 4)
         name = "sv." + row["mnemonic"]
-        mode = _bits(rm, 19, 23, 24)
-        if mode >> 2:
-            raise IsaExtIllegal(f"{name}: only the plain mode (zeroing sz/dz) applies to "
-                                "MVRM-2P-2S1D")
-        if self_.svstate.vfirst:
-            raise IsaExtIllegal(f"{name}: vertical-first mode is not supported by the "
-                                "isa_ext plugin for openpower-isa")
+        mode = _plain_hf_mode(self_, rm, f"{name}: only the plain mode (zeroing sz/dz) "
+                              "applies to MVRM-2P-2S1D", f"{name}: vertical-first mode is "
+                              "not supported by the isa_ext plugin for openpower-isa")
         self.dz, self.sz = (mode >> 1) & 1, mode & 1
         self.regs = self_.fpr if row["regfile"] == "FPR" else self_.gpr
         ewd, ews = _bits(rm, 4, 5, 24), _bits(rm, 6, 7, 24)
@@ -331,13 +338,10 @@ class _Scope:
         ew = ews = 64
         if prefixed:
             rm = _prefix_rm(_word(self_, pc))
-            mode = _bits(rm, 19, 23, 24)
-            if mode >> 2:
-                raise IsaExtIllegal(f"{self.name}: only the normal mode (with dz/sz zeroing) "
-                                    "applies to a vector-scope instruction")
-            if self_.svstate.vfirst:
-                raise IsaExtIllegal(f"{self.name}: a vector-scope instruction runs "
-                                    "horizontal-first only")
+            mode = _plain_hf_mode(self_, rm, f"{self.name}: only the normal mode (with dz/sz "
+                                  "zeroing) applies to a vector-scope instruction",
+                                  f"{self.name}: a vector-scope instruction runs "
+                                  "horizontal-first only")
             vl = self_.svstate.vl
             if vl > MAX_LANES:
                 raise IsaExtIllegal(f"{self.name}: VL={vl} exceeds the warp size limit of "
