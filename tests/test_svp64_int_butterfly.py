@@ -134,4 +134,5 @@ def test_maddsubrs_under_remap_traps(svisa):
                  "sv.maddsubrs *10, *20, *30, 1\n")
     res = sim.run(max_steps=5)
     assert res.stop == "trap" and "no REMAP port" in res.trap.reason, res.trap
+    assert "(sv.maddsubrs)" in res.trap.reason, res.trap  # named once, as written
     assert res.gpr[10:18] == [0] * 8

@@ -320,4 +320,6 @@ def test_index_past_the_register_file_traps(svisa, insn, trace):
     sim.state.gpr[30] = M64
     res = sim.run(max_steps=10, trace=trace)
     assert res.stop == "trap" and "runs past the register file" in res.trap.reason, res.trap
+    # the reason names the instruction once, as written
+    assert f"({insn.split()[0].split('/')[0]})" in res.trap.reason, res.trap
     assert res.trap.pc == 0x1004 and res.gpr[8:14] == MARK

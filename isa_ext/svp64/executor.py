@@ -242,7 +242,7 @@ class SVInsn:
             (o.src and o.slot[0] is None) or (o.dst and o.slot[1] is None))]
         if lost:
             raise Trap(f"REMAP with vector operand(s) {', '.join(lost)} on no REMAP port "
-                       f"is not implemented (sv.{rec.mnemonic})", "illegal")
+                       f"is not implemented ({rec.mnemonic})", "illegal")
 
     def _check_remap_overflow(self, tables, step_max=None):
         """Trap (nothing written) when a remapped element index puts an
@@ -274,7 +274,7 @@ class SVInsn:
                 if o.cls in regfile_end.LAST and regfile_end.last_register(
                         o.cls, o.base, m, width) > regfile_end.LAST[o.cls]:
                     raise Trap(f"REMAP: element {m} of {o.field} ({slot}) runs past the "
-                               f"register file (sv.{rec.mnemonic})", "illegal")
+                               f"register file ({rec.mnemonic})", "illegal")
 
     def _run_general(self, s, CIA, sv, vl, vf, imap=None):
         rec = self.rec
