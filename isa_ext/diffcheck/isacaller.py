@@ -124,7 +124,8 @@ PROFILE_GROUPS = ("predicate", "zeroing", "mapreduce", "width", "subvl", "ffirst
 # xlen_rows.txt names without a field condition, so those are left out as well)
 _XLEN_ROWS = "|".join([r"bpermd|ext\w+|madd\w+|mul\w+|prty\w|s[lr]\w+|"
                        r"subfic|addic|addg6s|cdtbcd|cbcdtd|t[dw]i?|setb"]
-                      + [re.escape(m) for m, when in sorted(xlen_rows().items()) if not when])
+                      + [re.escape(m) for m, when in sorted(xlen_rows().items())
+                          if not any("&" in t for t in when)])
 _PROFILE_LEFT_OUT = "|".join((
     # a CR-field result under SUBVL > 1 and a CR predicate: the fields written
     # are the predicate's (CR4 on under ISACaller), and an element that clears
