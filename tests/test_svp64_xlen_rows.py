@@ -19,6 +19,7 @@ from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 from isa_ext.svp64 import svstate as SV
 from test_svp64_one_behaviour import all_modes
+from svp64asm_golden import svp64asm_word_tests
 
 M64 = (1 << 64) - 1
 LT, GT, EQ = 0b1000, 0b0100, 0b0010
@@ -63,6 +64,22 @@ CASES = {
                      {16: 0x0034, 18: 0x0010, 20: 0x0002},
                      {8: 0xFF23, 20: 0x0004_0002}, {}),
 }
+
+
+# the lines above as libre-soc's SVP64Asm assembles them (openpower-isa
+# 3cb597b9, run in /work/isacaller; test_svp64asm_words_live repeats it)
+SVP64ASM_WORDS = [
+    ("sv.minmax/w=16 *8, *16, *18, 4", [0x054a24c0, 0x4c442406]),
+    ("sv.minmax./w=8 *8, *16, *18, 7", [0x054f24c0, 0x4c442707]),
+    ("sv.maddedu/w=32 *8, *16, *18, *20", [0x05452b80, 0x10442172]),
+    ("sv.maddedus/w=16 *8, *16, *18, *20", [0x054a2b80, 0x10442179]),
+    ("sv.divmod2du/w=8 *8, *16, *18, *20", [0x054f2b80, 0x1044217a]),
+    ("sv.minmax/sw=16 *8, *16, *18, 6", [0x054224c0, 0x4c442606]),
+    ("sv.dsld/sw=32 *16, *16, 3, 5", [0x05412800, 0x10841974]),
+    ("sv.maddedus/w=16/sw=8 *8, *16, *18, *20", [0x054b2b80, 0x10442179]),
+]
+(test_assembles_as_svp64asm, test_disassembles_to_the_same_words,
+ test_svp64asm_words_live) = svp64asm_word_tests(SVP64ASM_WORDS)
 
 
 def _init(regs):
