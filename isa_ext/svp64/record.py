@@ -63,7 +63,9 @@ _XLEN = None
 def xlen_rows():
     """{base mnemonic: conditions}: rows whose page depends on XLEN
     (``decoder/svp64/xlen_rows.txt``) when the word's fields meet the
-    conditions: element-width overrides trap on them."""
+    conditions (its ``FIELD&MASK`` tags; ``sources=mixed`` marks sources of
+    different signedness): under element-width overrides below 64 bits a
+    page written in XLEN runs at the operation width, any other traps."""
     global _XLEN
     if _XLEN is None:
         _XLEN = _name_list("xlen_rows.txt", tags=True)
