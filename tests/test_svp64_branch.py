@@ -377,7 +377,7 @@ def test_bctar_and_bcctr(svisa):
 @pytest.mark.parametrize("words,svstate,why", [
     # prefixed b (I-form): not SVP64-capable
     ([0x05400000, 0x48000008], VL2, "not SVP64-capable"),
-    # SUBVL=2: branches.mdwn does not say how sub-vectors are tested
+    # SUBVL=2: branches.mdwn does not say how sub-vectors are tested (errata SV-22)
     ([0x05406000, 0x41820008], VL2, "SUBVL>1"),
     # RM[17] (svstep-mode SL of older drafts; SVP64Asm's /sl)
     ([0x05402040, 0x41820008], VL2, "RM[16:18]"),

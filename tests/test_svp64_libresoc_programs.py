@@ -1,15 +1,20 @@
 """libre-soc's insertion-sort and SVSTATE programs on isa_ext, every path.
 
 The programs and their expected values are those of openpower-isa 3cb597b9's
-src/openpower/decoder/isa/test_caller_svp64_inssort.py and
-test_caller_svstate.py (cited per case; the derivations are in the comments).
+src/openpower/decoder/isa/test_caller_svp64_inssort.py,
+test_caller_svstate.py and test_caller_svp64_dct.py's COS-table program
+(cited per case; the derivations are in the comments).
 Each runs plain, traced, interrupted after every element operation and
 resumed, and must end in the same state (tests/test_svp64_one_behaviour.py's
 ``all_modes``), under both profiles where the files' expectations do not
-depend on one.  The insertion sort is also run on ISACaller when one is built.
+depend on one.  The insertion sort and the COS table also run on ISACaller when one is built.
 """
+import math
+import struct
+
 import pytest
 
+from isa_ext.isa import ISA
 from isa_ext.svp64 import svstate as SV
 from test_svp64_one_behaviour import all_modes
 
@@ -112,3 +117,77 @@ def test_svstep_add_1(svisa):
     assert (SV.get(sv, "vl"), SV.get(sv, "maxvl"), SV.get(sv, "srcstep"),
             SV.get(sv, "dststep"), SV.get(sv, "vfirst")) == (2, 2, 0, 0, 0)
     assert res.state.cr[0] == 0b0001
+
+
+# test_caller_svp64_dct.py test_sv_remap_dct_cos_precompute_inner_8: the DCT
+# COS table for n=8 from the DCT COS-table REMAP schedule (svshape mode 5,
+# persistent svremap): sv.svstep reads SVSHAPE2's and SVSHAPE1's indices
+# (the layer size and ci of each table entry), they go through memory into
+# FPRs as doubles (sv.std / sv.lfd / sv.fcfids), and each entry becomes
+# 0.5 / cos((ci + 0.5) * pi / size) (fadds 0.5, fmuls pi, fdivs size, fcoss,
+# fdivs 0.5 / x).  The file's table loop: size 8, 4, 2, halfsize entries each,
+# coeff = cos((ci + 0.5) * pi / size) * 2, and it checks f80+i against 1/coeff
+# within a relative error of 1e-6.
+DCT_COS = ["svshape 8, 1, 1, 5, 0", "svremap 0, 0, 0, 2, 0, 1, 1",
+           "sv.svstep *4, 0, 3, 1", "sv.svstep *16, 0, 2, 1", "addi 1, 0, 0x0000",
+           "setvl 0, 0, 7, 0, 1, 1", "sv.std *4, 0(1)", "sv.lfd  *64, 0(1)",
+           "sv.fcfids *48, *64", "addi 1, 0, 0x0060", "sv.std *16, 0(1)",
+           "sv.lfd  *12, 0(1)", "sv.fcfids *24, *12", "sv.fadds *0, *24, 43",
+           "sv.fmuls *0, *0, 41", "sv.fdivs *0, *0, *48", "sv.fcoss *80, *0",
+           "sv.fdivs *80, 43, *80"]
+
+
+def _dct_cos_table(n):
+    """(size, ci, coeff) of each entry, the file's loop."""
+    out, size = [], n
+    while size >= 2:
+        out += [(size, ci, math.cos((ci + 0.5) * math.pi / size) * 2.0)
+                for ci in range(size // 2)]
+        size //= 2
+    return out
+
+
+def _fp(x):
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def _unfp(v):
+    return struct.unpack("<d", struct.pack("<Q", v))[0]
+
+
+DCT_COS_FPRS = {43: _fp(0.5), 41: _fp(math.pi), 44: _fp(2.0)}
+
+
+def test_dct_cos_precompute():
+    isa = ISA(extensions=["base", "svp64", "fptrans"])
+    table = _dct_cos_table(8)
+    res = all_modes(isa, DCT_COS, {"fpr": DCT_COS_FPRS})
+    assert res.stop == "end", res.trap
+    # the schedule's indices: each entry's layer size (SVSHAPE2) and ci (SVSHAPE1)
+    assert list(res.gpr[4:11]) == [size for size, _ci, _c in table]
+    assert list(res.gpr[16:23]) == [ci for _size, ci, _c in table]
+    for i, (_size, _ci, coeff) in enumerate(table):
+        want = 1.0 / coeff
+        assert abs(_unfp(res.fpr[80 + i]) - want) < 1e-6 * abs(want), i
+
+
+def test_dct_cos_precompute_live(isacaller):
+    # the same GPRs as ISACaller; FPRs within single-precision rounding of it
+    # (isa_ext's fcoss is correctly rounded, ISACaller's goes through libm)
+    from isa_ext.diffcheck.isacaller import run_batch, NGPR, NFPR
+    from test_svp64_one_behaviour import make_sim
+    isa = ISA(extensions=["base", "svp64", "fptrans"])
+    fpr = [0] * NFPR
+    for r, v in DCT_COS_FPRS.items():
+        fpr[r] = v
+    theirs = run_batch(isacaller.root, [{"lines": DCT_COS, "gpr": [0] * NGPR, "fpr": fpr,
+                                         "cr": 0, "svstate": 0, "max_steps": 100}])[0]
+    assert "error" not in theirs, theirs
+    sim = make_sim(isa, "\n".join(DCT_COS) + "\n", {"fpr": DCT_COS_FPRS})
+    sim.state.gpr[50] = 0  # make_sim's data pointer: ISACaller's r50 is 0
+    res = sim.run(max_steps=100)
+    assert res.stop == "end", res.trap
+    assert list(res.gpr[:NGPR]) == theirs["gpr"][:NGPR]
+    for r in range(NFPR):
+        ours, ref = _unfp(res.fpr[r]), _unfp(theirs["fpr"][r])
+        assert ours == ref or abs(ours - ref) <= 1e-6 * abs(ref), r

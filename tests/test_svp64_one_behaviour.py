@@ -142,6 +142,11 @@ TEMPLATES = [
     ("sv.divwu/satu{p}{w}{v} *80, *40, *60", True),
     ("sv.slw/sats{p}{w} *80, *40, *60", True),
     ("sv.stdu/ff=~RC1/vli{p} *40, 8(51)", False),
+    # rows run at XLEN = the element width (errata SV-23): minmax's word mode,
+    # the bigint rows (RS: RC's elements MAXVL on, below r80)
+    ("sv.minmax{p}{w}{v} *80, *40, *60, 5", True),
+    ("sv.maddedu{p}{w} *80, *40, *60, *64", True),
+    ("sv.divmod2du{p}{w} *80, *40, *60, *64", True),
 ]
 PREDICATES = ["", "/m=r3", "/m=~r3", "/m=r10", "/m=~r30", "/m=r3/sz", "/m=r10/dz"]
 TWINS = ["", "/sm=r3", "/dm=r10", "/sm=r3/dm=~r10", "/sz/sm=r3", "/dz/dm=r30"]

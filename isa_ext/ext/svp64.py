@@ -74,11 +74,10 @@ def _remap_index(s, sv, mode):
     the current step (srcstep for SVSHAPE0-2, dststep for SVSHAPE3, as
     openpower-isa's ISACaller), and its loop-end flags into ``s.sv_loopends``.
 
-    Only under persistent REMAP (RMpst=1): ISACaller computes the indices only
-    under persistent or just-armed REMAP; without RMpst this traps."""
-    if not sv & SV.RMPST_BIT:
-        raise Trap("svstep REMAP index modes (SVi 1..4) without persistent REMAP "
-                   "(RMpst) are not implemented", "illegal")
+    The index is the SVSHAPE's schedule at the step whether or not REMAP is
+    persistent (RMpst) or applied to any operand (SVme): the svstep appendix
+    defines it from the SVSHAPE alone (ISACaller returns the indices it last
+    computed, stale without RMpst: docs/compat.md)."""
     shape = (s.svshape0, s.svshape1, s.svshape2, s.svshape3)[mode - 1]
     step = SV.get(sv, "dststep" if mode == 4 else "srcstep")
     index, ends = remap.index_at(shape, step, remap.register_reader(s.gpr))

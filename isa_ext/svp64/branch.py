@@ -155,6 +155,8 @@ class SVBranch:
             raise Trap(f"{self.mnemonic}: RM[16:18]=0b{rmmod.bits(rm, 16, 18):03b} "
                        "(svstep mode SL/SLu of older drafts) is not implemented", "illegal")
         if rmmod.bits(rm, 8, 9):
+            # its pseudocode tests one CR field per element; nothing says how
+            # sub-elements combine under ALL/ANY, CTR and VLSET (errata SV-22)
             raise Trap(f"{self.mnemonic}: SUBVL>1 is not implemented (branches.mdwn does "
                        "not say how sub-vectors are tested)", "illegal")
         self.mmode, self.mask = rmmod.bits(rm, 0, 0), rmmod.bits(rm, 1, 3)

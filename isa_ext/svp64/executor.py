@@ -670,7 +670,7 @@ class SVInsn:
         r = rec.rm
         sc = self.scratch
         real = s.gpr
-        ews, sext = r.ews, rec.sext
+        ews, sext, xlen = r.ews, rec.sext, rec.xlen
         ld = rec.ldst
         index = ld.index if ld is not None else None
         for o in rec.gops:
@@ -688,6 +688,8 @@ class SVInsn:
                 v = read_elem(real, o.base, k, ews)
                 if (ld.sea if o.field == index else sext) and ews != 64 and v >> (ews - 1):
                     v |= M64 ^ ((1 << ews) - 1)
+                    if xlen != 64:  # a page run at XLEN reads XLEN-bit registers
+                        v &= (1 << xlen) - 1
             else:
                 v = read_elem(real, o.base, element_index(o, ks, kd, tables, True)
                               if o.vec else 0, r.ew)

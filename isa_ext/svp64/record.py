@@ -63,7 +63,9 @@ _XLEN = None
 def xlen_rows():
     """{base mnemonic: conditions}: rows whose page depends on XLEN
     (``decoder/svp64/xlen_rows.txt``) when the word's fields meet the
-    conditions: element-width overrides trap on them."""
+    conditions (its ``FIELD&MASK`` tags; ``sources=mixed`` marks sources of
+    different signedness): under element-width overrides a page written in
+    XLEN runs at the operation width, any other traps."""
     global _XLEN
     if _XLEN is None:
         _XLEN = _name_list("xlen_rows.txt", tags=True)
@@ -457,14 +459,37 @@ class SVRecord:
         self.xlen = 64
         opw = max(r.ew, r.ews)
         xlen = xlen_rows().get(row.mnemonic)
+        xlen_row = (r.ew != 64 or r.ews != 64) and xlen is not None and fields_hold(
+            [t for t in xlen if "&" in t], fields)
+        if xlen_row and r.mode == "sat":
+            # the exact result of an XLEN-wide page is not the 64-bit one the
+            # saturation reads (decoder/svp64/sat_exact.txt)
+            raise Trap(f"SVP64 saturation of {d.mnemonic} under element-width "
+                       "overrides is not implemented (its operation depends on XLEN)",
+                       "illegal")
         if (isa.profile.elwidth_xlen and opw != 64 and gops and not fops
                 and self.kind != "ldst" and pcompiler.names_xlen(row.page)):
             self.xlen = opw
             self.c = c = isa.compiled(row, opw)
             self.sext = False
-        elif (r.ew != 64 or r.ews != 64) and xlen is not None and fields_hold(xlen, fields):
-            raise Trap(f"SVP64 element-width overrides on {d.mnemonic} are not implemented "
-                       "(its operation depends on XLEN)", "illegal")
+        elif xlen_row:
+            # the operation depends on XLEN (word halves, double-width
+            # products): a page written at XLEN runs at XLEN = the operation
+            # width (libre-soc: XLEN is the element width), its sources
+            # extended as signed_sources.txt says and cut to XLEN bits; a page
+            # written for 64 bits only defines no narrower operation (nor,
+            # for its signed rows, how narrower sources extend)
+            if not pcompiler.names_xlen(row.page) or fops or not gops:
+                raise Trap(f"SVP64 element-width overrides on {d.mnemonic} are not "
+                           "implemented (its operation depends on XLEN and its page is "
+                           "written for 64 bits only)", "illegal")
+            if r.ews != r.ew and "sources=mixed" in xlen:
+                raise Trap(f"SVP64 ELWIDTH_SRC other than ELWIDTH on {d.mnemonic} is not "
+                           "implemented (its sources differ in signedness, so one "
+                           "extension rule cannot widen them)", "illegal")
+            if opw != 64:
+                self.xlen = opw
+                self.c = c = isa.compiled(row, opw)
         # saturation (normal.mdwn "sat mode"): clamp the exact result to ELWIDTH
         self.sat = None
         if r.mode == "sat":
