@@ -133,10 +133,6 @@ _PROFILE_LEFT_OUT = "|".join((
     r"^sv\.(cmp\w*|cr[a-z]+|mcrf)(?=\S*/[sd]?m=~?(lt|ge|gt|le|eq|ne|so|ns)\b)"
     r"(?=\S*/vec[234]\b)/",
     rf"^sv\.({_XLEN_ROWS})\.?/\S*\b[sd]?w=",
-    # the word rotates at an element width below 32 (ROTL32 of a narrower
-    # value): `sv.rlwimi/ff=~RC1/vli/dw=16 *68, 15, 31, 2, 0` leaves element 1
-    # 0x7fff on ISACaller, 0 on isa_ext; untriaged
-    r"^sv\.rlw\w+\.?/\S*\b[sd]?w=(8|16)\b",
     # fail-first with a source width apart from the destination's: under REMAP,
     # `sv.oris/ff=RC1/w=8/sw=32 *45, *43, 5828` stops at another element on
     # ISACaller (its CR field from the 32-bit result), and so does
@@ -146,9 +142,6 @@ _PROFILE_LEFT_OUT = "|".join((
     # (ISACaller records CR0..CR3, isa_ext CR0 only) and
     # `sv.cbcdtd/ff=~RC1/vli/dm=le *77, *29` (another VL); untriaged
     r"^sv\.(addg6s|cbcdtd|cdtbcd)/\S*ff=",
-    # OE=1 with Rc=1: ISACaller leaves XER.OV/SO alone under SVP64 ("not in
-    # parallel processing"), so a later element's CR.SO differs
-    r"^sv\.[a-z]+o\.[/ ]",
     # rldcl/rldcr only at XLEN < 64 (/w=, or both /sw= and /dw=): at 64
     # ISACaller rotates by (RB)[59:63], not (RB)[58:63] (docs/compat.md)
     r"^sv\.rldc[lr]\.?(?!\S*/w=)(?!(?=\S*/sw=)\S*/dw=)[/ ]"))

@@ -263,7 +263,9 @@ class SVRecord:
         from .asm import mode_kind
         self.kind = mode_kind(isa, row, cat)
         r = self.rm = rmmod.RM(rmmod.rm_of(prefix), cat.ptype)
-        self.c = c = isa.compiled(row)
+        # profile svp64_xer: the element's XER.SO is not the register's (spec)
+        self.svp64_so = svp64_so = isa.profile.svp64_xer == "spec"
+        self.c = c = isa.compiled(row, svp64_so=svp64_so)
         fields = d.fields
         self.rc = bool(fields.get("Rc")) and row.rc in ("CR0", "CR1")
         regclass = isa.forms.regclass
@@ -331,6 +333,8 @@ class SVRecord:
             r.rg = 0
             r.ew = r.ews = 64
         self.base_args = [fields[p] for p in c.params]
+        if not svp64_so and "OE" in c.params:
+            self.base_args[c.params.index("OE")] = 0  # ISACaller ignores OE under SVP64
         for o in self.ops:
             self.base_args[o.pos] = o.base
         self.vecops = [o for o in self.ops if o.vec]
@@ -460,7 +464,7 @@ class SVRecord:
         if (isa.profile.elwidth_xlen and opw != 64 and gops and not fops
                 and self.kind != "ldst" and pcompiler.names_xlen(row.page)):
             self.xlen = opw
-            self.c = c = isa.compiled(row, opw)
+            self.c = c = isa.compiled(row, opw, svp64_so=self.svp64_so)
             self.sext = False
         elif (r.ew != 64 or r.ews != 64) and xlen is not None and fields_hold(xlen, fields):
             raise Trap(f"SVP64 element-width overrides on {d.mnemonic} are not implemented "
