@@ -130,6 +130,19 @@ def test_rc_width(isas):
     assert prof.state.cr[0] == 0b0100
 
 
+def test_rc_width_of_a_fail_first_test(isas):
+    # Rc=0 fail-first records its CR "as if Rc=1", so rc_width applies there
+    # too: xori of 0x100 with 0x80 is 0x180; as the byte written (dw=8) 0x80
+    # is negative (LT), at ISACaller's XLEN = max(64, 8) 0x180 is positive
+    # (GT).  ~RC1 stops at the first non-zero result: element 0, VL = 0
+    # (no VLi).  SO 0 in both (XER.SO = 0).  Seen in a focused campaign:
+    # `sv.oris/dw=8/ff=RC1 *76, *20, 65535` (CR0 LT here, GT on ISACaller)
+    line = ["sv.xori/dw=8/ff=~RC1 *8, *16, 0x80"]
+    for name, want in (("spec", 0b1000), ("openpower-isa", 0b0100)):
+        r = run(isas[name], line, {16: 0x100}, vl=2)
+        assert (r.state.cr[0], SV.get(r.state.svstate, "vl")) == (want, 0), name
+
+
 @pytest.mark.parametrize("zeroing, spec_r8_11, isacaller_r8_11", [
     # docs/compat.md: r3 = 0b0101, VL=4, r8..r11 = 0x100.., r16.. = 10, 20, 30, 40,
     # r24.. = 1, 2, 3, 4.  Spec (1P): both sz and dz zero the masked-out elements
@@ -530,6 +543,7 @@ LIVE = [
     (["setvl 0,0,1,0,1,1", "sv.add./dw=16 8, 16, 24"], {16: 0x8000, 24: 1}, 0),
     (["setvl 0,0,2,0,1,1", "sv.add./w=16 *8, *16, *24"], {16: 0x7FFF, 24: 1}, 0),
     (["setvl 0,0,2,0,1,1", "sv.subf./sw=16 *8, *16, *24"], {16: 0xFFFF, 24: 1}, 0),
+    (["setvl 0,0,2,0,1,1", "sv.xori/dw=8/ff=~RC1 *8, *16, 0x80"], {16: 0x100}, 0),
     # svp64_xer: element 0 overflows, element 1 does not
     (["setvl 0,0,2,0,1,1", "sv.addo. *8, *16, *24"],
      {16: 0x7FFFFFFFFFFFFFFF, 24: 1, 17: 2, 25: 3}, 0),

@@ -565,8 +565,14 @@ class SVInsn:
                 # Rc=0: CR of the result element as if Rc=1 (signed at ELWIDTH, SO
                 # copied); stored only with RC1, which discards the result instead
                 w = r.ew
-                v = read_elem(s.gpr, o.base,
-                              element_index(o, ks, kd, tables, True) if o.vec else 0, w)
+                if rec.rc_bits != w and rec.scratch_needed:
+                    # at the operation width (profile rc_width "operation", as
+                    # an Rc=1 record): the page's result before truncation
+                    w = rec.rc_bits
+                    v = self.scratch[o.sidx] & ((1 << w) - 1)
+                else:
+                    v = read_elem(s.gpr, o.base,
+                                  element_index(o, ks, kd, tables, True) if o.vec else 0, w)
                 crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
                 if r.rc1:
                     s.cr[crf] = crval
