@@ -62,6 +62,11 @@ class Profile:
     #: vector instruction ("vl"), or "once" (ISACaller's loop test under
     #: fail-first looks at the inputs only, a row's Rc=1 CR field one of them)
     ffirst_scalar_sources: str = "vl"
+    #: rows without an Rc column whose Rc=0 fail-first CR field is one per
+    #: element even where vector_rc_field is "cr0" (a regex of mnemonics, or
+    #: None): ISACaller's RM table gives them a CR0 output (RM-1P-2S1D.csv
+    #: `addg6s ... d:RT;d:CR0`), so its get_cr_out steps the field
+    ffirst_cr_vector_rows: str = None
     #: the predicate mask is read "once" before the loop, or again before
     #: "every element" (ISACaller), which an element writing the mask
     #: register can observe
@@ -138,7 +143,7 @@ PROFILES = {
         cr_field_subvl="step", cr_field_zeroing="none",
         crop_rows=r"(cmp|cr)|(mfcr|mfocrf|mtcrf|mtocrf)$", reverse_subvl="reversed",
         ffirst_scalar_sources="once", ffirst_vli_zz=True, pages="openpower_isa",
-        svp64_xer="isacaller",
+        svp64_xer="isacaller", ffirst_cr_vector_rows=r"addg6s$",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

@@ -544,6 +544,7 @@ LIVE = [
     (["setvl 0,0,2,0,1,1", "sv.add./w=16 *8, *16, *24"], {16: 0x7FFF, 24: 1}, 0),
     (["setvl 0,0,2,0,1,1", "sv.subf./sw=16 *8, *16, *24"], {16: 0xFFFF, 24: 1}, 0),
     (["setvl 0,0,2,0,1,1", "sv.xori/dw=8/ff=~RC1 *8, *16, 0x80"], {16: 0x100}, 0),
+    (["setvl 0,0,2,0,1,1", "sv.addg6s/ff=RC1 *8, *16, *24"], {}, 0),
     # svp64_xer: element 0 overflows, element 1 does not
     (["setvl 0,0,2,0,1,1", "sv.addo. *8, *16, *24"],
      {16: 0x7FFFFFFFFFFFFFFF, 24: 1, 17: 2, 25: 3}, 0),
@@ -739,3 +740,17 @@ def _run_state(isa, lines, gpr, vl):
     sim.state.svstate = SV.make(maxvl=vl, vl=vl)
     assert sim.run().stop == "end"
     return sim.state
+
+
+def test_fail_first_cr_field_of_addg6s_per_element(isas):
+    # addg6s has no Rc column; ISACaller's RM table gives it a CR0 output
+    # (openpower-isa 3cb597b9 RM-1P-2S1D.csv: `addg6s ... d:RT;d:CR0`), so its
+    # Rc=0 fail-first fields step with the element as in the spec profile,
+    # where rows like addi keep CR0 (vector_rc_field "cr0").  A focused
+    # campaign: `sv.addg6s/ff=RC1 *31, *92, 9` recorded CR0..CR3 on ISACaller.
+    # 0 + 0 carries out of no digit: each result is 0x6666666666666666,
+    # positive and non-zero: GT in CR0 and CR1, no stop (VL stays 2)
+    for name, isa in isas.items():
+        r = run(isa, ["sv.addg6s/ff=RC1 *8, *16, *24"], {}, vl=2)
+        assert r.state.cr[0:3] == [0b0100, 0b0100, 0], name
+        assert SV.get(r.state.svstate, "vl") == 2

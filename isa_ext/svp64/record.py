@@ -414,7 +414,9 @@ class SVRecord:
                     # no Rc column: the as-if-Rc=1 field is CR0, a vector with
                     # the result (spec) or CR0 for every element (ISACaller)
                     self.crbase = 0
-                    self.crvec = res.vec and isa.profile.vector_rc_field != "cr0"
+                    vrows = isa.profile.ffirst_cr_vector_rows
+                    self.crvec = res.vec and (isa.profile.vector_rc_field != "cr0" or bool(
+                        vrows and re.match(vrows, d.mnemonic)))
                 self.ffcr = ("rc0", res)
             else:
                 cro = [o for o in self.dstops if o.cls == "crf"]
