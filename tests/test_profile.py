@@ -705,6 +705,9 @@ MAX_S64 = 0x7FFFFFFFFFFFFFFF
     # overflow, XER.SO not written, OV written (spec); ISACaller: LT, XER
     # untouched
     ("sv.addo. 8, 16, 24", 1, 0, {"spec": (0x9, 0, 1), "openpower-isa": (0x8, 0, 0)}),
+    # "including in `cmp` instructions": 5 > 1 is GT, SO not read (spec) or
+    # copied (ISACaller)
+    ("sv.cmp 0, 1, 16, 24", 1, 1, {"spec": (0x4, 1, 0), "openpower-isa": (0x5, 1, 0)}),
     # the scalar addo. is the Power ISA's in both: SO sticky, CR0.SO = XER.SO
     ("addo. 8, 16, 24", None, 0, {"spec": (0x9, 1, 1), "openpower-isa": (0x9, 1, 1)}),
 ])
