@@ -195,11 +195,12 @@ class ISA:
                 return name
         return None
 
-    def compiled(self, row, xlen=64):
+    def compiled(self, row, xlen=64, svp64_so=False):
         """The compiled semantics of a table row (compiled on first use);
         ``xlen``: the GPR width its page runs at, for a page that names XLEN
-        (:func:`~isa_ext.pseudocode.compiler.names_xlen`)."""
-        key_mem = id(row) if xlen == 64 else (id(row), xlen)
+        (:func:`~isa_ext.pseudocode.compiler.names_xlen`); ``svp64_so``: as an
+        SVP64 element, XER.SO neither read nor written (profile svp64_xer)."""
+        key_mem = id(row) if (xlen, svp64_so) == (64, False) else (id(row), xlen, svp64_so)
         c = self._compiled.get(key_mem)
         if c is not None:
             return c
@@ -207,29 +208,30 @@ class ISA:
         if page is None:
             raise SpecError(f"instruction {row.mnemonic} has no pseudocode page", row.where)
         rc_target = self.rc_target(row) if row.rc == "CR0" else None
-        key = self._key(page, row, rc_target, xlen)
+        key = self._key(page, row, rc_target, xlen, svp64_so)
         c = self._load_cached(key, page)
         if c is None:
             try:
                 c = pcompiler.compile_page(page, row.form, self.forms.regclass, rc=row.rc,
                                            rc_target=rc_target,
                                            name=row.mnemonic.replace(".", "_"),
-                                           implicit=tuple(row.implicit), xlen=xlen)
+                                           implicit=tuple(row.implicit), xlen=xlen,
+                                           svp64_so=svp64_so)
             except SpecError as e:
                 fallback = openpower_root_mod.fall_back(self, row, e)
                 if fallback is None:
                     raise
-                return self.compiled(row, xlen)
+                return self.compiled(row, xlen, svp64_so)
             self._store_cached(key, c)
         self._compiled[key_mem] = c
         return c
 
-    def _key(self, page, row, rc_target, xlen=64):
+    def _key(self, page, row, rc_target, xlen=64, svp64_so=False):
         h = hashlib.sha256()
         for part in (COMPILER_VERSION, page.dialect, page.code, row.form.name,
                      repr(sorted((k, v.pieces) for k, v in row.form.fields.items())),
                      repr(sorted(self.forms.regclass.items())), row.rc, str(rc_target),
-                     repr(sorted(row.implicit)), str(xlen),
+                     repr(sorted(row.implicit)), str(xlen), str(svp64_so),
                      _compiler_tag()):
             h.update(part.encode())
             h.update(b"\0")

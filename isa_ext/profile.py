@@ -62,6 +62,11 @@ class Profile:
     #: vector instruction ("vl"), or "once" (ISACaller's loop test under
     #: fail-first looks at the inputs only, a row's Rc=1 CR field one of them)
     ffirst_scalar_sources: str = "vl"
+    #: rows without an Rc column whose Rc=0 fail-first CR field is one per
+    #: element even where vector_rc_field is "cr0" (a regex of mnemonics, or
+    #: None): ISACaller's RM table gives them a CR0 output (RM-1P-2S1D.csv
+    #: `addg6s ... d:RT;d:CR0`), so its get_cr_out steps the field
+    ffirst_cr_vector_rows: str = None
     #: the predicate mask is read "once" before the loop, or again before
     #: "every element" (ISACaller), which an element writing the mask
     #: register can observe
@@ -110,6 +115,14 @@ class Profile:
     #: was given (ISACaller: a plain register, 0 by default, that does not
     #: change its 64-bit little-endian running)
     msr: str = "machine"
+    #: XER under SVP64: "spec" (the SVP64 appendix, "XER, SO and other global
+    #: flags" and "OE=1": a prefixed instruction neither reads nor writes
+    #: XER.SO, so an element's Rc=1 SO is its own overflow when OE=1 and 0
+    #: otherwise; OV/OV32 are written as the page says, which the appendix
+    #: permits) or "isacaller" (OE reads as 0 under SVP64, so XER is not
+    #: written, and CR fields copy XER.SO as in scalar code: caller.py skips
+    #: handle_overflow "in parallel processing")
+    svp64_xer: str = "spec"
     #: folder of the page overlay under pseudocode/profiles/, or None
     pages: str = None
     #: one line for ``--help`` and docs
@@ -130,6 +143,7 @@ PROFILES = {
         cr_field_subvl="step", cr_field_zeroing="none",
         crop_rows=r"(cmp|cr)|(mfcr|mfocrf|mtcrf|mtocrf)$", reverse_subvl="reversed",
         ffirst_scalar_sources="once", ffirst_vli_zz=True, pages="openpower_isa",
+        svp64_xer="isacaller", ffirst_cr_vector_rows=r"addg6s$",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

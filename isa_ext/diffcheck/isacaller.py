@@ -136,22 +136,29 @@ _PROFILE_LEFT_OUT = "|".join((
     r"^sv\.(cmp\w*|cr[a-z]+|mcrf)(?=\S*/[sd]?m=~?(lt|ge|gt|le|eq|ne|so|ns)\b)"
     r"(?=\S*/vec[234]\b)/",
     rf"^sv\.({_XLEN_ROWS})\.?/\S*\b[sd]?w=",
-    # the word rotates at an element width below 32 (ROTL32 of a narrower
-    # value): `sv.rlwimi/ff=~RC1/vli/dw=16 *68, 15, 31, 2, 0` leaves element 1
-    # 0x7fff on ISACaller, 0 on isa_ext; untriaged
-    r"^sv\.rlw\w+\.?/\S*\b[sd]?w=(8|16)\b",
-    # fail-first with a source width apart from the destination's: under REMAP,
-    # `sv.oris/ff=RC1/w=8/sw=32 *45, *43, 5828` stops at another element on
-    # ISACaller (its CR field from the 32-bit result), and so does
-    # `sv.xoris/ff=RC1/dw=8 *81, *17, 42782` (64-bit sources); untriaged
-    r"^sv\.\S*(?=\S*/ff=)(?=\S*/[sd]w=)/",
-    # Rc=0 fail-first on issue 15's BCD rows: `sv.addg6s/ff=RC1 *31, *92, 9`
-    # (ISACaller records CR0..CR3, isa_ext CR0 only) and
-    # `sv.cbcdtd/ff=~RC1/vli/dm=le *77, *29` (another VL); untriaged
-    r"^sv\.(addg6s|cbcdtd|cdtbcd)/\S*ff=",
-    # OE=1 with Rc=1: ISACaller leaves XER.OV/SO alone under SVP64 ("not in
-    # parallel processing"), so a later element's CR.SO differs
-    r"^sv\.[a-z]+o\.[/ ]",
+    # fail-first with a source width apart from the destination's, under
+    # SUBVL > 1 (`sv.popcntw/vec2/dw=32/ff=RC1 *30, *48`, VL=3: ISACaller
+    # writes r31, isa_ext stops before it; `sv.addmeo/sw=32/ff=RC1/vec4`),
+    # and on the setbc family (`sv.setnbcr/ff=~RC1/vli/dw=8/vec4 5, 2`:
+    # CR0 GT on ISACaller, LT here), and with a twin predicate
+    # (`sv.rlwinm/sm=~r30/ff=~RC1/dw=8 *48, *59, 0, 0, 1`, VL=4: ISACaller
+    # ends with VL=3, isa_ext VL=1; `sv.mcrf/dm=~r30/dw=32/ff=~RC1 2, 2`);
+    # untriaged.  (Without these, the CR of the test is at the operation
+    # width under the profile, rc_width)
+    r"^sv\.\S*(?=\S*/ff=)(?=\S*/[sd]w=)(?=\S*/(vec[234]\b|[sd]m=))/",
+    r"^sv\.setn?bcr?(?=\S*/ff=)(?=\S*/[sd]w=)/",
+    # fail-first with a source predicate, at any width: `sv.rldicl/ff=RC1/
+    # vli/sm=r30 *81, *17, 21, 0`, VL=4, ends with VL=2 on ISACaller, VL=1
+    # here (found by the CI draw once the scope widened); as with the
+    # rlwinm example above, ISACaller's VL looks cut at srcstep + 1 where
+    # isa_ext cuts at the destination element; untriaged
+    r"^sv\.\S*(?=\S*/ff=)(?=\S*/sm=)/",
+    # Rc=0 fail-first on issue 15's BCD rows with SUBVL > 1 or a predicate:
+    # `sv.addg6s/ff=RC1/vec2 *77, 38, *88` (CR fields per sub-element here),
+    # `sv.addg6s/m=ne/ff=~RC1 *14, 61, 54`, `sv.cdtbcd/ff=RC1/vli/sm=~r3 48,
+    # *12` (another VL); untriaged.  (Without them they agree: addg6s's CR
+    # field per element is the profile's ffirst_cr_vector_rows)
+    r"^sv\.(addg6s|cbcdtd|cdtbcd)(?=\S*/ff=)(?=\S*/(vec[234]\b|[sd]?m=))/",
     # rldcl/rldcr only at XLEN < 64 (/w=, or both /sw= and /dw=): at 64
     # ISACaller rotates by (RB)[59:63], not (RB)[58:63] (docs/compat.md)
     r"^sv\.rldc[lr]\.?(?!\S*/w=)(?!(?=\S*/sw=)\S*/dw=)[/ ]"))
@@ -255,6 +262,12 @@ def make_cases(isa, seed, count, rows=None, per_case=3, nop_suffix=True, leave_o
             # uses them (docs/compat.md "reverse gear under REMAP", "REMAP
             # step of a twin-predicated operand")
             chosen = [re.sub(r"/mrr\b|/[sd]m=[^/\s]+|/[sd]z\b", "", ln) for ln in chosen]
+            # no fail-first with SUBVL > 1 either: `sv.sld/ff=~RC1/vec4 *59,
+            # *61, *54` under `svshape 1,2,1,0,0; svremap 1,0,0,3,1,1,0`:
+            # ISACaller stores zeros to r59..r61, isa_ext (RC1 results stored
+            # under the profile) leaves them; untriaged (docs/compat.md)
+            chosen = [re.sub(r"/ff=[^/\s]+|/vli\b", "", ln) if re.search(r"/vec[234]\b", ln)
+                      else ln for ln in chosen]
             if vf:
                 chosen = [_NOT_VERTICAL.sub("", ln) for ln in chosen]
             # svremap: SVme (which operands), mi0 mi1 mi2 mo0 mo1 (the

@@ -239,8 +239,13 @@ class PageCompiler:
 
     def __init__(self, form, regclass, rc=None, rc_target=None, name="insn",
                  where_file="<page>", first_line=1, extra_params=(), implicit=(),
-                 xlen=64, dialect="book"):
+                 xlen=64, dialect="book", svp64_so=False):
         self.form = form
+        # the page runs as an SVP64 element under the SVP64 appendix's "XER,
+        # SO and other global flags" / "OE=1" rules: XER.SO is neither read
+        # nor written; the name SO is a local of the element that starts at 0,
+        # so that an Rc=1 record's SO is this element's own overflow (OE=1)
+        self.so = "_so" if svp64_so else "s.so"
         # "openpower": openpower-isa's reading of names (see x_name) and its
         # helper functions (openpower_helpers), found before the library's
         self.dialect = dialect
@@ -346,6 +351,8 @@ class PageCompiler:
             return Val("_cr_get(CRF)", 64)
         if name == "XER":
             return Val("_xer_get(s)", 64)
+        if name == "SO":
+            return Val(self.so, 1)
         if name in SPECIALS:
             attr, w = SPECIALS[name]
             return Val(f"s.{attr}", w)
@@ -455,7 +462,8 @@ class PageCompiler:
         # XER[SO] and friends
         if isinstance(base, Tree) and base.data == "name" and str(base.children[0]) == "XER" \
                 and isinstance(idx, Tree) and idx.data == "name" and str(idx.children[0]) in XER_BITS:
-            return Val(f"s.{XER_BITS[str(idx.children[0])][0]}", 1)
+            bit = str(idx.children[0])
+            return Val(self.so if bit == "SO" else f"s.{XER_BITS[bit][0]}", 1)
         if isinstance(base, Tree) and base.data == "name" and str(base.children[0]) == "CR" \
                 and str(base.children[0]) not in self.vars:
             i = self.expr(idx)
@@ -869,7 +877,8 @@ class PageCompiler:
                 attr, w = SPECIALS[name]
                 self.op_assigned.add(name)
                 self.note_write()
-                self.emit(f"s.{attr} = {self.fit_state(v, w)}")
+                loc = self.so if name == "SO" else f"s.{attr}"
+                self.emit(f"{loc} = {self.fit_state(v, w)}")
                 return
             if self.is_field(name) and self.dialect != "openpower":
                 # (openpower-isa's pages may: "D <- d0||d1||d2" makes a
@@ -926,7 +935,9 @@ class PageCompiler:
                     idx = target.children[1]
                     if isinstance(idx, Tree) and idx.data == "name" and str(idx.children[0]) in XER_BITS:
                         self.note_write()
-                        self.emit(f"s.{XER_BITS[str(idx.children[0])][0]} = {self.fit_state(v, 1)}")
+                        bit = str(idx.children[0])
+                        loc = self.so if bit == "SO" else f"s.{XER_BITS[bit][0]}"
+                        self.emit(f"{loc} = {self.fit_state(v, 1)}")
                         return
                 if bname == "CR" and "CR" not in self.vars:
                     self.prologue.add("CRF")
@@ -1005,6 +1016,8 @@ class PageCompiler:
         if any(self.op_wants):
             from . import openpower_envelope
             openpower_envelope.epilogue(self)
+        if self.so != "s.so":
+            self.lines.insert(0, (1, "_so = 0", 0))
         if self.dialect == "openpower" and "overflow" in self.vars:
             # read by the envelope and the Rc=1 record on every path
             self.lines.insert(0, (1, "v_overflow = None", 0))
@@ -1039,14 +1052,14 @@ class PageCompiler:
             if self.xlen != 64:  # the result's sign is bit 0 of XLEN bits
                 bias = hex(1 << (self.xlen - 1))
                 v = f"((({v} ^ {bias}) - {bias}) & {hex(library.M64)})"
-            so = "s.so"
+            so = self.so
             if self.dialect == "openpower" and "overflow" in self.vars \
                     and not self.is_field("OE"):
                 # openpower-isa's simulator records SO=1 in CR0 when the page's
                 # "overflow" is 1 (caller.py handle_comparison): how a page
                 # without OE (dsld) says so.  With OE, the ISA's CR0.SO is
                 # XER.SO (set by the envelope when OE=1), not that variable.
-                so = "(s.so | (v_overflow or 0))"
+                so = f"({self.so} | (v_overflow or 0))"
             self.emit(f"CRF[_crf] = _cr0({v}, {so})")
         elif self.rc == "CR1":
             self.fields_used.add("Rc")
@@ -1060,10 +1073,12 @@ _PROLOGUE = {"G": "G = s.gpr", "F": "F = s.fpr", "CRF": "CRF = s.cr", "M": "M = 
 
 
 def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implicit=(),
-                 xlen=64, dialect=None):
+                 xlen=64, dialect=None, svp64_so=False):
     """Compile ``page`` (a pages.Page) for ``form``; return a :class:`Compiled`.
     ``implicit``: the row's implicit register operands (named like fields);
-    ``xlen``: the GPR width the page runs at (see :func:`names_xlen`)."""
+    ``xlen``: the GPR width the page runs at (see :func:`names_xlen`);
+    ``svp64_so``: compiled for an SVP64 element whose XER.SO is not the
+    register's (see PageCompiler)."""
     name = name or re.sub(r"\W", "_", page.mnemonic or "insn")
     dialect = dialect or getattr(page, "dialect", "book")
     if dialect == "openpower" and not page.code.strip():
@@ -1072,7 +1087,7 @@ def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implici
     tree = parse(page.code, page.filename, page.code_line, dialect)
     pc = PageCompiler(form, regclass, rc=rc, rc_target=rc_target, name=name,
                       where_file=page.filename, first_line=page.code_line,
-                      implicit=implicit, xlen=xlen, dialect=dialect)
+                      implicit=implicit, xlen=xlen, dialect=dialect, svp64_so=svp64_so)
     if dialect == "openpower":
         from . import openpower_envelope
         pc.op_wants = openpower_envelope.wants(page)

@@ -91,13 +91,13 @@ def epilogue(comp):
         comp.emit("if v_overflow is not None:")
         comp.indent += 1
         comp.emit("s.ov = s.ov32 = v_overflow & 1")
-        comp.emit("s.so |= s.ov")
+        comp.emit(f"{comp.so} |= s.ov")
         comp.indent -= 1
     else:
         comp.emit("if _addterms:")
         comp.indent += 1
         comp.emit(f"s.ov = _op_overflow(_addterms, {w})")
         comp.emit("s.ov32 = _op_overflow(_addterms, 32)")
-        comp.emit("s.so |= s.ov")
+        comp.emit(f"{comp.so} |= s.ov")
         comp.indent -= 1
     comp.indent -= 1

@@ -558,16 +558,22 @@ class SVInsn:
                 w = r.ew if o.cls == "gpr" else 64
                 v = read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
                               element_index(o, ks, kd, tables, True) if o.vec else 0, w)
-                crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
+                crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
                 if r.rc1:  # RC1=0: z/nonz tested, no CR recorded
                     s.cr[kd] = crval
             elif kind == "rc0":
                 # Rc=0: CR of the result element as if Rc=1 (signed at ELWIDTH, SO
                 # copied); stored only with RC1, which discards the result instead
                 w = r.ew
-                v = read_elem(s.gpr, o.base,
-                              element_index(o, ks, kd, tables, True) if o.vec else 0, w)
-                crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
+                if rec.rc_bits != w and rec.scratch_needed:
+                    # at the operation width (profile rc_width "operation", as
+                    # an Rc=1 record): the page's result before truncation
+                    w = rec.rc_bits
+                    v = self.scratch[o.sidx] & ((1 << w) - 1)
+                else:
+                    v = read_elem(s.gpr, o.base,
+                                  element_index(o, ks, kd, tables, True) if o.vec else 0, w)
+                crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
                 if r.rc1:
                     s.cr[crf] = crval
                     if not rec.rc1_stores:
@@ -660,7 +666,7 @@ class SVInsn:
         v = 0 if szero else read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
                                       element_index(o, ks, kd, tables, False)
                                       if o.vec else 0, w)
-        c = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | (s.so & 1)
+        c = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(self.rec, s)
         if self.rec.rm.rc1:  # RC1=0: z/nonz tested, no CR recorded
             s.cr[kd] = c
         return c
@@ -910,6 +916,12 @@ class _Schedule:
 
     def __iter__(self):
         return (index for index, _ends in remap.schedule(self.value, self.read_index))
+
+
+def _so(rec, s):
+    """SO of a CR field recorded "as if Rc=1" by the SVP64 loop: XER.SO, or 0
+    where an SVP64 instruction does not read it (profile svp64_xer "spec")."""
+    return 0 if rec.svp64_so else s.so & 1
 
 
 @lru_cache(maxsize=256)

@@ -265,7 +265,9 @@ class SVRecord:
         from .asm import mode_kind
         self.kind = mode_kind(isa, row, cat)
         r = self.rm = rmmod.RM(rmmod.rm_of(prefix), cat.ptype)
-        self.c = c = isa.compiled(row)
+        # profile svp64_xer: the element's XER.SO is not the register's (spec)
+        self.svp64_so = svp64_so = isa.profile.svp64_xer == "spec"
+        self.c = c = isa.compiled(row, svp64_so=svp64_so)
         fields = d.fields
         self.rc = bool(fields.get("Rc")) and row.rc in ("CR0", "CR1")
         regclass = isa.forms.regclass
@@ -333,6 +335,8 @@ class SVRecord:
             r.rg = 0
             r.ew = r.ews = 64
         self.base_args = [fields[p] for p in c.params]
+        if not svp64_so and "OE" in c.params:
+            self.base_args[c.params.index("OE")] = 0  # ISACaller ignores OE under SVP64
         for o in self.ops:
             self.base_args[o.pos] = o.base
         self.vecops = [o for o in self.ops if o.vec]
@@ -412,7 +416,9 @@ class SVRecord:
                     # no Rc column: the as-if-Rc=1 field is CR0, a vector with
                     # the result (spec) or CR0 for every element (ISACaller)
                     self.crbase = 0
-                    self.crvec = res.vec and isa.profile.vector_rc_field != "cr0"
+                    vrows = isa.profile.ffirst_cr_vector_rows
+                    self.crvec = res.vec and (isa.profile.vector_rc_field != "cr0" or bool(
+                        vrows and re.match(vrows, d.mnemonic)))
                 self.ffcr = ("rc0", res)
             else:
                 cro = [o for o in self.dstops if o.cls == "crf"]
@@ -470,7 +476,7 @@ class SVRecord:
         if (isa.profile.elwidth_xlen and opw != 64 and gops and not fops
                 and self.kind != "ldst" and pcompiler.names_xlen(row.page)):
             self.xlen = opw
-            self.c = c = isa.compiled(row, opw)
+            self.c = c = isa.compiled(row, opw, svp64_so=self.svp64_so)
             self.sext = False
         elif xlen_row:
             # the operation depends on XLEN (word halves, double-width
