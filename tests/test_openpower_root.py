@@ -338,13 +338,21 @@ def test_privileged_pages_get_no_rows(theirs):
     assert "mtmsr" not in theirs.by_mnemonic and "tlbie" not in theirs.by_mnemonic
 
 
-def test_a_page_that_does_not_compile(theirs):
+def test_a_page_that_does_not_compile(snapshot, theirs):
     # mtspr's page says "see(Book_III_p974)": isa_ext's own page runs instead
     res = run_asm(theirs, "mtspr 9,3\n", gpr=[(3, 77)])  # SPR 9 is CTR
     assert res.stop == "end" and res.changed()["ctr"] == (0, 77)
     assert "mtspr" in theirs.openpower.fell_back
-    # cffpr has only openpower-isa's page (reset_xflags() is not a helper): it traps
-    res = run_asm(theirs, "cffpr 3,1,0,0\n")
+    # so does cffpr's (reset_xflags() is not a helper): 2.5 rounds to even, 2
+    res = run_asm(theirs, "cffpr 3,1,0,0\n", fpr=[(1, double(2.5))])
+    assert res.stop == "end" and res.changed()["r3"] == (0, 2)
+    assert "cffpr" in theirs.openpower.fell_back
+    # without isa_ext's svp64 extension cffpr has only openpower-isa's page
+    # (and its minor_63.csv row): it traps
+    own = [e for e in ISA(use_cache=False).extensions if e != "svp64"]
+    only_theirs = ISA(use_cache=False, extensions=own, openpower_root=snapshot)
+    assert [r.mnemonic for r in only_theirs.openpower.table_rows if r.mnemonic == "cffpr"]
+    res = run_asm(only_theirs, "cffpr 3,1,0,0\n")
     assert res.stop == "trap" and "openpower-isa's page does not compile" in res.trap.reason
 
 
