@@ -331,6 +331,21 @@ def test_instructions_only_their_tables_encode_run(snapshot):
     assert res.fpr[1] == double(0.25) and res.fpr[3] == double(0.25)
     assert res.fpr[5] == double(3.0) and res.fpr[7] == double(256.0)
     assert "frecip" not in ISA(use_cache=False, extensions=own).by_mnemonic
+    # their RM-2P-1S1D.csv row "frecip,NORMAL,,2P,EXTRA3,EN,d:FRT;d:CR1,s:FRB"
+    # makes the row SVP64-capable: SVP64Asm writes sv.frecip *8,*16 as
+    # 0x05402400 0xfc402518 and sv.frecip. 8,*16 as 0x05400400 0xfd002519
+    assert assemble("sv.frecip *8,*16\nsv.frecip. 8,*16\n", isa=theirs).words == \
+        [0x05402400, 0xfc402518, 0x05400400, 0xfd002519]
+    from isa_ext.sim import Simulator
+    from isa_ext.svp64 import svstate as SV
+    sim = Simulator(isa=theirs)
+    sim.load_asm("sv.frecip *8,*16\n")
+    sim.state.svstate = SV.make(maxvl=3, vl=3)
+    for i, v in enumerate([4.0, 0.5, -8.0]):
+        sim.state.fpr[16 + i] = double(v)
+    assert sim.run(max_steps=3).stop == "end"
+    # 1/4, 1/0.5, 1/-8, each exact
+    assert list(sim.state.fpr[8:11]) == [double(0.25), double(2.0), double(-0.125)]
 
 
 def test_privileged_pages_get_no_rows(theirs):
