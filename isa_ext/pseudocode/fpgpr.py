@@ -62,6 +62,7 @@ def _bounds(it):
 
 
 def fp_to_gpr(s, b, it, cvm):
+    """cffpr's conversion of the double ``b`` (see the module docstring)."""
     it, cvm = int(it), int(cvm)
     lo, hi = _bounds(it)
     rn = RN_ZERO if cvm & 1 else s.fpscr & RN_MASK
