@@ -68,9 +68,9 @@ def test_encodable_reads_the_tables(tarball):
 
 
 def errata_no_encoding_table():
-    """{mnemonic: page} of the table in docs/errata.md SV-22."""
+    """{mnemonic: page} of the table in docs/errata.md SV-25."""
     text = ERRATA.read_text(encoding="utf-8")
-    start = text.index("### SV-22 ")
+    start = text.index("### SV-25 ")
     end = text.find("\n### ", start + 1)
     section = text[start:end if end > 0 else len(text)]
     return {m: p for m, p in re.findall(r"^\| `([^`]+)` \| openpower/isa/(\S+) \|",

@@ -12,7 +12,7 @@ stores, the FFT butterflies' ffadd/ffsub/ffmul/ffdiv forms) before giving
 them opcodes.  Such a mnemonic cannot be assembled or decoded by anyone, so
 the report puts it in its own category, "no encoding exists": a user-level
 mnemonic none of the snapshot's opcode tables (``openpower/isatables/``
-major.csv, minor_*.csv, extra.csv) has a row for.  docs/errata.md (SV-22)
+major.csv, minor_*.csv, extra.csv) has a row for.  docs/errata.md (SV-25)
 lists each with the other sources checked.
 
     python -m isa_ext.spec.mnemonics PATH    # a checkout or openpower-isa.tar.gz
@@ -132,7 +132,7 @@ def report(isa, path):
     lines = [f"{have} of {len(user)} user-level mnemonics ({100 * have / len(user):.1f}%)",
              f"{have} of {encodable_count} that have an encoding "
              f"({100 * have / encodable_count:.1f}%)",
-             f"{len(no_encoding)} with no encoding in any opcode table (docs/errata.md SV-22)"]
+             f"{len(no_encoding)} with no encoding in any opcode table (docs/errata.md SV-25)"]
     for page, names in _by_page(lacking):
         lines.append(f"  {page}: {len(names)} missing: {' '.join(names)}")
     for page, names in _by_page(no_encoding):
