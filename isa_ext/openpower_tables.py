@@ -10,7 +10,11 @@ bitsel=(lo, hi))``, LSB0, hi exclusive): :data:`MINOR_BITS` copies those facts.
 An opcode is a bit pattern over that range (``0b0100001010``, ``010-`` with
 ``-`` for a bit not decoded) or a number.  The operands come from the page's
 syntax line, the form (by name) from isa_ext's ``decoder/forms.txt``.
-Rows made here are scalar only (no SVP64 RM row is read).
+A row is SVP64-capable when the checkout's SVP64 tables (``RM-*.csv``,
+``LDSTRM-*.csv``: one row per instruction, its RM category the file's name
+and its EXTRA slots the columns 0..3) list it under a category isa_ext
+implements; of several rows for one instruction (``CONDITIONS``) the first
+unconditional one counts.
 """
 import csv
 import io
@@ -66,6 +70,24 @@ def _table_rows(root):
     return out
 
 
+def _rm_rows(root):
+    """{mnemonic: (RM category, EXTRA slots)} from the checkout's SVP64 tables."""
+    from .svp64.rm import CATEGORIES
+    folder = os.path.join(root, TABLES)
+    out = {}
+    for fname in sorted(os.listdir(folder)):
+        cat = fname[:-len(".csv")] if fname.endswith(".csv") else None
+        if cat not in CATEGORIES:
+            continue
+        with open(os.path.join(folder, fname), encoding="utf-8") as f:
+            for rec in csv.DictReader(f):
+                insn = (rec.get("insn") or "").strip()
+                if insn and not (rec.get("CONDITIONS") or "").strip():
+                    slots = ((rec.get(k) or "0").strip() for k in "0123")
+                    out.setdefault(insn, (cat, tuple("-" if s == "0" else s for s in slots)))
+    return out
+
+
 def rows_for(op, forms, have, existing):
     """isa_ext rows (InsnSpec) for the pages of ``op`` (an OpenpowerPages)
     whose mnemonics ``have`` lacks, from the checkout's tables; each skipped
@@ -76,6 +98,7 @@ def rows_for(op, forms, have, existing):
         for syn in page.syntaxes:
             pages.setdefault(syn[0], (page, syn))
     out, cache = [], {}
+    rm = _rm_rows(op.root)
     for po, mask, value, rec in _table_rows(op.root):
         name = rec["comment"].strip()
         if name in have or name not in pages:
@@ -85,13 +108,14 @@ def rows_for(op, forms, have, existing):
             op.table_skips[name] = "privileged: isa_ext models user mode only"
             continue
         why = _add_row(out, name, page, syn, rec, mask, value, forms, existing + out,
-                       op, form_for, cache)
+                       op, form_for, cache, rm.get(name.rstrip(".")))
         if why:
             op.table_skips[name] = why
     return out
 
 
-def _add_row(out, name, page, syn, rec, mask, value, forms, others, op, form_for, cache):
+def _add_row(out, name, page, syn, rec, mask, value, forms, others, op, form_for, cache,
+             rm=None):
     form = forms.forms.get(rec.get("form", "").strip()) or forms.forms.get(page.form)
     if form is None:
         return f"form {rec.get('form')!r} is not in isa_ext's decoder/forms.txt"
@@ -123,7 +147,8 @@ def _add_row(out, name, page, syn, rec, mask, value, forms, others, op, form_for
         used |= form.fields[n].mask()
     spec = InsnSpec(mnemonic=name, form=form, match={"PO": value >> 26}, operands=operands,
                     suffix=suffix,
-                    ins=tuple(ins), outs=tuple(outs), rc=rc, sv="", extra=(),
+                    ins=tuple(ins), outs=tuple(outs), rc=rc,
+                    sv=rm[0] if rm else "", extra=rm[1] if rm else (),
                     extension="openpower", where=f"{TABLES}/{name}")
     spec.reserved_mask = 0xFFFFFFFF & ~used
     spec.mask, spec.value = mask | spec.reserved_mask, value

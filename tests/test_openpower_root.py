@@ -331,6 +331,21 @@ def test_instructions_only_their_tables_encode_run(snapshot):
     assert res.fpr[1] == double(0.25) and res.fpr[3] == double(0.25)
     assert res.fpr[5] == double(3.0) and res.fpr[7] == double(256.0)
     assert "frecip" not in ISA(use_cache=False, extensions=own).by_mnemonic
+    # their RM-2P-1S1D.csv row "frecip,NORMAL,,2P,EXTRA3,EN,d:FRT;d:CR1,s:FRB"
+    # makes the row SVP64-capable: SVP64Asm writes sv.frecip *8,*16 as
+    # 0x05402400 0xfc402518 and sv.frecip. 8,*16 as 0x05400400 0xfd002519
+    assert assemble("sv.frecip *8,*16\nsv.frecip. 8,*16\n", isa=theirs).words == \
+        [0x05402400, 0xfc402518, 0x05400400, 0xfd002519]
+    from isa_ext.sim import Simulator
+    from isa_ext.svp64 import svstate as SV
+    sim = Simulator(isa=theirs)
+    sim.load_asm("sv.frecip *8,*16\n")
+    sim.state.svstate = SV.make(maxvl=3, vl=3)
+    for i, v in enumerate([4.0, 0.5, -8.0]):
+        sim.state.fpr[16 + i] = double(v)
+    assert sim.run(max_steps=3).stop == "end"
+    # 1/4, 1/0.5, 1/-8, each exact
+    assert list(sim.state.fpr[8:11]) == [double(0.25), double(2.0), double(-0.125)]
 
 
 def test_privileged_pages_get_no_rows(theirs):
@@ -338,13 +353,21 @@ def test_privileged_pages_get_no_rows(theirs):
     assert "mtmsr" not in theirs.by_mnemonic and "tlbie" not in theirs.by_mnemonic
 
 
-def test_a_page_that_does_not_compile(theirs):
+def test_a_page_that_does_not_compile(snapshot, theirs):
     # mtspr's page says "see(Book_III_p974)": isa_ext's own page runs instead
     res = run_asm(theirs, "mtspr 9,3\n", gpr=[(3, 77)])  # SPR 9 is CTR
     assert res.stop == "end" and res.changed()["ctr"] == (0, 77)
     assert "mtspr" in theirs.openpower.fell_back
-    # cffpr has only openpower-isa's page (reset_xflags() is not a helper): it traps
-    res = run_asm(theirs, "cffpr 3,1,0,0\n")
+    # so does cffpr's (reset_xflags() is not a helper): 2.5 rounds to even, 2
+    res = run_asm(theirs, "cffpr 3,1,0,0\n", fpr=[(1, double(2.5))])
+    assert res.stop == "end" and res.changed()["r3"] == (0, 2)
+    assert "cffpr" in theirs.openpower.fell_back
+    # without isa_ext's svp64 extension cffpr has only openpower-isa's page
+    # (and its minor_63.csv row): it traps
+    own = [e for e in ISA(use_cache=False).extensions if e != "svp64"]
+    only_theirs = ISA(use_cache=False, extensions=own, openpower_root=snapshot)
+    assert [r.mnemonic for r in only_theirs.openpower.table_rows if r.mnemonic == "cffpr"]
+    res = run_asm(only_theirs, "cffpr 3,1,0,0\n")
     assert res.stop == "trap" and "openpower-isa's page does not compile" in res.trap.reason
 
 

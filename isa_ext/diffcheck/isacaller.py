@@ -55,7 +55,8 @@ def run_case(case):
     sim = ISA(pdecode2, list(case["gpr"]), case.get("sprs", {}), case["cr"],
               initial_insns=list(words), respect_pc=True,
               initial_svstate=case["svstate"],
-              fpregfile=list(case["fpr"]) if "fpr" in case else None, bigendian=0)
+              fpregfile=list(case["fpr"]) if "fpr" in case else None, bigendian=0,
+              initial_fpscr=case.get("fpscr", 0))
     yield pdecode2.dec.bigendian.eq(0)
     steps = 0
     while sim.pc.CIA.value < end and steps < case["max_steps"]:
@@ -70,7 +71,8 @@ def run_case(case):
             "fpr": [sim.fpr(i).value for i in range(NFPR)],
             "cr": sim.cr.value & 0xFFFFFFFF, "svstate": sim.svstate.value, "steps": steps,
             "words": words, "ctr": sim.spr['CTR'].value, "lr": sim.spr['LR'].value,
-            "pc": sim.pc.CIA.value}
+            "pc": sim.pc.CIA.value, "fpscr": sim.fpscr.value & 0xFFFFFFFF,
+            "xer": sim.spr['XER'].value & 0xFFFFFFFF}
 
 def process():
     for case in batch:

@@ -715,3 +715,4 @@ runtime_function("FPSCR_RECOMPUTE", 64, "_fpscr_recompute_summary")(recompute_su
 # so that importing fp first or library first both find every name defined
 from . import fptrans  # noqa: E402,F401
 from . import openpower_helpers  # noqa: E402,F401  (the openpower dialect's FP helpers)
+from . import fpgpr  # noqa: E402,F401  (cffpr: FP to an integer in a GPR)

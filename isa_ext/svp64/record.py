@@ -140,6 +140,16 @@ class _LdStMemory:
     def __getattr__(self, name):
         return getattr(self.mem, name)
 
+    # The reservation (lXarx / stXcx.) holds the page's EA, which here lacks the
+    # element's offset and memory-side width: rather than reserve or compare a
+    # wrong address, a reservation row under an element stride or a memory
+    # element width traps before it changes anything.
+    def _no_reservation(self, *_value):
+        raise Trap("SVP64 LD/ST: load-and-reserve / store-conditional with an element "
+                   "stride or a memory-side element width is not implemented", "illegal")
+
+    reserve = reserve_length = reserve_addr = property(_no_reservation, _no_reservation)
+
 
 class LdSt:
     """How a vectorised load/store addresses memory (ldst.mdwn), decided once.
