@@ -4,9 +4,9 @@ tests/test_openpower_plugin_e2e.py; not a test module).
 stdin: JSON list of cases {"words": [int, ...] (one instruction: a word, or an
 SVP64 prefix and its suffix), "gpr": [ints], "fpr": [ints] (r0 up, at most 128),
 optional "vl" (SVSTATE VL = MAXVL, default 0), "vfirst" (SVSTATE.vfirst, default 0)
-and "cr" (the 32-bit CR, default 0)};
+"cr" (the 32-bit CR, default 0) and "fpscr" (default 0)};
 stdout: a line "RESULT <json>" with, per case, {"gpr": [128], "fpr": [128], "cr": int,
-"svstate": int} or
+"svstate": int, "fpscr": int} or
 {"illegal": reason} when the instruction raised the plugin's ILLEGAL helper
 (aborted, nothing written).
 
@@ -53,6 +53,7 @@ def main():
                 isa.gpr[i] = SelectableInt(_at(case["gpr"], i), 64)
                 isa.fpr[i] = SelectableInt(_at(case["fpr"], i), 64)
             isa.cr.value = case.get("cr", 0)
+            isa.fpscr.value = case.get("fpscr", 0)
             isa.svstate.value = 0
             isa.svstate.vl = isa.svstate.maxvl = case.get("vl", 0)
             isa.svstate.vfirst = case.get("vfirst", 0)
@@ -68,7 +69,7 @@ def main():
             out.append({"gpr": [isa.gpr(i).value for i in range(NREGS)],
                         "fpr": [isa.fpr(i).value for i in range(NREGS)],
                         "cr": isa.cr.value & 0xFFFF_FFFF,
-                        "svstate": isa.svstate.value})
+                        "svstate": isa.svstate.value, "fpscr": isa.fpscr.value})
 
     sim = Simulator(m)
     sim.add_process(process)

@@ -256,10 +256,14 @@ def ISA_EXT_SV_CALL(self, ins_name, info):
         if self._isa_ext_scope.vl == 0:
             self._isa_ext_scope = None
             return True
+    fpscr = self.fpscr.value
     try:
         info.func(self, *[SelectableInt(0, 64) for _ in names])
         if scope is not None:
             self._isa_ext_scope.commit()
+    except IsaExtIllegal:
+        self.fpscr.value = fpscr  # aborted: the lanes' FP helpers wrote nothing either
+        raise
     finally:
         self._isa_ext_walk = self._isa_ext_scope = None
     if self.is_svp64_mode:
@@ -378,6 +382,14 @@ class _Scope:
                 width = ew if op["dest"] else ews
             regs = self_.fpr if op["regfile"] == "FPR" else self_.gpr
             self.operands[field] = (regs, base, vec, width, op["dest"])
+            # isa_ext's register-file-end rule (isa_ext/svp64/regfile_end.py): a
+            # vector operand running past r127/f127 traps before any lane runs
+            elements = vl * self.subvl
+            last = base + (elements * width - 1) // 64
+            if vec and elements and last > 127:
+                p = "f" if op["regfile"] == "FPR" else "r"
+                raise IsaExtIllegal(f"{self.name}: vector operand {field} at {p}{base} runs "
+                                    f"past {p}127 ({elements} elements end in {p}{last})")
         self.pending = {}
 
     def _operand(self, field):
@@ -503,11 +515,175 @@ def HELPER_LANE(self, lane):
     return SelectableInt(0, 1)  # no helper lanes
 
 
+def ISA_EXT_INT(self, x):
+    """x as a Python int (its unsigned value): the plugin's integer-width
+    conversion wraps the operands combined with a loop index in it, so the
+    arithmetic is integer there as it is in isa_ext (plugin.integer_width)."""
+    return _int(x)
+
+
+# --- FPADD(a, b, bits): the quad swizzles' add forms --------------------------------
+#
+# isa_ext's FPADD (isa_ext/pseudocode/fp.py, docs/fpscr.md): the exact sum rounded
+# once, to double (bits 64) or single precision (bits 32, the result held as a
+# double) in FPSCR.RN; Power NaN propagation (the first NaN operand, quieted);
+# FPSCR: the sticky exception bits with FX, FR/FI of this add, FPRF of the
+# result, the VX/FEX summaries.  openpower-isa's FPADD64/FPADD32 are Python
+# float additions that leave the FPSCR alone, so the page cannot use them.
+
+def _fpscr_bit(n):
+    return 1 << (63 - n)  # MSB0 bit n of the 64-bit FPSCR
+
+
+FX, FEX, VX, OX, UX, ZX, XX = (_fpscr_bit(n) for n in range(32, 39))
+VXSNAN, VXISI = _fpscr_bit(39), _fpscr_bit(40)
+FR, FI = _fpscr_bit(45), _fpscr_bit(46)
+FPRF_SHIFT = 63 - 51
+VE, OE, UE, ZE, XE = (_fpscr_bit(n) for n in range(56, 61))
+INVALID = sum(_fpscr_bit(n) for n in (39, 40, 41, 42, 43, 44, 53, 54, 55))
+EXCEPTIONS = OX | UX | ZX | XX | INVALID
+RESERVED = (((1 << 29) - 1) << 35) | _fpscr_bit(52)
+MSR_FE = (1 << 11) | (1 << 8)  # MSR.FE0, MSR.FE1
+QNAN = 0x7FF8_0000_0000_0000
+# (precision, emin, emax) of the result
+FP_FORMATS = {64: (53, -1022, 1023), 32: (24, -126, 127)}
+
+
+def _nan(x):
+    return (x >> 52) & 0x7FF == 0x7FF and x & ((1 << 52) - 1)
+
+
+def _inf(x):
+    return x & ~(1 << 63) == 0x7FF0_0000_0000_0000
+
+
+def _finite(x):
+    """(sign, mantissa, exponent): |x| = mantissa * 2**exponent."""
+    e, frac = (x >> 52) & 0x7FF, x & ((1 << 52) - 1)
+    return (x >> 63, frac, -1074) if e == 0 else (x >> 63, frac | (1 << 52), e - 1075)
+
+
+def _pack(sign, mant, exp):
+    """The double image of sign * mant * 2**exp (representable as a double)."""
+    if mant == 0:
+        return sign << 63
+    shift = mant.bit_length() - 53
+    mant, exp = (mant >> shift, exp + shift) if shift > 0 else (mant << -shift, exp + shift)
+    biased = exp + 1075
+    if biased <= 0:
+        return (sign << 63) | (mant >> (1 - biased))
+    return (sign << 63) | (biased << 52) | (mant & ((1 << 52) - 1))
+
+
+def _round(sign, mant, exp, fmt, rn):
+    """(image, exception bits among XX OX UX, rounded up) of sign * mant * 2**exp
+    rounded to ``fmt`` in mode rn (0 nearest even, 1 zero, 2 +inf, 3 -inf);
+    tininess before rounding (Power ISA)."""
+    precision, emin, emax = fmt
+    top = mant.bit_length() - 1 + exp
+    quantum = max(top, emin) - (precision - 1)
+    shift = quantum - exp
+    if shift <= 0:
+        kept, half, more = mant << -shift, False, False
+    else:
+        kept, rest = mant >> shift, mant & ((1 << shift) - 1)
+        half, more = rest >> (shift - 1) == 1, rest & ((1 << (shift - 1)) - 1) != 0
+    inexact = half or more
+    up = (half and (more or kept & 1)) if rn == 0 else \
+        (inexact and (sign == 1 if rn == 3 else sign == 0)) if rn in (2, 3) else False
+    kept += int(bool(up))
+    flags = (XX if inexact else 0) | (UX if inexact and top < emin else 0)
+    if kept.bit_length() - 1 + quantum > emax:
+        if rn == 0 or (rn == 2 and not sign) or (rn == 3 and sign):
+            return (sign << 63) | 0x7FF0_0000_0000_0000, flags | OX | XX, True
+        return _pack(sign, (1 << precision) - 1, emax - precision + 1), flags | OX | XX, False
+    return _pack(sign, kept, quantum), flags, bool(up)
+
+
+def _round_enabled(fpscr, sign, mant, exp, fmt, rn):
+    """_round, with OE=1 / UE=1: an overflow or a tiny result is delivered with its
+    exponent adjusted into range (1536 for double, 192 for single; Book I 4.4.4/5),
+    OX or UX set and XX only if that result is inexact."""
+    result, flags, up = _round(sign, mant, exp, fmt, fpscr & 3)
+    adjust = 3 * (fmt[2] + 1) // 2
+    if flags & OX and fpscr & OE:
+        result, again, up = _round(sign, mant, exp - adjust, fmt, fpscr & 3)
+        return result, OX | (again & XX), up
+    if fpscr & UE and mant and mant.bit_length() - 1 + exp < fmt[1]:
+        result, again, up = _round(sign, mant, exp + adjust, fmt, fpscr & 3)
+        return result, UX | (again & XX), up
+    return result, flags, up
+
+
+def _fprf(x):
+    sign = x >> 63
+    if _nan(x):
+        return 0b10001
+    if _inf(x):
+        return 0b01001 if sign else 0b00101
+    if x & ~(1 << 63) == 0:
+        return 0b10010 if sign else 0b00010
+    if (x >> 52) & 0x7FF == 0:
+        return 0b11000 if sign else 0b10100
+    return 0b01000 if sign else 0b00100
+
+
+def _fp_finish(self, result, exceptions, up):
+    old = self.fpscr.value
+    if exceptions & INVALID and old & VE:
+        # isa_ext traps here too: the result would be "FRT unchanged", which a
+        # lane's write through a helper cannot express
+        raise IsaExtIllegal("an enabled invalid-operation or zero-divide exception (FPSCR "
+                            "VE/ZE=1) inside this instruction is not implemented")
+    new = (old & ~(FR | FI)) | exceptions
+    if exceptions & XX:
+        new |= FI | (FR if up else 0)
+    new = (new & ~(0x1F << FPRF_SHIFT)) | (_fprf(result) << FPRF_SHIFT)
+    if (new & ~old) & EXCEPTIONS:
+        new |= FX
+    new &= ~(VX | FEX | RESERVED)
+    if new & INVALID:
+        new |= VX
+    if (new & VX and new & VE) or any(new & x and new & e for x, e in
+                                      ((OX, OE), (UX, UE), (ZX, ZE), (XX, XE))):
+        new |= FEX
+    if self.msr.value & MSR_FE and any(exceptions & x and new & e for x, e in
+                                       ((INVALID, VE), (OX, OE), (UX, UE), (XX, XE))):
+        raise IsaExtIllegal("a floating-point enabled exception interrupt (MSR.FE0/FE1 "
+                            "not 0) inside an isa_ext instruction is not supported by "
+                            "the isa_ext plugin for openpower-isa")
+    self.fpscr.value = new
+    return SelectableInt(result, 64)
+
+
+def FPADD(self, a, b, bits):
+    a, b, bits = _int(a), _int(b), _int(bits)
+    fmt, rn = FP_FORMATS[bits], self.fpscr.value & 3
+    snan = VXSNAN if any(_nan(x) and not x & (1 << 51) for x in (a, b)) else 0
+    for x in (a, b):
+        if _nan(x):
+            x |= 1 << 51
+            return _fp_finish(self, x & ~((1 << 29) - 1) if bits == 32 else x, snan, False)
+    if _inf(a) or _inf(b):
+        if _inf(a) and _inf(b) and a >> 63 != b >> 63:
+            return _fp_finish(self, QNAN, VXISI, False)
+        return _fp_finish(self, a if _inf(a) else b, 0, False)
+    (sa, ma, ea), (sb, mb, eb) = _finite(a), _finite(b)
+    e = min(ea, eb)
+    total = (-1) ** sa * (ma << (ea - e)) + (-1) ** sb * (mb << (eb - e))
+    if total == 0:
+        # an exact zero: the operands' sign if they agree, else +0 (-0 rounding down)
+        sign = sa if sa == sb and ma == mb == 0 else int(rn == 3)
+        return _fp_finish(self, sign << 63, 0, False)
+    result, flags, up = _round_enabled(self.fpscr.value, int(total < 0), abs(total), e, fmt, rn)
+    return _fp_finish(self, result, flags, up)
+
+
 PROVIDED = ("ILLEGAL", "ISA_EXT_SCALAR_ONLY", "ISA_EXT_SV_CALL", "ISA_EXT_SVP64", "ISA_EXT_GROUPS",
             "ISA_EXT_GROUP", "ISA_EXT_GROUP_END", "ISA_EXT_GROUPS_END", "SRC_SUB",
             "DST_SUB_assign", "SRC_N", "DST_N", "IN_PLACE", "FP_ONE", "LANE", "LANE_assign",
             "LANE_ACTIVE", "ACTIVE", "ISA_EXT_VL", "ISA_EXT_SUBVL", "WARP_ID", "SM_ID",
-            "WARPS_PER_SM", "SM_COUNT", "HELPER_LANE")
+            "WARPS_PER_SM", "SM_COUNT", "HELPER_LANE", "ISA_EXT_INT", "FPADD")
 
 
 def install(cls):
