@@ -33,12 +33,21 @@ ISA_EXT_GROUP_END commits them.  With no group to run (VL=0, all masked out) one
 group runs that reads zeros and writes nothing, so the page's encoding checks
 (ILLEGAL) apply whatever the predicate, as isa_ext checks them at decode.
 """
+import math
+import struct
+
 from openpower.decoder.selectable_int import SelectableInt
 
 
 class IsaExtIllegal(Exception):
     """An isa_ext extension instruction's ILLEGAL(reason): raised before the
     page writes any register, so the instruction is aborted, nothing written."""
+
+
+class IsaExtLaneTrap(Exception):
+    """TRAP_AT_LANE(i, reason) of a vector-scope page (isa_ext/gpu/vector_scope.py):
+    a trap part-way through the lanes; memory the earlier lanes wrote stays,
+    register results are discarded (the scope never commits)."""
 
 
 def ILLEGAL(self, reason=""):
@@ -390,7 +399,7 @@ class _Scope:
                 p = "f" if op["regfile"] == "FPR" else "r"
                 raise IsaExtIllegal(f"{self.name}: vector operand {field} at {p}{base} runs "
                                     f"past {p}127 ({elements} elements end in {p}{last})")
-        self.pending = {}
+        self.pending, self.spans = {}, set()
 
     def _operand(self, field):
         op = self.operands.get(str(field))
@@ -425,6 +434,32 @@ class _Scope:
         if not (self.active >> lane) & 1 and self.sz:
             return 0  # sz defines an inactive lane's value; without it: the register
         return self._get(regs, base, lane * self.subvl + k, width)
+
+    def group(self, field, n, lane, k):
+        """Sub-element k of lane ``lane``'s n-element group: element n*lane+k of a
+        vector operand, element k of a scalar one (vector_scope.Scope.group)."""
+        if self.subvl != 1:
+            raise IsaExtIllegal(f"{self.name}: SUBVL={self.subvl} is not defined for this "
+                                "instruction (its lanes read groups of elements)")
+        regs, base, vec, width, _dest = self._operand(field)
+        if not 0 <= k < n:
+            return 0  # lane i has no k-th of n (read nowhere)
+        if (str(field), n) not in self.spans:
+            # the whole span, at the first GROUP read of it (before any lane's effects)
+            self.spans.add((str(field), n))
+            elements = n * self.vl if vec else n
+            last = base + (elements * width - 1) // 64
+            if last > 127:
+                what = "vector operand" if vec else "scalar operand group"
+                raise IsaExtIllegal(f"{self.name}: {what} {field} at r{base} runs past r127 "
+                                    f"({elements} elements end in r{last})")
+        if not vec:
+            return self._get(regs, base, k, width)
+        if not 0 <= lane < self.vl:
+            raise IsaExtIllegal(f"{self.name}: lane {lane} outside the vector (VL={self.vl})")
+        if not (self.active >> lane) & 1 and self.sz:
+            return 0
+        return self._get(regs, base, n * lane + k, width)
 
     def write(self, field, lane, value, k=None):
         _regs, _base, vec, _width, _dest = self._operand(field)
@@ -474,6 +509,19 @@ def LANE(self, field, lane, k=None):
 def LANE_assign(self, field, lane, *rest):
     k, value = (None, rest[0]) if len(rest) == 1 else (_int(rest[0]), rest[1])
     _scope(self).write(field, _int(lane), _int(value), k)
+
+
+def GROUP(self, field, n, lane, k):
+    return SelectableInt(_scope(self).group(field, _int(n), _int(lane), _int(k)), 64)
+
+
+def TRAP_AT_LANE(self, lane, reason):
+    """Stop at ``lane``: SVSTATE's steps name it under a prefix, the reason names
+    it, as isa_ext's vector-scope engine reports a LaneFault."""
+    s, lane = _scope(self), _int(lane)
+    if self.is_svp64_mode:
+        self.svstate.srcstep = self.svstate.dststep = lane
+    raise IsaExtLaneTrap(f"{s.name}: lane {lane}: {reason} (lanes before it applied)")
 
 
 def LANE_ACTIVE(self, lane):
@@ -679,11 +727,97 @@ def FPADD(self, a, b, bits):
     return _fp_finish(self, result, flags, up)
 
 
+def ISA_EXT_EXTZ64(self, x):
+    """Our EXTZ64: x zero-extended to 64 bits (openpower-isa's EXTZ64 keeps only
+    its low 32 bits; plugin.RENAMED_CALLS)."""
+    return SelectableInt(_int(x) & M64, 64)
+
+
+def ISA_EXT_MEMVAL(self, value, size):
+    """The value a "MEM(ea, size) <- value" of ours stores: its low size bytes, as
+    the SelectableInt openpower-isa's memassign takes (plugin._mem_store)."""
+    size = _int(size)
+    return SelectableInt(_int(value) & ((1 << (8 * size)) - 1), 8 * size)
+
+
+def EXTZ128(self, x):
+    return SelectableInt(_int(x) & ((1 << 128) - 1), 128)
+
+
+# --- the surface atomics' floating point (isa_ext/ext/gpu.py): flush-to-zero,
+# round to nearest even, no FPSCR; a NaN result is the format's canonical quiet
+# NaN; min/max give the other operand when one is a NaN, -0 orders below +0.
+
+class _Float:
+    def __init__(self, code, bits, exp_bits, qnan):
+        self.code, self.bits, self.exp_bits, self.qnan = code, bits, exp_bits, qnan
+        self.man_bits, self.sign = bits - 1 - exp_bits, 1 << (bits - 1)
+
+    def flush(self, x):
+        if (x >> self.man_bits) & ((1 << self.exp_bits) - 1) == 0:
+            return x & self.sign  # a subnormal: a zero of its sign
+        return x
+
+    def value(self, x):
+        return struct.unpack("<" + self.code, x.to_bytes(self.bits // 8, "little"))[0]
+
+    def encode(self, v):
+        if math.isnan(v):
+            return self.qnan
+        try:
+            raw = struct.pack("<" + self.code, v)
+        except OverflowError:  # rounds past the largest finite value
+            raw = struct.pack("<" + self.code, math.copysign(math.inf, v))
+        return self.flush(int.from_bytes(raw, "little"))
+
+    def add(self, a, b):
+        # the double sum, rounded again, is correctly rounded for binary32 and
+        # binary16 operands (53 >= 2p + 2)
+        return self.encode(self.value(self.flush(a)) + self.value(self.flush(b)))
+
+    def pick(self, a, b, smaller):
+        a, b = self.flush(a), self.flush(b)
+        va, vb = self.value(a), self.value(b)
+        if math.isnan(va) and math.isnan(vb):
+            return self.qnan
+        if math.isnan(va):
+            return b
+        if math.isnan(vb):
+            return a
+        ka, kb = (va, -1 if a & self.sign else 0), (vb, -1 if b & self.sign else 0)
+        return a if (ka <= kb) == smaller else b
+
+
+_F32, _F16 = _Float("f", 32, 8, 0x7FC0_0000), _Float("e", 16, 5, 0x7E00)
+
+
+def _halves(fn, a, b):
+    a, b = _int(a), _int(b)
+    return SelectableInt((fn(a >> 16, b >> 16) << 16) | fn(a & 0xFFFF, b & 0xFFFF), 32)
+
+
+def F32ADD_FTZ_RN(self, a, b):
+    return SelectableInt(_F32.add(_int(a), _int(b)), 32)
+
+
+def F16X2ADD_FTZ_RN(self, a, b):
+    return _halves(_F16.add, a, b)
+
+
+def F16X2MIN(self, a, b):
+    return _halves(lambda x, y: _F16.pick(x, y, True), a, b)
+
+
+def F16X2MAX(self, a, b):
+    return _halves(lambda x, y: _F16.pick(x, y, False), a, b)
+
+
 PROVIDED = ("ILLEGAL", "ISA_EXT_SCALAR_ONLY", "ISA_EXT_SV_CALL", "ISA_EXT_SVP64", "ISA_EXT_GROUPS",
             "ISA_EXT_GROUP", "ISA_EXT_GROUP_END", "ISA_EXT_GROUPS_END", "SRC_SUB",
             "DST_SUB_assign", "SRC_N", "DST_N", "IN_PLACE", "FP_ONE", "LANE", "LANE_assign",
             "LANE_ACTIVE", "ACTIVE", "ISA_EXT_VL", "ISA_EXT_SUBVL", "WARP_ID", "SM_ID",
-            "WARPS_PER_SM", "SM_COUNT", "HELPER_LANE", "ISA_EXT_INT", "FPADD")
+            "WARPS_PER_SM", "SM_COUNT", "HELPER_LANE", "ISA_EXT_INT", "FPADD", "GROUP", "TRAP_AT_LANE", "ISA_EXT_EXTZ64",
+            "ISA_EXT_MEMVAL", "EXTZ128", "F32ADD_FTZ_RN", "F16X2ADD_FTZ_RN", "F16X2MIN", "F16X2MAX")
 
 
 def install(cls):

@@ -301,8 +301,40 @@ def _precedence_safe(line):
     return line
 
 
+# Functions openpower-isa defines with another meaning than ours: EXTS there
+# extends to its 1024-bit "unlimited" width (ours to XLEN, 64: "x < height" then
+# compares a 1024-bit with a 64-bit value, which its SelectableInt refuses), its
+# EXTZ64 keeps only the low 32 bits.  Calls become theirs of our meaning, or an
+# installed helper's.
+RENAMED_CALLS = {"EXTS": "EXTS64", "EXTZ64": "ISA_EXT_EXTZ64"}
+
+
+def _renamed_calls(line):
+    parts = re.split(r"('[^']*')", line)
+    for n in range(0, len(parts), 2):
+        parts[n] = re.sub(r"(?<![\w.])(" + "|".join(RENAMED_CALLS) + r")(?=\s*\()",
+                          lambda m: RENAMED_CALLS[m.group(1)], parts[n])
+    return "".join(parts)
+
+
+# "MEM(ea, n) <- v": ours stores v's low n bytes, whatever v is; openpower-isa's
+# memassign needs a SelectableInt (an integer, "r <- 0", has no .value there) and
+# ORs its whole value into the memory word (bits above n bytes would land on the
+# neighbours).  The installed ISA_EXT_MEMVAL(v, n) gives v's low n bytes.
+_MEM_STORE = re.compile(r"^(?P<head>\s*(?:.*?\b(?:then|else)\s+)?)MEM\((?P<args>.*)\)\s*<-\s*"
+                        r"(?P<value>.+)$")
+
+
+def _mem_store(line):
+    m = _MEM_STORE.match(line)
+    if m is None or not _balanced(m.group("args")):
+        return line
+    size = _split_top(m.group("args"), ops=(",",))[-1].strip()
+    return f"{m.group('head')}MEM({m.group('args')}) <- ISA_EXT_MEMVAL({m.group('value')}, {size})"
+
+
 def _requote(line):
-    line = _rewrite_call_assignment(line)
+    line = _renamed_calls(_rewrite_call_assignment(_mem_store(line)))
     line = _precedence_safe(_integer_products(line))
     line = re.sub(r'"([^"\']*)"', r"'\1'", line)
     return _UNSIGNED_INCLUSIVE.sub(
