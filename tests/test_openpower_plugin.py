@@ -448,6 +448,8 @@ def test_integer_width_counts_loops_up_as_ours_do():
 
 
 @pytest.mark.parametrize("line, why", [
+    # y holds a Python int there after "y <- 0": "y * p" has no operator there
+    ("        y <- 0\n        z <- y * p", "multiplies y, which a plain number is assigned to"),
     ("        x <- ¬i", "complements (¬) an integer"),
     ("        x <- i || 0b1", "concatenates (||) an integer"),
     ("        x <- i[63]", "takes bits of the integer i"),
@@ -456,11 +458,12 @@ def test_check_names_integer_arithmetic_the_conversion_cannot_make_safe(
         checkout, full_isa, monkeypatch, line, why):
     # an integer has no width there: no wrapping makes these mean what they mean here
     problems = []
-    openpower.integer_width(["    do i = 0 to VL - 1", line], problems)
+    openpower.integer_width(["    do i = 0 to VL - 1", *line.split("\n")], problems)
     assert any(why in p for p in problems), problems
     # check reports it for the instruction, and install leaves it out
     import dataclasses
-    pages = [dataclasses.replace(p, code=p.code + f"\ndo i = 0 to VL - 1\n{line[4:]}\n")
+    body = "\n".join(x[4:] for x in line.split("\n"))
+    pages = [dataclasses.replace(p, code=p.code + f"\ndo i = 0 to VL - 1\n{body}\n")
              if p.title == "Shuffle" else p for p in full_isa.all_pages]
     monkeypatch.setattr(full_isa, "all_pages", pages)
     got = openpower.check(["gpu"], root=str(checkout), isa=full_isa)

@@ -513,10 +513,32 @@ def _integer_names(lines):
         ints |= more
 
 
+def _number_products(lines, ints, problems):
+    """A name assigned a plain number (a Python int there) and elsewhere a value,
+    then the left operand of ``*``: int * SelectableInt fails there (no __rmul__),
+    as "32 * k" did (breakage 7).  Not converted: a number of a known width
+    ([0]*64) is what such a page means."""
+    numbers = {m.group(1) for line in lines
+               for m in [re.match(r"^\s*(?:.*?\b(?:then|else)\s+)?([A-Za-z_]\w*)\s*<-\s*\d+\s*$",
+                                  line)] if m} - ints
+    for line in lines:
+        code = re.sub(r"'[^']*'", "''", line)
+        for m in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\s*\*\s*([A-Za-z_]\w*(?![\w(\[])|\()",
+                             code):
+            # number * number (u * szb, both plain numbers) is an int product there
+            if m.group(1) in numbers and m.group(2) not in numbers | ints:
+                why = (f"multiplies {m.group(1)}, which a plain number is assigned to (a "
+                       f"Python int there, with no * of its SelectableInt): "
+                       f"{line.strip()!r}; assign it a number of known width ([0]*64)")
+                if why not in problems:
+                    problems.append(why)
+
+
 def integer_width(lines, problems=None):
     """Converted code lines with integer arithmetic made integer there (see above)."""
     problems = [] if problems is None else problems
     ints = _integer_names(lines)
+    _number_products(lines, ints, problems)
     out, steps = [], {}  # steps: line index -> the counted loops' steps placed before it
     for n, line in enumerate(lines):
         out += steps.pop(n, [])
