@@ -537,6 +537,13 @@ def _number_products(lines, ints, problems):
 def integer_width(lines, problems=None):
     """Converted code lines with integer arithmetic made integer there (see above)."""
     problems = [] if problems is None else problems
+    found = []
+    out = _integer_width(lines, found)
+    problems += [p for p in dict.fromkeys(found) if p not in problems]
+    return out
+
+
+def _integer_width(lines, problems):
     ints = _integer_names(lines)
     _number_products(lines, ints, problems)
     out, steps = [], {}  # steps: line index -> the counted loops' steps placed before it
