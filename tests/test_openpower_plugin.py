@@ -153,17 +153,33 @@ def test_install_adds_what_openpower_isa_lacks_and_uninstall_restores_bytes(chec
     assert "    GOP (21:25)\n" in fields and "Formats: GTG\n" in fields
     assert "                    if LANE('RA', i, k) != 0 then votes[63 - i] <- 1\n" in pages
     assert "        if GOP = 1 then LANE_assign('RT', i, ACTIVE())\n" in pages
-    assert "    do i = 0 to ISA_EXT_VL() - 1\n" in pages
+    # our loops run zero times when start > end, its RANGE() counts down: a loop
+    # with a non-constant bound becomes a counted "do while" (plugin.integer_width)
+    assert ("    i <- 0\n    do while ¬(i >u ISA_EXT_VL() - 1)\n") in pages
+    assert "do i = 0 to ISA_EXT_VL() - 1" not in pages
     assert rows["lanemasklt"]["opcode"] == "00111001100" and rows["ballot"]["form"] == "GTG"
-    assert "VS_ROWS = {'ballot': {'operands': {'RT': {'bits': (6, 10), 'regfile': 'GPR', " \
+    assert "VS_ROWS = {" in helpers and "'ballot': {'operands': {'RT': {'bits': (6, 10), 'regfile': 'GPR', " \
         "'slot': 0, 'dest': True}, 'RA': {'bits': (11, 15), 'regfile': 'GPR', 'slot': 1, " \
         "'dest': False}}, 'etype': 3}" in helpers
-    # the other GPU ops are not, each with its reason; the sv.* group pages are
-    assert any(r.startswith("shfl.idx: not installed: combines the loop index i with ")
-               for r in report)
-    assert any(r.startswith("qswz0: not installed: calls FPADD, VXISI") for r in report)
-    assert any(r.startswith("sured.add.u32: not installed: calls ") and "TRAP_AT_LANE" in r
-               for r in report)
+    # each mnemonic lists only its own operands: fshfl's FPRs, not shfl's GPRs
+    assert "'fshfl.idx': {'operands': {'FRT': {'bits': (6, 10), 'regfile': 'FPR'" in helpers
+    assert "'shfl.idx': {'operands': {'RT': {'bits': (6, 10), 'regfile': 'GPR'" in helpers
+    # the shuffles' lane arithmetic is integer there (ISA_EXT_INT on what is combined
+    # with a loop index), the quad swizzles call the installed FPADD
+    assert "                j <- i + ISA_EXT_INT(b)\n" in pages
+    assert "                maxLane <- minLane | ISA_EXT_INT((clamp & ¬segmask))\n" in pages
+    assert "            src <- q + ISA_EXT_INT(variant)\n" in pages
+    assert "FPADD(v, LANE('FRB', i, k), 32)" in pages and "def FPADD(self, a, b, bits)" in helpers
+    assert not [r for r in report if r.startswith(("shfl", "fshfl", "qswz"))]
+    # SURED: its calls of functions openpower-isa defines with another meaning go to
+    # ones of ours (EXTS to XLEN, EXTZ64 keeping 64 bits), its stores store the
+    # value's low bytes as a SelectableInt (plugin._mem_store)
+    assert "            x <- EXTS64(c0[32:63])\n" in pages
+    assert "            rowpitch <- ISA_EXT_EXTZ64(MEM(dp + 8, 4))\n" in pages
+    assert "                    MEM(ea, 4) <- ISA_EXT_MEMVAL(r, 4)\n" in pages
+    assert "def GROUP(self, field, n, lane, k)" in helpers
+    # every GPU op is installed; the sv.* group pages are too
+    assert not [r for r in report if r.startswith("sured")]
     assert not [r for r in report if r.startswith(("sv.mv.swiz", "sv.fmv.swiz", "ballot"))]
     # check on the installed checkout: our own rows and fields are no problem
     assert not [p for p in openpower.check(EXTS, root=str(checkout), isa=full_isa)
@@ -185,19 +201,10 @@ def test_install_order_of_arguments_does_not_matter(checkout, full_isa, capsys):
 
 def test_check_names_each_reason_an_instruction_would_not_run(checkout, full_isa):
     problems = openpower.check(EXTS, root=str(checkout), isa=full_isa)
-    # helpers it lacks (breakage 11's class): the quad swizzles' FP helpers, SURED's
-    assert any(p.startswith("qswz0: calls FPADD, VXISI, which openpower-isa's simulator "
-                            "does not define") for p in problems)
-    assert any(p.startswith("sured.add.u32: calls ") and "GROUP" in p and "TRAP_AT_LANE" in p
-               for p in problems)
-    # arithmetic whose width differs there: a loop index (a Python int from its RANGE)
-    # against a 6-bit lane operand (i + b wraps at 64 there, not here)
-    assert "shfl.idx: combines the loop index i with b by +: openpower-isa's RANGE() gives " \
-        "Python ints and its SelectableInt then computes at the other value's width " \
-        "(i + b wraps at b's width) or not at all (int & x), where isa_ext computes on " \
-        "unbounded integers" in problems
-    # the thread-group ops run there now (their form is added; breakages 4 and 11)
-    assert not [p for p in problems if p.startswith(("ballot:", "laneid:", "lanemask"))]
+    # every GPU op runs there now (their form is added, their loop arithmetic made
+    # integer, FPADD, GROUP, TRAP_AT_LANE ... installed; breakages 4 and 11)
+    assert not [p for p in problems if p.startswith(("ballot:", "laneid:", "lanemask",
+                                                     "shfl", "fshfl", "qswz", "sured"))]
     # what install fixes itself is not a problem
     assert not [p for p in problems if p.startswith(("mv.swiz:", "fmv.swiz:", "sv."))]
 
@@ -344,16 +351,15 @@ def test_conversion_keeps_meaning_under_openpower_isas_parser(line, converted):
     assert openpower._requote(line) == converted
 
 
-def test_cli_check_and_install_say_why_gpu_ops_are_left_out(checkout, capsys):
+def test_cli_check_and_install_the_gpu_ops(checkout, capsys):
     from isa_ext.cli import main as cli_main
     before = snapshot(checkout)
-    assert cli_main(["openpower", "check", "gpu", "--root", str(checkout)]) == 1
-    out = capsys.readouterr().out
-    assert "sured.add.u32: calls " in out and "ballot:" not in out
-    # install adds the thread-group ops and says why the rest is left out
+    assert cli_main(["openpower", "check", "gpu", "--root", str(checkout)]) == 0
+    assert "openpower-isa compatible: gpu" in capsys.readouterr().out
+    # install adds every GPU op, leaving nothing out
     assert cli_main(["openpower", "install", "--root", str(checkout), "gpu"]) == 0
     err = capsys.readouterr().err
-    assert "shfl.up: not installed: combines the loop index" in err
+    assert "not installed" not in err
     assert cli_main(["openpower", "uninstall", "--root", str(checkout), "gpu"]) == 0
     assert snapshot(checkout) == before
     # the whole swizzle extension, sv.* forms included, runs there now (breakage 10)
@@ -394,16 +400,87 @@ def test_a_failing_install_leaves_nothing_behind(checkout, full_isa, monkeypatch
 
 def test_installed_helper_module_stands_alone_in_openpower_isa():
     # it is copied into openpower-isa and runs in its PyPy venv: it may import only
-    # openpower-isa, and every helper it claims to provide is a function it defines
+    # openpower-isa and the standard library, and every helper it claims to provide
+    # is a function it defines
     import ast
+    import sys
     from isa_ext.compat import plugin
     tree = ast.parse(plugin._helpers_source())
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
                 for a in n.names}
     imported |= {n.module.split(".")[0] for n in ast.walk(tree)
                  if isinstance(n, ast.ImportFrom)}
-    assert imported == {"openpower"}
+    assert "openpower" in imported and imported - {"openpower"} <= set(sys.stdlib_module_names)
     defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     assert set(plugin.provided_helpers()) <= defined
     # the names the group pages read are among them (as calls)
     assert set(plugin.GROUP_NAMES) <= set(plugin.provided_helpers())
+
+
+# --- integer width (the shuffles' and quad swizzles' lane arithmetic) ---------------
+
+def test_integer_width_wraps_what_is_combined_with_a_loop_index():
+    # i is an integer (a loop index); b a 6-bit field there: "i + b" would wrap at 64
+    # in its SelectableInt, so b becomes its integer value; j, assigned from i, is an
+    # integer too, and so what it meets ("j | (x & y)", a group) is wrapped as well
+    lines = ["    do i = 0 to VL - 1", "        j <- i + b", "        j <- j | (x & y)",
+             "        t <- rb[58:63]", "        m[63 - i] <- t"]
+    problems = []
+    assert openpower.integer_width(lines, problems) == [
+        "    i <- 0", "    do while ¬(i >u VL - 1)", "        j <- i + ISA_EXT_INT(b)",
+        "        j <- j | ISA_EXT_INT((x & y))", "        t <- rb[58:63]",
+        "        m[63 - i] <- t", "        i <- i + 1"]
+    assert problems == []
+    # two ascending constants: its RANGE() runs the same values, the loop stays
+    assert openpower.integer_width(["    do k = 0 to 3", "        x <- k"]) == \
+        ["    do k = 0 to 3", "        x <- k"]
+
+
+def test_integer_width_counts_loops_up_as_ours_do():
+    # "do k = 1 to SEGW" with SEGW = 0 runs zero times here and k = 1, 0 there
+    # (RANGE counts down): a counted loop, its step after the body's last line,
+    # an inner loop's step before the outer one's
+    got = openpower.integer_width(["    do k = 1 to SEGW", "        do n = k to 7",
+                                   "            w[n] <- 1", "    x <- 0"])
+    assert got == ["    k <- 1", "    do while ¬(k >u SEGW)", "        n <- k",
+                   "        do while ¬(n >u 7)", "            w[n] <- 1",
+                   "            n <- n + 1", "        k <- k + 1", "    x <- 0"]
+
+
+@pytest.mark.parametrize("line, why", [
+    # y holds a Python int there after "y <- 0": "y * p" has no operator there
+    ("        y <- 0\n        z <- y * p", "multiplies y, which a plain number is assigned to"),
+    ("        x <- ¬i", "complements (¬) an integer"),
+    ("        x <- i || 0b1", "concatenates (||) an integer"),
+    ("        x <- i[63]", "takes bits of the integer i"),
+])
+def test_check_names_integer_arithmetic_the_conversion_cannot_make_safe(
+        checkout, full_isa, monkeypatch, line, why):
+    # an integer has no width there: no wrapping makes these mean what they mean here
+    problems = []
+    openpower.integer_width(["    do i = 0 to VL - 1", *line.split("\n")], problems)
+    assert any(why in p for p in problems), problems
+    # check reports it for the instruction, and install leaves it out
+    import dataclasses
+    body = "\n".join(x[4:] for x in line.split("\n"))
+    pages = [dataclasses.replace(p, code=p.code + f"\ndo i = 0 to VL - 1\n{body}\n")
+             if p.title == "Shuffle" else p for p in full_isa.all_pages]
+    monkeypatch.setattr(full_isa, "all_pages", pages)
+    got = openpower.check(["gpu"], root=str(checkout), isa=full_isa)
+    assert any(p.startswith("shfl.idx: ") and why in p for p in got), got
+
+
+def test_check_names_a_function_openpower_isa_lacks(checkout, full_isa, monkeypatch):
+    # breakage 8/11's class: a page calling a function neither openpower-isa nor the
+    # installed helpers define is named by check and left out by install
+    import dataclasses
+    pages = [dataclasses.replace(p, code=p.code + "\nx <- SURFACE_LOOKUP(1)\n")
+             if p.title == "Surface Reduction" else p for p in full_isa.all_pages]
+    monkeypatch.setattr(full_isa, "all_pages", pages)
+    got = openpower.check(["gpu"], root=str(checkout), isa=full_isa)
+    assert "sured.add.u32: calls SURFACE_LOOKUP, which openpower-isa's simulator does not " \
+        "define (no helper installed for it)" in got
+    report = []
+    openpower.install(["gpu"], root=str(checkout), isa=full_isa, report=report)
+    assert any(r.startswith("sured.add.u32: not installed: calls SURFACE_LOOKUP") for r in report)
+    assert not any(r.startswith("shfl.idx:") for r in report)

@@ -33,12 +33,21 @@ ISA_EXT_GROUP_END commits them.  With no group to run (VL=0, all masked out) one
 group runs that reads zeros and writes nothing, so the page's encoding checks
 (ILLEGAL) apply whatever the predicate, as isa_ext checks them at decode.
 """
+import math
+import struct
+
 from openpower.decoder.selectable_int import SelectableInt
 
 
 class IsaExtIllegal(Exception):
     """An isa_ext extension instruction's ILLEGAL(reason): raised before the
     page writes any register, so the instruction is aborted, nothing written."""
+
+
+class IsaExtLaneTrap(Exception):
+    """TRAP_AT_LANE(i, reason) of a vector-scope page (isa_ext/gpu/vector_scope.py):
+    a trap part-way through the lanes; memory the earlier lanes wrote stays,
+    register results are discarded (the scope never commits)."""
 
 
 def ILLEGAL(self, reason=""):
@@ -256,10 +265,14 @@ def ISA_EXT_SV_CALL(self, ins_name, info):
         if self._isa_ext_scope.vl == 0:
             self._isa_ext_scope = None
             return True
+    fpscr = self.fpscr.value
     try:
         info.func(self, *[SelectableInt(0, 64) for _ in names])
         if scope is not None:
             self._isa_ext_scope.commit()
+    except IsaExtIllegal:
+        self.fpscr.value = fpscr  # aborted: the lanes' FP helpers wrote nothing either
+        raise
     finally:
         self._isa_ext_walk = self._isa_ext_scope = None
     if self.is_svp64_mode:
@@ -378,7 +391,15 @@ class _Scope:
                 width = ew if op["dest"] else ews
             regs = self_.fpr if op["regfile"] == "FPR" else self_.gpr
             self.operands[field] = (regs, base, vec, width, op["dest"])
-        self.pending = {}
+            # isa_ext's register-file-end rule (isa_ext/svp64/regfile_end.py): a
+            # vector operand running past r127/f127 traps before any lane runs
+            elements = vl * self.subvl
+            last = base + (elements * width - 1) // 64
+            if vec and elements and last > 127:
+                p = "f" if op["regfile"] == "FPR" else "r"
+                raise IsaExtIllegal(f"{self.name}: vector operand {field} at {p}{base} runs "
+                                    f"past {p}127 ({elements} elements end in {p}{last})")
+        self.pending, self.spans = {}, set()
 
     def _operand(self, field):
         op = self.operands.get(str(field))
@@ -413,6 +434,32 @@ class _Scope:
         if not (self.active >> lane) & 1 and self.sz:
             return 0  # sz defines an inactive lane's value; without it: the register
         return self._get(regs, base, lane * self.subvl + k, width)
+
+    def group(self, field, n, lane, k):
+        """Sub-element k of lane ``lane``'s n-element group: element n*lane+k of a
+        vector operand, element k of a scalar one (vector_scope.Scope.group)."""
+        if self.subvl != 1:
+            raise IsaExtIllegal(f"{self.name}: SUBVL={self.subvl} is not defined for this "
+                                "instruction (its lanes read groups of elements)")
+        regs, base, vec, width, _dest = self._operand(field)
+        if not 0 <= k < n:
+            return 0  # lane i has no k-th of n (read nowhere)
+        if (str(field), n) not in self.spans:
+            # the whole span, at the first GROUP read of it (before any lane's effects)
+            self.spans.add((str(field), n))
+            elements = n * self.vl if vec else n
+            last = base + (elements * width - 1) // 64
+            if last > 127:
+                what = "vector operand" if vec else "scalar operand group"
+                raise IsaExtIllegal(f"{self.name}: {what} {field} at r{base} runs past r127 "
+                                    f"({elements} elements end in r{last})")
+        if not vec:
+            return self._get(regs, base, k, width)
+        if not 0 <= lane < self.vl:
+            raise IsaExtIllegal(f"{self.name}: lane {lane} outside the vector (VL={self.vl})")
+        if not (self.active >> lane) & 1 and self.sz:
+            return 0
+        return self._get(regs, base, n * lane + k, width)
 
     def write(self, field, lane, value, k=None):
         _regs, _base, vec, _width, _dest = self._operand(field)
@@ -464,6 +511,19 @@ def LANE_assign(self, field, lane, *rest):
     _scope(self).write(field, _int(lane), _int(value), k)
 
 
+def GROUP(self, field, n, lane, k):
+    return SelectableInt(_scope(self).group(field, _int(n), _int(lane), _int(k)), 64)
+
+
+def TRAP_AT_LANE(self, lane, reason):
+    """Stop at ``lane``: SVSTATE's steps name it under a prefix, the reason names
+    it, as isa_ext's vector-scope engine reports a LaneFault."""
+    s, lane = _scope(self), _int(lane)
+    if self.is_svp64_mode:
+        self.svstate.srcstep = self.svstate.dststep = lane
+    raise IsaExtLaneTrap(f"{s.name}: lane {lane}: {reason} (lanes before it applied)")
+
+
 def LANE_ACTIVE(self, lane):
     s, lane = _scope(self), _int(lane)
     return SelectableInt(int(0 <= lane < s.vl and (s.active >> lane) & 1), 1)
@@ -503,11 +563,261 @@ def HELPER_LANE(self, lane):
     return SelectableInt(0, 1)  # no helper lanes
 
 
+def ISA_EXT_INT(self, x):
+    """x as a Python int (its unsigned value): the plugin's integer-width
+    conversion wraps the operands combined with a loop index in it, so the
+    arithmetic is integer there as it is in isa_ext (plugin.integer_width)."""
+    return _int(x)
+
+
+# --- FPADD(a, b, bits): the quad swizzles' add forms --------------------------------
+#
+# isa_ext's FPADD (isa_ext/pseudocode/fp.py, docs/fpscr.md): the exact sum rounded
+# once, to double (bits 64) or single precision (bits 32, the result held as a
+# double) in FPSCR.RN; Power NaN propagation (the first NaN operand, quieted);
+# FPSCR: the sticky exception bits with FX, FR/FI of this add, FPRF of the
+# result, the VX/FEX summaries.  openpower-isa's FPADD64/FPADD32 are Python
+# float additions that leave the FPSCR alone, so the page cannot use them.
+
+def _fpscr_bit(n):
+    return 1 << (63 - n)  # MSB0 bit n of the 64-bit FPSCR
+
+
+FX, FEX, VX, OX, UX, ZX, XX = (_fpscr_bit(n) for n in range(32, 39))
+VXSNAN, VXISI = _fpscr_bit(39), _fpscr_bit(40)
+FR, FI = _fpscr_bit(45), _fpscr_bit(46)
+FPRF_SHIFT = 63 - 51
+VE, OE, UE, ZE, XE = (_fpscr_bit(n) for n in range(56, 61))
+INVALID = sum(_fpscr_bit(n) for n in (39, 40, 41, 42, 43, 44, 53, 54, 55))
+EXCEPTIONS = OX | UX | ZX | XX | INVALID
+RESERVED = (((1 << 29) - 1) << 35) | _fpscr_bit(52)
+MSR_FE = (1 << 11) | (1 << 8)  # MSR.FE0, MSR.FE1
+QNAN = 0x7FF8_0000_0000_0000
+# (precision, emin, emax) of the result
+FP_FORMATS = {64: (53, -1022, 1023), 32: (24, -126, 127)}
+
+
+def _nan(x):
+    return (x >> 52) & 0x7FF == 0x7FF and x & ((1 << 52) - 1)
+
+
+def _inf(x):
+    return x & ~(1 << 63) == 0x7FF0_0000_0000_0000
+
+
+def _finite(x):
+    """(sign, mantissa, exponent): |x| = mantissa * 2**exponent."""
+    e, frac = (x >> 52) & 0x7FF, x & ((1 << 52) - 1)
+    return (x >> 63, frac, -1074) if e == 0 else (x >> 63, frac | (1 << 52), e - 1075)
+
+
+def _pack(sign, mant, exp):
+    """The double image of sign * mant * 2**exp (representable as a double)."""
+    if mant == 0:
+        return sign << 63
+    shift = mant.bit_length() - 53
+    mant, exp = (mant >> shift, exp + shift) if shift > 0 else (mant << -shift, exp + shift)
+    biased = exp + 1075
+    if biased <= 0:
+        return (sign << 63) | (mant >> (1 - biased))
+    return (sign << 63) | (biased << 52) | (mant & ((1 << 52) - 1))
+
+
+def _round(sign, mant, exp, fmt, rn):
+    """(image, exception bits among XX OX UX, rounded up) of sign * mant * 2**exp
+    rounded to ``fmt`` in mode rn (0 nearest even, 1 zero, 2 +inf, 3 -inf);
+    tininess before rounding (Power ISA)."""
+    precision, emin, emax = fmt
+    top = mant.bit_length() - 1 + exp
+    quantum = max(top, emin) - (precision - 1)
+    shift = quantum - exp
+    if shift <= 0:
+        kept, half, more = mant << -shift, False, False
+    else:
+        kept, rest = mant >> shift, mant & ((1 << shift) - 1)
+        half, more = rest >> (shift - 1) == 1, rest & ((1 << (shift - 1)) - 1) != 0
+    inexact = half or more
+    up = (half and (more or kept & 1)) if rn == 0 else \
+        (inexact and (sign == 1 if rn == 3 else sign == 0)) if rn in (2, 3) else False
+    kept += int(bool(up))
+    flags = (XX if inexact else 0) | (UX if inexact and top < emin else 0)
+    if kept.bit_length() - 1 + quantum > emax:
+        if rn == 0 or (rn == 2 and not sign) or (rn == 3 and sign):
+            return (sign << 63) | 0x7FF0_0000_0000_0000, flags | OX | XX, True
+        return _pack(sign, (1 << precision) - 1, emax - precision + 1), flags | OX | XX, False
+    return _pack(sign, kept, quantum), flags, bool(up)
+
+
+def _round_enabled(fpscr, sign, mant, exp, fmt, rn):
+    """_round, with OE=1 / UE=1: an overflow or a tiny result is delivered with its
+    exponent adjusted into range (1536 for double, 192 for single; Book I 4.4.4/5),
+    OX or UX set and XX only if that result is inexact."""
+    result, flags, up = _round(sign, mant, exp, fmt, fpscr & 3)
+    adjust = 3 * (fmt[2] + 1) // 2
+    if flags & OX and fpscr & OE:
+        result, again, up = _round(sign, mant, exp - adjust, fmt, fpscr & 3)
+        return result, OX | (again & XX), up
+    if fpscr & UE and mant and mant.bit_length() - 1 + exp < fmt[1]:
+        result, again, up = _round(sign, mant, exp + adjust, fmt, fpscr & 3)
+        return result, UX | (again & XX), up
+    return result, flags, up
+
+
+def _fprf(x):
+    sign = x >> 63
+    if _nan(x):
+        return 0b10001
+    if _inf(x):
+        return 0b01001 if sign else 0b00101
+    if x & ~(1 << 63) == 0:
+        return 0b10010 if sign else 0b00010
+    if (x >> 52) & 0x7FF == 0:
+        return 0b11000 if sign else 0b10100
+    return 0b01000 if sign else 0b00100
+
+
+def _fp_finish(self, result, exceptions, up):
+    old = self.fpscr.value
+    if exceptions & INVALID and old & VE:
+        # isa_ext traps here too: the result would be "FRT unchanged", which a
+        # lane's write through a helper cannot express
+        raise IsaExtIllegal("an enabled invalid-operation or zero-divide exception (FPSCR "
+                            "VE/ZE=1) inside this instruction is not implemented")
+    new = (old & ~(FR | FI)) | exceptions
+    if exceptions & XX:
+        new |= FI | (FR if up else 0)
+    new = (new & ~(0x1F << FPRF_SHIFT)) | (_fprf(result) << FPRF_SHIFT)
+    if (new & ~old) & EXCEPTIONS:
+        new |= FX
+    new &= ~(VX | FEX | RESERVED)
+    if new & INVALID:
+        new |= VX
+    if (new & VX and new & VE) or any(new & x and new & e for x, e in
+                                      ((OX, OE), (UX, UE), (ZX, ZE), (XX, XE))):
+        new |= FEX
+    if self.msr.value & MSR_FE and any(exceptions & x and new & e for x, e in
+                                       ((INVALID, VE), (OX, OE), (UX, UE), (XX, XE))):
+        raise IsaExtIllegal("a floating-point enabled exception interrupt (MSR.FE0/FE1 "
+                            "not 0) inside an isa_ext instruction is not supported by "
+                            "the isa_ext plugin for openpower-isa")
+    self.fpscr.value = new
+    return SelectableInt(result, 64)
+
+
+def FPADD(self, a, b, bits):
+    a, b, bits = _int(a), _int(b), _int(bits)
+    fmt, rn = FP_FORMATS[bits], self.fpscr.value & 3
+    snan = VXSNAN if any(_nan(x) and not x & (1 << 51) for x in (a, b)) else 0
+    for x in (a, b):
+        if _nan(x):
+            x |= 1 << 51
+            return _fp_finish(self, x & ~((1 << 29) - 1) if bits == 32 else x, snan, False)
+    if _inf(a) or _inf(b):
+        if _inf(a) and _inf(b) and a >> 63 != b >> 63:
+            return _fp_finish(self, QNAN, VXISI, False)
+        return _fp_finish(self, a if _inf(a) else b, 0, False)
+    (sa, ma, ea), (sb, mb, eb) = _finite(a), _finite(b)
+    e = min(ea, eb)
+    total = (-1) ** sa * (ma << (ea - e)) + (-1) ** sb * (mb << (eb - e))
+    if total == 0:
+        # an exact zero: the operands' sign if they agree, else +0 (-0 rounding down)
+        sign = sa if sa == sb and ma == mb == 0 else int(rn == 3)
+        return _fp_finish(self, sign << 63, 0, False)
+    result, flags, up = _round_enabled(self.fpscr.value, int(total < 0), abs(total), e, fmt, rn)
+    return _fp_finish(self, result, flags, up)
+
+
+def ISA_EXT_EXTZ64(self, x):
+    """Our EXTZ64: x zero-extended to 64 bits (openpower-isa's EXTZ64 keeps only
+    its low 32 bits; plugin.RENAMED_CALLS)."""
+    return SelectableInt(_int(x) & M64, 64)
+
+
+def ISA_EXT_MEMVAL(self, value, size):
+    """The value a "MEM(ea, size) <- value" of ours stores: its low size bytes, as
+    the SelectableInt openpower-isa's memassign takes (plugin._mem_store)."""
+    size = _int(size)
+    return SelectableInt(_int(value) & ((1 << (8 * size)) - 1), 8 * size)
+
+
+def EXTZ128(self, x):
+    return SelectableInt(_int(x) & ((1 << 128) - 1), 128)
+
+
+# --- the surface atomics' floating point (isa_ext/ext/gpu.py): flush-to-zero,
+# round to nearest even, no FPSCR; a NaN result is the format's canonical quiet
+# NaN; min/max give the other operand when one is a NaN, -0 orders below +0.
+
+class _Float:
+    def __init__(self, code, bits, exp_bits, qnan):
+        self.code, self.bits, self.exp_bits, self.qnan = code, bits, exp_bits, qnan
+        self.man_bits, self.sign = bits - 1 - exp_bits, 1 << (bits - 1)
+
+    def flush(self, x):
+        if (x >> self.man_bits) & ((1 << self.exp_bits) - 1) == 0:
+            return x & self.sign  # a subnormal: a zero of its sign
+        return x
+
+    def value(self, x):
+        return struct.unpack("<" + self.code, x.to_bytes(self.bits // 8, "little"))[0]
+
+    def encode(self, v):
+        if math.isnan(v):
+            return self.qnan
+        try:
+            raw = struct.pack("<" + self.code, v)
+        except OverflowError:  # rounds past the largest finite value
+            raw = struct.pack("<" + self.code, math.copysign(math.inf, v))
+        return self.flush(int.from_bytes(raw, "little"))
+
+    def add(self, a, b):
+        # the double sum, rounded again, is correctly rounded for binary32 and
+        # binary16 operands (53 >= 2p + 2)
+        return self.encode(self.value(self.flush(a)) + self.value(self.flush(b)))
+
+    def pick(self, a, b, smaller):
+        a, b = self.flush(a), self.flush(b)
+        va, vb = self.value(a), self.value(b)
+        if math.isnan(va) and math.isnan(vb):
+            return self.qnan
+        if math.isnan(va):
+            return b
+        if math.isnan(vb):
+            return a
+        ka, kb = (va, -1 if a & self.sign else 0), (vb, -1 if b & self.sign else 0)
+        return a if (ka <= kb) == smaller else b
+
+
+_F32, _F16 = _Float("f", 32, 8, 0x7FC0_0000), _Float("e", 16, 5, 0x7E00)
+
+
+def _halves(fn, a, b):
+    a, b = _int(a), _int(b)
+    return SelectableInt((fn(a >> 16, b >> 16) << 16) | fn(a & 0xFFFF, b & 0xFFFF), 32)
+
+
+def F32ADD_FTZ_RN(self, a, b):
+    return SelectableInt(_F32.add(_int(a), _int(b)), 32)
+
+
+def F16X2ADD_FTZ_RN(self, a, b):
+    return _halves(_F16.add, a, b)
+
+
+def F16X2MIN(self, a, b):
+    return _halves(lambda x, y: _F16.pick(x, y, True), a, b)
+
+
+def F16X2MAX(self, a, b):
+    return _halves(lambda x, y: _F16.pick(x, y, False), a, b)
+
+
 PROVIDED = ("ILLEGAL", "ISA_EXT_SCALAR_ONLY", "ISA_EXT_SV_CALL", "ISA_EXT_SVP64", "ISA_EXT_GROUPS",
             "ISA_EXT_GROUP", "ISA_EXT_GROUP_END", "ISA_EXT_GROUPS_END", "SRC_SUB",
             "DST_SUB_assign", "SRC_N", "DST_N", "IN_PLACE", "FP_ONE", "LANE", "LANE_assign",
             "LANE_ACTIVE", "ACTIVE", "ISA_EXT_VL", "ISA_EXT_SUBVL", "WARP_ID", "SM_ID",
-            "WARPS_PER_SM", "SM_COUNT", "HELPER_LANE")
+            "WARPS_PER_SM", "SM_COUNT", "HELPER_LANE", "ISA_EXT_INT", "FPADD", "GROUP", "TRAP_AT_LANE", "ISA_EXT_EXTZ64",
+            "ISA_EXT_MEMVAL", "EXTZ128", "F32ADD_FTZ_RN", "F16X2ADD_FTZ_RN", "F16X2MIN", "F16X2MAX")
 
 
 def install(cls):

@@ -118,7 +118,7 @@ def locate(root=None):
 
 # --- pages ---------------------------------------------------------------------
 
-def convert_page(page, prologue=(), group=None, scope=False):
+def convert_page(page, prologue=(), group=None, scope=False, problems=None):
     """A page in the strict layout openpower-isa's page reader expects: title,
     form, syntax lines, pseudocode, special registers, each after one blank line.
     Our "..." strings become openpower-isa's '...' strings; descriptions and
@@ -141,6 +141,7 @@ def convert_page(page, prologue=(), group=None, scope=False):
                  "        ISA_EXT_GROUPS_END()",
                  "    else",
                  *_code_lines(page.code, 2)]
+    code = integer_width(code, problems)
     syntax = []
     for mnemonic, operands, flags in page.syntaxes:
         fl = " ".join(f"{k}={v}" for k, v in flags.items())
@@ -300,12 +301,283 @@ def _precedence_safe(line):
     return line
 
 
+# Functions openpower-isa defines with another meaning than ours: EXTS there
+# extends to its 1024-bit "unlimited" width (ours to XLEN, 64: "x < height" then
+# compares a 1024-bit with a 64-bit value, which its SelectableInt refuses), its
+# EXTZ64 keeps only the low 32 bits.  Calls become theirs of our meaning, or an
+# installed helper's.
+RENAMED_CALLS = {"EXTS": "EXTS64", "EXTZ64": "ISA_EXT_EXTZ64"}
+
+
+def _renamed_calls(line):
+    parts = re.split(r"('[^']*')", line)
+    for n in range(0, len(parts), 2):
+        parts[n] = re.sub(r"(?<![\w.])(" + "|".join(RENAMED_CALLS) + r")(?=\s*\()",
+                          lambda m: RENAMED_CALLS[m.group(1)], parts[n])
+    return "".join(parts)
+
+
+# "MEM(ea, n) <- v": ours stores v's low n bytes, whatever v is; openpower-isa's
+# memassign needs a SelectableInt (an integer, "r <- 0", has no .value there) and
+# ORs its whole value into the memory word (bits above n bytes would land on the
+# neighbours).  The installed ISA_EXT_MEMVAL(v, n) gives v's low n bytes.
+_MEM_STORE = re.compile(r"^(?P<head>\s*(?:.*?\b(?:then|else)\s+)?)MEM\((?P<args>.*)\)\s*<-\s*"
+                        r"(?P<value>.+)$")
+
+
+def _mem_store(line):
+    m = _MEM_STORE.match(line)
+    if m is None or not _balanced(m.group("args")):
+        return line
+    size = _split_top(m.group("args"), ops=(",",))[-1].strip()
+    return f"{m.group('head')}MEM({m.group('args')}) <- ISA_EXT_MEMVAL({m.group('value')}, {size})"
+
+
 def _requote(line):
-    line = _rewrite_call_assignment(line)
+    line = _renamed_calls(_rewrite_call_assignment(_mem_store(line)))
     line = _precedence_safe(_integer_products(line))
     line = re.sub(r'"([^"\']*)"', r"'\1'", line)
     return _UNSIGNED_INCLUSIVE.sub(
         lambda m: f"¬({m.group(1)} {'<' if m.group(2) == '>' else '>'}u {m.group(3)})", line)
+
+
+# --- integer width --------------------------------------------------------------
+#
+# Our pseudocode computes a loop index, and whatever is combined with one, as an
+# unbounded integer.  openpower-isa's RANGE() gives Python ints, and its
+# SelectableInt computes "int + x" at x's width (i + b with a 6-bit b wraps at 64,
+# q + GOP[0:2] at 8) or not at all ("int & x" has no reflected operator there).
+# integer_width makes that arithmetic integer there too: every other operand of
+# such an expression becomes ISA_EXT_INT(x), its unsigned value as a Python int
+# (an installed helper).  Its RANGE() also counts down when start > end
+# ("do k = 1 to 0" runs k = 1, 0) where ours runs zero times, so a loop whose
+# bounds are not two ascending constants becomes a counted "do while".
+
+INT_HELPER = "ISA_EXT_INT"
+# helpers that return Python ints there (the warp's VL and SUBVL, ISA_EXT_INT)
+_INT_CALLS = ("ISA_EXT_VL", "ISA_EXT_SUBVL", INT_HELPER)
+_LOOP = re.compile(r"^(?P<ind>\s*)do\s+(?P<var>[A-Za-z_]\w*)\s*=\s*(?P<lo>.+?)\s+to\s+(?P<hi>.+?)\s*$")
+_SEPARATOR = re.compile(r"<-|<=|>=|!=|<u|>u|=|<|>|,|:|\b(?:if|then|else|do|while|to)\b")
+_ARITH = ("+", "-", "*", "/", "%", "&", "|", "^")
+
+
+def _close(text, i):
+    """Index after the bracket group opening at text[i] (strings skipped)."""
+    depth = 0
+    while i < len(text):
+        c = text[i]
+        if c == "'":
+            i = text.index("'", i + 1)
+        elif c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return i
+
+
+def _items(text, base):
+    """``text`` at one nesting level: [(kind, start, end)] with kind "sep",
+    "op" or "atom" (positions offset by ``base``)."""
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c.isspace():
+            i += 1
+            continue
+        m = _SEPARATOR.match(text, i)
+        if m:
+            out.append(("sep", base + i, base + m.end()))
+            i = m.end()
+            continue
+        unary = not out or out[-1][0] != "atom"
+        if text.startswith("||", i):
+            out.append(("op", base + i, base + i + 2))
+            i += 2
+            continue
+        if c in "+-*/%&|^" and not (unary and c == "-"):
+            out.append(("op", base + i, base + i + 1))
+            i += 1
+            continue
+        start = i
+        while i < len(text) and text[i] in "¬-":
+            i += 1
+        if i < len(text) and text[i] == "(":
+            i = _close(text, i)
+        elif i < len(text) and text[i] == "'":
+            i = text.index("'", i + 1) + 1
+        else:
+            m = re.compile(r"\w+").match(text, i)
+            i = m.end() if m else i + 1
+        while i < len(text) and text[i] in "([":  # calls, subscripts: (RA)[0:7]
+            i = _close(text, i)
+        out.append(("atom", base + start, base + i))
+    return out
+
+
+def _intify(line, start, end, ints, edits, problems):
+    """Whether line[start:end] is an integer expression there; records in
+    ``edits`` the operands to wrap in ISA_EXT_INT and in ``problems`` what no
+    wrapping makes safe."""
+    items = _items(line[start:end], start)
+    segments, current = [], []
+    for item in items:
+        if item[0] == "sep":
+            segments.append(current)
+            current = []
+        else:
+            current.append(item)
+    segments.append(current)
+    results = []
+    for seg in segments:
+        kinds = []
+        for kind, a, b in seg:
+            if kind == "atom":
+                kinds.append(_atom_kind(line, a, b, ints, edits, problems))
+        ops = [line[a:b] for kind, a, b in seg if kind == "op"]
+        is_int = "int" in kinds
+        if is_int and "||" in ops:
+            problems.append(f"concatenates (||) an integer (a loop index or a value computed "
+                            f"from one) in {line[start:end].strip()!r}: an integer there has "
+                            "no width")
+        if is_int and any(o in _ARITH for o in ops):
+            atoms = [(a, b) for kind, a, b in seg if kind == "atom"]
+            for (a, b), k in zip(atoms, kinds):
+                if k == "val":
+                    edits.append((a, b))
+        results.append(is_int and "||" not in ops)
+    return len(segments) == 1 and results[0]
+
+
+def _atom_kind(line, a, b, ints, edits, problems):
+    """"int" (an integer there), "lit" (a decimal constant) or "val" (a
+    SelectableInt there) for the operand line[a:b]; its insides are converted."""
+    text = line[a:b]
+    core = text.lstrip("¬-")
+    at = a + len(text) - len(core)
+    complement = "¬" in text[:len(text) - len(core)]
+    if core.startswith("("):
+        close = _close(line, at)
+        kind = "int" if _intify(line, at + 1, close - 1, ints, edits, problems) else "val"
+        pos = close
+        while pos < b:  # a subscripted group, (RA)[0:7]: bits of it
+            kind, close = "val", _close(line, pos)
+            _intify(line, pos + 1, close - 1, ints, edits, problems)
+            pos = close
+    elif core.startswith("'"):
+        kind = "val"
+    else:
+        name = re.match(r"\w*", core).group(0)
+        trailers = core[len(name):]
+        kind = ("int" if name in ints and not trailers else
+                "lit" if name.isdigit() and not trailers else "val")
+        pos = at + len(name)
+        while pos < b:
+            close = _close(line, pos)
+            _intify(line, pos + 1, close - 1, ints, edits, problems)
+            if line[pos] == "(" and name in _INT_CALLS:
+                kind = "int"
+            if line[pos] == "[" and name in ints:
+                problems.append(f"takes bits of the integer {name} ({core!r}): an integer "
+                                "there has no bits to select")
+            pos = close
+    if complement and kind == "int":
+        problems.append(f"complements (¬) an integer in {text!r}: an integer there has no "
+                        "width to complement within")
+    return kind
+
+
+def _apply(line, edits):
+    for a, b in sorted(set(edits), reverse=True):
+        line = f"{line[:a]}{INT_HELPER}({line[a:b]}){line[b:]}"
+    return line
+
+
+def _integer_names(lines):
+    """Loop indices, and every name assigned an integer expression, to a fixpoint."""
+    ints = {m.group("var") for m in map(_LOOP.match, lines) if m}
+    while True:
+        more = set()
+        for line in lines:
+            if _LOOP.match(line) or "<-" not in line:
+                continue
+            at = line.index("<-")
+            target = re.search(r"([A-Za-z_]\w*)\s*$", line[:at])
+            if target and target.group(1) not in ints and \
+                    _intify(line, at + 2, len(line), ints, [], []):
+                more.add(target.group(1))
+        if not more:
+            return ints
+        ints |= more
+
+
+def _number_products(lines, ints, problems):
+    """A name assigned a plain number (a Python int there) and elsewhere a value,
+    then the left operand of ``*``: int * SelectableInt fails there (no __rmul__),
+    as "32 * k" did (breakage 7).  Not converted: a number of a known width
+    ([0]*64) is what such a page means."""
+    numbers = {m.group(1) for line in lines
+               for m in [re.match(r"^\s*(?:.*?\b(?:then|else)\s+)?([A-Za-z_]\w*)\s*<-\s*\d+\s*$",
+                                  line)] if m} - ints
+    for line in lines:
+        code = re.sub(r"'[^']*'", "''", line)
+        for m in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\s*\*\s*([A-Za-z_]\w*(?![\w(\[])|\()",
+                             code):
+            # number * number (u * szb, both plain numbers) is an int product there
+            if m.group(1) in numbers and m.group(2) not in numbers | ints:
+                why = (f"multiplies {m.group(1)}, which a plain number is assigned to (a "
+                       f"Python int there, with no * of its SelectableInt): "
+                       f"{line.strip()!r}; assign it a number of known width ([0]*64)")
+                if why not in problems:
+                    problems.append(why)
+
+
+def integer_width(lines, problems=None):
+    """Converted code lines with integer arithmetic made integer there (see above)."""
+    problems = [] if problems is None else problems
+    found = []
+    out = _integer_width(lines, found)
+    problems += [p for p in dict.fromkeys(found) if p not in problems]
+    return out
+
+
+def _integer_width(lines, problems):
+    ints = _integer_names(lines)
+    _number_products(lines, ints, problems)
+    out, steps = [], {}  # steps: line index -> the counted loops' steps placed before it
+    for n, line in enumerate(lines):
+        out += steps.pop(n, [])
+        m = _LOOP.match(line)
+        if m is None:
+            edits = []
+            _intify(line, 0, len(line), ints, edits, problems)
+            out.append(_apply(line, edits))
+            continue
+        var, ind = m.group("var"), m.group("ind")
+        # two ascending constants; or the plugin's own group walk, whose bound
+        # (ISA_EXT_GROUPS, at least one group) must be evaluated once
+        if (m.group("lo").isdigit() and m.group("hi").isdigit() and
+                int(m.group("lo")) <= int(m.group("hi"))) or var.startswith("isa_ext_"):
+            out.append(line)
+            continue
+        edits = []
+        lo_int = _intify(line, m.start("lo"), m.end("lo"), ints, edits, problems)
+        _intify(line, m.start("hi"), m.end("hi"), ints, edits, problems)
+        m = _LOOP.match(_apply(line, edits))
+        lo = m.group("lo") if lo_int or m.group("lo").isdigit() else \
+            f"{INT_HELPER}({m.group('lo')})"
+        out += [f"{ind}{var} <- {lo}", f"{ind}do while ¬({var} >u {m.group('hi')})"]
+        # the body: the lines after it indented deeper (an inner loop's step first)
+        end = n + 1
+        while end < len(lines) and (not lines[end].strip() or
+                                    len(lines[end]) - len(lines[end].lstrip()) > len(ind)):
+            end += 1
+        while end > n + 1 and not lines[end - 1].strip():
+            end -= 1
+        steps.setdefault(end, []).insert(0, f"{ind}    {var} <- {var} + 1")
+    return out + steps.pop(len(lines), [])
 
 
 # Constructs of our pseudocode that openpower-isa's lexer/parser does not accept.
@@ -496,13 +768,13 @@ def plan(extensions, co, isa):
                 row.sv in GROUP_CATEGORIES else None
             scope = row is not None and _is_vector_scope(row)
             why = []
-            text = convert_page(page, group=group, scope=scope)
+            text = convert_page(page, group=group, scope=scope, problems=why)
             why += [p.split(": ", 1)[1] for p in compat_problems(text, page.where)]
-            unknown = sorted(_page_calls(text.split("Pseudo-code:", 1)[1]) - helpers)
+            code = text.split("Pseudo-code:", 1)[1].split("Special Registers Altered:", 1)[0]
+            unknown = sorted(_page_calls(code) - helpers)
             if unknown:
                 why.append("calls " + ", ".join(unknown) + ", which openpower-isa's "
                            "simulator does not define (no helper installed for it)")
-            why += _loop_index_problems(text.split("Pseudo-code:", 1)[1])
             # every mnemonic of the page is a row of its own (shfl.idx, shfl.up, ...)
             page_rows = [rows[n] for n in names if n in rows]
             # fields and forms to add, kept only if the page is installed
@@ -521,29 +793,6 @@ def plan(extensions, co, isa):
                 result.units.append((row, page, group, scope))
                 result.page_rows[id(page)] = page_rows
     return result
-
-
-def _loop_index_problems(code):
-    """A loop index combined by + - & | ^ with a named value.  openpower-isa's
-    RANGE() gives Python ints; its SelectableInt then does the arithmetic at the
-    named value's width (i + b with a 6-bit b wraps at 64) or has no operator at
-    all (int & x), where ours is integer arithmetic on unbounded values."""
-    code = re.sub(r"'[^']*'", "''", code)
-    loops = set(re.findall(r"\bdo\s+([A-Za-z_]\w*)\s*=", code))
-    out = []
-    for i in sorted(loops):
-        for m in re.finditer(rf"(?<![\w.])(?:{i}\s*([-+&|^])\s*([A-Za-z_]\w*)(?!\w|\s*\()|"
-                             rf"([A-Za-z_]\w*)(?<!\bto)\s*([-+&|^])\s*{i}(?![\w(]))", code):
-            other = m.group(2) or m.group(3)
-            if other in loops or other in ("to", "then", "else", "if", "do"):
-                continue
-            why = (f"combines the loop index {i} with {other} by {m.group(1) or m.group(4)}: "
-                   "openpower-isa's RANGE() gives Python ints and its SelectableInt then "
-                   "computes at the other value's width (i + b wraps at b's width) or not "
-                   "at all (int & x), where isa_ext computes on unbounded integers")
-            if why not in out:
-                out.append(why)
-    return out
 
 
 def _is_vector_scope(row):
@@ -746,7 +995,9 @@ def _vs_rows_block(p):
             operands = {}
             for name, field in row.form.fields.items():
                 cls = REGFILES.get(name)
-                if cls is None or not re.search(rf"\b{name}\b", page.code):
+                # this mnemonic's own operands (the page may name others: fshfl's
+                # FRT shares the shuffle page with shfl's RT)
+                if cls is None or name not in row.ins + row.outs:
                     continue
                 (first, last), = field.pieces
                 operands[name] = {"bits": (first, last), "regfile": cls,
