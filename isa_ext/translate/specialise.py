@@ -10,11 +10,13 @@ nothing else in the body could see the register file.
 import ast
 import copy
 import operator
+import re
 
 from ..pseudocode import library
 
 # names a block (block.py) uses itself, besides its GPR locals _gN
-BLOCK_NAMES = frozenset({"_n", "_nia", "_t", "_e", "_cw", "_budget", "_LINES", "_AFTER"})
+BLOCK_NAMES = frozenset({"_n", "_nia", "_t", "_e", "_cw", "_budget", "_LINES", "_AFTER",
+                         "_k", "_r", "_sim", "_Trap", "_with_steps"})
 # the lines a compiled page opens with; the block opens with them once
 PROLOGUE_NAMES = {"G": "gpr", "F": "fpr", "CRF": "cr", "M": "mem"}
 
@@ -81,6 +83,14 @@ class _Fold(ast.NodeTransformer):
         node = self._visit_binop(node)
         if not isinstance(node, ast.BinOp):
             return node
+        # (x & a) & b is x & (a & b): a result masked twice (a sum, then to 64 bits)
+        if isinstance(node.op, ast.BitAnd) and _is_int_const(node.right) and \
+                isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.BitAnd) and \
+                _is_int_const(node.left.right) and type(node.right.value) is int and \
+                type(node.left.right.value) is int:
+            node.right = ast.copy_location(
+                ast.Constant(node.left.right.value & node.right.value), node.right)
+            node.left = node.left.left
         for one, other in ((node.left, node.right), (node.right, node.left)):
             if not _is_int_const(one):
                 continue
@@ -244,8 +254,11 @@ def _is_pure(node, values=None):
         return _is_pure(node.test, values) and _is_pure(node.body, values) and \
             _is_pure(node.orelse, values)
     if isinstance(node, ast.Subscript):  # a register or CR field at a fixed index
+        # (or at an SVP64 template's register number: specialise_template)
         return isinstance(node.value, ast.Name) and node.value.id in ("G", "F", "CRF") and \
-            _is_int_const(node.slice) and 0 <= node.slice.value < 128
+            ((_is_int_const(node.slice) and 0 <= node.slice.value < 128) or (
+                isinstance(node.slice, ast.Name) and
+                (node.slice.id.startswith("f_") or node.slice.id == "_crf")))
     if isinstance(node, ast.Attribute):  # a plain register of the state
         return isinstance(node.value, ast.Name) and node.value.id == "s" and \
             node.attr in ("msr", "ctr", "lr", "tar", "so", "ov", "ca", "ov32", "ca32")
@@ -377,14 +390,71 @@ def _value_sets(stmts):
 
 
 def simplify(stmts, next_pc):
-    """Constant temporaries propagated, dead pure code removed, to a fixpoint."""
+    """Constant temporaries propagated, dead pure code removed, single uses
+    of temporaries inlined, to a fixpoint."""
     tail = [ast.Expr(next_pc)]
     for _ in range(20):
         values = _value_sets(stmts)
         _fold_all(_Fold({}, values=values), stmts, tail)
-        if not (_propagate_constants(stmts, tail) | _drop_dead(stmts, tail, values)):
+        if not (_propagate_constants(stmts, tail) | _drop_dead(stmts, tail, values)
+                | _inline_single_use(stmts, tail, values)):
             break
     return stmts, tail[0].value
+
+
+class _Replace(ast.NodeTransformer):
+    def __init__(self, name, node):
+        self.name, self.node, self.count = name, node, 0
+
+    def visit_Name(self, node):
+        if node.id == self.name and isinstance(node.ctx, ast.Load):
+            self.count += 1
+            return copy.deepcopy(self.node)
+        return node
+
+
+def _inline_single_use(stmts, tail, values):
+    """``t = e`` (t a temporary, e pure) directly followed by a plain
+    assignment reading t once, with t not read afterwards before it is
+    assigned again: e moves into that read.  e's names cannot change in
+    between (nothing runs in between), and evaluating a pure e later in the
+    same statement changes nothing.  Returns whether anything changed."""
+    changed = False
+    i = 0
+    while i + 1 < len(stmts):
+        st, nxt = stmts[i], stmts[i + 1]
+        name = _single_target(st)
+        if name and _temp(name) and _is_pure(st.value, values) and \
+                isinstance(nxt, ast.Assign) and len(nxt.targets) == 1 and \
+                sum(1 for n in ast.walk(nxt.value) if isinstance(n, ast.Name)
+                    and n.id == name) == 1 and \
+                not any(isinstance(n, ast.Name) and n.id == name
+                        for tg in nxt.targets for n in ast.walk(tg)) and \
+                _dead_after(name, stmts[i + 2:], tail, _single_target(nxt) == name) and \
+                not (any(isinstance(n, ast.Call) for n in ast.walk(nxt.value)) and
+                     any(isinstance(n, (ast.Subscript, ast.Attribute))
+                         for n in ast.walk(st.value))):
+            # (a call evaluated first may change what a subscript or attribute reads)
+            r = _Replace(name, st.value)
+            nxt.value = r.visit(nxt.value)
+            del stmts[i]
+            changed = True
+            continue
+        i += 1
+    return changed
+
+
+def _dead_after(name, later, tail, reassigned):
+    """Whether ``name`` is not read in ``later`` (nor the tail) before an
+    unconditional assignment to it (``reassigned``: already assigned)."""
+    if reassigned:
+        return True
+    for st in later + [tail[0]]:
+        if name in _loads([st]):
+            return False
+        if _single_target(st) == name:
+            return True
+    return True
 
 
 class _Localise(ast.NodeTransformer):
@@ -484,15 +554,16 @@ def fn_globals(compiled):
     return compiled.sem.__globals__
 
 
-def specialise(compiled, fields, cache=None, word=None):
+def specialise(compiled, fields, cache=None, word=None, overrides=None):
     """The body of ``compiled`` for these field values (any address: the body
     reads ``CIA``).  ``cache`` (a dict, keyed by ``word``) keeps it for the
     next block holding the same word: parsing and simplifying costs
-    milliseconds."""
+    milliseconds.  ``overrides``: values for parameters with defaults (an
+    SVP64 element's Rc=1 field ``_crf``)."""
     sp = cache.get(word) if cache is not None else None
     if sp is None:
         try:
-            sp = _specialise_word(compiled, fields)
+            sp = _specialise_word(compiled, fields, overrides or {})
         except Untranslatable as e:
             sp = e
         if cache is not None:
@@ -507,17 +578,21 @@ def specialise(compiled, fields, cache=None, word=None):
 _CACHE_KEPT = 50_000
 
 
-def _specialise_word(compiled, fields):
+def _specialise_word(compiled, fields, overrides, symbolic=()):
     fn = _sem_body(compiled)
     body = list(fn.body)
     consts = {f"f_{p}": fields[p] for p in compiled.params}
+    consts.update(overrides)
+    for name in symbolic:
+        consts.pop(name, None)
     args = fn.args.args  # parameters with defaults (_crf: CR0, or CR1 for FP Rc=1)
     for a, dflt in zip(args[len(args) - len(fn.args.defaults):], fn.args.defaults):
         if a.arg not in consts:
             if not _is_int_const(dflt):
                 raise Untranslatable(f"{compiled.name}: default of {a.arg} is not a number")
             consts[a.arg] = dflt.value
-    missing = [a.arg for a in args if a.arg not in consts and a.arg not in ("s", "CIA")]
+    missing = [a.arg for a in args if a.arg not in consts and a.arg not in ("s", "CIA")
+               and a.arg not in symbolic]
     if missing:
         raise Untranslatable(f"{compiled.name}: no value for {missing}")
     kept = []
@@ -536,7 +611,7 @@ def _specialise_word(compiled, fields):
                               ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.ClassDef)):
                 raise Untranslatable(f"{compiled.name}: {type(n).__name__} in the body")
             if isinstance(n, ast.Name) and (n.id in BLOCK_NAMES or (
-                    n.id.startswith("_g") and n.id[2:].isdigit())):
+                    n.id[:2] in ("_g", "_X") and n.id[2:].isdigit())):
                 raise Untranslatable(f"{compiled.name}: name {n.id} clashes with a block local")
     module = ast.Module(body=kept, type_ignores=[])
     module = _Fold(consts, fn_globals(compiled)).visit(module)
@@ -546,6 +621,9 @@ def _specialise_word(compiled, fields):
         raise Untranslatable(f"{compiled.name}: final return folded away")
     stmts, next_value = simplify(stmts, ret.value)
     ret = ast.Return(next_value)
+    if symbolic:
+        stmts = _placeholders(stmts + [ast.Expr(ret.value)], set(symbolic))
+        ret = ast.Return(stmts.pop().value)
     stores = _touches_memory(stmts)
     if _sees_register_file(stmts + [ast.Expr(ret.value)]):
         return Specialised(stmts, ret.value, False, set(), stores)
@@ -553,3 +631,87 @@ def _specialise_word(compiled, fields):
     stmts = [loc.visit(st) for st in stmts]
     next_pc = loc.visit(ret.value)
     return Specialised(stmts, next_pc, True, loc.regs, stores)
+
+
+def template_prefix(name):
+    """The placeholder local a template's ``G[name]`` becomes (see
+    :func:`specialise_template`)."""
+    return "_gS" + name
+
+
+class _Placeholders(ast.NodeTransformer):
+    def __init__(self, symbolic):
+        self.symbolic = symbolic
+
+    def visit_Subscript(self, node):
+        if isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Name) and \
+                node.slice.id in self.symbolic and node.value.id in ("G", "F", "CRF"):
+            if node.value.id == "G":
+                return ast.copy_location(ast.Name(template_prefix(node.slice.id), node.ctx),
+                                         node)
+            return node  # F[f_X], CRF[_crf]: the number is pasted per element
+        self.generic_visit(node)
+        return node
+
+    def visit_Name(self, node):
+        if node.id in self.symbolic:
+            raise Untranslatable(f"{node.id} is used other than as a register number")
+        return node
+
+
+def _placeholders(stmts, symbolic):
+    """``G[f_X]`` for a symbolic field -> the placeholder local; any other use
+    of a symbolic field (a comparison, arithmetic) is Untranslatable."""
+    return [_Placeholders(symbolic).visit(st) for st in stmts]
+
+
+class Template:
+    """One body for many SVP64 elements: ``lines`` name the symbolic fields
+    (``_gSf_RT`` for ``G[f_RT]``, ``f_FRT`` inside ``F[...]``, ``_crf``);
+    :meth:`element` pastes one element's numbers in."""
+
+    def __init__(self, sp, symbolic):
+        self.sp = sp
+        text = "\n".join(sp.lines)
+        names = _loads([ast.parse(text)]) if text else set()
+        stored = set(_stores([ast.parse(text)])) if text else set()
+        self.g_loaded = [n for n in symbolic if template_prefix(n) in names | stored]
+        self.g_stored = [n for n in symbolic if template_prefix(n) in stored]
+        self.text = text
+        self.symbolic = symbolic
+        self._pattern = re.compile(
+            "|".join(re.escape(template_prefix(n)) + r"\b" for n in symbolic) + "|" +
+            "|".join(r"\b" + re.escape(n) + r"\b" for n in symbolic))
+
+    def element(self, values):
+        """(lines, registers, written registers) for symbolic values ``values``."""
+        def paste(m):
+            name = m.group(0)
+            if name.startswith("_gS"):
+                return f"_g{values[name[3:]]}"
+            return str(values[name])
+        text = self._pattern.sub(paste, self.text)
+        regs = self.sp.regs | {values[n] for n in self.g_loaded}
+        written = self.sp.written | {values[n] for n in self.g_stored}
+        return text.splitlines(), regs, written
+
+
+def specialise_template(compiled, fields, symbolic, overrides, cache=None, key=None):
+    """A :class:`Template` of ``compiled`` with the names in ``symbolic``
+    (``f_RT``, ``_crf``) left as register numbers to paste per element."""
+    t = cache.get(key) if cache is not None else None
+    if t is None:
+        try:
+            sp = _specialise_word(compiled, fields, overrides, tuple(symbolic))
+            if not sp.localised:
+                raise Untranslatable(f"{compiled.name}: the page sees the register file")
+            t = Template(sp, tuple(symbolic))
+        except Untranslatable as e:
+            t = e
+        if cache is not None:
+            if len(cache) >= _CACHE_KEPT:
+                cache.clear()
+            cache[key] = t
+    if isinstance(t, Untranslatable):
+        raise t
+    return t

@@ -1,0 +1,154 @@
+"""SVP64 instructions inside a block.
+
+A prefixed instruction whose executor is the generic element loop
+(:class:`isa_ext.svp64.executor.SVInsn`) becomes, in the block, two paths
+chosen by one test of SVSTATE:
+
+* the specialised element loop: for the SVSTATE seen when the block was
+  translated (VL, SUBVL, element widths, predicate and REMAP all fixed by it
+  and by the prefix), horizontal-first, no REMAP and no element-level interrupt
+  pending, the page body is specialised once per element (the element's
+  register numbers constant, so GPRs are the block's locals) and unrolled;
+* anything else: the registers written back, the executor called exactly as
+  the per-instruction path calls it, the registers read again.
+
+The unrolled path is exact as the executor's fast path is: a Trap at element
+``k`` leaves SVSTATE's steps at ``k`` and counts the ``k`` completed element
+operations (executor.SVInsn._run_fast), and the block's own handler then
+reports the instruction and the steps before it.
+
+Lines a block must expand itself (it knows its registers, this module does
+not) are markers: FLUSH (locals to the register file), RELOAD (the file to
+locals); a line after CALL runs while the register file, not the locals,
+holds the registers.
+"""
+import ast
+import re
+
+from ..svp64 import svstate as SV
+from ..svp64.executor import SVInsn
+from .specialise import Untranslatable, _is_pure, specialise_template
+
+FLUSH, RELOAD, CALL = "#FLUSH", "#RELOAD", "#CALL "
+# elements unrolled per instruction at most (VL*SUBVL above this: the executor)
+MAX_ELEMENTS = 128
+
+
+class SVSpecialised:
+    """The block's view of one prefixed instruction (the interface of
+    specialise.Specialised, plus ``namespace``: the objects its lines name)."""
+
+    falls_through = True
+    next_src = None
+    uses_cia = False
+
+    def __init__(self, lines, regs, written, stores, namespace, elements):
+        self.lines, self.regs, self.written = lines, regs, written
+        self.stores, self.namespace, self.elements = stores, namespace, elements
+        self.localised = True  # its own lines flush around the executor call
+        self.names = set(namespace)
+
+
+def specialise_sv(sim, pc, fn, word, suffix, index, cache):
+    """An :class:`SVSpecialised` for the prefixed instruction ``word``,
+    ``suffix`` at ``pc`` run by ``fn``; ``index`` names its objects uniquely
+    in the block.  Raises Untranslatable for an executor that is not the
+    generic loop (branches, category executors): the block ends before it."""
+    if type(fn) is not SVInsn:
+        raise Untranslatable("not the generic SVP64 element loop")
+    x = f"_X{index}"
+    ns = {x: fn}
+    fallback = [FLUSH, f"{CALL}_r = {x}(s, {pc})", RELOAD,
+                f"if _r != {pc + 8}:", f"    return _r, _n + {index + 1}"]
+    sv = sim.state.svstate
+    elements = _unrolled(sim, fn, sv, word, suffix, cache)
+    if elements is None:
+        return SVSpecialised(fallback, set(), set(), True, ns, 0)
+    bodies, regs, written, stores, may_raise, names, uses_cia = elements
+    n = len(bodies)
+    ns.update(names)
+    ns.update({"_sim": sim, "_Trap": _trap_class(), "_with_steps": _with_steps})
+    lines = [f"if s.svstate == {sv} and _sim.interrupt_after is None:"]
+    if may_raise:
+        lines.append("    try:")
+        for k, body in enumerate(bodies):
+            lines.append(f"        _k = {k}")
+            lines += ["        " + t for t in body]
+        lines += ["    except _Trap:",
+                  f"        s.svstate = _with_steps({sv}, _k, {fn.subvl})",
+                  "        _sim.element_ops += _k",
+                  "        raise"]
+    else:
+        lines += ["    " + t for body in bodies for t in body]
+    lines.append(f"    _sim.element_ops += {n}")
+    if sv & SV.STEPS_MASK:
+        lines.append(f"    s.svstate = {sv & ~SV.STEPS_MASK}")
+    lines.append("else:")
+    lines += ["    " + t for t in fallback]
+    out = SVSpecialised(lines, regs, written, stores, ns, n)
+    out.uses_cia = uses_cia
+    return out
+
+
+def _with_steps(sv, k, subvl):
+    return SV.with_steps(sv, k // subvl, k // subvl, k % subvl, k % subvl)
+
+
+def _trap_class():
+    from ..errors import Trap
+    return Trap
+
+
+def _unrolled(sim, fn, sv, word, suffix, cache):
+    """(element bodies, registers, written, stores, may raise, names) for the
+    executor's fast path under SVSTATE ``sv``, or None when that path would
+    not run there (or an element cannot be specialised)."""
+    rec = fn.rec
+    if not (fn.fast and rec.fast_loop is not None) or sv & 1 or sv & fn.order_bits:
+        return None
+    if sv & SV.REMAP_MASK:
+        return None  # REMAP (SVme or RMpst): the executor's index tables
+    vl = (sv >> SV.SH_VL) & 0x7F
+    if vl == 0 or rec.register_overflow(vl):
+        return None
+    subvl = fn.subvl
+    k0 = ((sv >> SV.SH_SRC) & 0x7F) * subvl + ((sv >> SV.SH_SSUB) & 3)
+    if ((sv >> SV.SH_DST) & 0x7F) * subvl + ((sv >> SV.SH_DSUB) & 3) != k0:
+        return None
+    n = vl * subvl
+    if n > MAX_ELEMENTS or k0 != 0:
+        return None
+    c = rec.c
+    vec = {o.pos: o for o in rec.vecops}
+    symbolic = [f"f_{c.params[i]}" for i in vec]
+    if rec.crvec:
+        symbolic.append("_crf")
+    fields = dict(zip(c.params, rec.base_args))
+    try:
+        tpl = specialise_template(c, fields, symbolic, {"_crf": rec.crbase}, cache,
+                                  ("sv", word, suffix))
+    except Untranslatable:
+        return None
+    if not tpl.sp.falls_through:
+        return None
+    bodies, regs, written = [], set(), set()
+    for k in range(n):
+        values = {}
+        for i, o in vec.items():
+            values[f"f_{c.params[i]}"] = rec.base_args[i] + (4 * k if o.cls == "crb" else k)
+        if rec.crvec:
+            values["_crf"] = rec.crbase + (k if rec.cr_step_div == 1 else k // rec.cr_step_div)
+        lines, r, w = tpl.element(values)
+        bodies.append(lines)
+        regs |= r
+        written |= w
+    if any(r >= 128 for r in regs):
+        return None
+    stores, names = tpl.sp.stores, tpl.sp.names
+    uses_cia = bool(re.search(r"\bCIA\b", tpl.text))
+    g = c.sem.__globals__
+    used = {k: g[k] for k in names if k in g}
+    # elements that only assign pure expressions cannot stop part-way
+    may_raise = not all(isinstance(st, ast.Assign) and _is_pure(st.value)
+                        for st in ast.parse(tpl.text).body)
+    return bodies, regs, written, stores, may_raise, used, uses_cia
