@@ -587,7 +587,7 @@ def _specialise_word(compiled, fields, overrides, symbolic=()):
         consts.pop(name, None)
     args = fn.args.args  # parameters with defaults (_crf: CR0, or CR1 for FP Rc=1)
     for a, dflt in zip(args[len(args) - len(fn.args.defaults):], fn.args.defaults):
-        if a.arg not in consts:
+        if a.arg not in consts and a.arg not in symbolic:
             if not _is_int_const(dflt):
                 raise Untranslatable(f"{compiled.name}: default of {a.arg} is not a number")
             consts[a.arg] = dflt.value

@@ -64,7 +64,7 @@ def specialise_sv(sim, pc, fn, word, suffix, index, cache):
     elements = _unrolled(sim, fn, sv, word, suffix, cache)
     if elements is None:
         return SVSpecialised(fallback, set(), set(), True, ns, 0)
-    bodies, regs, written, stores, may_raise, names, uses_cia = elements
+    bodies, regs, written, stores, may_raise, names, uses_cia, loads = elements
     n = len(bodies)
     ns.update(names)
     ns.update({"_sim": sim, "_Trap": _trap_class(), "_with_steps": _with_steps})
@@ -87,6 +87,7 @@ def specialise_sv(sim, pc, fn, word, suffix, index, cache):
     lines += ["    " + t for t in fallback]
     out = SVSpecialised(lines, regs, written, stores, ns, n)
     out.uses_cia = uses_cia
+    out.names |= loads  # the register files and memory its lines name (G, CRF, M ...)
     return out
 
 
@@ -151,4 +152,4 @@ def _unrolled(sim, fn, sv, word, suffix, cache):
     # elements that only assign pure expressions cannot stop part-way
     may_raise = not all(isinstance(st, ast.Assign) and _is_pure(st.value)
                         for st in ast.parse(tpl.text).body)
-    return bodies, regs, written, stores, may_raise, used, uses_cia
+    return bodies, regs, written, stores, may_raise, used, uses_cia, set(names)
