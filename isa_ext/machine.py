@@ -224,6 +224,10 @@ class State:
         # the element-index tables of the remapped instruction being run
         # (read by its generated loop), None otherwise
         self.sv_tables = None
+        # what the last SVSTATE_NEXT (svstep) found: whether it ended the loop,
+        # and the REMAP loop-end flags at the position read (0b111: no REMAP)
+        self.sv_end = 0
+        self.sv_loopends = 7
         self.pc = 0
         self.mem = Memory(little, mem_limit)
         self.stdout = bytearray()

@@ -55,6 +55,8 @@ REMAP = ["svshape 2, 2, 2, 0, 0", "svremap 31, 1, 2, 3, 0, 0, 1",
 
 
 def random_program(rng):
+    if rng.random() < 0.3:
+        return vertical_first_program(rng)
     body = []
     if rng.random() < 0.2:
         body += REMAP
@@ -64,6 +66,21 @@ def random_program(rng):
     return "loop:\n" + "".join(f" {t}\n" for t in body) + " bdnz loop\n"
 
 
+VF_LINES = ["sv.add{v} *80, *40, *60", "sv.add *80, *80, *60", "sv.subf *80, *40, *60",
+            "sv.add. *80, *40, *60", "sv.mulld *80, *40, *60", "sv.addi *80, *40, 3",
+            "sv.add{p} *80, *40, *60", "addi 20, 20, 1"]
+
+
+def vertical_first_program(rng):
+    """A vertical-first loop: the body once per element, svstep. moving the
+    steps, bc looping until CR0.SO (the loop's end); SVSTATE.vfirst is set by
+    fresh() for these ("svstep" in the text)."""
+    body = [rng.choice(VF_LINES).format(p=rng.choice(PREDICATES), v=rng.choice(SUBVLS))
+            for _ in range(rng.randrange(1, 3))]
+    step = rng.choice(["svstep. 1, 0, 1, 0", "sv.svstep. 0, 0, 0, 0"])
+    return "loop:\n" + "".join(f" {t}\n" for t in body) + f" {step}\n bc 4, 3, loop\n"
+
+
 def fresh(seed, text, translate):
     rng = random.Random(seed)
     sim = Simulator(ISA_SV, translate=translate)
@@ -71,7 +88,7 @@ def fresh(seed, text, translate):
     sim.load_asm(text)
     s = sim.state
     vl = rng.randrange(0, 9)
-    s.svstate = SV.make(maxvl=max(vl, 1), vl=vl)
+    s.svstate = SV.make(maxvl=max(vl, 1), vl=vl, vfirst=int("svstep" in text))
     for r in range(1, 128):
         s.gpr[r] = rng.choice([0, 1, 7, rng.getrandbits(64), rng.getrandbits(8)])
     s.gpr[50] = DATA

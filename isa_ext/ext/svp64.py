@@ -103,6 +103,10 @@ CLEAR_END = ~(SV.STEPS_MASK | 1)  # steps reset, vertical-first left
 library.RUNTIME["_svstate_next"] = svstate_next
 library.RUNTIME["_sv_end"] = _sv_end
 library.RUNTIME["_sv_loopends"] = _sv_loopends
+assert ALL_ENDS == 7  # State.sv_loopends starts at 7
+# translated blocks read the two as attributes (State starts them at 0 and 7)
+library.INLINE["_sv_end"] = lambda s: "s.sv_end" if s == "s" else None
+library.INLINE["_sv_loopends"] = lambda s: "s.sv_loopends" if s == "s" else None
 
 
 @library.intrinsic("SVSTATE_NEXT")

@@ -685,14 +685,16 @@ class Template:
 
     def element(self, values):
         """(lines, registers, written registers) for symbolic values ``values``."""
-        def paste(m):
+        def paste(m):  # a number: the block's local; an expression: G itself
             name = m.group(0)
             if name.startswith("_gS"):
-                return f"_g{values[name[3:]]}"
-            return str(values[name])
+                v = values[name[3:]]
+                return f"_g{v}" if isinstance(v, int) else f"G[{v}]"
+            return f"({values[name]})"
         text = self._pattern.sub(paste, self.text)
-        regs = self.sp.regs | {values[n] for n in self.g_loaded}
-        written = self.sp.written | {values[n] for n in self.g_stored}
+        regs = self.sp.regs | {values[n] for n in self.g_loaded if isinstance(values[n], int)}
+        written = self.sp.written | {values[n] for n in self.g_stored
+                                     if isinstance(values[n], int)}
         return text.splitlines(), regs, written
 
 

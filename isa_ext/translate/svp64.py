@@ -61,6 +61,9 @@ def specialise_sv(sim, pc, fn, word, suffix, index, cache):
     fallback = [FLUSH, f"{CALL}_r = {x}(s, {pc})", RELOAD,
                 f"if _r != {pc + 8}:", f"    return _r, _n + {index + 1}"]
     sv = sim.state.svstate
+    vf = vertical_first(sim, pc, fn, word, suffix, index, cache)
+    if vf is not None:
+        return vf
     elements = _unrolled(sim, fn, sv, word, suffix, cache)
     if elements is None:
         return SVSpecialised(fallback, set(), set(), True, ns, 0)
@@ -100,24 +103,20 @@ def _trap_class():
     return Trap
 
 
-def _unrolled(sim, fn, sv, word, suffix, cache):
-    """(element bodies, registers, written, stores, may raise, names) for the
-    executor's fast path under SVSTATE ``sv``, or None when that path would
-    not run there (or an element cannot be specialised)."""
+def _template(fn, sv, word, suffix, cache):
+    """(Template, vector operands by parameter position, VL*SUBVL) for the
+    executor's fast path under SVSTATE ``sv`` (either direction), or None
+    when that path would not run there or the page cannot be templated."""
     rec = fn.rec
-    if not (fn.fast and rec.fast_loop is not None) or sv & 1 or sv & fn.order_bits:
+    if not (fn.fast and rec.fast_loop is not None) or sv & fn.order_bits:
         return None
     if sv & SV.REMAP_MASK:
         return None  # REMAP (SVme or RMpst): the executor's index tables
     vl = (sv >> SV.SH_VL) & 0x7F
     if vl == 0 or rec.register_overflow(vl):
         return None
-    subvl = fn.subvl
-    k0 = ((sv >> SV.SH_SRC) & 0x7F) * subvl + ((sv >> SV.SH_SSUB) & 3)
-    if ((sv >> SV.SH_DST) & 0x7F) * subvl + ((sv >> SV.SH_DSUB) & 3) != k0:
-        return None
-    n = vl * subvl
-    if n > MAX_ELEMENTS or k0 != 0:
+    n = vl * fn.subvl
+    if n > MAX_ELEMENTS:
         return None
     c = rec.c
     vec = {o.pos: o for o in rec.vecops}
@@ -132,24 +131,97 @@ def _unrolled(sim, fn, sv, word, suffix, cache):
         return None
     if not tpl.sp.falls_through:
         return None
+    return tpl, vec, n
+
+
+def _values(rec, vec, k):
+    """The symbolic fields' values at element ``k`` (an int, or the name of
+    a local holding it)."""
+    c = rec.c
+    values = {}
+    for i, o in vec.items():
+        step = (4 * k if o.cls == "crb" else k) if isinstance(k, int) else \
+            f"{'4 * ' if o.cls == 'crb' else ''}{k}"
+        values[f"f_{c.params[i]}"] = rec.base_args[i] + step if isinstance(k, int) else \
+            f"{rec.base_args[i]} + {step}"
+    if rec.crvec:
+        if isinstance(k, int):
+            values["_crf"] = rec.crbase + (k if rec.cr_step_div == 1 else k // rec.cr_step_div)
+        else:
+            values["_crf"] = f"{rec.crbase} + " + (
+                k if rec.cr_step_div == 1 else f"{k} // {rec.cr_step_div}")
+    return values
+
+
+def _extras(tpl, g):
+    used = {k: g[k] for k in tpl.sp.names if k in g}
+    uses_cia = bool(re.search(r"\bCIA\b", tpl.text))
+    # elements that only assign pure expressions cannot stop part-way
+    may_raise = not all(isinstance(st, ast.Assign) and _is_pure(st.value)
+                        for st in ast.parse(tpl.text).body)
+    return used, uses_cia, may_raise
+
+
+def _unrolled(sim, fn, sv, word, suffix, cache):
+    """(element bodies, registers, written, stores, may raise, names, uses
+    CIA, loads) for the executor's horizontal-first fast path under SVSTATE
+    ``sv``, or None when that path would not run there."""
+    if sv & 1:
+        return None
+    subvl = fn.subvl
+    k0 = ((sv >> SV.SH_SRC) & 0x7F) * subvl + ((sv >> SV.SH_SSUB) & 3)
+    if k0 != 0 or ((sv >> SV.SH_DST) & 0x7F) * subvl + ((sv >> SV.SH_DSUB) & 3) != k0:
+        return None
+    got = _template(fn, sv, word, suffix, cache)
+    if got is None:
+        return None
+    tpl, vec, n = got
     bodies, regs, written = [], set(), set()
     for k in range(n):
-        values = {}
-        for i, o in vec.items():
-            values[f"f_{c.params[i]}"] = rec.base_args[i] + (4 * k if o.cls == "crb" else k)
-        if rec.crvec:
-            values["_crf"] = rec.crbase + (k if rec.cr_step_div == 1 else k // rec.cr_step_div)
-        lines, r, w = tpl.element(values)
+        lines, r, w = tpl.element(_values(fn.rec, vec, k))
         bodies.append(lines)
         regs |= r
         written |= w
     if any(r >= 128 for r in regs):
         return None
-    stores, names = tpl.sp.stores, tpl.sp.names
-    uses_cia = bool(re.search(r"\bCIA\b", tpl.text))
-    g = c.sem.__globals__
-    used = {k: g[k] for k in names if k in g}
-    # elements that only assign pure expressions cannot stop part-way
-    may_raise = not all(isinstance(st, ast.Assign) and _is_pure(st.value)
-                        for st in ast.parse(tpl.text).body)
-    return bodies, regs, written, stores, may_raise, used, uses_cia, set(names)
+    used, uses_cia, may_raise = _extras(tpl, fn.rec.c.sem.__globals__)
+    return bodies, regs, written, tpl.sp.stores, may_raise, used, uses_cia, set(tpl.sp.names)
+
+
+def vertical_first(sim, pc, fn, word, suffix, index, cache):
+    """The SVSpecialised of a vertical-first instruction (one element, at
+    SVSTATE's steps, as executor.SVInsn.__call__ runs it): the page with the
+    element's register numbers computed from the steps, the registers in the
+    register file (the block writes its locals back first); None when the
+    fast path would not run under the SVSTATE seen now."""
+    sv = sim.state.svstate
+    if not sv & 1:
+        return None
+    got = _template(fn, sv, word, suffix, cache)
+    if got is None:
+        return None
+    tpl, vec, n = got
+    lines, _, _ = tpl.element(_values(fn.rec, vec, "_k"))
+    used, uses_cia, _ = _extras(tpl, fn.rec.c.sem.__globals__)
+    x = f"_X{index}"
+    subvl = fn.subvl
+    k = f"(_k >> {SV.SH_SRC} & 127)" + (f" * {subvl} + (_k >> {SV.SH_SSUB} & 3)"
+                                         if subvl > 1 else "")
+    keep = ~SV.STEPS_MASK & ((1 << 64) - 1)
+    out = [f"_k = s.svstate",
+           f"if _k & {keep} == {sv & keep} and _sim.interrupt_after is None:",
+           f"    _k = {k}",
+           f"    if _k < {n}:"]
+    out += ["        " + t for t in lines]
+    out += ["        _sim.element_ops += 1",
+            "else:",
+            f"    {CALL}_r = {x}(s, {pc})",
+            f"    if _r != {pc + 8}:",
+            f"        return _r, _n + {index + 1}"]
+    ns = dict(used)
+    ns.update({x: fn, "_sim": sim})
+    sp = SVSpecialised(out, set(), set(), tpl.sp.stores, ns, 1)
+    sp.localised = False  # G itself: the block writes its locals back around it
+    sp.uses_cia = uses_cia
+    sp.names |= set(tpl.sp.names) | {"G"}  # (its element's GPRs are G[base + _k])
+    return sp
