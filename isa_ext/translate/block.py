@@ -22,11 +22,16 @@ every exit:
   ``Simulator._forget_decoded``) ends the block there, so the next instruction
   is fetched again.
 """
+import re
+
 from ..errors import IsaExtError, Trap
 from .specialise import Untranslatable, specialise
 from .svp64 import CALL, FLUSH, RELOAD, specialise_sv
 
 MAX_LENGTH = 64
+# conditional branches a superblock goes on past (each a side exit; longer
+# superblocks cost translation time that short programs do not win back)
+MAX_SIDE_EXITS = 2
 # SVP64 elements unrolled in one block at most (compiling costs time too)
 MAX_ELEMENTS = 512
 _IND = "    "
@@ -49,7 +54,7 @@ def _gather(sim, start, end):
     cache = isa.__dict__.setdefault("_translate_specialised", {})
     out, namespace = [], {}
     pc = start
-    elements = 0
+    elements = side_exits = 0
     while len(out) < MAX_LENGTH:
         if out and pc == end:
             break
@@ -86,9 +91,19 @@ def _gather(sim, start, end):
         namespace.update((k, g[k]) for k in used)
         out.append((pc, length, d, sp))
         if not sp.falls_through:
-            break
+            side_exits += 1
+            if side_exits > MAX_SIDE_EXITS or not _may_fall_through(sp):
+                break
         pc += length
     return out, namespace
+
+
+def _may_fall_through(sp):
+    """Whether a branch's next address depends on anything but its own
+    address (a condition, LR, CTR): then the block goes on past it, a
+    superblock leaving where the branch is taken."""
+    return sp.next_src is not None and bool(
+        set(re.findall(r"[A-Za-z_]\w*", sp.next_src)) - {"CIA"})
 
 
 def translate(sim, start, end):
@@ -151,6 +166,15 @@ def translate(sim, start, end):
                 emit(3, text, tag)
         if i == length - 1:
             emit(3, f"_nia = {pc + size if sp.falls_through else sp.next_src}", tag)
+        elif not sp.falls_through:  # a superblock's branch: leave where it is taken
+            emit(3, f"_nia = {sp.next_src}", tag)
+            emit(3, f"if _nia != {pc + size}:", tag)
+            emit(4, f"_n += {i + 1}", tag)
+            emit(4, f"if _nia == {start} and _n + {length} <= _budget"
+                 + (" and _cw:" if any_store else ":"), tag)
+            emit(5, "continue", tag)
+            flush(4, tag)
+            emit(4, "return _nia, _n", tag)
         if not sp.localised:
             for r in regs:
                 emit(3, f"_g{r} = G[{r}]", (i, pc, False))
