@@ -25,6 +25,7 @@ every exit:
 import re
 
 from ..errors import IsaExtError, Trap
+from ..machine import Memory
 from .specialise import Untranslatable, specialise
 from .svp64 import CALL, FLUSH, RELOAD, specialise_sv
 
@@ -98,6 +99,14 @@ def _gather(sim, start, end):
     return out, namespace
 
 
+_CIA = re.compile(r"\bCIA\b")
+_ASSIGNS_CIA = re.compile(r"\bCIA\s*(=[^=]|[-+*/|&^%<>]+=)")
+
+
+def _no_page(key):
+    return None
+
+
 def _may_fall_through(sp):
     """Whether a branch's next address depends on anything but its own
     address (a condition, LR, CTR): then the block goes on past it, a
@@ -136,6 +145,9 @@ def translate(sim, start, end):
             emit(1, f"{name} = s.{attr}")
     if "M" in used or any_store:
         emit(1, "M = s.mem")
+    if "_PG" in used:  # inline loads and stores (specialise._InlineLoads)
+        emit(1, "_PG = M.pages.get if type(M) is _Memory else _no_page")
+        emit(1, "_BO = 'little' if M.little else 'big'")
     if any_store:
         emit(1, "_cw = M.code_words")
     for r in regs:
@@ -150,9 +162,14 @@ def translate(sim, start, end):
         if not sp.localised:  # the page uses G itself: registers there while it runs
             flush(3, live)
         tag = live if sp.localised else (i, pc, False)
+        body = sp.lines
         if sp.uses_cia:
-            emit(3, f"CIA = {pc}", tag)
-        for text in sp.lines:
+            if any(_ASSIGNS_CIA.search(text) for text in body):
+                emit(3, f"CIA = {pc}", tag)
+            else:  # the address pasted in: Python folds CIA + 4 and the like
+                body = [_CIA.sub(str(pc), text) for text in body]
+        next_src = _CIA.sub(str(pc), sp.next_src) if sp.next_src else sp.next_src
+        for text in body:
             bare = text.lstrip()
             depth = 3 + (len(text) - len(bare)) // 4
             if bare == FLUSH:  # around an SVP64 executor call: see translate.svp64
@@ -165,9 +182,9 @@ def translate(sim, start, end):
             else:
                 emit(3, text, tag)
         if i == length - 1:
-            emit(3, f"_nia = {pc + size if sp.falls_through else sp.next_src}", tag)
+            emit(3, f"_nia = {pc + size if sp.falls_through else next_src}", tag)
         elif not sp.falls_through:  # a superblock's branch: leave where it is taken
-            emit(3, f"_nia = {sp.next_src}", tag)
+            emit(3, f"_nia = {next_src}", tag)
             emit(3, f"if _nia != {pc + size}:", tag)
             emit(4, f"_n += {i + 1}", tag)
             emit(4, f"if _nia == {start} and _n + {length} <= _budget"
@@ -201,6 +218,7 @@ def translate(sim, start, end):
     ns["__builtins__"] = __builtins__
     ns["_LINES"] = {no: tag for no, (_, tag) in enumerate(lines, 1) if tag is not None}
     ns["_AFTER"] = after
+    ns["_Memory"], ns["_no_page"] = Memory, _no_page
     name = f"<isa_ext:block@0x{start:x}>"
     exec(compile(source, name, "exec"), ns)
     last_pc, last_size = insns[-1][:2]

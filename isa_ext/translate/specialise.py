@@ -16,7 +16,8 @@ from ..pseudocode import library
 
 # names a block (block.py) uses itself, besides its GPR locals _gN
 BLOCK_NAMES = frozenset({"_n", "_nia", "_t", "_e", "_cw", "_budget", "_LINES", "_AFTER",
-                         "_k", "_r", "_sim", "_Trap", "_with_steps"})
+                         "_k", "_r", "_sim", "_Trap", "_with_steps",
+                         "_PG", "_BO", "_a", "_p", "_o"})
 # the lines a compiled page opens with; the block opens with them once
 PROLOGUE_NAMES = {"G": "gpr", "F": "fpr", "CRF": "cr", "M": "mem"}
 
@@ -625,6 +626,9 @@ def _specialise_word(compiled, fields, overrides, symbolic=()):
         stmts = _placeholders(stmts + [ast.Expr(ret.value)], set(symbolic))
         ret = ast.Return(stmts.pop().value)
     stores = _touches_memory(stmts)
+    inline = _InlineLoads()
+    stmts = [r for st in stmts for r in (lambda v: v if isinstance(v, list) else [v])(
+        inline.visit(st))]
     if _sees_register_file(stmts + [ast.Expr(ret.value)]):
         return Specialised(stmts, ret.value, False, set(), stores)
     loc = _Localise()
@@ -717,3 +721,55 @@ def specialise_template(compiled, fields, symbolic, overrides, cache=None, key=N
     if isinstance(t, Untranslatable):
         raise t
     return t
+
+
+class _InlineLoads(ast.NodeTransformer):
+    """``M.read(ea, n)`` -> the page lookup Memory.read does, inline, with
+    the call itself where the access leaves the page or the page is not
+    there; ``M.write(ea, n, v)`` likewise -> Memory.write's one-page path
+    (the block binds ``_PG``: ``M.pages.get``, or for anything but a plain
+    Memory a function finding no page, so every access takes the call; and
+    ``_BO``, the byte order)."""
+
+    def visit_Expr(self, node):
+        c = node.value
+        f = c.func if isinstance(c, ast.Call) else None
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and
+                f.value.id == "M" and f.attr == "write" and len(c.args) == 3 and
+                not c.keywords and _is_int_const(c.args[1]) and
+                c.args[1].value in (1, 2, 4, 8)):
+            self.generic_visit(node)
+            return node
+        n = c.args[1].value
+        ea, v = ast.unparse(c.args[0]), ast.unparse(c.args[2])
+        # (a store of n <= 8 bytes touches at most three words: first, first + 1, last)
+        src = f"""_a = ({ea}) & {(1 << 64) - 1}
+_p = _PG(_a >> 12)
+_o = _a & 4095
+if _p is not None and _o <= {4096 - n}:
+    M.reserve = 0
+    _p[_o:_o + {n}] = (({v}) & {(1 << (8 * n)) - 1}).to_bytes({n}, _BO)
+    M.writes += 1
+    if _a >> 2 in _cw or _a + {n - 1} >> 2 in _cw or (_a + {n - 1} >> 2) - (_a >> 2) > 1 and (_a >> 2) + 1 in _cw:
+        _cw.clear()
+        if M.on_code_write is not None:
+            M.on_code_write()
+else:
+    M.write(_a, {n}, {v})
+"""
+        return ast.parse(src).body
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        f = node.func
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and
+                f.value.id == "M" and f.attr == "read" and len(node.args) == 2 and
+                not node.keywords and _is_int_const(node.args[1]) and
+                node.args[1].value in (1, 2, 4, 8)):
+            return node
+        n = node.args[1].value
+        ea = ast.unparse(node.args[0])
+        src = (f"(int.from_bytes(_p[_o:_o + {n}], _BO) "
+               f"if (_p := _PG((_a := ({ea}) & {(1 << 64) - 1}) >> 12)) is not None "
+               f"and (_o := _a & 4095) <= {4096 - n} else M.read(_a, {n}))")
+        return ast.copy_location(ast.parse(src, mode="eval").body, node)
