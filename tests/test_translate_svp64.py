@@ -68,7 +68,9 @@ def random_program(rng):
 
 VF_LINES = ["sv.add{v} *80, *40, *60", "sv.add *80, *80, *60", "sv.subf *80, *40, *60",
             "sv.add. *80, *40, *60", "sv.mulld *80, *40, *60", "sv.addi *80, *40, 3",
-            "sv.add{p} *80, *40, *60", "addi 20, 20, 1"]
+            "sv.add{p} *80, *40, *60", "addi 20, 20, 1",
+            # scalar operands of a VF instruction (test_svp64_libresoc_programs' svstep_add_1)
+            "sv.add 21, *40, *60", "sv.add *80, 21, *60"]
 
 
 def vertical_first_program(rng):

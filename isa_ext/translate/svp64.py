@@ -202,6 +202,8 @@ def vertical_first(sim, pc, fn, word, suffix, index, cache):
         return None
     tpl, vec, n = got
     lines, _, _ = tpl.element(_values(fn.rec, vec, "_k"))
+    # its scalar operands too are read and written in the register file
+    lines = [re.sub(r"\b_g(\d+)\b", r"G[\1]", t) for t in lines]
     used, uses_cia, _ = _extras(tpl, fn.rec.c.sem.__globals__)
     x = f"_X{index}"
     subvl = fn.subvl
