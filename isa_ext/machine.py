@@ -255,6 +255,9 @@ class State:
         # and the REMAP loop-end flags at the position read (0b111: no REMAP)
         self.sv_end = 0
         self.sv_loopends = 7
+        # the stepping context of the prefixed instruction running a page that
+        # uses SVSTATE (svstep), None otherwise (executor.SVInsn)
+        self.sv_loop = None
         self.pc = 0
         self.mem = Memory(little, mem_limit)
         self.stdout = bytearray()

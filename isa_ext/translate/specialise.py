@@ -65,6 +65,24 @@ class _Fold(ast.NodeTransformer):
         except TypeError:  # another arity
             return None
 
+    def visit_Assign(self, node):
+        """``t = helper(...)`` with a statement form (library.INLINE_ASSIGN)."""
+        self.generic_visit(node)
+        c = node.value
+        if not (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and
+                isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and
+                not c.keywords and all(_is_int_const(a) or isinstance(a, ast.Name)
+                                       for a in c.args)):
+            return node
+        form = library.INLINE_ASSIGN.get(c.func.id)
+        if form is None or self.namespace.get(c.func.id) is not library.RUNTIME.get(c.func.id):
+            return node
+        src = form(node.targets[0].id, *[a.value if _is_int_const(a) else a.id
+                                         for a in c.args])
+        if src is None:
+            return node
+        return ast.parse(src).body  # final as written (it calls the helper itself)
+
     def visit_Expr(self, node):
         self.generic_visit(node)
         src = self._inline_source(node.value)
