@@ -23,6 +23,7 @@ every exit:
   is fetched again.
 """
 import re
+import struct
 
 from ..errors import IsaExtError, Trap
 from ..machine import Memory
@@ -103,6 +104,12 @@ _CIA = re.compile(r"\bCIA\b")
 _ASSIGNS_CIA = re.compile(r"\bCIA\s*(=[^=]|[-+*/|&^%<>]+=)")
 
 
+# unpack_from and pack_into of 1, 2, 4 and 8 bytes, by Memory.little
+_ACCESS = {little: tuple(getattr(struct.Struct(("<" if little else ">") + c), f)
+                         for f in ("unpack_from", "pack_into") for c in "BHIQ")
+           for little in (False, True)}
+
+
 def _no_page(key):
     return None
 
@@ -147,7 +154,7 @@ def translate(sim, start, end):
         emit(1, "M = s.mem")
     if "_PG" in used:  # inline loads and stores (specialise._InlineLoads)
         emit(1, "_PG = M.pages.get if type(M) is _Memory else _no_page")
-        emit(1, "_BO = 'little' if M.little else 'big'")
+        emit(1, "_U1, _U2, _U4, _U8, _P1, _P2, _P4, _P8 = _ACCESS[M.little]")
     if any_store:
         emit(1, "_cw = M.code_words")
     for r in regs:
@@ -218,7 +225,7 @@ def translate(sim, start, end):
     ns["__builtins__"] = __builtins__
     ns["_LINES"] = {no: tag for no, (_, tag) in enumerate(lines, 1) if tag is not None}
     ns["_AFTER"] = after
-    ns["_Memory"], ns["_no_page"] = Memory, _no_page
+    ns["_Memory"], ns["_no_page"], ns["_ACCESS"] = Memory, _no_page, _ACCESS
     name = f"<isa_ext:block@0x{start:x}>"
     exec(compile(source, name, "exec"), ns)
     last_pc, last_size = insns[-1][:2]

@@ -17,7 +17,8 @@ from ..pseudocode import library
 # names a block (block.py) uses itself, besides its GPR locals _gN
 BLOCK_NAMES = frozenset({"_n", "_nia", "_t", "_e", "_cw", "_budget", "_LINES", "_AFTER",
                          "_k", "_r", "_sim", "_Trap", "_with_steps",
-                         "_PG", "_BO", "_a", "_p", "_o"})
+                         "_PG", "_a", "_p", "_o", "_U1", "_U2", "_U4", "_U8",
+                         "_P1", "_P2", "_P4", "_P8"})
 # the lines a compiled page opens with; the block opens with them once
 PROLOGUE_NAMES = {"G": "gpr", "F": "fpr", "CRF": "cr", "M": "mem"}
 
@@ -408,6 +409,38 @@ def _value_sets(stmts):
             if _temp(k) and assigned.get(k) == len(v)}
 
 
+def _hoist_repeated_compare(stmts):
+    """``if L < R: ... elif L > R: ...`` (a signed comparison's two tests) with
+    the same pure, non-trivial L and R: they are computed once, before the
+    ``if``, into temporaries (nothing runs between the two tests)."""
+    out, count = [], 0
+    for st in stmts:
+        if isinstance(st, ast.If) and isinstance(st.test, ast.Compare) and \
+                len(st.orelse) == 1 and isinstance(st.orelse[0], ast.If) and \
+                isinstance(st.orelse[0].test, ast.Compare):
+            a, b = st.test, st.orelse[0].test
+            sides = [a.left] + a.comparators
+            if len(sides) == 2 and ast.dump(a.left) == ast.dump(b.left) and \
+                    len(b.comparators) == 1 and \
+                    ast.dump(a.comparators[0]) == ast.dump(b.comparators[0]):
+                new = []
+                for j, side in enumerate(sides):
+                    if isinstance(side, (ast.Name, ast.Constant)) or not _is_pure(side):
+                        continue
+                    name = f"v__cmp{count}_{j}"
+                    out.append(ast.Assign([ast.Name(name, ast.Store())], side, lineno=0))
+                    new.append((j, ast.Name(name, ast.Load())))
+                for j, ref in new:
+                    for test in (a, b):
+                        if j == 0:
+                            test.left = ref
+                        else:
+                            test.comparators[0] = ref
+                count += 1
+        out.append(st)
+    stmts[:] = out
+
+
 def simplify(stmts, next_pc):
     """Constant temporaries propagated, dead pure code removed, single uses
     of temporaries inlined, to a fixpoint."""
@@ -418,6 +451,7 @@ def simplify(stmts, next_pc):
         if not (_propagate_constants(stmts, tail) | _drop_dead(stmts, tail, values)
                 | _inline_single_use(stmts, tail, values)):
             break
+    _hoist_repeated_compare(stmts)
     return stmts, tail[0].value
 
 
@@ -747,7 +781,8 @@ class _InlineLoads(ast.NodeTransformer):
     there; ``M.write(ea, n, v)`` likewise -> Memory.write's one-page path
     (the block binds ``_PG``: ``M.pages.get``, or for anything but a plain
     Memory a function finding no page, so every access takes the call; and
-    ``_BO``, the byte order)."""
+    ``_U1``..``_U8``, ``_P1``..``_P8``: struct unpack_from/pack_into of the
+    memory's byte order, much cheaper than slicing and int.from_bytes)."""
 
     def visit_Expr(self, node):
         c = node.value
@@ -760,15 +795,17 @@ class _InlineLoads(ast.NodeTransformer):
             return node
         n = c.args[1].value
         ea, v = ast.unparse(c.args[0]), ast.unparse(c.args[2])
-        # (a store of n <= 8 bytes touches at most three words: first, first + 1, last)
+        # (a store of n <= 4 bytes touches at most two words, first and last; of
+        # 8 bytes, three when it is not word-aligned: first, first + 1, last)
+        middle = " or _a & 3 and (_a >> 2) + 1 in _cw" if n == 8 else ""
         src = f"""_a = ({ea}) & {(1 << 64) - 1}
 _p = _PG(_a >> 12)
 _o = _a & 4095
 if _p is not None and _o <= {4096 - n}:
     M.reserve = 0
-    _p[_o:_o + {n}] = (({v}) & {(1 << (8 * n)) - 1}).to_bytes({n}, _BO)
+    _P{n}(_p, _o, ({v}) & {(1 << (8 * n)) - 1})
     M.writes += 1
-    if _a >> 2 in _cw or _a + {n - 1} >> 2 in _cw or (_a + {n - 1} >> 2) - (_a >> 2) > 1 and (_a >> 2) + 1 in _cw:
+    if _a >> 2 in _cw or _a + {n - 1} >> 2 in _cw{middle}:
         _cw.clear()
         if M.on_code_write is not None:
             M.on_code_write()
@@ -787,7 +824,7 @@ else:
             return node
         n = node.args[1].value
         ea = ast.unparse(node.args[0])
-        src = (f"(int.from_bytes(_p[_o:_o + {n}], _BO) "
+        src = (f"(_U{n}(_p, _o)[0] "
                f"if (_p := _PG((_a := ({ea}) & {(1 << 64) - 1}) >> 12)) is not None "
                f"and (_o := _a & 4095) <= {4096 - n} else M.read(_a, {n}))")
         return ast.copy_location(ast.parse(src, mode="eval").body, node)
