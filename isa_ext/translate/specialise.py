@@ -484,7 +484,8 @@ def _inline_single_use(stmts, tail, values):
                 not any(isinstance(n, ast.Name) and n.id == name
                         for tg in nxt.targets for n in ast.walk(tg)) and \
                 _dead_after(name, stmts[i + 2:], tail, _single_target(nxt) == name) and \
-                not (any(isinstance(n, ast.Call) for n in ast.walk(nxt.value)) and
+                not (any(isinstance(n, ast.Call) and not _reads_only(n)
+                         for n in ast.walk(nxt.value)) and
                      any(isinstance(n, (ast.Subscript, ast.Attribute))
                          for n in ast.walk(st.value))):
             # (a call evaluated first may change what a subscript or attribute reads)
@@ -495,6 +496,19 @@ def _inline_single_use(stmts, tail, values):
             continue
         i += 1
     return changed
+
+
+_READ_ONLY_CALLS = frozenset({"_PG", "_U1", "_U2", "_U4", "_U8"})
+
+
+def _reads_only(call):
+    """A call that changes nothing a pure expression reads: an inline load's
+    page lookup and unpack, or Memory.read."""
+    f = call.func
+    if isinstance(f, ast.Name):
+        return f.id in _READ_ONLY_CALLS
+    return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+        f.value.id == "M" and f.attr == "read"
 
 
 def _dead_after(name, later, tail, reassigned):
@@ -681,6 +695,9 @@ def _specialise_word(compiled, fields, overrides, symbolic=()):
     inline = _InlineLoads()
     stmts = [r for st in stmts for r in (lambda v: v if isinstance(v, list) else [v])(
         inline.visit(st))]
+    if inline.changed:  # the effective address moves into the access, masks fold
+        stmts, next_value = simplify(stmts, ret.value)
+        ret = ast.Return(next_value)
     if _sees_register_file(stmts + [ast.Expr(ret.value)]):
         return Specialised(stmts, ret.value, False, set(), stores)
     loc = _Localise()
@@ -784,6 +801,8 @@ class _InlineLoads(ast.NodeTransformer):
     ``_U1``..``_U8``, ``_P1``..``_P8``: struct unpack_from/pack_into of the
     memory's byte order, much cheaper than slicing and int.from_bytes)."""
 
+    changed = False
+
     def visit_Expr(self, node):
         c = node.value
         f = c.func if isinstance(c, ast.Call) else None
@@ -798,6 +817,7 @@ class _InlineLoads(ast.NodeTransformer):
         # (a store of n <= 4 bytes touches at most two words, first and last; of
         # 8 bytes, three when it is not word-aligned: first, first + 1, last)
         middle = " or _a & 3 and (_a >> 2) + 1 in _cw" if n == 8 else ""
+        self.changed = True
         src = f"""_a = ({ea}) & {(1 << 64) - 1}
 _p = _PG(_a >> 12)
 _o = _a & 4095
@@ -827,4 +847,5 @@ else:
         src = (f"(_U{n}(_p, _o)[0] "
                f"if (_p := _PG((_a := ({ea}) & {(1 << 64) - 1}) >> 12)) is not None "
                f"and (_o := _a & 4095) <= {4096 - n} else M.read(_a, {n}))")
+        self.changed = True
         return ast.copy_location(ast.parse(src, mode="eval").body, node)
