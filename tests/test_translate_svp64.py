@@ -173,3 +173,32 @@ def test_trap_at_an_element_leaves_svstate_at_that_element():
         outs.append((res.stop, res.steps, sim.element_ops,
                      SV.get(sim.state.svstate, "srcstep"), res.pc))
     assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_specialised_element_loop_runs_as_the_generic_one(batch, monkeypatch):
+    # the executor's horizontal-first fast path switches from the generic
+    # element loop (Compiled.element_loop) to the page specialised to the
+    # record's fields (translate.svp64.template_loop) once a record is hot:
+    # with the switch at once and never, one instruction at a time, random
+    # loops end the same
+    from isa_ext.svp64 import executor
+    rng = random.Random(17_100 + batch)
+    specialised = 0
+    for _ in range(25):
+        text = random_program(rng)
+        seed, max_steps = rng.getrandbits(32), rng.choice([5, 40, 400])
+        interrupt = rng.choice([None, None, 3, 17])
+        outs = []
+        for after in (10 ** 9, 1):
+            monkeypatch.setattr(executor, "TEMPLATE_AFTER", after)
+            sim = fresh(seed, text, False)
+            sim.interrupt_after = interrupt
+            for rec in list(ISA_SV.__dict__.get("_sv_records", {}).values()):
+                rec.__dict__.pop("template_loop", None)
+                rec.__dict__.pop("fast_runs", None)
+            outs.append(outcome(sim, sim.run(max_steps=max_steps)))
+        specialised += sum(1 for rec in ISA_SV.__dict__.get("_sv_records", {}).values()
+                           if rec.__dict__.get("template_loop") not in (None, rec.fast_loop))
+        assert outs[0] == outs[1], f"the two element loops differ (seed {seed}):\n{text}"
+    assert specialised  # the specialised loop did run

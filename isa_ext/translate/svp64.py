@@ -227,3 +227,35 @@ def vertical_first(sim, pc, fn, word, suffix, index, cache):
     sp.uses_cia = uses_cia
     sp.names |= set(tpl.sp.names) | {"G"}  # (its element's GPRs are G[base + _k])
     return sp
+
+
+def template_loop(rec):
+    """``loop(s, CIA, k0, k1)`` as Compiled.element_loop makes it for the
+    executor's fast path, from the page specialised to the record's fields
+    (the vector operands' numbers ``base + k``), or None when the page cannot
+    be templated or touches memory (the inline accesses need a block)."""
+    c = rec.c
+    vec = {o.pos: o for o in rec.vecops}
+    symbolic = [f"f_{c.params[i]}" for i in vec]
+    if rec.crvec:
+        symbolic.append("_crf")
+    try:
+        tpl = specialise_template(c, dict(zip(c.params, rec.base_args)), symbolic,
+                                  {"_crf": rec.crbase})
+    except Untranslatable:
+        return None
+    if not tpl.sp.falls_through:
+        return None
+    lines, _, _ = tpl.element(_values(rec, vec, "k"))
+    lines = [re.sub(r"\b_g(\d+)\b", r"G[\1]", t) for t in lines]
+    text = "\n".join(lines)
+    if re.search(r"\b(M|_PG|_cw|_k|_sim|_X\d+)\b", text):
+        return None
+    src = ["def loop(s, CIA, k0, k1):", "    G = s.gpr", "    F = s.fpr", "    CRF = s.cr",
+           "    k = k0", "    try:", "        for k in range(k0, k1):"]
+    src += ["            " + t for t in lines] or ["            pass"]
+    src += ["    except _Trap as t:", "        t.sv_k = k", "        raise"]
+    ns = dict(c.sem.__globals__)
+    ns["_Trap"] = _trap_class()
+    exec(compile("\n".join(src) + "\n", f"<isa_ext:{c.name}:template loop>", "exec"), ns)
+    return ns["loop"]
