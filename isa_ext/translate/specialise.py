@@ -727,14 +727,16 @@ class _Placeholders(ast.NodeTransformer):
         return node
 
     def visit_Name(self, node):
-        if node.id in self.symbolic:
-            raise Untranslatable(f"{node.id} is used other than as a register number")
+        # any other read of a symbolic field takes the element's number pasted
+        # in as text (a comparison with 0, arithmetic): exact, only not folded
+        if node.id in self.symbolic and not isinstance(node.ctx, ast.Load):
+            raise Untranslatable(f"the page assigns {node.id}")
         return node
 
 
 def _placeholders(stmts, symbolic):
-    """``G[f_X]`` for a symbolic field -> the placeholder local; any other use
-    of a symbolic field (a comparison, arithmetic) is Untranslatable."""
+    """``G[f_X]`` for a symbolic field -> the placeholder local (other reads
+    keep the name, for Template.element to paste the number in)."""
     return [_Placeholders(symbolic).visit(st) for st in stmts]
 
 
