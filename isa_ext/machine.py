@@ -28,6 +28,14 @@ class Memory:
     store that would pass it traps (kind "limit") before writing anything.
     """
 
+    # write() takes its one-page fast path only where write_bytes is this
+    # class's own (a subclass recording stores sees every one)
+    _own_write_bytes = True
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        cls._own_write_bytes = cls.write_bytes is Memory.write_bytes
+
     def __init__(self, little=True, limit=DEFAULT_MEM_LIMIT):
         self.pages = {}
         self.little = little
@@ -131,8 +139,27 @@ class Memory:
         return int.from_bytes(self.read_bytes(addr, n), "little" if self.little else "big")
 
     def write(self, addr, n, value):
-        self.write_bytes(addr, (value & ((1 << (8 * n)) - 1)).to_bytes(
-            n, "little" if self.little else "big"))
+        addr &= M64
+        off = addr & PAGE_MASK
+        p = self.pages.get(addr >> PAGE_BITS)
+        if p is None or off + n > PAGE_SIZE or n <= 0 or not self._own_write_bytes:
+            self.write_bytes(addr, (value & ((1 << (8 * n)) - 1)).to_bytes(
+                n, "little" if self.little else "big"))
+            return
+        # write_bytes for a store within one page it already has (the common
+        # case: no page to create, so no limit to check), in the same order
+        self.reserve = 0
+        p[off:off + n] = (value & ((1 << (8 * n)) - 1)).to_bytes(
+            n, "little" if self.little else "big")
+        self.writes += 1
+        words = self.code_words
+        if words:
+            first, last = addr >> 2, (addr + n - 1) >> 2
+            if first in words or last in words or (
+                    last - first > 1 and any(first <= w <= last for w in words)):
+                words.clear()
+                if self.on_code_write is not None:
+                    self.on_code_write()
 
     def read_word(self, addr):
         """An instruction word (4 bytes, in the memory's byte order)."""
@@ -224,6 +251,13 @@ class State:
         # the element-index tables of the remapped instruction being run
         # (read by its generated loop), None otherwise
         self.sv_tables = None
+        # what the last SVSTATE_NEXT (svstep) found: whether it ended the loop,
+        # and the REMAP loop-end flags at the position read (0b111: no REMAP)
+        self.sv_end = 0
+        self.sv_loopends = 7
+        # the stepping context of the prefixed instruction running a page that
+        # uses SVSTATE (svstep), None otherwise (executor.SVInsn)
+        self.sv_loop = None
         self.pc = 0
         self.mem = Memory(little, mem_limit)
         self.stdout = bytearray()

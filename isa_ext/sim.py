@@ -317,7 +317,7 @@ class Simulator:
         b = translate(self, pc, end)
         blocks[pc] = b
         mem = self.state.mem
-        last = pc + 4 * (b.length if b is not None else 1)
+        last = b.end if b is not None else pc + 4
         mem.code_words.update(range(pc >> 2, last >> 2))
         mem.on_code_write = self._forget_decoded
         return b

@@ -100,8 +100,39 @@ SH_VL, SH_SRC, SH_DST = SV.SH_VL, SV.SH_SRC, SV.SH_DST
 CLEAR_STEPS = ~SV.STEPS_MASK
 CLEAR_END = ~(SV.STEPS_MASK | 1)  # steps reset, vertical-first left
 library.RUNTIME["_svstate_next"] = svstate_next
+
+
+def _svstate_next_inline(target, s, mode, vf):
+    """svstate_next's fast path (mode 0, vf 0, no prefixed stepping context)
+    as statements for translated blocks; the call where the context is set."""
+    if (s, mode, vf) != ("s", 0, 0):
+        return None
+    return f"""if s.sv_loop is None:
+    v__sv = s.svstate
+    s.sv_loopends = {ALL_ENDS}
+    v__vl = v__sv >> {SH_VL} & 127
+    v__src = (v__sv >> {SH_SRC} & 127) + 1
+    v__dst = (v__sv >> {SH_DST} & 127) + 1
+    if v__src >= v__vl or v__dst >= v__vl:
+        s.svstate = v__sv & {CLEAR_END & M64}
+        s.sv_end = 1
+    else:
+        s.svstate = v__sv & {CLEAR_STEPS & M64} | v__src << {SH_SRC} | v__dst << {SH_DST}
+        s.sv_end = 0
+    {target} = 0
+else:
+    {target} = _svstate_next(s, 0, 0)
+"""
+
+
+M64 = (1 << 64) - 1
+library.INLINE_ASSIGN["_svstate_next"] = _svstate_next_inline
 library.RUNTIME["_sv_end"] = _sv_end
 library.RUNTIME["_sv_loopends"] = _sv_loopends
+assert ALL_ENDS == 7  # State.sv_loopends starts at 7
+# translated blocks read the two as attributes (State starts them at 0 and 7)
+library.INLINE["_sv_end"] = lambda s: "s.sv_end" if s == "s" else None
+library.INLINE["_sv_loopends"] = lambda s: "s.sv_loopends" if s == "s" else None
 
 
 @library.intrinsic("SVSTATE_NEXT")

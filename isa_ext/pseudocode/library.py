@@ -300,6 +300,9 @@ def _cr_set_slice(crf, a, b, v):
 # returns source text (an expression, or a statement for a helper whose result
 # is unused) or None to keep the call.
 INLINE = {}
+# Statement forms of helpers whose value a page assigns: fn(target name, *args)
+# -> source text assigning it (isa_ext.translate.specialise), or None
+INLINE_ASSIGN = {}
 
 
 def _inline(name):

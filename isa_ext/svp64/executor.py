@@ -2,7 +2,9 @@
 
 * Horizontal-first (SVSTATE.vfirst=0): the whole loop runs in one call.  The common
   case (no predicate, 64-bit elements, normal mode, identity index map, no
-  pack/unpack) runs the record's generated loop (``Compiled.element_loop``).
+  pack/unpack) runs the record's generated loop (``Compiled.element_loop``;
+  once the record is hot, its page specialised to the record's fields:
+  ``translate.svp64.template_loop``).
 * Vertical-first: one element at SVSTATE's current steps; ``svstep`` advances.
 * The general path walks source and destination positions in stepping order
   (:mod:`.steps`: SUBVL, pack/unpack, predicate skipping), asks the index map
@@ -42,6 +44,9 @@ from . import satexact
 from . import regfile_end
 from .steps import settle_mid_element, LoopContext, settle, step_on, reverse_mask
 
+# horizontal-first fast runs of one record before its specialised loop is built
+# (building costs milliseconds: an instruction run a few times does without)
+TEMPLATE_AFTER = 8
 # remap.SLOTS names the RT slot out1; the index-mapping hook calls it out
 _HOOK_SLOT = {"in1": "in1", "in2": "in2", "in3": "in3", "out1": "out", "out2": "out2"}
 
@@ -114,6 +119,24 @@ class SVInsn:
             return CIA + 8
         return self._run_general(s, CIA, sv, vl, sv & 1)
 
+    def _hot_loop(self):
+        """The record's generated loop; once the record has run
+        TEMPLATE_AFTER times, the loop of its page specialised to its fields
+        (translate.svp64.template_loop: constant tests folded, one statement
+        where the generic loop binds every field per element), when there is
+        one."""
+        rec = self.rec
+        loop = rec.__dict__.get("template_loop")
+        if loop is not None:
+            return loop
+        runs = rec.__dict__.get("fast_runs", 0) + 1
+        rec.fast_runs = runs
+        if runs < TEMPLATE_AFTER:
+            return self._loop
+        from ..translate.svp64 import template_loop
+        loop = rec.template_loop = template_loop(rec) or self._loop
+        return loop
+
     def _budget(self):
         sim = self.sim
         if sim.interrupt_after is None:
@@ -135,7 +158,7 @@ class SVInsn:
         k1 = n if budget is None else min(n, k0 + budget)
         sim = self.sim
         try:
-            (loop or self._loop)(s, CIA, k0, k1)
+            (loop or self._hot_loop())(s, CIA, k0, k1)
         except Trap as t:
             k = getattr(t, "sv_k", k0)
             sim.element_ops += k - k0

@@ -22,29 +22,41 @@ every exit:
   ``Simulator._forget_decoded``) ends the block there, so the next instruction
   is fetched again.
 """
+import re
+import struct
+
 from ..errors import IsaExtError, Trap
+from ..machine import Memory
 from .specialise import Untranslatable, specialise
+from .svp64 import CALL, FLUSH, RELOAD, specialise_sv
 
 MAX_LENGTH = 64
+# conditional branches a superblock goes on past (each a side exit; longer
+# superblocks cost translation time that short programs do not win back)
+MAX_SIDE_EXITS = 2
+# SVP64 elements unrolled in one block at most (compiling costs time too)
+MAX_ELEMENTS = 512
 _IND = "    "
 
 
 class Block:
-    __slots__ = ("start", "length", "run", "source", "mnemonics")
+    """``end``: the address after its last instruction (words it was built from)."""
+    __slots__ = ("start", "length", "run", "source", "mnemonics", "end")
 
-    def __init__(self, start, length, run, source, mnemonics):
+    def __init__(self, start, length, run, source, mnemonics, end):
         self.start, self.length, self.run = start, length, run
-        self.source, self.mnemonics = source, mnemonics
+        self.source, self.mnemonics, self.end = source, mnemonics, end
 
 
 def _gather(sim, start, end):
-    """[(pc, decoded, compiled, Specialised)] for the block at ``start``."""
+    """[(pc, size, decoded, Specialised)] for the block at ``start``."""
     isa = sim.isa
     # specialised words, kept by the ISA (like its decoded SVP64 records): they
     # hold no machine state, so every simulator of this ISA shares them
     cache = isa.__dict__.setdefault("_translate_specialised", {})
     out, namespace = [], {}
     pc = start
+    elements = side_exits = 0
     while len(out) < MAX_LENGTH:
         if out and pc == end:
             break
@@ -52,26 +64,62 @@ def _gather(sim, start, end):
             fn, length, word = sim._fetch(pc)
         except (Trap, IsaExtError):
             break
-        if length != 4:
+        if length == 8:
+            try:
+                suffix = sim.state.mem.read_word(pc + 4)
+                d = isa.decode(suffix)
+                sp = specialise_sv(sim, pc, fn, word, suffix, len(out), cache)
+            except (Untranslatable, IsaExtError, Trap):
+                break
+            if d is None or (out and elements + sp.elements > MAX_ELEMENTS):
+                break
+            elements += sp.elements
+            g = sp.namespace
+        elif length == 4:
+            d = isa.decode(word)
+            if d is None or type(isa).executable(isa, word) is not fn:
+                break  # an extension runs this word its own way (isa.executable wrapped)
+            try:
+                c = isa.compiled(d.spec)
+                sp = specialise(c, d.fields, cache, word)
+            except (Untranslatable, IsaExtError):
+                break
+            g = c.sem.__globals__
+        else:
             break
-        d = isa.decode(word)
-        if d is None or type(isa).executable(isa, word) is not fn:
-            break  # an extension runs this word its own way (isa.executable wrapped)
-        try:
-            c = isa.compiled(d.spec)
-            sp = specialise(c, d.fields, cache, word)
-        except (Untranslatable, IsaExtError):
-            break
-        g = c.sem.__globals__
         used = [k for k in sp.names if k in g]
         if any(k in namespace and namespace[k] is not g[k] for k in used):
             break  # two pages whose global names differ: not one namespace
         namespace.update((k, g[k]) for k in used)
-        out.append((pc, d, c, sp))
+        out.append((pc, length, d, sp))
         if not sp.falls_through:
-            break
-        pc += 4
+            side_exits += 1
+            if side_exits > MAX_SIDE_EXITS or not _may_fall_through(sp):
+                break
+        pc += length
     return out, namespace
+
+
+_CIA = re.compile(r"\bCIA\b")
+_ASSIGNS_CIA = re.compile(r"\bCIA\s*(=[^=]|[-+*/|&^%<>]+=)")
+
+
+# unpack_from and pack_into of 1, 2, 4 and 8 bytes, by Memory.little
+_ACCESS = {little: tuple(getattr(struct.Struct(("<" if little else ">") + c), f)
+                         for f in ("unpack_from", "pack_into") for c in "BHIQ")
+           for little in (False, True)}
+
+
+def _no_page(key):
+    return None
+
+
+def _may_fall_through(sp):
+    """Whether a branch's next address depends on anything but its own
+    address (a condition, LR, CTR): then the block goes on past it, a
+    superblock leaving where the branch is taken."""
+    return sp.next_src is not None and bool(
+        set(re.findall(r"[A-Za-z_]\w*", sp.next_src)) - {"CIA"})
 
 
 def translate(sim, start, end):
@@ -82,6 +130,8 @@ def translate(sim, start, end):
         return None
     length = len(insns)
     regs = sorted(set().union(*(sp.regs for *_, sp in insns)))
+    # an SVP64 instruction's executor call may change any register: all reloaded
+    reload = regs if any(CALL in t for *_, sp in insns for t in sp.lines) else None
     written = sorted(set().union(*(sp.written for *_, sp in insns)))
     any_store = any(sp.stores for *_, sp in insns)
     lines = []  # (text, tag); tag (done in pass, pc or None for _nia, locals live)
@@ -102,6 +152,9 @@ def translate(sim, start, end):
             emit(1, f"{name} = s.{attr}")
     if "M" in used or any_store:
         emit(1, "M = s.mem")
+    if "_PG" in used:  # inline loads and stores (specialise._InlineLoads)
+        emit(1, "_PG = M.pages.get if type(M) is _Memory else _no_page")
+        emit(1, "_U1, _U2, _U4, _U8, _P1, _P2, _P4, _P8 = _ACCESS[M.little]")
     if any_store:
         emit(1, "_cw = M.code_words")
     for r in regs:
@@ -111,17 +164,41 @@ def translate(sim, start, end):
     emit(1, "try:")
     after = (0, None, True)
     emit(2, "while True:", after)
-    for i, (pc, d, c, sp) in enumerate(insns):
+    for i, (pc, size, d, sp) in enumerate(insns):
         live = (i, pc, True)
         if not sp.localised:  # the page uses G itself: registers there while it runs
             flush(3, live)
         tag = live if sp.localised else (i, pc, False)
+        body = sp.lines
         if sp.uses_cia:
-            emit(3, f"CIA = {pc}", tag)
-        for text in sp.lines:
-            emit(3, text, tag)
+            if any(_ASSIGNS_CIA.search(text) for text in body):
+                emit(3, f"CIA = {pc}", tag)
+            else:  # the address pasted in: Python folds CIA + 4 and the like
+                body = [_CIA.sub(str(pc), text) for text in body]
+        next_src = _CIA.sub(str(pc), sp.next_src) if sp.next_src else sp.next_src
+        for text in body:
+            bare = text.lstrip()
+            depth = 3 + (len(text) - len(bare)) // 4
+            if bare == FLUSH:  # around an SVP64 executor call: see translate.svp64
+                flush(depth, tag)
+            elif bare == RELOAD:
+                for r in reload:
+                    emit(depth, f"_g{r} = G[{r}]", (i, pc, False))
+            elif bare.startswith(CALL):
+                emit(depth, bare[len(CALL):], (i, pc, False))
+            else:
+                emit(3, text, tag)
         if i == length - 1:
-            emit(3, f"_nia = {pc + 4 if sp.falls_through else sp.next_src}", tag)
+            emit(3, f"_nia = {pc + size if sp.falls_through else next_src}", tag)
+        elif not sp.falls_through:  # a superblock's branch: leave where it is taken
+            emit(3, f"_nia = {next_src}", tag)
+            emit(3, f"if _nia != {pc + size}:", tag)
+            emit(4, f"_n += {i + 1}", tag)
+            emit(4, f"if _nia == {start} and _n + {length} <= _budget"
+                 + (" and _cw:" if any_store else ":"), tag)
+            emit(5, "continue", tag)
+            flush(4, tag)
+            emit(4, "return _nia, _n", tag)
         if not sp.localised:
             for r in regs:
                 emit(3, f"_g{r} = G[{r}]", (i, pc, False))
@@ -129,7 +206,7 @@ def translate(sim, start, end):
             emit(3, "if not _cw:", tag)  # a store hit decoded code: fetch again
             emit(4, f"_n += {i + 1}", tag)
             flush(4, tag)
-            emit(4, f"return {pc + 4}, _n", tag)
+            emit(4, f"return {pc + size}, _n", tag)
     emit(3, f"_n += {length}", after)
     cond = f"_nia == {start} and _n + {length} <= _budget" + (" and _cw" if any_store else "")
     emit(3, f"if {cond}:", after)
@@ -148,6 +225,10 @@ def translate(sim, start, end):
     ns["__builtins__"] = __builtins__
     ns["_LINES"] = {no: tag for no, (_, tag) in enumerate(lines, 1) if tag is not None}
     ns["_AFTER"] = after
+    ns["_Memory"], ns["_no_page"], ns["_ACCESS"] = Memory, _no_page, _ACCESS
     name = f"<isa_ext:block@0x{start:x}>"
     exec(compile(source, name, "exec"), ns)
-    return Block(start, length, ns["run"], source, [d.mnemonic for _, d, _, _ in insns])
+    last_pc, last_size = insns[-1][:2]
+    return Block(start, length, ns["run"], source,
+                 [("sv." if size == 8 else "") + d.mnemonic for _, size, d, _ in insns],
+                 last_pc + last_size)

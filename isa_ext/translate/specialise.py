@@ -10,11 +10,15 @@ nothing else in the body could see the register file.
 import ast
 import copy
 import operator
+import re
 
 from ..pseudocode import library
 
 # names a block (block.py) uses itself, besides its GPR locals _gN
-BLOCK_NAMES = frozenset({"_n", "_nia", "_t", "_e", "_cw", "_budget", "_LINES", "_AFTER"})
+BLOCK_NAMES = frozenset({"_n", "_nia", "_t", "_e", "_cw", "_budget", "_LINES", "_AFTER",
+                         "_k", "_r", "_sim", "_Trap", "_with_steps",
+                         "_PG", "_a", "_p", "_o", "_U1", "_U2", "_U4", "_U8",
+                         "_P1", "_P2", "_P4", "_P8"})
 # the lines a compiled page opens with; the block opens with them once
 PROLOGUE_NAMES = {"G": "gpr", "F": "fpr", "CRF": "cr", "M": "mem"}
 
@@ -62,6 +66,24 @@ class _Fold(ast.NodeTransformer):
         except TypeError:  # another arity
             return None
 
+    def visit_Assign(self, node):
+        """``t = helper(...)`` with a statement form (library.INLINE_ASSIGN)."""
+        self.generic_visit(node)
+        c = node.value
+        if not (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and
+                isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and
+                not c.keywords and all(_is_int_const(a) or isinstance(a, ast.Name)
+                                       for a in c.args)):
+            return node
+        form = library.INLINE_ASSIGN.get(c.func.id)
+        if form is None or self.namespace.get(c.func.id) is not library.RUNTIME.get(c.func.id):
+            return node
+        src = form(node.targets[0].id, *[a.value if _is_int_const(a) else a.id
+                                         for a in c.args])
+        if src is None:
+            return node
+        return ast.parse(src).body  # final as written (it calls the helper itself)
+
     def visit_Expr(self, node):
         self.generic_visit(node)
         src = self._inline_source(node.value)
@@ -81,6 +103,14 @@ class _Fold(ast.NodeTransformer):
         node = self._visit_binop(node)
         if not isinstance(node, ast.BinOp):
             return node
+        # (x & a) & b is x & (a & b): a result masked twice (a sum, then to 64 bits)
+        if isinstance(node.op, ast.BitAnd) and _is_int_const(node.right) and \
+                isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.BitAnd) and \
+                _is_int_const(node.left.right) and type(node.right.value) is int and \
+                type(node.left.right.value) is int:
+            node.right = ast.copy_location(
+                ast.Constant(node.left.right.value & node.right.value), node.right)
+            node.left = node.left.left
         for one, other in ((node.left, node.right), (node.right, node.left)):
             if not _is_int_const(one):
                 continue
@@ -244,8 +274,11 @@ def _is_pure(node, values=None):
         return _is_pure(node.test, values) and _is_pure(node.body, values) and \
             _is_pure(node.orelse, values)
     if isinstance(node, ast.Subscript):  # a register or CR field at a fixed index
+        # (or at an SVP64 template's register number: specialise_template)
         return isinstance(node.value, ast.Name) and node.value.id in ("G", "F", "CRF") and \
-            _is_int_const(node.slice) and 0 <= node.slice.value < 128
+            ((_is_int_const(node.slice) and 0 <= node.slice.value < 128) or (
+                isinstance(node.slice, ast.Name) and
+                (node.slice.id.startswith("f_") or node.slice.id == "_crf")))
     if isinstance(node, ast.Attribute):  # a plain register of the state
         return isinstance(node.value, ast.Name) and node.value.id == "s" and \
             node.attr in ("msr", "ctr", "lr", "tar", "so", "ov", "ca", "ov32", "ca32")
@@ -376,15 +409,119 @@ def _value_sets(stmts):
             if _temp(k) and assigned.get(k) == len(v)}
 
 
+def _hoist_repeated_compare(stmts):
+    """``if L < R: ... elif L > R: ...`` (a signed comparison's two tests) with
+    the same pure, non-trivial L and R: they are computed once, before the
+    ``if``, into temporaries (nothing runs between the two tests)."""
+    out, count = [], 0
+    for st in stmts:
+        if isinstance(st, ast.If) and isinstance(st.test, ast.Compare) and \
+                len(st.orelse) == 1 and isinstance(st.orelse[0], ast.If) and \
+                isinstance(st.orelse[0].test, ast.Compare):
+            a, b = st.test, st.orelse[0].test
+            sides = [a.left] + a.comparators
+            if len(sides) == 2 and ast.dump(a.left) == ast.dump(b.left) and \
+                    len(b.comparators) == 1 and \
+                    ast.dump(a.comparators[0]) == ast.dump(b.comparators[0]):
+                new = []
+                for j, side in enumerate(sides):
+                    if isinstance(side, (ast.Name, ast.Constant)) or not _is_pure(side):
+                        continue
+                    name = f"v__cmp{count}_{j}"
+                    out.append(ast.Assign([ast.Name(name, ast.Store())], side, lineno=0))
+                    new.append((j, ast.Name(name, ast.Load())))
+                for j, ref in new:
+                    for test in (a, b):
+                        if j == 0:
+                            test.left = ref
+                        else:
+                            test.comparators[0] = ref
+                count += 1
+        out.append(st)
+    stmts[:] = out
+
+
 def simplify(stmts, next_pc):
-    """Constant temporaries propagated, dead pure code removed, to a fixpoint."""
+    """Constant temporaries propagated, dead pure code removed, single uses
+    of temporaries inlined, to a fixpoint."""
     tail = [ast.Expr(next_pc)]
     for _ in range(20):
         values = _value_sets(stmts)
         _fold_all(_Fold({}, values=values), stmts, tail)
-        if not (_propagate_constants(stmts, tail) | _drop_dead(stmts, tail, values)):
+        if not (_propagate_constants(stmts, tail) | _drop_dead(stmts, tail, values)
+                | _inline_single_use(stmts, tail, values)):
             break
+    _hoist_repeated_compare(stmts)
     return stmts, tail[0].value
+
+
+class _Replace(ast.NodeTransformer):
+    def __init__(self, name, node):
+        self.name, self.node, self.count = name, node, 0
+
+    def visit_Name(self, node):
+        if node.id == self.name and isinstance(node.ctx, ast.Load):
+            self.count += 1
+            return copy.deepcopy(self.node)
+        return node
+
+
+def _inline_single_use(stmts, tail, values):
+    """``t = e`` (t a temporary, e pure) directly followed by a plain
+    assignment reading t once, with t not read afterwards before it is
+    assigned again: e moves into that read.  e's names cannot change in
+    between (nothing runs in between), and evaluating a pure e later in the
+    same statement changes nothing.  Returns whether anything changed."""
+    changed = False
+    i = 0
+    while i + 1 < len(stmts):
+        st, nxt = stmts[i], stmts[i + 1]
+        name = _single_target(st)
+        if name and _temp(name) and _is_pure(st.value, values) and \
+                isinstance(nxt, ast.Assign) and len(nxt.targets) == 1 and \
+                sum(1 for n in ast.walk(nxt.value) if isinstance(n, ast.Name)
+                    and n.id == name) == 1 and \
+                not any(isinstance(n, ast.Name) and n.id == name
+                        for tg in nxt.targets for n in ast.walk(tg)) and \
+                _dead_after(name, stmts[i + 2:], tail, _single_target(nxt) == name) and \
+                not (any(isinstance(n, ast.Call) and not _reads_only(n)
+                         for n in ast.walk(nxt.value)) and
+                     any(isinstance(n, (ast.Subscript, ast.Attribute))
+                         for n in ast.walk(st.value))):
+            # (a call evaluated first may change what a subscript or attribute reads)
+            r = _Replace(name, st.value)
+            nxt.value = r.visit(nxt.value)
+            del stmts[i]
+            changed = True
+            continue
+        i += 1
+    return changed
+
+
+_READ_ONLY_CALLS = frozenset({"_PG", "_U1", "_U2", "_U4", "_U8"})
+
+
+def _reads_only(call):
+    """A call that changes nothing a pure expression reads: an inline load's
+    page lookup and unpack, or Memory.read."""
+    f = call.func
+    if isinstance(f, ast.Name):
+        return f.id in _READ_ONLY_CALLS
+    return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+        f.value.id == "M" and f.attr == "read"
+
+
+def _dead_after(name, later, tail, reassigned):
+    """Whether ``name`` is not read in ``later`` (nor the tail) before an
+    unconditional assignment to it (``reassigned``: already assigned)."""
+    if reassigned:
+        return True
+    for st in later + [tail[0]]:
+        if name in _loads([st]):
+            return False
+        if _single_target(st) == name:
+            return True
+    return True
 
 
 class _Localise(ast.NodeTransformer):
@@ -484,15 +621,16 @@ def fn_globals(compiled):
     return compiled.sem.__globals__
 
 
-def specialise(compiled, fields, cache=None, word=None):
+def specialise(compiled, fields, cache=None, word=None, overrides=None):
     """The body of ``compiled`` for these field values (any address: the body
     reads ``CIA``).  ``cache`` (a dict, keyed by ``word``) keeps it for the
     next block holding the same word: parsing and simplifying costs
-    milliseconds."""
+    milliseconds.  ``overrides``: values for parameters with defaults (an
+    SVP64 element's Rc=1 field ``_crf``)."""
     sp = cache.get(word) if cache is not None else None
     if sp is None:
         try:
-            sp = _specialise_word(compiled, fields)
+            sp = _specialise_word(compiled, fields, overrides or {})
         except Untranslatable as e:
             sp = e
         if cache is not None:
@@ -507,17 +645,21 @@ def specialise(compiled, fields, cache=None, word=None):
 _CACHE_KEPT = 50_000
 
 
-def _specialise_word(compiled, fields):
+def _specialise_word(compiled, fields, overrides, symbolic=()):
     fn = _sem_body(compiled)
     body = list(fn.body)
     consts = {f"f_{p}": fields[p] for p in compiled.params}
+    consts.update(overrides)
+    for name in symbolic:
+        consts.pop(name, None)
     args = fn.args.args  # parameters with defaults (_crf: CR0, or CR1 for FP Rc=1)
     for a, dflt in zip(args[len(args) - len(fn.args.defaults):], fn.args.defaults):
-        if a.arg not in consts:
+        if a.arg not in consts and a.arg not in symbolic:
             if not _is_int_const(dflt):
                 raise Untranslatable(f"{compiled.name}: default of {a.arg} is not a number")
             consts[a.arg] = dflt.value
-    missing = [a.arg for a in args if a.arg not in consts and a.arg not in ("s", "CIA")]
+    missing = [a.arg for a in args if a.arg not in consts and a.arg not in ("s", "CIA")
+               and a.arg not in symbolic]
     if missing:
         raise Untranslatable(f"{compiled.name}: no value for {missing}")
     kept = []
@@ -536,7 +678,7 @@ def _specialise_word(compiled, fields):
                               ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.ClassDef)):
                 raise Untranslatable(f"{compiled.name}: {type(n).__name__} in the body")
             if isinstance(n, ast.Name) and (n.id in BLOCK_NAMES or (
-                    n.id.startswith("_g") and n.id[2:].isdigit())):
+                    n.id[:2] in ("_g", "_X") and n.id[2:].isdigit())):
                 raise Untranslatable(f"{compiled.name}: name {n.id} clashes with a block local")
     module = ast.Module(body=kept, type_ignores=[])
     module = _Fold(consts, fn_globals(compiled)).visit(module)
@@ -546,10 +688,166 @@ def _specialise_word(compiled, fields):
         raise Untranslatable(f"{compiled.name}: final return folded away")
     stmts, next_value = simplify(stmts, ret.value)
     ret = ast.Return(next_value)
+    if symbolic:
+        stmts = _placeholders(stmts + [ast.Expr(ret.value)], set(symbolic))
+        ret = ast.Return(stmts.pop().value)
     stores = _touches_memory(stmts)
+    inline = _InlineLoads()
+    stmts = [r for st in stmts for r in (lambda v: v if isinstance(v, list) else [v])(
+        inline.visit(st))]
+    if inline.changed:  # the effective address moves into the access, masks fold
+        stmts, next_value = simplify(stmts, ret.value)
+        ret = ast.Return(next_value)
     if _sees_register_file(stmts + [ast.Expr(ret.value)]):
         return Specialised(stmts, ret.value, False, set(), stores)
     loc = _Localise()
     stmts = [loc.visit(st) for st in stmts]
     next_pc = loc.visit(ret.value)
     return Specialised(stmts, next_pc, True, loc.regs, stores)
+
+
+def template_prefix(name):
+    """The placeholder local a template's ``G[name]`` becomes (see
+    :func:`specialise_template`)."""
+    return "_gS" + name
+
+
+class _Placeholders(ast.NodeTransformer):
+    def __init__(self, symbolic):
+        self.symbolic = symbolic
+
+    def visit_Subscript(self, node):
+        if isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Name) and \
+                node.slice.id in self.symbolic and node.value.id in ("G", "F", "CRF"):
+            if node.value.id == "G":
+                return ast.copy_location(ast.Name(template_prefix(node.slice.id), node.ctx),
+                                         node)
+            return node  # F[f_X], CRF[_crf]: the number is pasted per element
+        self.generic_visit(node)
+        return node
+
+    def visit_Name(self, node):
+        # any other read of a symbolic field takes the element's number pasted
+        # in as text (a comparison with 0, arithmetic): exact, only not folded
+        if node.id in self.symbolic and not isinstance(node.ctx, ast.Load):
+            raise Untranslatable(f"the page assigns {node.id}")
+        return node
+
+
+def _placeholders(stmts, symbolic):
+    """``G[f_X]`` for a symbolic field -> the placeholder local (other reads
+    keep the name, for Template.element to paste the number in)."""
+    return [_Placeholders(symbolic).visit(st) for st in stmts]
+
+
+class Template:
+    """One body for many SVP64 elements: ``lines`` name the symbolic fields
+    (``_gSf_RT`` for ``G[f_RT]``, ``f_FRT`` inside ``F[...]``, ``_crf``);
+    :meth:`element` pastes one element's numbers in."""
+
+    def __init__(self, sp, symbolic):
+        self.sp = sp
+        text = "\n".join(sp.lines)
+        names = _loads([ast.parse(text)]) if text else set()
+        stored = set(_stores([ast.parse(text)])) if text else set()
+        self.g_loaded = [n for n in symbolic if template_prefix(n) in names | stored]
+        self.g_stored = [n for n in symbolic if template_prefix(n) in stored]
+        self.text = text
+        self.symbolic = symbolic
+        self._pattern = re.compile(
+            "|".join(re.escape(template_prefix(n)) + r"\b" for n in symbolic) + "|" +
+            "|".join(r"\b" + re.escape(n) + r"\b" for n in symbolic))
+
+    def element(self, values):
+        """(lines, registers, written registers) for symbolic values ``values``."""
+        def paste(m):  # a number: the block's local; an expression: G itself
+            name = m.group(0)
+            if name.startswith("_gS"):
+                v = values[name[3:]]
+                return f"_g{v}" if isinstance(v, int) else f"G[{v}]"
+            return f"({values[name]})"
+        text = self._pattern.sub(paste, self.text)
+        regs = self.sp.regs | {values[n] for n in self.g_loaded if isinstance(values[n], int)}
+        written = self.sp.written | {values[n] for n in self.g_stored
+                                     if isinstance(values[n], int)}
+        return text.splitlines(), regs, written
+
+
+def specialise_template(compiled, fields, symbolic, overrides, cache=None, key=None):
+    """A :class:`Template` of ``compiled`` with the names in ``symbolic``
+    (``f_RT``, ``_crf``) left as register numbers to paste per element."""
+    t = cache.get(key) if cache is not None else None
+    if t is None:
+        try:
+            sp = _specialise_word(compiled, fields, overrides, tuple(symbolic))
+            if not sp.localised:
+                raise Untranslatable(f"{compiled.name}: the page sees the register file")
+            t = Template(sp, tuple(symbolic))
+        except Untranslatable as e:
+            t = e
+        if cache is not None:
+            if len(cache) >= _CACHE_KEPT:
+                cache.clear()
+            cache[key] = t
+    if isinstance(t, Untranslatable):
+        raise t
+    return t
+
+
+class _InlineLoads(ast.NodeTransformer):
+    """``M.read(ea, n)`` -> the page lookup Memory.read does, inline, with
+    the call itself where the access leaves the page or the page is not
+    there; ``M.write(ea, n, v)`` likewise -> Memory.write's one-page path
+    (the block binds ``_PG``: ``M.pages.get``, or for anything but a plain
+    Memory a function finding no page, so every access takes the call; and
+    ``_U1``..``_U8``, ``_P1``..``_P8``: struct unpack_from/pack_into of the
+    memory's byte order, much cheaper than slicing and int.from_bytes)."""
+
+    changed = False
+
+    def visit_Expr(self, node):
+        c = node.value
+        f = c.func if isinstance(c, ast.Call) else None
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and
+                f.value.id == "M" and f.attr == "write" and len(c.args) == 3 and
+                not c.keywords and _is_int_const(c.args[1]) and
+                c.args[1].value in (1, 2, 4, 8)):
+            self.generic_visit(node)
+            return node
+        n = c.args[1].value
+        ea, v = ast.unparse(c.args[0]), ast.unparse(c.args[2])
+        # (a store of n <= 4 bytes touches at most two words, first and last; of
+        # 8 bytes, three when it is not word-aligned: first, first + 1, last)
+        middle = " or _a & 3 and (_a >> 2) + 1 in _cw" if n == 8 else ""
+        self.changed = True
+        src = f"""_a = ({ea}) & {(1 << 64) - 1}
+_p = _PG(_a >> 12)
+_o = _a & 4095
+if _p is not None and _o <= {4096 - n}:
+    M.reserve = 0
+    _P{n}(_p, _o, ({v}) & {(1 << (8 * n)) - 1})
+    M.writes += 1
+    if _a >> 2 in _cw or _a + {n - 1} >> 2 in _cw{middle}:
+        _cw.clear()
+        if M.on_code_write is not None:
+            M.on_code_write()
+else:
+    M.write(_a, {n}, {v})
+"""
+        return ast.parse(src).body
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        f = node.func
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and
+                f.value.id == "M" and f.attr == "read" and len(node.args) == 2 and
+                not node.keywords and _is_int_const(node.args[1]) and
+                node.args[1].value in (1, 2, 4, 8)):
+            return node
+        n = node.args[1].value
+        ea = ast.unparse(node.args[0])
+        src = (f"(_U{n}(_p, _o)[0] "
+               f"if (_p := _PG((_a := ({ea}) & {(1 << 64) - 1}) >> 12)) is not None "
+               f"and (_o := _a & 4095) <= {4096 - n} else M.read(_a, {n}))")
+        self.changed = True
+        return ast.copy_location(ast.parse(src, mode="eval").body, node)
