@@ -37,6 +37,7 @@ class InsnInfo:
     errata: list = dc_field(default_factory=list)
     references: dict = dc_field(default_factory=dict)
     aliases: list = dc_field(default_factory=list)  # [(name, Alias)]: extended, GLSL
+    tests: dict = dc_field(default_factory=dict)  # {path: [test function, ...]}
 
     @property
     def title(self):
@@ -47,10 +48,12 @@ def collect(isa, project_root):
     """One :class:`InsnInfo` per table row, in table order."""
     from ..asm import extended_mnemonics
     _errata_path, errata = sources.load_errata(project_root)
-    refs = sources.scan_references(project_root)
     aliases = {}
     for name, alias in sorted(extended_mnemonics(isa).items()):
         aliases.setdefault(alias.base_mnemonic, []).append((name, alias))
+    every_name = {v for row in isa.rows for v in row.variants} | \
+        {name for mine in aliases.values() for name, _a in mine}
+    refs = sources.scan_references(project_root, every_name)
     infos, slugs = [], set()
     for row in isa.rows:
         slug = re.sub(r"[^A-Za-z0-9_.-]", "_", row.mnemonic)
@@ -73,7 +76,8 @@ def collect(isa, project_root):
         names = list(row.variants) + [name for name, _a in mine]
         infos.append(InsnInfo(row, slug, encoding_boxes(row, used), variants, reads, writes,
                               error, sources.errata_for(errata, names),
-                              sources.references_for(refs, names), mine))
+                              sources.references_for(refs, names), mine,
+                              sources.tests_for(refs, names)))
     return infos
 
 
@@ -193,11 +197,20 @@ def insn_html(info):
         out.append("<p>None.</p>")
     out.append("<h2>Tests and examples</h2>")
     if info.references:
-        out.append("<ul>" + "".join(f"<li><code>{e(p)}</code> lines {e(_lines_text(ls))}</li>"
+        out.append("<ul>" + "".join(f"<li><code>{e(p)}</code>{_tests_text(info.tests.get(p), e)}"
+                                    f" lines {e(_lines_text(ls))}</li>"
                                     for p, ls in info.references.items()) + "</ul>")
     else:
         out.append("<p>None found in tests/ or examples/.</p>")
     return _page(f"{row.mnemonic} — {info.title}", "\n".join(out), depth=1)
+
+
+def _tests_text(names, e):
+    """": test_a, test_b," naming a file's test functions that use the instruction."""
+    if not names:
+        return ""
+    shown = ", ".join(f"<code>{e(n)}</code>" for n in names[:6])
+    return f": {shown}" + (f" (+{len(names) - 6} more)" if len(names) > 6 else "") + ";"
 
 
 def _first_paragraph(text):
@@ -323,8 +336,9 @@ def spec_markdown(isa, infos, allocs):
         if i.errata:
             out += ["Errata:", ""] + [f"* {x.title} (docs/errata.md:{x.line})" for x in i.errata] + [""]
         if i.references:
-            out += ["Tests and examples:", ""] + [f"* {p}: lines {_lines_text(ls)}"
-                                                  for p, ls in i.references.items()] + [""]
+            out += ["Tests and examples:", ""] + [
+                f"* {p}: " + ("".join(f"{t}, " for t in i.tests.get(p, ())[:6]))
+                + f"lines {_lines_text(ls)}" for p, ls in i.references.items()] + [""]
     owners = opcode_map.owners_by_key(allocs)
     out += ["## Primary opcode 22", "", "Key = instruction bits 21..31.", "",
             "| key | mnemonic | form | owner |", "|---|---|---|---|"]
