@@ -8,7 +8,7 @@ import pytest
 
 from isa_ext.cli import main
 from isa_ext.spec.sources import references_for, scan_references
-from isa_ext.spec.sources import tests_for as tests_using
+from isa_ext.spec.sources import tests_for as uses_by_test
 
 # Pages allowed to list no test, each with the reason.  Empty: every row has one.
 NO_TEST_EXCEPTIONS = {}
@@ -105,9 +105,9 @@ def test_scanner_counts_statements_bare_names_and_templates(tmp_path):
                                        "xor sync addi".split()))
     assert references_for(index, ["fadd"]) == {"tests/test_x.py": [5]}
     assert references_for(index, ["blr"]) == {"examples/k.s": [3], "tests/test_x.py": [6]}
-    assert tests_using(index, ["fneg"]) == {"tests/test_x.py": ["test_bare"]}
-    assert tests_using(index, ["fshfl.bfly"]) == {"tests/test_x.py": ["test_template"]}
-    assert tests_using(index, ["sured.or"]) == {"tests/test_x.py": ["test_fragments"]}
+    assert uses_by_test(index, ["fneg"]) == {"tests/test_x.py": ["test_bare"]}
+    assert uses_by_test(index, ["fshfl.bfly"]) == {"tests/test_x.py": ["test_template"]}
+    assert uses_by_test(index, ["sured.or"]) == {"tests/test_x.py": ["test_fragments"]}
     assert references_for(index, ["xor"]) == {"tests/helper.py": [2]}
     assert references_for(index, ["sync"]) == {"tests/c/k.c": [2]}
     # without the instruction names only statements count

@@ -189,10 +189,11 @@ def insn_html(info):
         out.append("<p>Not vectorisable (no RM category).</p>")
     out.append("<h2>Errata</h2>")
     if info.errata:
-        out.append("<ul>" + "".join(f'<li><a href="../errata.html#{e(x.anchor)}"><b>'
-                                    f"{e(x.title)}</b></a> (docs/errata.md:{x.line})<br>"
-                                    f"{inline(_first_paragraph(x.text))}</li>"
-                                    for x in info.errata) + "</ul>")
+        # each entry whole, rendered (its bullets are Markdown, not text)
+        out.append('<ul class="errata">' + "".join(
+            f'<li><a href="../errata.html#{e(x.anchor)}"><b>{inline(x.title)}</b></a> '
+            f"(docs/errata.md:{x.line}){render_markdown(x.text)}</li>"
+            for x in info.errata) + "</ul>")
     else:
         out.append("<p>None.</p>")
     out.append("<h2>Tests and examples</h2>")
@@ -211,11 +212,6 @@ def _tests_text(names, e):
         return ""
     shown = ", ".join(f"<code>{e(n)}</code>" for n in names[:6])
     return f": {shown}" + (f" (+{len(names) - 6} more)" if len(names) > 6 else "") + ";"
-
-
-def _first_paragraph(text):
-    para = text.strip().split("\n\n", 1)[0]
-    return " ".join(para.split())
 
 
 def _lines_text(lines, limit=8):

@@ -41,9 +41,10 @@ class ErratumEntry:
 def parse_errata(text):
     """Entries of an errata document: the text under each heading below the
     title (a heading directly followed by sub-headings is no entry itself);
-    without such headings, each top-level list item.  An entry mentions a
-    mnemonic written in `code`, or written anywhere when the mnemonic has a dot
-    or digit (``mv.swiz``) and so cannot be an English word ("add", "and", "or" can)."""
+    without such headings, each top-level list item.  An entry mentions what
+    its `code` spans name (:func:`_span_mentions`) and, anywhere, names that
+    cannot be English words (``mv.swiz``, ``shuffleNV``; "add", "and", "or" can
+    be)."""
     lines = text.splitlines()
     levels = [len(m.group(1)) for m in map(_HEADING.match, lines) if m]
     has_sections = any(lv > min(levels) for lv in levels) if levels else False
@@ -65,9 +66,58 @@ def parse_errata(text):
     entries = [e for e in entries if e.text.strip()]
     for e in entries:
         both = e.title + "\n" + e.text
-        coded = set().union(set(), *(tokens(s) for s in _CODE_SPAN.findall(both)))
-        e.mentions = coded | {t for t in tokens(both) if re.search(r"[.\d]", t.rstrip("."))}
+        coded = set().union(set(), *(_span_mentions(s) for s in _CODE_SPAN.findall(both)))
+        e.mentions = coded | {t for t in tokens(_CODE_SPAN.sub(" ", both)) if _unmistakable(t)}
     return entries
+
+
+_LIST_WORD = re.compile(r"[a-z][a-z0-9_.]+\.?")
+_PATTERN = re.compile(r"(?:sv\.)?([A-Za-z][A-Za-z0-9_.]*(?:\*|<[A-Za-z]+>)[A-Za-z0-9_.*<>]*)")
+
+
+def _unmistakable(tok):
+    """A name in prose that cannot be an English word: it has a dot or digit
+    (``mv.swiz``, ``qswz0``) or a capital after its first letter (``shuffleNV``)."""
+    return bool(re.search(r"[.\d]", tok.rstrip(".")) or re.search(r"[A-Z]", tok[1:]))
+
+
+def _span_mentions(span):
+    """The instruction names a `code span` of an errata entry gives: one name or
+    name pattern (`add`, `qswz*`, `sured.<op>`, `divw(u)`), the mnemonic of an
+    assembly statement (`sv.add *8, *1, *1`), or every word of a list of names
+    (`cfuged pdepd pextd gbbd`).  Pseudocode (`cond_ok or ctr_ok`), SVP64 modes
+    (`/mr` is map-reduce, not the mr mnemonic), paths and one-letter names (`b`
+    is a variable there, rarely the branch) name nothing."""
+    span = " ".join(span.split())
+    words = span.split(" ")
+    if span.startswith(("/", "::")) or (not span.startswith("sv.") and
+                                        re.fullmatch(r"[\w.-]+(?:/[\w.-]+)+(?:::\w+)*", span)):
+        return set()  # an SVP64 mode (`/mr`, `/vecN`), a path or test id
+    if len(words) == 1:
+        m = _PATTERN.fullmatch(span)
+        if m:
+            return {m.group(1)}
+        return {t for t in tokens(span) if len(t.rstrip(".")) > 1}
+    st = _statement(span)
+    if st and st[1]:
+        return {t for t in tokens(st[0]) if len(t.rstrip(".")) > 1}
+    if all(_LIST_WORD.fullmatch(w) for w in words):
+        return set().union(*(tokens(w) for w in words))
+    return {t for t in tokens(span) if re.search(r"[.\d]", t.rstrip("."))}
+
+
+def names_mentioned(mention, names):
+    """Which of ``names`` (one page's mnemonics and aliases) a mention gives:
+    the name itself, a pattern's matches (``qswz*``: qswz0, qswzxa ...;
+    ``sured.<op>.u32``), or a family by its stem (``sured``: every sured.*;
+    ``shfl``: shfl.up, shfl.idx ...)."""
+    if "*" in mention or "<" in mention:
+        rx = re.compile("".join("[A-Za-z0-9.]*" if part == "*" else
+                                "[A-Za-z0-9]+" if part.startswith("<") else re.escape(part)
+                                for part in re.split(r"(\*|<[A-Za-z]+>)", mention) if part))
+        return {n for n in names if rx.fullmatch(n)}
+    return {n for n in names if n == mention or
+            (n.startswith(mention + ".") and n[len(mention) + 1:].rstrip("."))}
 
 
 def _anchor(title, line):
@@ -88,7 +138,7 @@ def load_errata(project_root):
 
 
 def errata_for(entries, names):
-    return [e for e in entries if e.mentions & set(names)]
+    return [e for e in entries if any(names_mentioned(m, names) for m in e.mentions)]
 
 
 _QUOTES = ('"""', "'''", '"', "'")
