@@ -33,6 +33,7 @@ class InsnInfo:
     variants: list  # [(mnemonic, operands text, {flag: value})]
     reads: list
     writes: list
+    pairs: list = dc_field(default_factory=list)  # register-pair fields (RTp ...)
     compile_error: str = None
     errata: list = dc_field(default_factory=list)
     references: dict = dc_field(default_factory=dict)
@@ -68,6 +69,9 @@ def collect(isa, project_root):
             writes += [f for f in sorted(c.writes) if f not in writes]
         except SpecError as e:
             error = str(e)
+        # a register pair (forms.txt "even") is two registers: name both
+        pairs = [f for f in row.fields_used if f in isa.forms.even]
+        reads, writes = _with_pair_seconds(reads, pairs), _with_pair_seconds(writes, pairs)
         operands = ",".join(str(op) for op in row.operands)
         variants = [(name, operands, flags) for name, flags in row.variants.items()]
         mine = [a for v in row.variants for a in aliases.get(v, ())]
@@ -75,10 +79,25 @@ def collect(isa, project_root):
         # GLSL alias (shuffleNV, ballotThreadNV)
         names = list(row.variants) + [name for name, _a in mine]
         infos.append(InsnInfo(row, slug, encoding_boxes(row, used), variants, reads, writes,
+                              pairs,
                               error, sources.errata_for(errata, names),
                               sources.references_for(refs, names), mine,
                               sources.tests_for(refs, names)))
     return infos
+
+
+def _with_pair_seconds(names, pairs):
+    """``names`` with ``RTp+1`` after each pair field ``RTp``."""
+    out = []
+    for n in names:
+        out.append(n)
+        if n in pairs and f"{n}+1" not in names:
+            out.append(f"{n}+1")
+    return out
+
+
+def _pairs_text(pairs):
+    return "; ".join(f"{p} is the pair {p}, {p}+1 (even {p})" for p in pairs)
 
 
 # --- HTML -----------------------------------------------------------------
@@ -158,6 +177,8 @@ def insn_html(info):
         out.append(f"<tr><td><code>{e(name)}</code></td><td><code>{e(ops)}</code></td>"
                    f"<td>{e(fl)}</td></tr>")
     out.append("</table>")
+    if info.pairs:
+        out.append(f'<p class="pairs">Register pairs: {e(_pairs_text(info.pairs))}.</p>')
     if info.aliases:
         out.append("<h3>Extended mnemonics and aliases</h3><table><tr><th>name</th>"
                    "<th>operands</th><th>is</th><th>defined in</th></tr>")
@@ -323,6 +344,8 @@ def spec_markdown(isa, infos, allocs):
                 encoding_md(i.boxes), "", "Syntax:", ""]
         out += [f"* `{name} {ops}`" + (f" ({' '.join(f'{k}={v}' for k, v in fl.items())})" if fl else "")
                 for name, ops, fl in i.variants]
+        if i.pairs:
+            out += ["", f"Register pairs: {_pairs_text(i.pairs)}."]
         out += ["", "Pseudocode:", "", "```", row.page.code.rstrip() if row.page else "(no page)", "```", ""]
         if i.compile_error:
             out += [f"**Does not compile:** {i.compile_error}", ""]
