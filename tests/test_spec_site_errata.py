@@ -91,8 +91,10 @@ def rows():
     return out
 
 
-def errata_section(site, mnemonic):
-    page = (site / "insn" / f"{mnemonic}.html").read_text()
+def errata_section(site, name):
+    # pages by file name ("qswz0.html"): a bare mnemonic string in a test is a
+    # use of that instruction for the site's scanner
+    page = (site / "insn" / name).read_text()
     return page.split("<h2>Errata</h2>", 1)[1].split("<h2>", 1)[0]
 
 
@@ -103,7 +105,7 @@ def test_every_entry_naming_an_instruction_is_on_its_pages(site, rows):
         if not named and ident not in NAMES_NO_INSTRUCTION:
             nameless.append(ident)
         for mnemonic in sorted(named):
-            if f"(docs/errata.md:{line})" not in errata_section(site, mnemonic):
+            if f"(docs/errata.md:{line})" not in errata_section(site, mnemonic + ".html"):
                 missing.append((ident, mnemonic))
     assert missing == []
     assert nameless == []
@@ -111,32 +113,34 @@ def test_every_entry_naming_an_instruction_is_on_its_pages(site, rows):
 
 @pytest.mark.parametrize("ident,on,off", [
     # quad swizzles: 002-2 (`qswz<k>`), 002-3/002-4 (Instructions: `qswz*`)
-    ("002-2", ["qswz0", "qswz1as", "qswzy"], ["shfl.up"]),
-    ("002-3", ["qswz0a", "qswzxas"], ["ballot"]),
+    ("002-2", ["qswz0.html", "qswz1as.html", "qswzy.html"], ["shfl.up.html"]),
+    ("002-3", ["qswz0a.html", "qswzxas.html"], ["ballot.html"]),
     # SURED: 004-3 names the sd sizes only, 004-1 the f16x2 rows, 004-6 them all
-    ("004-3", ["sured.max.sd64", "sured.add.sd32"], ["sured.max.u32", "sured.add.f32"]),
-    ("004-1", ["sured.max.f16x2"], ["sured.max.u32"]),
-    ("004-6", ["sured.add.u32", "sured.xor.u64", "sured.inc.u32"], ["qswz0"]),
+    ("004-3", ["sured.max.sd64.html", "sured.add.sd32.html"],
+     ["sured.max.u32.html", "sured.add.f32.html"]),
+    ("004-1", ["sured.max.f16x2.html"], ["sured.max.u32.html"]),
+    ("004-6", ["sured.add.u32.html", "sured.xor.u64.html", "sured.inc.u32.html"],
+     ["qswz0.html"]),
     # `sured.<op>` defaults to .u32
-    ("004-13", ["sured.xor.u32"], []),
+    ("004-13", ["sured.xor.u32.html"], []),
     # SHFUP entries reach the up shuffles, not the down ones
-    ("000-4", ["fshfli.up", "shflv.up"], ["fshfli.down"]),
+    ("000-4", ["fshfli.up.html", "shflv.up.html"], ["fshfli.down.html"]),
     # prose "shuffleNV" is the GLSL alias of shfli.up; `b` there is a variable
-    ("000-1", ["shfli.up"], ["b"]),
+    ("000-1", ["shfli.up.html"], ["b.html"]),
     # `/mr` is SVP64 map-reduce, not the mr (or) extended mnemonic
-    ("SV-17", ["add", "mv.swiz"], ["or"]),
+    ("SV-17", ["add.html", "mv.swiz.html"], ["or.html"]),
 ])
 def test_entries_reach_exactly_their_pages(site, ident, on, off):
     line = next(n for i, n, _t in entries() if i == ident)
     marker = f"(docs/errata.md:{line})"
-    for mnemonic in on:
-        assert marker in errata_section(site, mnemonic), (ident, mnemonic)
-    for mnemonic in off:
-        assert marker not in errata_section(site, mnemonic), (ident, mnemonic)
+    for page in on:
+        assert marker in errata_section(site, page), (ident, page)
+    for page in off:
+        assert marker not in errata_section(site, page), (ident, page)
 
 
 def test_entries_are_rendered_not_raw_markdown(site):
-    section = errata_section(site, "mv.swiz")
+    section = errata_section(site, "mv.swiz.html")
     text = re.sub(r"<code>.*?</code>", "", section, flags=re.S)
     assert "<li><b>Resolution.</b>" in section
     assert "**" not in text and "* <b>" not in text and "`" not in text

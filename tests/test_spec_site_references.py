@@ -1,7 +1,6 @@
 """The spec site's "Tests and examples" section: every instruction page names the
 tests that use it, and only those (issue 18: 67 pages listed none; `add` cited
 a SURED name table, `and` every docstring with the word "and")."""
-import re
 import textwrap
 
 import pytest
@@ -61,10 +60,12 @@ def test_pages_cite_uses_not_words(site):
 
 
 def _project(tmp_path, files):
+    # "%" splits each mnemonic in the sources below (removed when written) so
+    # that they are not this test's own uses of fadd, blr ...
     for rel, text in files.items():
         path = tmp_path / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
+        path.write_text(textwrap.dedent(text).replace("%", ""))
     return str(tmp_path)
 
 
@@ -75,41 +76,41 @@ def test_scanner_counts_statements_bare_names_and_templates(tmp_path):
             import pytest
             # add 3,4,5 in a comment is no use
             PROG = """
-                sv.fadd/mr *1, *2, *3
-                blr
+                sv.f%add/mr *1, *2, *3
+                b%lr
             """
 
             def test_bare(isa):
-                run(isa, "fneg", FRT=1)
+                run(isa, "f%neg", FRT=1)
                 assert not {"fabs"} & set()
                 assert names == {"fmr"}
                 git("add", "-A")
 
             @pytest.mark.parametrize("mode", ["idx", "bfly"])
             def test_template(mode):
-                prog = f"sv.fshfl.{mode} *f32,*f0,r4,r5"
+                prog = f"sv.f%shfl.{mode} *f32,*f0,r4,r5"
 
             def test_fragments():
                 for op in ("and", "or"):
-                    run(f"sured.{op} r2,r4,r6,1d")
+                    run(f"su%red.{op} r2,r4,r6,1d")
                 run(f"{op} 1,2,3")
             ''',
-        "tests/helper.py": 'OPS = {"xor": 1}\nPROG = "xor 3,4,5"\n',
+        "tests/helper.py": 'OPS = {"xor": 1}\nPROG = "x%or 3,4,5"\n',
         "tests/c/k.c": '/* and here */\nvoid f(void) { __asm__ volatile("sync" ::: "memory"); }\n',
-        "examples/k.s": "# or this\nloop: addi 3,3,1\n    blr\n",
+        "examples/k.s": "# or this\nloop: add%i 3,3,1\n    b%lr\n",
     })
     names = set("add and or xor fadd fneg fabs fmr sync addi blr "
                 "fshfl.idx fshfl.bfly fshfl.up sured.and sured.or".split())
     index = scan_references(root, names)
     assert sorted(index) == sorted(set("fadd sv.fadd blr fneg fshfl.idx fshfl.bfly sured.and sured.or "
                                        "xor sync addi".split()))
-    assert references_for(index, ["fadd"]) == {"tests/test_x.py": [5]}
-    assert references_for(index, ["blr"]) == {"examples/k.s": [3], "tests/test_x.py": [6]}
-    assert uses_by_test(index, ["fneg"]) == {"tests/test_x.py": ["test_bare"]}
-    assert uses_by_test(index, ["fshfl.bfly"]) == {"tests/test_x.py": ["test_template"]}
-    assert uses_by_test(index, ["sured.or"]) == {"tests/test_x.py": ["test_fragments"]}
-    assert references_for(index, ["xor"]) == {"tests/helper.py": [2]}
-    assert references_for(index, ["sync"]) == {"tests/c/k.c": [2]}
+    assert references_for(index, "fadd".split()) == {"tests/test_x.py": [5]}
+    assert references_for(index, "blr".split()) == {"examples/k.s": [3], "tests/test_x.py": [6]}
+    assert uses_by_test(index, "fneg".split()) == {"tests/test_x.py": ["test_bare"]}
+    assert uses_by_test(index, "fshfl.bfly".split()) == {"tests/test_x.py": ["test_template"]}
+    assert uses_by_test(index, "sured.or".split()) == {"tests/test_x.py": ["test_fragments"]}
+    assert references_for(index, "xor".split()) == {"tests/helper.py": [2]}
+    assert references_for(index, "sync".split()) == {"tests/c/k.c": [2]}
     # without the instruction names only statements count
     plain = scan_references(root)
     assert "fneg" not in plain and "fshfl.idx" not in plain and "fadd" in plain
@@ -124,4 +125,3 @@ def test_statements_need_assembly_operands():
     assert statement_tokens('"and then the value"') == set()
     assert statement_tokens('"add them"') == set()
     assert statement_tokens('"add"') == set()
-    assert re.fullmatch(r"\w+", "add")  # (the bare word itself is a token)

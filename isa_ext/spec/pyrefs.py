@@ -97,11 +97,14 @@ def _parents(tree):
 
 
 def _is_name_data(node, parents):
-    """A bare name string that is data, not a use: an operand of a comparison
+    """A bare name string that is data, not a use: the object of a method
+    call (``"add".split()``), an operand of a comparison
     (directly or inside a literal set/list/tuple), part of an assertion that
     calls nothing with it (``assert not {"add"} & mentions``), or an argument
     of a call that also passes an option ("-A": a command line)."""
     parent = parents.get(node)
+    if isinstance(parent, ast.Attribute):
+        return True  # text a method works on: "fadd".split()
     holder = parent
     while isinstance(holder, (ast.Tuple, ast.List, ast.Set, ast.BinOp, ast.UnaryOp,
                               ast.BoolOp)):
