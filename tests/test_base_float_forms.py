@@ -6,7 +6,6 @@ lfs widens, stfs narrows) and 4.6.5-4.6.6 (single-precision arithmetic rounds
 its result to binary32)."""
 import struct
 
-import pytest
 
 from conftest import gnu_as_words
 from isa_ext.asm import assemble

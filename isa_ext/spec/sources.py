@@ -1,9 +1,7 @@
 """What the rest of the project says about an instruction: errata entries that
 mention it (``docs/errata.md``) and the tests and examples that use it."""
-import io
 import os
 import re
-import tokenize
 from dataclasses import dataclass, field as dc_field
 
 # a mnemonic-like token: "add", "addo.", "mv.swiz", "sv.add"
