@@ -222,3 +222,14 @@ def test_non_utf8_file_names(tmp_path):
         err = r.stderr.decode("utf-8", "replace")
         assert r.returncode == 2 and "Traceback" not in err, (command, err)
         assert err.count("\n") == 1 and "name.s:2:2: error: unknown mnemonic 'frob'" in err
+
+
+def test_diffcheck_shows_a_bar_on_a_terminal():
+    # issue 18: "diffcheck silent for 14 s".  20 cases: the bar's description
+    # and unit reach the terminal; stdout keeps only the report
+    from conftest import need_tool
+    for name in ("powerpc64le-linux-gnu-as", "powerpc64le-linux-gnu-ld", "qemu-ppc64le"):
+        need_tool(name)
+    code, out, terminal = _run_on_a_terminal(["diffcheck", "--cases", "20", "--seed", "1"])
+    assert code == 0 and out.startswith("cases run: 20 ")
+    assert "diffcheck" in terminal and "cases" in terminal

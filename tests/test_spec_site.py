@@ -183,8 +183,10 @@ def test_references_come_from_strings_and_assembly(tmp_path):
         "def test_y():\n    s = set(); s.add(1)\n")
     (tmp_path / "examples" / "k.s").write_text("loop:\n    add. 3,4,5\n")
     index = scan_references(str(tmp_path))
-    assert references_for(index, ["add", "add."]) == {"examples/k.s": [2], "tests/test_x.py": [4]}
-    assert references_for(index, ["addi"]) == {"tests/test_x.py": [3]}
+    # names from a phrase: bare "add" strings here would be uses of add itself
+    assert references_for(index, "add add.".split()) == {"examples/k.s": [2],
+                                                         "tests/test_x.py": [4]}
+    assert references_for(index, "addi".split()) == {"tests/test_x.py": [3]}
 
 
 def _alloc(key, name, owner="ours"):
@@ -240,3 +242,28 @@ def test_spec_cli_reports_unwritable_output(tmp_path, capsys):
     blocker.write_text("x")
     assert main(["spec", "--out", str(blocker / "site")]) == 2
     assert "cannot write the site" in capsys.readouterr().err
+
+
+def _registers_row(text, kind):
+    return re.search(rf"<tr><th>{kind}</th><td>([^<]*)</td></tr>", text).group(1).split()
+
+
+def test_register_pairs_list_both_registers(site, isa):
+    """Issue 18: mv.swiz listed RTp/RAp but not the pairs' second registers.
+    Seed 001: mv.swiz reads RAp and RAp+1 and writes RTp and RTp+1; Power ISA
+    lq writes RTp and RTp+1, stq reads RSp and RSp+1."""
+    swiz = (site / "insn" / "mv.swiz.html").read_text()
+    assert _registers_row(swiz, "read") == ["RAp", "RAp+1"]
+    assert _registers_row(swiz, "written") == ["RTp", "RTp+1"]
+    assert "FRTp is the pair FRTp, FRTp+1" in (site / "insn" / "fmv.swiz.html").read_text()
+    assert _registers_row((site / "insn" / "lq.html").read_text(), "written") == ["RTp", "RTp+1"]
+    assert {"RSp", "RSp+1"} <= set(_registers_row((site / "insn" / "stq.html").read_text(), "read"))
+    # every row with a pair field (forms.txt's "even" line, read here) names both
+    even = next(line.split()[1:] for line in (ROOT / "decoder" / "forms.txt").read_text().splitlines()
+                if line.startswith("even "))
+    for row in isa.rows:
+        for name in (str(op) for op in row.operands):
+            if name in even:
+                text = (site / "insn" / f"{row.mnemonic}.html").read_text()
+                regs = _registers_row(text, "read") + _registers_row(text, "written")
+                assert name in regs and f"{name}+1" in regs, row.mnemonic

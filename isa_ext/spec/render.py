@@ -33,10 +33,12 @@ class InsnInfo:
     variants: list  # [(mnemonic, operands text, {flag: value})]
     reads: list
     writes: list
+    pairs: list = dc_field(default_factory=list)  # register-pair fields (RTp ...)
     compile_error: str = None
     errata: list = dc_field(default_factory=list)
     references: dict = dc_field(default_factory=dict)
     aliases: list = dc_field(default_factory=list)  # [(name, Alias)]: extended, GLSL
+    tests: dict = dc_field(default_factory=dict)  # {path: [test function, ...]}
 
     @property
     def title(self):
@@ -47,10 +49,12 @@ def collect(isa, project_root):
     """One :class:`InsnInfo` per table row, in table order."""
     from ..asm import extended_mnemonics
     _errata_path, errata = sources.load_errata(project_root)
-    refs = sources.scan_references(project_root)
     aliases = {}
     for name, alias in sorted(extended_mnemonics(isa).items()):
         aliases.setdefault(alias.base_mnemonic, []).append((name, alias))
+    every_name = {v for row in isa.rows for v in row.variants} | \
+        {name for mine in aliases.values() for name, _a in mine}
+    refs = sources.scan_references(project_root, every_name)
     infos, slugs = [], set()
     for row in isa.rows:
         slug = re.sub(r"[^A-Za-z0-9_.-]", "_", row.mnemonic)
@@ -65,6 +69,9 @@ def collect(isa, project_root):
             writes += [f for f in sorted(c.writes) if f not in writes]
         except SpecError as e:
             error = str(e)
+        # a register pair (forms.txt "even") is two registers: name both
+        pairs = [f for f in row.fields_used if f in isa.forms.even]
+        reads, writes = _with_pair_seconds(reads, pairs), _with_pair_seconds(writes, pairs)
         operands = ",".join(str(op) for op in row.operands)
         variants = [(name, operands, flags) for name, flags in row.variants.items()]
         mine = [a for v in row.variants for a in aliases.get(v, ())]
@@ -72,9 +79,25 @@ def collect(isa, project_root):
         # GLSL alias (shuffleNV, ballotThreadNV)
         names = list(row.variants) + [name for name, _a in mine]
         infos.append(InsnInfo(row, slug, encoding_boxes(row, used), variants, reads, writes,
+                              pairs,
                               error, sources.errata_for(errata, names),
-                              sources.references_for(refs, names), mine))
+                              sources.references_for(refs, names), mine,
+                              sources.tests_for(refs, names)))
     return infos
+
+
+def _with_pair_seconds(names, pairs):
+    """``names`` with ``RTp+1`` after each pair field ``RTp``."""
+    out = []
+    for n in names:
+        out.append(n)
+        if n in pairs and f"{n}+1" not in names:
+            out.append(f"{n}+1")
+    return out
+
+
+def _pairs_text(pairs):
+    return "; ".join(f"{p} is the pair {p}, {p}+1 (even {p})" for p in pairs)
 
 
 # --- HTML -----------------------------------------------------------------
@@ -154,6 +177,8 @@ def insn_html(info):
         out.append(f"<tr><td><code>{e(name)}</code></td><td><code>{e(ops)}</code></td>"
                    f"<td>{e(fl)}</td></tr>")
     out.append("</table>")
+    if info.pairs:
+        out.append(f'<p class="pairs">Register pairs: {e(_pairs_text(info.pairs))}.</p>')
     if info.aliases:
         out.append("<h3>Extended mnemonics and aliases</h3><table><tr><th>name</th>"
                    "<th>operands</th><th>is</th><th>defined in</th></tr>")
@@ -185,24 +210,29 @@ def insn_html(info):
         out.append("<p>Not vectorisable (no RM category).</p>")
     out.append("<h2>Errata</h2>")
     if info.errata:
-        out.append("<ul>" + "".join(f'<li><a href="../errata.html#{e(x.anchor)}"><b>'
-                                    f"{e(x.title)}</b></a> (docs/errata.md:{x.line})<br>"
-                                    f"{inline(_first_paragraph(x.text))}</li>"
-                                    for x in info.errata) + "</ul>")
+        # each entry whole, rendered (its bullets are Markdown, not text)
+        out.append('<ul class="errata">' + "".join(
+            f'<li><a href="../errata.html#{e(x.anchor)}"><b>{inline(x.title)}</b></a> '
+            f"(docs/errata.md:{x.line}){render_markdown(x.text)}</li>"
+            for x in info.errata) + "</ul>")
     else:
         out.append("<p>None.</p>")
     out.append("<h2>Tests and examples</h2>")
     if info.references:
-        out.append("<ul>" + "".join(f"<li><code>{e(p)}</code> lines {e(_lines_text(ls))}</li>"
+        out.append("<ul>" + "".join(f"<li><code>{e(p)}</code>{_tests_text(info.tests.get(p), e)}"
+                                    f" lines {e(_lines_text(ls))}</li>"
                                     for p, ls in info.references.items()) + "</ul>")
     else:
         out.append("<p>None found in tests/ or examples/.</p>")
     return _page(f"{row.mnemonic} — {info.title}", "\n".join(out), depth=1)
 
 
-def _first_paragraph(text):
-    para = text.strip().split("\n\n", 1)[0]
-    return " ".join(para.split())
+def _tests_text(names, e):
+    """": test_a, test_b," naming a file's test functions that use the instruction."""
+    if not names:
+        return ""
+    shown = ", ".join(f"<code>{e(n)}</code>" for n in names[:6])
+    return f": {shown}" + (f" (+{len(names) - 6} more)" if len(names) > 6 else "") + ";"
 
 
 def _lines_text(lines, limit=8):
@@ -314,6 +344,8 @@ def spec_markdown(isa, infos, allocs):
                 encoding_md(i.boxes), "", "Syntax:", ""]
         out += [f"* `{name} {ops}`" + (f" ({' '.join(f'{k}={v}' for k, v in fl.items())})" if fl else "")
                 for name, ops, fl in i.variants]
+        if i.pairs:
+            out += ["", f"Register pairs: {_pairs_text(i.pairs)}."]
         out += ["", "Pseudocode:", "", "```", row.page.code.rstrip() if row.page else "(no page)", "```", ""]
         if i.compile_error:
             out += [f"**Does not compile:** {i.compile_error}", ""]
@@ -323,8 +355,9 @@ def spec_markdown(isa, infos, allocs):
         if i.errata:
             out += ["Errata:", ""] + [f"* {x.title} (docs/errata.md:{x.line})" for x in i.errata] + [""]
         if i.references:
-            out += ["Tests and examples:", ""] + [f"* {p}: lines {_lines_text(ls)}"
-                                                  for p, ls in i.references.items()] + [""]
+            out += ["Tests and examples:", ""] + [
+                f"* {p}: " + ("".join(f"{t}, " for t in i.tests.get(p, ())[:6]))
+                + f"lines {_lines_text(ls)}" for p, ls in i.references.items()] + [""]
     owners = opcode_map.owners_by_key(allocs)
     out += ["## Primary opcode 22", "", "Key = instruction bits 21..31.", "",
             "| key | mnemonic | form | owner |", "|---|---|---|---|"]
