@@ -509,6 +509,30 @@ def test_source_zeroing_cr_bit(svisa):
     assert r.gpr[8:11] == [1, 0, 1] and r.state.cr[8:11] == [8, 8, 8]
 
 
+def test_source_zeroed_cr_bit_destination_is_copied_back():
+    # A CR-bit destination written on the source-zeroing path (the page runs on
+    # a CR copy whose source bits are 0, then the destination bit is copied
+    # back).  No shipped profile reaches it (CR-bit destinations are all 1P,
+    # where a zeroed source means a zeroed destination), so this uses the spec
+    # profile with single_pred_zeroing="twin": 1P sz zeroes the source side and
+    # the destination skips masked-out elements, pairing them as docs/svp64.md
+    # records for ISACaller's sv.add/m=r3/sz.
+    # sv.crand/m=r3/sz *33, *65, *97, VL = 3, r3 = 0b101: element k is CR(8+k).GT
+    # <- CR(16+k).GT & CR(24+k).GT.  Source steps 0, 1 pair with destination
+    # steps 0, 2 (step 1 masked out): CR8.GT <- 1 & 1; CR10.GT <- 0 & 0 (source
+    # element 1 zeroed, although CR17/CR25.GT are 1); CR9 untouched; every other
+    # bit of a field kept.
+    import dataclasses
+    from isa_ext.isa import ISA
+    from isa_ext.profile import DEFAULT
+    isa = ISA(extensions=["base", "svp64"],
+              profile=dataclasses.replace(DEFAULT, name="twin-1p", single_pred_zeroing="twin"))
+    r = run(isa, ["sv.crand/m=r3/sz *33, *65, *97"], 3, {3: 0b101},
+            cr={8: 0b1011, 9: 0b0110, 10: 0b0110, **{f: 0b0100 for f in (16, 17, 18, 24, 25, 26)}})
+    assert r.stop == "end", r.trap
+    assert r.state.cr[8:11] == [0b1111, 0b0110, 0b0010]
+
+
 def test_source_zeroing_fp_store(svisa):
     # sv.stfd/sm=r3/zz *40, 0(10), r3 = 0b10: destination (memory) step 0 gets the
     # zeroed source element (0), step 1 f41 = 2.5 at r10+8
