@@ -546,3 +546,16 @@ def test_source_zeroing_fp_store(svisa):
     r = sim.run()
     assert r.stop == "end", r.trap
     assert [sim.state.mem.read(0x3000 + 8 * i, 8) for i in range(2)] == [0, _fp(2.5)]
+
+
+def test_bigint_vector_maddedu_with_extra_bit_8_clear_runs(svisa):
+    # sv.maddedu *16,*16,3,4 (libre-soc's SVP64Asm: 0x05402800 0x10841932): EXTRA
+    # is non-zero (vector RT, RA) but its bit 8 (RS=RT+MAXVL, which traps as not
+    # implemented) is clear, so it runs.  bigint.mdwn: sum = (RC) + (RA)*(RB),
+    # RT = low half, RS (= RC, r4, when RC is scalar) = high half: the carry chain
+    # of a bigint-by-word multiply.  VL=2, r16 = 2^63, r17 = 3, r3 = 4, r4 = 1:
+    # element 0: 1 + 2^65 -> r16 = 1, r4 = 2; element 1: 2 + 12 -> r17 = 14, r4 = 0.
+    r = run(svisa, [[0x05402800, 0x10841932]], 2,
+            {16: 1 << 63, 17: 3, 3: 4, 4: 1})
+    assert r.stop == "end", r.trap
+    assert (r.gpr[16], r.gpr[17], r.gpr[4]) == (1, 14, 0)
