@@ -511,6 +511,30 @@ def test_source_zeroing_cr_bit(svisa):
     assert r.gpr[8:11] == [1, 0, 1] and r.state.cr[8:11] == [8, 8, 8]
 
 
+def test_source_zeroed_cr_bit_destination_is_copied_back():
+    # A CR-bit destination written on the source-zeroing path (the page runs on
+    # a CR copy whose source bits are 0, then the destination bit is copied
+    # back).  No shipped profile reaches it (CR-bit destinations are all 1P,
+    # where a zeroed source means a zeroed destination), so this uses the spec
+    # profile with single_pred_zeroing="twin": 1P sz zeroes the source side and
+    # the destination skips masked-out elements, pairing them as docs/svp64.md
+    # records for ISACaller's sv.add/m=r3/sz.
+    # sv.crand/m=r3/sz *33, *65, *97, VL = 3, r3 = 0b101: element k is CR(8+k).GT
+    # <- CR(16+k).GT & CR(24+k).GT.  Source steps 0, 1 pair with destination
+    # steps 0, 2 (step 1 masked out): CR8.GT <- 1 & 1; CR10.GT <- 0 & 0 (source
+    # element 1 zeroed, although CR17/CR25.GT are 1); CR9 untouched; every other
+    # bit of a field kept.
+    import dataclasses
+    from isa_ext.isa import ISA
+    from isa_ext.profile import DEFAULT
+    isa = ISA(extensions=["base", "svp64"],
+              profile=dataclasses.replace(DEFAULT, name="twin-1p", single_pred_zeroing="twin"))
+    r = run(isa, ["sv.crand/m=r3/sz *33, *65, *97"], 3, {3: 0b101},
+            cr={8: 0b1011, 9: 0b0110, 10: 0b0110, **{f: 0b0100 for f in (16, 17, 18, 24, 25, 26)}})
+    assert r.stop == "end", r.trap
+    assert r.state.cr[8:11] == [0b1111, 0b0110, 0b0010]
+
+
 def test_source_zeroing_fp_store(svisa):
     # sv.stfd/sm=r3/zz *40, 0(10), r3 = 0b10: destination (memory) step 0 gets the
     # zeroed source element (0), step 1 f41 = 2.5 at r10+8
@@ -524,3 +548,16 @@ def test_source_zeroing_fp_store(svisa):
     r = sim.run()
     assert r.stop == "end", r.trap
     assert [sim.state.mem.read(0x3000 + 8 * i, 8) for i in range(2)] == [0, _fp(2.5)]
+
+
+def test_bigint_vector_maddedu_with_extra_bit_8_clear_runs(svisa):
+    # sv.maddedu *16,*16,3,4 (libre-soc's SVP64Asm: 0x05402800 0x10841932): EXTRA
+    # is non-zero (vector RT, RA) but its bit 8 (RS=RT+MAXVL, which traps as not
+    # implemented) is clear, so it runs.  bigint.mdwn: sum = (RC) + (RA)*(RB),
+    # RT = low half, RS (= RC, r4, when RC is scalar) = high half: the carry chain
+    # of a bigint-by-word multiply.  VL=2, r16 = 2^63, r17 = 3, r3 = 4, r4 = 1:
+    # element 0: 1 + 2^65 -> r16 = 1, r4 = 2; element 1: 2 + 12 -> r17 = 14, r4 = 0.
+    r = run(svisa, [[0x05402800, 0x10841932]], 2,
+            {16: 1 << 63, 17: 3, 3: 4, 4: 1})
+    assert r.stop == "end", r.trap
+    assert (r.gpr[16], r.gpr[17], r.gpr[4]) == (1, 14, 0)

@@ -263,3 +263,16 @@ def test_sured_1d_coordinates_up_to_r127_run(isa, trace):
     res = sim.run(max_steps=10, trace=trace)
     assert res.stop == "end", res.trap
     assert [word_at(sim, SURF + 4 * x) for x in range(3)] == [1, 1, 0]
+
+
+def test_longest_vector_ends_at_r127_or_traps(svisa):
+    # MAXVL = VL = 127 (the largest), 64-bit elements: from r1 the last element
+    # is r1 + 126 = r127 and every one runs (r(1+k) = r0 + 1 = 1); from r2 it
+    # would be r128, so the instruction traps and writes nothing.  (Spans of more
+    # than 64 elements: (n*w - 1) // 64 must divide by 64 exactly.)
+    sim, res = run(svisa, "setvl 0,0,127,0,1,1\nsv.addic *1, 0, 1\n")
+    assert res.stop == "end", res.trap
+    assert sim.state.gpr[1:128] == [1] * 127
+    sim, res = run(svisa, "setvl 0,0,127,0,1,1\nsv.addic *2, 0, 1\n")
+    assert res.stop == "trap" and "RT at r2 runs past r127" in res.trap.reason, res.trap
+    assert sim.state.gpr[2:128] == [0] * 126
