@@ -90,7 +90,28 @@ def random_prefix(rng, branch=False):
 BRANCH_ROWS = [r for r in SV_ROWS if is_branch(ISA_ALL, r)]
 
 
+GSR_ROWS = [r for r in ROWS if r.form.name == "GSR"]
+
+
+def random_header_pair(rng):
+    """SURED's 64-bit header-index form (isa_ext/gpu/header_index.py): an
+    MLS-type prefix with a random index (sometimes reserved bits set) before a
+    sured row (RC mostly 0, as the form requires) or any word."""
+    prefix = 0x06000000 | rng.getrandbits(13)
+    if rng.random() < 0.1:
+        prefix |= rng.getrandbits(32) & 0x00FFE000
+    if rng.random() < 0.8:
+        suffix = row_word(rng, rng.choice(GSR_ROWS))
+        if rng.random() < 0.8:
+            suffix &= ~(0x1F << 11)  # RC (MSB0 16:20) = 0
+    else:
+        suffix = random_word(rng)
+    return prefix, suffix
+
+
 def random_pair(rng):
+    if rng.random() < 0.05:
+        return random_header_pair(rng)
     branch = rng.random() < 0.1
     return random_prefix(rng, branch), row_word(rng, rng.choice(BRANCH_ROWS if branch
                                                                 else SV_ROWS))
@@ -102,7 +123,10 @@ CODE = 0x10000
 
 
 def fresh_sim(rng):
-    sim = Simulator(ISA_ALL, strict=rng.random() < 0.5, mem_limit=64 << 20)
+    # a header pool for SURED's header-index form (valid, partly or not at all)
+    gpu = dict(const_bank=0x20000, header_pool=0x20000,
+               max_header_index=rng.choice([None, 0, 7, 0xFFFFF]))
+    sim = Simulator(ISA_ALL, strict=rng.random() < 0.5, mem_limit=64 << 20, gpu=gpu)
     s = sim.state
     for i in range(128):
         s.gpr[i] = rng.choice([0, 1, 8, CODE + 0x100, 0x20000, rng.getrandbits(64),
