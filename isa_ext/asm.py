@@ -79,8 +79,8 @@ def _unquoted(text, end=None):
 
 def _strip_comment(line):
     """The line without its ``#`` comment (``#`` inside a string is kept).  A
-    ``#`` that begins an operand (after a comma) and is followed by a digit or
-    ``(`` is an immediate, as seed 004 writes SURED's ``#tsPtrIdxU13``
+    ``#`` that begins an operand (after a comma) and is followed by a digit,
+    ``(`` or ``-`` is an immediate, as seed 004 writes SURED's ``#tsPtrIdxU13``
     (``sured.add.u32 r2,r4,#5,2d``); GNU as would read an empty operand there."""
     for i, c in _unquoted(line):
         if c == "#" and not _immediate_mark(line, i):
@@ -90,7 +90,7 @@ def _strip_comment(line):
 
 def _immediate_mark(line, i):
     before = line[:i].rstrip()
-    return before.endswith(",") and line[i + 1:i + 2] in tuple("0123456789(")
+    return before.endswith(",") and line[i + 1:i + 2] in tuple("0123456789(-")
 
 
 def _split_top(text, sep, start_col):

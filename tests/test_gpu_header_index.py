@@ -145,6 +145,7 @@ def test_mls_prefix_before_another_suffix_is_illegal(isa):
     ("sured.add.u32 r2,#4,r6,2d", 18, "no form with an immediate (#) as operand 2"),
     ("addi r3,r4,#5", 12, "no form with an immediate (#) as operand 3"),
     ("sured.add.u32 r2,r4,#(,2d", 23, "unexpected ','"),
+    ("sured.add.u32 r2,r4,#-1,2d", 21, "#-1 out of range 0..8191"),
 ])
 def test_assembler_errors_name_the_location(isa, text, col, why):
     with pytest.raises(AsmError) as e:
