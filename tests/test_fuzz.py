@@ -84,7 +84,7 @@ def random_prefix(rng, branch=False):
 
 
 # SVP64 branches have their own RM layout (isa_ext/svp64/branch.py, reserved
-# bits SV-22): a tenth of the pairs have a branch suffix, so that each run
+# bits SV-26): a tenth of the pairs have a branch suffix, so that each run
 # round-trips and executes several hundred of them (uniformly they would be 4
 # rows of several hundred)
 BRANCH_ROWS = [r for r in SV_ROWS if is_branch(ISA_ALL, r)]

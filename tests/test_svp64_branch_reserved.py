@@ -1,4 +1,4 @@
-"""Reserved bits of the SVP64 branch RM (issue 20; docs/errata.md SV-22,
+"""Reserved bits of the SVP64 branch RM (issue 20; docs/errata.md SV-26,
 docs/svp64.md "Reserved EXTRA bits").  branches.mdwn "Format and fields" draws
 the branch RM: MASKMODE 0, MASK 1:3, ALL SNZ CTi VSb at 4:7, SUBVL 8:9, EXTRA
 10:18 (BI's EXTRA3 slot 0 at 10:12), CTR-test VLSET VLI LRu sz at 19:23; its
