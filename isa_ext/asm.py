@@ -78,11 +78,19 @@ def _unquoted(text, end=None):
 
 
 def _strip_comment(line):
-    """The line without its ``#`` comment (``#`` inside a string is kept)."""
+    """The line without its ``#`` comment (``#`` inside a string is kept).  A
+    ``#`` that begins an operand (after a comma) and is followed by a digit,
+    ``(`` or ``-`` is an immediate, as seed 004 writes SURED's ``#tsPtrIdxU13``
+    (``sured.add.u32 r2,r4,#5,2d``); GNU as would read an empty operand there."""
     for i, c in _unquoted(line):
-        if c == "#":
+        if c == "#" and not _immediate_mark(line, i):
             return line[:i]
     return line
+
+
+def _immediate_mark(line, i):
+    before = line[:i].rstrip()
+    return before.endswith(",") and line[i + 1:i + 2] in tuple("0123456789(-")
 
 
 def _split_top(text, sep, start_col):
@@ -574,7 +582,9 @@ class Assembler:
         off = self.sizes[section]
         if mn.startswith("."):
             return self.directive(st, section, off)
-        size = 8 if mn.startswith("sv.") else 4
+        # 8 bytes: an SVP64 instruction, or a 64-bit form with a "#N" operand
+        size = 8 if mn.startswith("sv.") or any(
+            o.text.startswith("#") for o in st.operands) else 4
         if off % 4:
             self.error("instruction not on a 4-byte boundary", st.line, st.column)
         self.items.append(_Item(section, off, "insn", st, size))
@@ -790,7 +800,7 @@ class Assembler:
         alias = self.aliases.get(mn)
         if entry is not None and (alias is None or entry[0].required_operands <= len(
                 [o for o in st.operands if o.text])):
-            return [self.encode(entry[0], entry[1], st, pc)]
+            return self.encode_words(entry[0], entry[1], st, pc)
         if alias is not None:  # also an instruction's short form: "sc" for "sc 0"
             return self.expand(alias, st, pc)
         if mn.startswith("sv.") and getattr(self.isa, "sv_assemble", None) is not None:
@@ -816,6 +826,37 @@ class Assembler:
         for o in st.operands[:want]:
             if not o.text:
                 self.error("empty operand", st.line, o.column)
+
+    def encode_words(self, row, flags, st, pc):
+        """[word], or [prefix, word] when an operand is an immediate ``#N`` in a
+        register's place: a 64-bit form of the ISA (``isa.prefixed_forms``,
+        e.g. SURED's header-index form ``sured.add.u32 r2,r4,#5,2d``)."""
+        for i, loc in enumerate(st.operands):
+            if loc.text.startswith("#"):
+                return self.prefixed_form_words(row, flags, st, pc, i)
+        return [self.encode(row, flags, st, pc)]
+
+    def prefixed_form_words(self, row, flags, st, pc, i):
+        loc = st.operands[i]
+        field = row.operands[i].field if i < len(row.operands) else None
+        form = next((f for f in self.isa.prefixed_forms
+                     if f.accepts(row) and f.replaces == field), None)
+        if form is None:
+            self.error(f"{st.mnemonic} has no form with an immediate (#) as operand "
+                       f"{i + 1}", st.line, loc.column)
+        body = loc.text[1:]
+        lead = len(body) - len(body.lstrip())
+        if not body.strip():
+            self.error("expected a number after #", st.line, loc.column + 1)
+        value = self.evaluate(Located(body.strip(), loc.column + 1 + lead), st.line, pc).value
+        if not 0 <= value < 1 << form.width:
+            self.error(f"{st.mnemonic}: #{value} out of range 0..{(1 << form.width) - 1} "
+                       f"(a {form.width}-bit {form.name})", st.line, loc.column)
+        ops = list(st.operands)
+        ops[i] = Located("0", loc.column)  # the replaced field is reserved 0
+        inner = Statement(st.line, st.column, st.mnemonic, ops, st.source, st.end_column,
+                          st.order)
+        return [form.prefix_word(value), self.encode(row, flags, inner, pc)]
 
     def encode(self, row, flags, st, pc):
         given = len([o for o in st.operands if o.text])
@@ -944,7 +985,7 @@ class Assembler:
         inner = Statement(st.line, st.column, base, expanded, st.source,
                           st.end_column, st.order)
         row, flags = self.isa.by_mnemonic[base]
-        return [self.encode(row, flags, inner, pc)]
+        return self.encode_words(row, flags, inner, pc)
 
     def expansion(self, alias, st, pc):
         """(base mnemonic, [Located operand]) of an alias statement."""

@@ -65,19 +65,28 @@ class Disassembler:
         bits the text cannot spell (set in an unused EXTRA slot, a record form's
         CR slot the text drops, a modifier the category forbids) make the words
         print as ``.long`` rather than as an instruction with other behaviour."""
+        form = self._prefixed_form(prefix)
         hook = getattr(self.isa, "sv_disassemble", None)
-        if hook is None:
+        if hook is None and form is None:
             return None
         key = (prefix, suffix, pc)
         if key in self._sv_cache:
             return self._sv_cache[key]
-        text = hook(prefix, suffix)
+        text = form.disassemble(self, prefix, suffix, pc) if form is not None \
+            else hook(prefix, suffix)
         if text is not None and not self._reassembles(text, (prefix, suffix), pc):
             text = None
         if len(self._sv_cache) > 100_000:
             self._sv_cache.clear()
         self._sv_cache[key] = text
         return text
+
+    def _prefixed_form(self, prefix):
+        """The ISA's non-SVP64 64-bit form whose prefix this is, or None."""
+        for form in getattr(self.isa, "prefixed_forms", ()):
+            if form.matches(prefix):
+                return form
+        return None
 
     def _reassembles(self, text, words, pc):
         from .asm import assemble
@@ -202,7 +211,7 @@ class Disassembler:
         i = 0
         while i < n:
             word = int.from_bytes(data[i:i + 4], order)
-            if is_svp64_prefix(word) and i + 8 <= n:
+            if i + 8 <= n and (is_svp64_prefix(word) or self._prefixed_form(word)):
                 suffix = int.from_bytes(data[i + 4:i + 8], order)
                 text = self.prefixed(word, suffix, base + i)
                 if text is not None:

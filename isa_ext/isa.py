@@ -104,6 +104,12 @@ class ISA:
         self._disk = None
         # hooks an extension may install (SVP64 installs a prefix handler)
         self.prefix_handler = None
+        # 64-bit forms other than SVP64 (a prefix word giving a 32-bit row an
+        # immediate): objects with matches(prefix), accepts(row), replaces,
+        # width, prefix_word(value), build(sim, prefix, suffix) and
+        # disassemble(dis, prefix, suffix, pc) (the gpu extension's
+        # isa_ext/gpu/header_index.py)
+        self.prefixed_forms = []
         # operand notations (table column "optype"): name -> object with
         # parse(text) -> int (raising IsaExtError, optional .column) and
         # format(value) -> text

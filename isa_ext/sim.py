@@ -214,6 +214,9 @@ class Simulator:
             suffix = mem.read_word(pc + 4)
             fn = self.isa.prefix_handler(self, word, suffix)
             return fn, 8, word
+        for form in getattr(self.isa, "prefixed_forms", ()):
+            if form.matches(word):
+                return form.build(self, word, mem.read_word(pc + 4)), 8, word
         return self.isa.executable(word), 4, word
 
     def invalidate(self):

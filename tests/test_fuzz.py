@@ -33,6 +33,7 @@ from isa_ext.errors import AsmError, IsaExtError
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 from isa_ext.svp64 import svstate as SV
+from isa_ext.svp64.asm import is_branch
 
 SCALE = max(1, int(os.environ.get("ISA_EXT_FUZZ_SCALE", "1")))
 ISA_ALL = ISA()
@@ -64,15 +65,56 @@ def random_word(rng):
     return row_word(rng, rng.choice(ROWS))
 
 
-def random_prefix(rng):
-    """An SVP64 prefix (PO=1, bits 7 and 9 set) with a random 24-bit RM."""
+# the branch RM bits that can be spelled (branch_rm.txt): MASKMODE MASK, ALL SNZ
+# CTi VSb, BI's EXTRA3 slot, CTR-test VLSET VLI LRu sz -- without SUBVL, RM[13:18]
+BRANCH_RM_BITS = 0xFF0000 | 0x003800 | 0x00001F  # RM[0:7], RM[10:12], RM[19:23]
+
+
+def random_prefix(rng, branch=False):
+    """An SVP64 prefix (PO=1, bits 7 and 9 set) with a random 24-bit RM; for a
+    branch mostly within the bits a branch spells (a uniform RM almost always
+    sets one of its reserved bits and prints as words), sometimes one more."""
     rm = rng.getrandbits(24)
+    if branch and rng.random() < 0.8:
+        rm &= BRANCH_RM_BITS
+        if rng.random() < 0.2:
+            rm |= 1 << rng.randrange(24)
     return (1 << 26) | (((rm >> 23) & 1) << 25) | (1 << 24) | (((rm >> 22) & 1) << 23) | \
         (1 << 22) | (rm & 0x3FFFFF)
 
 
+# SVP64 branches have their own RM layout (isa_ext/svp64/branch.py, reserved
+# bits SV-26): a tenth of the pairs have a branch suffix, so that each run
+# round-trips and executes several hundred of them (uniformly they would be 4
+# rows of several hundred)
+BRANCH_ROWS = [r for r in SV_ROWS if is_branch(ISA_ALL, r)]
+
+
+GSR_ROWS = [r for r in ROWS if r.form.name == "GSR"]
+
+
+def random_header_pair(rng):
+    """SURED's 64-bit header-index form (isa_ext/gpu/header_index.py): an
+    MLS-type prefix with a random index (sometimes reserved bits set) before a
+    sured row (RC mostly 0, as the form requires) or any word."""
+    prefix = 0x06000000 | rng.getrandbits(13)
+    if rng.random() < 0.1:
+        prefix |= rng.getrandbits(32) & 0x00FFE000
+    if rng.random() < 0.8:
+        suffix = row_word(rng, rng.choice(GSR_ROWS))
+        if rng.random() < 0.8:
+            suffix &= ~(0x1F << 11)  # RC (MSB0 16:20) = 0
+    else:
+        suffix = random_word(rng)
+    return prefix, suffix
+
+
 def random_pair(rng):
-    return random_prefix(rng), row_word(rng, rng.choice(SV_ROWS))
+    if rng.random() < 0.05:
+        return random_header_pair(rng)
+    branch = rng.random() < 0.1
+    return random_prefix(rng, branch), row_word(rng, rng.choice(BRANCH_ROWS if branch
+                                                                else SV_ROWS))
 
 
 # --- executor ---------------------------------------------------------------------
@@ -81,7 +123,10 @@ CODE = 0x10000
 
 
 def fresh_sim(rng):
-    sim = Simulator(ISA_ALL, strict=rng.random() < 0.5, mem_limit=64 << 20)
+    # a header pool for SURED's header-index form (valid, partly or not at all)
+    gpu = dict(const_bank=0x20000, header_pool=0x20000,
+               max_header_index=rng.choice([None, 0, 7, 0xFFFFF]))
+    sim = Simulator(ISA_ALL, strict=rng.random() < 0.5, mem_limit=64 << 20, gpu=gpu)
     s = sim.state
     for i in range(128):
         s.gpr[i] = rng.choice([0, 1, 8, CODE + 0x100, 0x20000, rng.getrandbits(64),
@@ -179,6 +224,8 @@ def test_fuzz_disassembly_reassembles(seed):
     # one source of every line: the bytes must come back exactly
     assert assemble(text, isa=ISA_ALL, base=0x1000).data == data
     TOTALS["disasm"] += len(lines)
+    # the branch RM's own layout is in the round trip (printed as sv.bc...)
+    assert n < 200 or any(t.startswith("sv.b") for _a, _w, t in lines)
 
 
 # --- assembler --------------------------------------------------------------------

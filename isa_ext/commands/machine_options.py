@@ -70,7 +70,9 @@ def add_machine_options(p, registers=True):
                    help="the GPU identity and geometry the gpu instructions read (seed 002; "
                         "repeatable, also warpid=1,smid=2): warpid (default 0), smid (0), "
                         "warpspersm (1), smcount (1), helperlanes (a lane mask, 0); "
-                        "warpid < warpspersm, smid < smcount")
+                        "warpid < warpspersm, smid < smcount; for SURED's header-index "
+                        "form (seed 004): constbank, headerpool (addresses, 0) and "
+                        "maxheaderindex (SetTexHeaderPoolC.MaximumIndex; unset: no pool)")
     if not registers:
         return
     p.add_argument("--gpr", action="append", default=[], metavar="rN=VALUE",

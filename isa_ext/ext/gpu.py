@@ -96,8 +96,10 @@ runtime_function("F16X2MAX", 32, "_f16x2max")(_halves(lambda a, b: F16.pick(a, b
 
 
 def activate(isa):
+    from ..gpu.header_index import HeaderIndexForm
     isa.operand_types["surfdim"] = SurfaceDim
     vector_scope.install(isa)
+    isa.prefixed_forms.append(HeaderIndexForm(isa))
 
 
 EXTENSION_HOOKS["gpu"] = activate

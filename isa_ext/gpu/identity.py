@@ -29,10 +29,20 @@ class GpuIdentity:
     warps_per_sm: int = 1
     sm_count: int = 1
     helper_lanes: int = 0
+    # seed 004's header-index form of SURED (#tsPtrIdxU13; docs/errata.md
+    # 004-12): the constant bank its immediate indexes (32-bit entries
+    # samplerPtr[31:20] | headerPtr[19:0]), the texture header pool (header n is
+    # the 32-byte surface descriptor at header_pool + 32*n) and the pool's
+    # SetTexHeaderPoolC.MaximumIndex; None: no pool, every header is invalid
+    const_bank: int = 0
+    header_pool: int = 0
+    max_header_index: int = None
 
     def __post_init__(self):
         for f in fields(self):
             v = getattr(self, f.name)
+            if f.name == "max_header_index" and v is None:
+                continue
             if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= M64:
                 raise IsaExtError(f"gpu {f.name}={v!r}: expected a whole number "
                                   f"0 .. 2**64-1")
@@ -47,6 +57,12 @@ class GpuIdentity:
         if self.sm_id >= self.sm_count:
             raise IsaExtError(f"gpu sm_id={self.sm_id} is outside 0 .. sm_count-1 = "
                               f"{self.sm_count - 1} (seed 002)")
+
+    def header_valid(self, pointer):
+        """1 if texture header ``pointer`` is in the pool (seed 004: "Any header
+        pointer greater than ... MaximumIndex will be regarded as an 'invalid'
+        texture")."""
+        return int(self.max_header_index is not None and pointer <= self.max_header_index)
 
     def helper(self, lane):
         """1 if lane ``lane`` is a helper thread."""
@@ -77,7 +93,9 @@ DEFAULT = GpuIdentity()
 
 # CLI names (``--gpu warpid=3,smid=1``), after seed 002's NV assembly bindings
 KEYS = {"warpid": "warp_id", "smid": "sm_id", "warpspersm": "warps_per_sm",
-        "smcount": "sm_count", "helperlanes": "helper_lanes"}
+        "smcount": "sm_count", "helperlanes": "helper_lanes",
+        "constbank": "const_bank", "headerpool": "header_pool",
+        "maxheaderindex": "max_header_index"}
 
 
 def identity(state):

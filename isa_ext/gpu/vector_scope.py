@@ -85,9 +85,11 @@ class Scope:
     """What the page functions see while one vector-scope instruction runs."""
 
     def __init__(self, sim, state, pc, name, vl, active, operands, source_zeroing,
-                 subvl=1):
+                 subvl=1, header_index=None):
         self.sim, self.state, self.pc, self.name = sim, state, pc, name
         self.vl, self.active, self.subvl = vl, active, subvl
+        # the immediate of SURED's header-index form (isa_ext/gpu/header_index.py)
+        self.header_index = header_index
         self.operands = operands
         self.source_zeroing = source_zeroing
         self.pending = {}  # (field, lane or 0) -> value
@@ -222,6 +224,15 @@ def _install_page_functions():
     library.NAMES["WARPS_PER_SM"] = lambda comp: Val("_gpu(s).warps_per_sm", None)
     library.NAMES["SM_COUNT"] = lambda comp: Val("_gpu(s).sm_count", None)
     library.INTRINSICS["HELPER_LANE"] = lambda comp, i: Val(f"_gpu(s).helper({i.code})", 1)
+    # SURED's header-index form (seed 004 #tsPtrIdxU13): whether the instruction
+    # is that form, its immediate, and the machine's constant bank / header pool
+    library.NAMES["HEADER_INDEXED"] = lambda comp: Val(
+        "int(_vs(s).header_index is not None)", 1)
+    library.NAMES["HEADER_INDEX"] = lambda comp: Val("(_vs(s).header_index or 0)", None)
+    library.NAMES["CONST_BANK"] = lambda comp: Val("_gpu(s).const_bank", 64)
+    library.NAMES["HEADER_POOL"] = lambda comp: Val("_gpu(s).header_pool", 64)
+    library.INTRINSICS["HEADER_VALID"] = lambda comp, p: Val(
+        f"_gpu(s).header_valid({p.code})", 1)
 
     def lane(comp, x, j, k=None):
         component = "" if k is None else f", {k.code}"
@@ -254,9 +265,12 @@ def _install_page_functions():
 class VectorScopeInsn:
     """One decoded vector-scope instruction (prefixed or not); ``__call__(s, CIA)``."""
 
-    def __init__(self, isa, sim, row, fields, prefix=None):
+    def __init__(self, isa, sim, row, fields, prefix=None, header_index=None):
+        """``header_index``: SURED's header-index form, a one-lane warp whose
+        8-byte instruction (isa_ext/gpu/header_index.py) gives the immediate."""
         self.isa, self.sim, self.row = isa, sim, row
         self.prefixed = prefix is not None
+        self.header_index = header_index
         self.name = ("sv." if self.prefixed else "") + row.mnemonic_for(
             {k: fields[k] for k in row.suffix})
         self.c = c = isa.compiled(row)
@@ -315,11 +329,12 @@ class VectorScopeInsn:
             zero_dest, zero_src, subvl = r.dz, r.sz, r.subvl
             length = 8
         else:
-            vl, active, zero_dest, zero_src, subvl, length = 1, 1, 0, 0, 1, 4
+            vl, active, zero_dest, zero_src, subvl = 1, 1, 0, 0, 1
+            length = 4 if self.header_index is None else 8
         if vl == 0:
             return CIA + length
         scope = Scope(self.sim, s, CIA, self.name, vl, active, self.operands, zero_src,
-                      subvl)
+                      subvl, self.header_index)
         previous = getattr(s, "vector_scope", None)
         s.vector_scope = scope
         try:

@@ -35,11 +35,12 @@ M64 = (1 << 64) - 1
 _TABLE = None
 
 
-def table():
-    """({field: RM bit}, {modifier: (fields...)}) from branch_rm.txt."""
+def _read_table():
+    """branch_rm.txt: ({field: RM bit}, {modifier: (fields...)}, [reserved RM
+    bits], [(field, the mode field it needs)])."""
     global _TABLE
     if _TABLE is None:
-        fields, mods = {}, {}
+        fields, mods, reserved, only_with = {}, {}, [], []
         text = specdata.source().read("decoder", "svp64", "branch_rm.txt")[1]
         for line in text.splitlines():
             words = line.split("#", 1)[0].split()
@@ -47,8 +48,38 @@ def table():
                 fields[words[1]] = int(words[2])
             elif words and words[0] == "mod":
                 mods[words[1]] = tuple(words[2:])
-        _TABLE = (fields, mods)
+            elif words and words[0] == "reserved":
+                reserved += [int(w) for w in words[1:]]
+            elif words and words[0] == "only-with":
+                only_with.append((words[1], words[2]))
+        _TABLE = (fields, mods, tuple(reserved), tuple(only_with))
     return _TABLE
+
+
+def table():
+    """({field: RM bit}, {modifier: (fields...)}) from branch_rm.txt."""
+    return _read_table()[:2]
+
+
+def reserved_bits(rm):
+    """The RM bits (MSB0 numbers) of ``rm`` that are reserved for a branch:
+    set where no branch mode gives a meaning, or a mode field set outside its
+    mode (VSb without VLSET).  Empty for a word the assembler can write."""
+    fields, _mods, reserved, only_with = _read_table()
+    out = [b for b in reserved if rmmod.bits(rm, b, b)]
+    for field, mode in only_with:
+        b = fields[field]
+        if rmmod.bits(rm, b, b) and not rmmod.bits(rm, fields[mode], fields[mode]):
+            out.append(b)
+    return sorted(out)
+
+
+def reserved_why(mnemonic, prefix, bits_set):
+    names = {b: f for f, b in table()[0].items()}
+    which = ", ".join(f"RM[{b}]" + (f" ({names[b]} outside its mode)" if b in names else "")
+                      for b in bits_set)
+    return (f"sv.{mnemonic}: reserved SVP64 branch RM bit(s) set: {which} "
+            f"(prefix 0x{prefix:08x})")
 
 
 def fields_of(rm):

@@ -47,13 +47,18 @@ def build(isa, sim, prefix, suffix):
         if is_branch(isa, d.spec):
             if not d.spec.sv:
                 raise Trap(f"{d.mnemonic} is not SVP64-capable (no RM category)", "illegal")
-            from .branch import SVBranch
-            return SVBranch(isa, sim, prefix, suffix)
+            from .branch import SVBranch, reserved_bits, reserved_why
+            reserved = reserved_bits(rmmod.rm_of(prefix))
+            why = reserved and reserved_why(d.mnemonic, prefix, reserved)
+            if reserved and getattr(sim, "strict", False):
+                return _reserved_trap(why)
+            run = SVBranch(isa, sim, prefix, suffix)
+            return _reported(sim, run, why, "reserved-rm") if reserved else run
         if d.spec.sv:
             cat = rmmod.CATEGORIES.get(d.spec.sv)
             reserved = _reserved_extra(cat, d.spec, prefix) if cat is not None else 0
             if reserved and getattr(sim, "strict", False):
-                return _reserved_trap(d.mnemonic, prefix, reserved)
+                return _reserved_trap(_reserved_why(d.mnemonic, prefix, reserved))
             if cat is not None and cat.execute is not None:
                 run = _guarded(cat.execute(sim, prefix, suffix, d.spec, d.fields),
                                _has_subvectors(cat, prefix), d.mnemonic)
@@ -88,20 +93,19 @@ def _reserved_why(mnemonic, prefix, reserved):
             f"instruction's EXTRA slots (prefix 0x{prefix:08x})")
 
 
-def _reserved_trap(mnemonic, prefix, reserved):
-    """Strict mode: reserved EXTRA bits make the instruction illegal, as reserved
-    bits do in a 32-bit word (an invalid form)."""
-    why = _reserved_why(mnemonic, prefix, reserved)
-
+def _reserved_trap(why):
+    """Strict mode: reserved RM bits (unused EXTRA slots, a branch's "/" bits)
+    make the instruction illegal, as reserved bits do in a 32-bit word (an
+    invalid form)."""
     def trap(s, CIA):
         raise Trap(why, "illegal")
     return trap
 
 
-def _reported(sim, run, why):
+def _reported(sim, run, why, kind="reserved-extra"):
     """Permissive mode: the bits are ignored, each run records a diagnostic."""
     def reported(s, CIA):
-        report(sim, "reserved-extra", CIA, why)
+        report(sim, kind, CIA, why)
         return run(s, CIA)
     return reported
 
