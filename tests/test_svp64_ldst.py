@@ -476,6 +476,32 @@ def test_ldst_ffirst_store_subvl(svisa, mode, line, vl, stored, ra):
         assert r.state.cr[0:4] == [GT, GT, GT, EQ]
 
 
+@pytest.mark.parametrize("mode", ["plain", "trace", "interrupt"])
+def test_ldst_ffirst_store_conditional_group_takes_back_the_reservation(svisa, mode):
+    # lwarx 20, 0, 10 reserves the word at BASE (= 0x77).  sv.stwcx./vec2/ff=RC1
+    # *8, 0, 10, VL=1, SUBVL=2: sub-element 0 tests r8 = 0x8888 (not zero: goes
+    # on) and its store-conditional succeeds (CR0 = EQ, BASE = 0x8888), which
+    # uses up the reservation; sub-element 1 tests r9 = 0 and fails (ff=RC1
+    # fails on zero, CR1 = EQ), so the group is discarded as in
+    # test_ldst_ffirst_store_subvl: BASE back to 0x77, VL = 0, and the
+    # reservation taken back with the store that used it.  The scalar
+    # stwcx. 8, 0, 10 after it therefore succeeds: BASE = 0x8888, CR0 = EQ.
+    text = "lwarx 20, 0, 10\nsv.stwcx./vec2/ff=RC1 *8, 0, 10\nstwcx. 8, 0, 10\n"
+    for k in ((1,) if mode == "interrupt" else (None,)):
+        sim = Simulator(isa=svisa)
+        sim.load_asm(text)
+        sim.state.svstate = SV.make(maxvl=1, vl=1)
+        sim.state.gpr[8], sim.state.gpr[9], sim.state.gpr[10] = 0x8888, 0, BASE
+        sim.state.mem.write(BASE, 4, 0x77)
+        sim.interrupt_after = k
+        r = sim.run(trace=mode == "trace")
+        while r.stop == "interrupt":
+            r = sim.run()
+        assert r.stop == "end", r.trap
+        assert vl_of(r) == 0 and r.state.cr[1] == EQ
+        assert (sim.state.mem.read(BASE, 4), r.state.cr[0]) == (0x8888, EQ)
+
+
 # --- assembly ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text", [

@@ -898,6 +898,8 @@ class _MemJournal:
 
     def __init__(self, mem):
         self.mem, self.entries = mem, []
+        # a store-conditional in the group changes the reservation: taken back too
+        self.reservation = _reservation(mem)
 
     def over(self, mem):
         return _JournalledMemory(mem, self.entries)
@@ -906,6 +908,15 @@ class _MemJournal:
         for addr, old in reversed(self.entries):
             self.mem.write_bytes(addr, old)
         self.entries.clear()
+        for name, value in zip(_RESERVATION, self.reservation):
+            setattr(self.mem, name, value)
+
+
+_RESERVATION = ("reserve", "reserve_length", "reserve_addr")
+
+
+def _reservation(mem):
+    return tuple(getattr(mem, name, 0) for name in _RESERVATION)
 
 
 class _JournalledMemory:
@@ -925,6 +936,13 @@ class _JournalledMemory:
 
     def __getattr__(self, name):
         return getattr(self.mem, name)
+
+    def __setattr__(self, name, value):
+        # the reservation (stwcx. ...) is the memory's own state
+        if name in _JournalledMemory.__slots__:
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self.mem, name, value)
 
 
 class _Schedule:
