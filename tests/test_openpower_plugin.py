@@ -288,7 +288,7 @@ RM_OPERAND_ROWS = ["add", "subf", "addi", "addic.", "mullw", "divd", "modsw", "c
                    "fnmsubs", "fsel", "lwz", "ldu", "lfd", "lbzu"]
 # where our slot text knowingly differs from openpower-isa's table (CR0/RTp/SPR
 # spelling): their slot columns are not compared
-RM_SLOT_DIVERGENCES = {"mulli", "lq", "stq", "mfspr", "mtspr", "svstep",
+RM_SLOT_DIVERGENCES = {"mulli", "lq", "stq", "lqarx", "mfspr", "mtspr", "svstep",
                        # openpower-isa's slot 0 omits the read of BT/BF that
                        # these read-modify-write CR ops make (it lists s:RT for
                        # absdacs/ternlogi), and gives addg6s, which has no Rc,

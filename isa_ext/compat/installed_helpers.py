@@ -563,6 +563,29 @@ def HELPER_LANE(self, lane):
     return SelectableInt(0, 1)  # no helper lanes
 
 
+# SURED's header-index form (isa_ext/gpu/header_index.py) is a 64-bit prefixed
+# encoding of isa_ext's own; the plugin installs the 32-bit register form, in
+# which the page's header-index branch is never taken
+def HEADER_INDEXED(self):
+    return SelectableInt(0, 1)
+
+
+def HEADER_INDEX(self):
+    return SelectableInt(0, 64)
+
+
+def CONST_BANK(self):
+    return SelectableInt(0, 64)
+
+
+def HEADER_POOL(self):
+    return SelectableInt(0, 64)
+
+
+def HEADER_VALID(self, pointer):
+    raise IsaExtIllegal("sured: the header-index form is not installed in openpower-isa")
+
+
 def ISA_EXT_INT(self, x):
     """x as a Python int (its unsigned value): the plugin's integer-width
     conversion wraps the operands combined with a loop index in it, so the
@@ -816,7 +839,8 @@ PROVIDED = ("ILLEGAL", "ISA_EXT_SCALAR_ONLY", "ISA_EXT_SV_CALL", "ISA_EXT_SVP64"
             "ISA_EXT_GROUP", "ISA_EXT_GROUP_END", "ISA_EXT_GROUPS_END", "SRC_SUB",
             "DST_SUB_assign", "SRC_N", "DST_N", "IN_PLACE", "FP_ONE", "LANE", "LANE_assign",
             "LANE_ACTIVE", "ACTIVE", "ISA_EXT_VL", "ISA_EXT_SUBVL", "WARP_ID", "SM_ID",
-            "WARPS_PER_SM", "SM_COUNT", "HELPER_LANE", "ISA_EXT_INT", "FPADD", "GROUP", "TRAP_AT_LANE", "ISA_EXT_EXTZ64",
+            "WARPS_PER_SM", "SM_COUNT", "HELPER_LANE", "HEADER_INDEXED", "HEADER_INDEX",
+            "CONST_BANK", "HEADER_POOL", "HEADER_VALID", "ISA_EXT_INT", "FPADD", "GROUP", "TRAP_AT_LANE", "ISA_EXT_EXTZ64",
             "ISA_EXT_MEMVAL", "EXTZ128", "F32ADD_FTZ_RN", "F16X2ADD_FTZ_RN", "F16X2MIN", "F16X2MAX")
 
 

@@ -158,7 +158,11 @@ def convert_page(page, prologue=(), group=None, scope=False, problems=None):
 # of 1, no helper lanes)
 _SCOPE_NAMES = {"VL": "ISA_EXT_VL()", "SUBVL": "ISA_EXT_SUBVL()", "ACTIVE": "ACTIVE()",
                 "WARP_ID": "WARP_ID()", "SM_ID": "SM_ID()", "WARPS_PER_SM": "WARPS_PER_SM()",
-                "SM_COUNT": "SM_COUNT()"}
+                "SM_COUNT": "SM_COUNT()",
+                # SURED's header-index form: the plugin installs the 32-bit register
+                # form only, where these read 0 (installed_helpers.HEADER_INDEXED)
+                "HEADER_INDEXED": "HEADER_INDEXED()", "HEADER_INDEX": "HEADER_INDEX()",
+                "CONST_BANK": "CONST_BANK()", "HEADER_POOL": "HEADER_POOL()"}
 
 
 def _scope_line(line):
