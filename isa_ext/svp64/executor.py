@@ -515,6 +515,10 @@ class SVInsn:
                 elif o.cls == "crf":
                     s.cr[args[o.pos]] = 0
                     writes[o.field] = args[o.pos]
+                elif o.cls == "crb":
+                    bit = args[o.pos]
+                    s.cr[bit >> 2] &= ~(8 >> (bit & 3))
+                    writes[o.field] = bit
             if emit is not None:
                 self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes,
                             tables, ks, kd)
