@@ -134,7 +134,11 @@ class SVInsn:
         if runs < TEMPLATE_AFTER:
             return self._loop
         from ..translate.svp64 import template_loop
-        loop = rec.template_loop = template_loop(rec) or self._loop
+        try:
+            loop = template_loop(rec)
+        except Exception:  # noqa: BLE001 - an optimisation: the generic loop is exact
+            loop = None
+        loop = rec.template_loop = loop or self._loop
         return loop
 
     def _budget(self):
