@@ -161,6 +161,8 @@ class Simulator:
         # self._blocks_end
         self.translate = translate_default() if translate is None else bool(translate)
         self._blocks = {}
+        # (pc, reason) of each block the translator failed on (run unblocked)
+        self.translation_failures = []
         self._heat = {}  # start pc -> times reached while not yet translated
         # times a block start is reached before it is translated (0: at once)
         self.hot_after = 0 if os.environ.get(TRANSLATE_ENV, "").strip().lower() == "eager" \
@@ -317,7 +319,15 @@ class Simulator:
             blocks.clear()
         if len(self._heat) >= 4 * MAX_BLOCKS:
             self._heat.clear()
-        b = translate(self, pc, end)
+        try:
+            b = translate(self, pc, end)
+        except Exception as e:  # noqa: BLE001 - any failure to translate: run it unblocked
+            # a block is an optimisation: a page the translator cannot handle
+            # (a Python limit reached compiling its source, an unforeseen
+            # construct) runs an instruction at a time, as with translate=False;
+            # the reason is kept for `translation_failures`
+            b = None
+            self.translation_failures.append((pc, f"{type(e).__name__}: {e}"))
         blocks[pc] = b
         mem = self.state.mem
         last = b.end if b is not None else pc + 4

@@ -388,6 +388,20 @@ def test_mask_register_written_by_an_element(isas):
     assert run(isas["openpower-isa"], line, regs, vl=4).gpr[8:12] == [128, 0, 128, 0]
 
 
+def test_mask_register_written_mid_element(isas):
+    # SUBVL = 2, VL = 2: sv.ori/vec2/m=r3 *3, *16, 0, r3 = 0b11, r16..r19 =
+    # 0b10, 0x17, 0x18, 0x19.  Element 0's first sub-element writes r3 = 0b10.
+    # The spec reads the mask once: r3..r6 <- r16..r19.  ISACaller reads r3
+    # again before the second sub-element; bit 0 is now clear (bit 1 still
+    # set), so it moves the step on to element 1 at the same sub-element
+    # (skip_dst moves the step, not the substep) and writes only r6 <- r19:
+    # run on openpower-isa 3cb597b9, r3..r6 = 0x2, 0xe4, 0xe5, 0x19.
+    regs = {3: 0b11, 4: 0xE4, 5: 0xE5, 6: 0xE6, 16: 0b10, 17: 0x17, 18: 0x18, 19: 0x19}
+    line = ["sv.ori/vec2/m=r3 *3, *16, 0"]
+    assert run(isas["spec"], line, regs, vl=2).gpr[3:7] == [0b10, 0x17, 0x18, 0x19]
+    assert run(isas["openpower-isa"], line, regs, vl=2).gpr[3:7] == [0b10, 0xE4, 0xE5, 0x19]
+
+
 def test_all_scalar_store(isas):
     # sv.stbu/pi 0, 1(12), VL=3, r0 = 0x41, r12 = 0x8000 (test_caller_svp64_ldst.py
     # test_sv_load_store_strncpy zero-fills this way).  The wiki's unit-strided

@@ -254,3 +254,23 @@ def test_ctrl_c_inside_a_block_reports_the_running_instruction(translate):
     with pytest.raises(Interrupted) as e:
         sim.run()
     assert (e.value.pc, e.value.steps, sim.state.gpr[3]) == (0x1008, 2, 1)
+
+
+def test_a_block_that_fails_to_translate_runs_an_instruction_at_a_time(monkeypatch):
+    # A translator failure (here RecursionError, what compile() raises on
+    # source nested too deeply) must not end the run: the block runs
+    # unblocked, to the loop's own answer (r3 counts to r4 = 1000 in 3001
+    # steps, as test_looping_block_reaches_the_end), and the failure is kept.
+    import isa_ext.translate.block as block
+
+    def broken(sim, start, end):
+        raise RecursionError("maximum recursion depth exceeded during compilation")
+    monkeypatch.setattr(block, "translate", broken)
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = 0
+    sim.load_asm(LOOP)
+    sim.state.gpr[4] = 1000
+    res = sim.run(max_steps=3002)
+    assert (res.stop, res.steps, res.gpr[3], res.pc) == ("end", 3001, 1000, 0x1010)
+    assert sim.translation_failures[0] == (0x1000, "RecursionError: maximum recursion "
+                                                   "depth exceeded during compilation")

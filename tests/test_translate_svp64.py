@@ -202,3 +202,27 @@ def test_specialised_element_loop_runs_as_the_generic_one(batch, monkeypatch):
                            if rec.__dict__.get("template_loop") not in (None, rec.fast_loop))
         assert outs[0] == outs[1], f"the two element loops differ (seed {seed}):\n{text}"
     assert specialised  # the specialised loop did run
+
+
+def test_a_record_whose_loop_fails_to_specialise_runs_the_generic_loop(monkeypatch):
+    # translate.svp64.template_loop is an optimisation of the one-instruction
+    # path: if it fails (here RuntimeError), the record keeps the generic
+    # element loop and the run ends as test_unrolled_sv_add_loop_adds_every_element
+    # works out: r0..r63 = 0, 2, ..., 126 after 3 x 64 element operations.
+    from isa_ext.svp64 import executor
+    import isa_ext.translate.svp64 as tsv
+
+    def broken(rec):
+        raise RuntimeError("cannot specialise")
+    monkeypatch.setattr(tsv, "template_loop", broken)
+    monkeypatch.setattr(executor, "TEMPLATE_AFTER", 1)
+    isa = ISA(extensions=["base", "svp64"])  # records of its own: none specialised yet
+    sim = Simulator(isa, translate=False)
+    sim.load_asm("loop:\n sv.add *0, *64, *64\n bdnz loop\n")
+    sim.state.svstate = SV.make(maxvl=64, vl=64)
+    for i in range(64):
+        sim.state.gpr[64 + i] = i
+    sim.state.ctr = 3
+    res = sim.run()
+    assert (res.stop, res.steps, sim.element_ops) == ("end", 6, 192)
+    assert res.gpr[:64] == [2 * i for i in range(64)]

@@ -134,7 +134,11 @@ class SVInsn:
         if runs < TEMPLATE_AFTER:
             return self._loop
         from ..translate.svp64 import template_loop
-        loop = rec.template_loop = template_loop(rec) or self._loop
+        try:
+            loop = template_loop(rec)
+        except Exception:  # noqa: BLE001 - an optimisation: the generic loop is exact
+            loop = None
+        loop = rec.template_loop = loop or self._loop
         return loop
 
     def _budget(self):
@@ -515,6 +519,10 @@ class SVInsn:
                 elif o.cls == "crf":
                     s.cr[args[o.pos]] = 0
                     writes[o.field] = args[o.pos]
+                elif o.cls == "crb":
+                    bit = args[o.pos]
+                    s.cr[bit >> 2] &= ~(8 >> (bit & 3))
+                    writes[o.field] = bit
             if emit is not None:
                 self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes,
                             tables, ks, kd)
