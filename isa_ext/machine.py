@@ -258,6 +258,11 @@ class State:
         # the stepping context of the prefixed instruction running a page that
         # uses SVSTATE (svstep), None otherwise (executor.SVInsn)
         self.sv_loop = None
+        # a fail-first sub-vector group in progress (executor.SVInsn): (address
+        # of its instruction, GPR and FPR snapshots, memory journal or None), so
+        # that a group resumed after an element-level interrupt can still be
+        # taken back whole; None when no group is open
+        self.sv_group = None
         self.pc = 0
         self.mem = Memory(little, mem_limit)
         self.stdout = bytearray()

@@ -476,7 +476,7 @@ def test_ldst_ffirst_store_subvl(svisa, mode, line, vl, stored, ra):
         assert r.state.cr[0:4] == [GT, GT, GT, EQ]
 
 
-@pytest.mark.parametrize("mode", ["plain", "trace", "interrupt"])
+@pytest.mark.parametrize("mode", ["plain", "trace", "interrupt", "forget"])
 def test_ldst_ffirst_store_conditional_group_takes_back_the_reservation(svisa, mode):
     # lwarx 20, 0, 10 reserves the word at BASE (= 0x77).  sv.stwcx./vec2/ff=RC1
     # *8, 0, 10, VL=1, SUBVL=2: sub-element 0 tests r8 = 0x8888 (not zero: goes
@@ -486,8 +486,11 @@ def test_ldst_ffirst_store_conditional_group_takes_back_the_reservation(svisa, m
     # test_ldst_ffirst_store_subvl: BASE back to 0x77, VL = 0, and the
     # reservation taken back with the store that used it.  The scalar
     # stwcx. 8, 0, 10 after it therefore succeeds: BASE = 0x8888, CR0 = EQ.
+    # "forget": the interrupted group resumes on a freshly decoded instruction
+    # (sim.invalidate(), as a store into code or block translation does): the
+    # group's snapshot is machine state, not the decoded instruction's
     text = "lwarx 20, 0, 10\nsv.stwcx./vec2/ff=RC1 *8, 0, 10\nstwcx. 8, 0, 10\n"
-    for k in ((1,) if mode == "interrupt" else (None,)):
+    for k in ((1,) if mode in ("interrupt", "forget") else (None,)):
         sim = Simulator(isa=svisa)
         sim.load_asm(text)
         sim.state.svstate = SV.make(maxvl=1, vl=1)
@@ -496,6 +499,8 @@ def test_ldst_ffirst_store_conditional_group_takes_back_the_reservation(svisa, m
         sim.interrupt_after = k
         r = sim.run(trace=mode == "trace")
         while r.stop == "interrupt":
+            if mode == "forget":
+                sim.invalidate()
             r = sim.run()
         assert r.stop == "end", r.trap
         assert vl_of(r) == 0 and r.state.cr[1] == EQ

@@ -75,13 +75,12 @@ class SVInsn:
         self.subvl = rec.subvl
         self.order_bits = rec.order_bits
         self.index_map = IDENTITY
-        # per-run buffers: scratch register files for element widths, the
-        # register snapshot of a fail-first sub-vector group
+        # per-run buffers: scratch register files for element widths (the
+        # snapshot of a fail-first sub-vector group is machine state:
+        # State.sv_group, which outlives an interrupt and this object)
         self.scratch = [0] * 128
         self.fp_scratch = [0] * 128 if rec.fp_elw else None
         self.fp_split = [0] * 128  # see _split_fp_call
-        self._gsnap = None
-        self._gjournal = None  # memory writes of a store group (fail-first, SUBVL>1)
 
     @property
     def index_map(self):
@@ -407,11 +406,11 @@ class SVInsn:
             elif rec.cr_field_by_step:
                 crk = cr_steps((srcstep, ssub, dststep, dsub))
             if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf):
-                # fail-first over sub-vectors: a failing sub-element discards its group
-                self._gsnap = (list(s.gpr), list(s.fpr))
-                if rec.ldst is not None and rec.ldst.store:
-                    # ... and a store group's earlier memory writes too
-                    self._gjournal = _MemJournal(s.mem)
+                # fail-first over sub-vectors: a failing sub-element discards its
+                # group, and a store group's earlier memory writes too
+                s.sv_group = (CIA, (list(s.gpr), list(s.fpr)),
+                              _MemJournal(s.mem) if rec.ldst is not None and rec.ldst.store
+                              else None)
             try:
                 if rec.uses_sv:
                     s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
@@ -541,12 +540,13 @@ class SVInsn:
             # store, no RA update
             stcr = self._ldst_cr(s, rec.data_op, ks, kd, tables, szero)
             if ((stcr >> (3 - r.cr_sel)) & 1) != r.inv and not r.vli:
-                if r.subvl > 1 and self._gsnap is not None:
+                group = _open_group(s, CIA) if r.subvl > 1 else None
+                if group is not None:
                     # the group is discarded: its earlier sub-elements' stores
                     # and RA updates are taken back (CR fields kept)
-                    s.gpr[:] = self._gsnap[0]
-                    s.fpr[:] = self._gsnap[1]
-                    self._gjournal.undo()
+                    s.gpr[:] = group[1][0]
+                    s.fpr[:] = group[1][1]
+                    group[2].undo()
                 if emit is not None:
                     self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False,
                                 reads, {})
@@ -558,7 +558,8 @@ class SVInsn:
             # register results are discarded (CR kept)
             snap = (list(s.gpr), list(s.fpr))
         mem = None
-        journal = self._gjournal if stcr is not None and r.subvl > 1 else None
+        group = _open_group(s, CIA) if stcr is not None and r.subvl > 1 else None
+        journal = group[2] if group is not None else None
         if rec.mview or journal is not None:
             mem = s.mem
             view = s.mem = journal.over(mem) if journal is not None else mem
@@ -614,7 +615,8 @@ class SVInsn:
                 crval = s.cr[crf if kind == "rc" else args[o.pos]]
             if ((crval >> (3 - r.cr_sel)) & 1) != r.inv:
                 if not r.vli:
-                    back = snap if r.subvl == 1 else self._gsnap
+                    group = _open_group(s, CIA) if r.subvl > 1 else None
+                    back = snap if r.subvl == 1 else (group[1] if group else None)
                     if back:
                         s.gpr[:] = back[0]
                         s.fpr[:] = back[1]
@@ -898,6 +900,13 @@ class SVInsn:
                 bit = (o.base + 4 * k) & 511
                 out[o.field] = (s.cr[bit >> 2] >> (3 - (bit & 3))) & 1
         return out
+
+
+def _open_group(s, CIA):
+    """The fail-first sub-vector group open for the instruction at ``CIA``
+    (State.sv_group), or None."""
+    group = s.sv_group
+    return group if group is not None and group[0] == CIA else None
 
 
 class _MemJournal:
