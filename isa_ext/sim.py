@@ -172,6 +172,8 @@ class Simulator:
         self.hot_after = 0 if os.environ.get(TRANSLATE_ENV, "").strip().lower() == "eager" \
             else HOT_AFTER
         self._blocks_end = None
+        # runs of a new block before chaining the loop through it (0: no chaining)
+        self.region_after = REGION_AFTER
         self._mem_writes_seen = 0
         self.tracer = None  # callable(event dict) for --trace
         self.diagnostics = []
@@ -338,7 +340,7 @@ class Simulator:
             b = None
             self.translation_failures.append((pc, f"{type(e).__name__}: {e}"))
         if b is not None:
-            b.watch = REGION_AFTER
+            b.watch = self.region_after
         blocks[pc] = b
         mem = self.state.mem
         last = b.end if b is not None else pc + 4
@@ -376,7 +378,12 @@ class Simulator:
                     grew = True
         members = [b] + [m for pc, m in reach.items() if pc in back and m is not b]
         if len(members) < 2:
-            return  # a loop in one block loops in its own function already
+            # no loop through other translated blocks yet (or one that loops
+            # in its own function already): look again after more runs, ever
+            # less often
+            b.tries += 1
+            b.watch = self.region_after << min(b.tries, 12)
+            return
         try:
             entries = translate_region(members)
         except Exception as e:  # noqa: BLE001 - as for a block: the blocks run unchained

@@ -49,14 +49,14 @@ class Block:
     above 0 the dispatcher counts the block's runs down, gathering in ``succ``
     the addresses it left to."""
     __slots__ = ("start", "length", "run", "source", "mnemonics", "end",
-                 "insns", "namespace", "plain", "watch", "succ")
+                 "insns", "namespace", "plain", "watch", "succ", "tries")
 
     def __init__(self, start, length, run, source, mnemonics, end, insns=(), namespace=None,
                  watch=0):
         self.start, self.length, self.run = start, length, run
         self.source, self.mnemonics, self.end = source, mnemonics, end
         self.insns, self.namespace = insns, namespace or {}
-        self.plain, self.watch, self.succ = self, watch, set()
+        self.plain, self.watch, self.succ, self.tries = self, watch, set(), 0
 
 
 def _gather(sim, start, end):
