@@ -159,9 +159,10 @@ def straight_line(rng, n):
 
 def loop_program(rng):
     """A counted loop (r29 down to 0) whose body runs over several blocks:
-    if/else arms on random conditions, calls (bl/blr) to subroutines, random
-    instructions between them; the loop's blocks are what chaining joins."""
-    n = 60  # stores into the program reach its first n words
+    if/else arms on random conditions, calls (bl/blr) to subroutines, stores
+    into the program on one pass, random instructions between them; the
+    loop's blocks are what chaining joins."""
+    n = 24  # stores into the program reach its first n words (most of a loop program)
     body = []
     subs = []
     for k in range(rng.randrange(1, 5)):
@@ -171,7 +172,12 @@ def loop_program(rng):
             body += [f"cmpdi {rng.randrange(8)}, {rng.randrange(32)}, {rng.randrange(-3, 9)}",
                      f"bc {rng.choice([4, 12])}, {rng.randrange(32)}, else{k}", *arm(),
                      f"b join{k}", f"else{k}:", *arm(), f"join{k}:"]
-        elif kind < 0.75:  # a call
+        elif kind < 0.6:  # a store into the program on one pass only (r29 == k):
+            # the code changes under a loop that may already be chained
+            body += [f"cmpdi 6, 29, {rng.randrange(1, 40)}", f"bne 6, same{k}",
+                     f"stw {rng.choice([25, 26, 27])}, {4 * rng.randrange(n)}(31)",
+                     f"same{k}:"]
+        elif kind < 0.8:  # a call
             body.append(f"bl sub{k}")
             subs += [f"sub{k}:", *[straight_line(rng, n) for _ in range(rng.randrange(0, 5))],
                      "blr"]
