@@ -22,8 +22,11 @@ DEFAULT_MAX_STEPS = 10_000_000
 TRANSLATE_ENV = "ISA_EXT_TRANSLATE"
 MAX_BLOCKS = 20_000  # translated blocks kept before the cache starts again
 # a new block's runs through the dispatcher recorded (where each one went)
-# before the blocks of a loop through it are chained into one region function
-REGION_AFTER = 32
+# before the blocks of a loop through it are chained into one region function:
+# a region takes milliseconds to compile and saves about a microsecond a
+# transition between blocks, so only code that goes through the dispatcher
+# this often is worth it (a block looping inside itself rarely comes back)
+REGION_AFTER = 1024
 MAX_REGION_BLOCKS = 16  # blocks in one region (compiling a region costs time too)
 # a block is translated when its start address is reached this many times
 # (translating costs milliseconds: code run a few times runs faster without)
