@@ -315,6 +315,30 @@ done:
     assert (res.stop, res.steps, res.gpr[3], res.gpr[4], res.pc) == ("end", 57, 8, 304, 0x1028)
 
 
+@pytest.mark.parametrize("translate", [False, True])
+def test_ctrl_c_inside_a_region_reports_the_running_instruction(translate):
+    # TWO_BLOCK_LOOP with an sc in place of the tdi: Ctrl-C arriving in the
+    # 10th sc (r3 = 10) reports pc 0x1018 after 2 + 5 x 6 + 4 x 5 + 3 = 55
+    # instructions (as the trap in test_trap_in_a_region_...), r4 = 5 written
+    # back; the loop is a region by then
+    from isa_ext.sim import Interrupted
+    calls = []
+
+    def ctrl_c(_state):
+        calls.append(1)
+        if len(calls) == 10:
+            raise KeyboardInterrupt
+    sim = Simulator(ISA_ALL, translate=translate)
+    sim.hot_after, sim.region_after = 0, 1
+    sim.load_asm(TWO_BLOCK_LOOP.replace("tdi     4, r3, {trap_at}", "sc").replace(
+        "li      r4, 0", "li      r0, 20"))
+    sim.state.syscall_handler = ctrl_c
+    with pytest.raises(Interrupted) as e:
+        sim.run(max_steps=10_000)
+    assert (e.value.pc, e.value.steps, sim.state.gpr[3], sim.state.gpr[4]) == (0x1018, 55, 10, 5)
+    assert is_region(sim, 0x1008) == translate
+
+
 def test_a_region_that_fails_to_translate_leaves_its_blocks_unchained(monkeypatch):
     # a translator failure while chaining: the blocks run on their own, to
     # the hand-worked answer (as test_trap_in_a_region_...), the failure kept
