@@ -21,6 +21,13 @@ DEFAULT_MAX_STEPS = 10_000_000
 # first time it is reached (how the test suite runs everything through blocks)
 TRANSLATE_ENV = "ISA_EXT_TRANSLATE"
 MAX_BLOCKS = 20_000  # translated blocks kept before the cache starts again
+# a new block's runs through the dispatcher recorded (where each one went)
+# before the blocks of a loop through it are chained into one region function:
+# a region takes milliseconds to compile and saves about a microsecond a
+# transition between blocks, so only code that goes through the dispatcher
+# this often is worth it (a block looping inside itself rarely comes back)
+REGION_AFTER = 1024
+MAX_REGION_BLOCKS = 16  # blocks in one region (compiling a region costs time too)
 # a block is translated when its start address is reached this many times
 # (translating costs milliseconds: code run a few times runs faster without)
 HOT_AFTER = 64
@@ -168,6 +175,8 @@ class Simulator:
         self.hot_after = 0 if os.environ.get(TRANSLATE_ENV, "").strip().lower() == "eager" \
             else HOT_AFTER
         self._blocks_end = None
+        # runs of a new block before chaining the loop through it (0: no chaining)
+        self.region_after = REGION_AFTER
         self._mem_writes_seen = 0
         self.tracer = None  # callable(event dict) for --trace
         self.diagnostics = []
@@ -294,6 +303,11 @@ class Simulator:
                 if b is not None and b.length <= max_steps - steps:
                     pc, n = b.run(s, max_steps - steps)
                     steps += n
+                    if b.watch:  # a new block: where it goes, for chaining
+                        b.succ.add(pc)
+                        b.watch -= 1
+                        if not b.watch:
+                            self._chain_at(b)
                     continue
                 f = cache.get(pc)
                 if f is None:
@@ -328,12 +342,59 @@ class Simulator:
             # the reason is kept for `translation_failures`
             b = None
             self.translation_failures.append((pc, f"{type(e).__name__}: {e}"))
+        if b is not None:
+            b.watch = self.region_after
         blocks[pc] = b
         mem = self.state.mem
         last = b.end if b is not None else pc + 4
         mem.code_words.update(range(pc >> 2, last >> 2))
         mem.on_code_write = self._forget_decoded
         return b
+
+    def _chain_at(self, b):
+        """Chain the blocks of a loop through ``b``: the translated blocks
+        ``b`` reaches (by the exits seen while they were new) that reach ``b``
+        again become one region function (translate.block.translate_region),
+        entered at any of them, so the loop runs with its registers in locals
+        and without the dispatcher between its blocks."""
+        from .translate.block import translate_region
+        blocks = self._blocks
+
+        def plain(pc):
+            e = blocks.get(pc)
+            return None if e is None else e.plain
+
+        reach, todo = {b.start: b}, [b]
+        while todo and len(reach) < MAX_REGION_BLOCKS:
+            for pc in todo.pop().succ:
+                m = plain(pc)
+                if m is not None and pc not in reach and len(reach) < MAX_REGION_BLOCKS:
+                    reach[pc] = m
+                    todo.append(m)
+        # keep the loop: the members from which b is reached again
+        back, grew = {b.start}, True
+        while grew:
+            grew = False
+            for pc, m in reach.items():
+                if pc not in back and m.succ & back:
+                    back.add(pc)
+                    grew = True
+        members = [b] + [m for pc, m in reach.items() if pc in back and m is not b]
+        if len(members) < 2:
+            # no loop through other translated blocks yet (or one that loops
+            # in its own function already): look again after more runs, ever
+            # less often
+            b.tries += 1
+            b.watch = self.region_after << min(b.tries, 12)
+            return
+        try:
+            entries = translate_region(members)
+        except Exception as e:  # noqa: BLE001 - as for a block: the blocks run unchained
+            self.translation_failures.append((b.start, f"region: {type(e).__name__}: {e}"))
+            return
+        if entries is not None:
+            for entry in entries:
+                blocks[entry.start] = entry
 
     def _ended_by(self, exc, pc):
         """(stop, trap info, exit status, steps to add) for what ended a run."""

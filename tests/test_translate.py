@@ -85,6 +85,8 @@ def fresh(rng_seed, text, translate):
     # translate each block the first time (not once it is hot), mostly: these
     # programs are short
     sim.hot_after = rng.choice([0, 0, 0, 1, 2])
+    # chain the blocks of a loop after this many runs of a block (0: never)
+    sim.region_after = rng.choice([0, 1, 1, 2, 32])
     prog = assemble(text, isa=ISA_ALL, base=CODE)
     sim.load_bytes(prog.data, addr=CODE)
     s = sim.state
@@ -110,13 +112,18 @@ def outcome(sim, res):
             "stdout": bytes(sim.state.stdout)}
 
 
-def both_ways(seed, text, max_steps, trace_too=False):
+def both_ways(seed, text, max_steps, trace_too=False, chained=None):
+    """The run's outcome, the same every way; ``chained`` (a list) gets
+    whether the translated run ended with a region of chained blocks."""
     ways = [False, True] + (["trace"] if trace_too else [])
     outs = []
     for way in ways:
         sim = fresh(seed, text, translate=way is True)
         res = sim.run(max_steps=max_steps, trace=way == "trace")
         outs.append(outcome(sim, res))
+        if way is True and chained is not None:
+            chained.append(any(e is not None and e.plain is not e
+                               for e in sim._blocks.values()))
     for o in outs[1:]:
         assert o == outs[0], (f"translated and per-instruction runs differ "
                               f"(seed {seed}, max_steps {max_steps}):\n{text}")
@@ -133,6 +140,218 @@ def test_random_programs_run_the_same_translated_or_not(batch):
                         trace_too=rng.random() < 0.1)
         stops.add(out["stop"])
     assert stops & {"trap", "step_limit", "end"}, stops  # the programs reach real exits
+
+
+def straight_line(rng, n):
+    """A random line that does not branch (random_line's branches name labels
+    L0..Ln, which loop programs do not have); it may still trap or store into
+    the program."""
+    while True:
+        line = random_line(rng, 0, n)
+        if line.startswith(("b ", "bc ")):
+            continue
+        # fewer random rows and traps than random_line: most loops should run
+        # long enough for their blocks to be chained
+        if line.startswith((".long", "tdi", "tw")) and rng.random() < 0.8:
+            continue
+        return line
+
+
+def loop_program(rng):
+    """A counted loop (r29 down to 0) whose body runs over several blocks:
+    if/else arms on random conditions, calls (bl/blr) to subroutines, stores
+    into the program on one pass, random instructions between them; the
+    loop's blocks are what chaining joins."""
+    n = 24  # stores into the program reach its first n words (most of a loop program)
+    body = []
+    subs = []
+    for k in range(rng.randrange(1, 5)):
+        kind = rng.random()
+        if kind < 0.45:  # if/else on a random CR bit
+            arm = lambda: [straight_line(rng, n) for _ in range(rng.randrange(0, 4))]  # noqa: E731
+            body += [f"cmpdi {rng.randrange(8)}, {rng.randrange(32)}, {rng.randrange(-3, 9)}",
+                     f"bc {rng.choice([4, 12])}, {rng.randrange(32)}, else{k}", *arm(),
+                     f"b join{k}", f"else{k}:", *arm(), f"join{k}:"]
+        elif kind < 0.6:  # a store into the program on one pass only (r29 == k):
+            # the code changes under a loop that may already be chained
+            body += [f"cmpdi 6, 29, {rng.randrange(1, 40)}", f"bne 6, same{k}",
+                     f"stw {rng.choice([25, 26, 27])}, {4 * rng.randrange(n)}(31)",
+                     f"same{k}:"]
+        elif kind < 0.8:  # a call
+            body.append(f"bl sub{k}")
+            subs += [f"sub{k}:", *[straight_line(rng, n) for _ in range(rng.randrange(0, 5))],
+                     "blr"]
+        else:
+            body += [straight_line(rng, n) for _ in range(rng.randrange(1, 6))]
+    lines = [f"li 29, {rng.randrange(1, 80)}", "top:", *body,
+             "addi 29, 29, -1", "cmpdi 7, 29, 0", "bne 7, top", "b done", *subs, "done: nop"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_random_loops_over_several_blocks_run_the_same_chained_or_not(batch):
+    # loops whose body spans blocks (if/else, calls) are what region chaining
+    # runs: translated (chaining after 1, 2 or 32 runs of a block, or not at
+    # all) against the per-instruction path, budgets from tiny to the loop's end
+    rng = random.Random(1717 + batch)
+    stops, chained = set(), []
+    for _ in range(40):
+        text = loop_program(rng)
+        out = both_ways(rng.getrandbits(32), text, rng.choice([1, 3, 10, 57, 400, 3000, 3000]),
+                        trace_too=rng.random() < 0.1, chained=chained)
+        stops.add(out["stop"])
+    assert stops & {"trap", "step_limit", "end"}, stops
+    assert sum(chained) >= 3, chained  # the property is about chained loops: some are
+
+
+# a loop over two blocks: 0x1008 [addi, andi., beq, addi, tdi, b] (its beq a
+# side exit to 0x1018 when r3 is even) and 0x1018 [tdi, b]; an odd pass runs 6
+# instructions, an even pass 5 (no addi r4)
+TWO_BLOCK_LOOP = """
+        li      r3, 0
+        li      r4, 0
+loop:   addi    r3, r3, 1
+        andi.   r5, r3, 1
+        beq     skip
+        addi    r4, r4, 1
+skip:   tdi     4, r3, {trap_at}
+        b       loop
+"""
+
+
+def chained(trap_at=1000, region_after=1):
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after, sim.region_after = 0, region_after
+    sim.load_asm(TWO_BLOCK_LOOP.format(trap_at=trap_at))
+    return sim
+
+
+def is_region(sim, pc):
+    entry = sim._blocks.get(pc)
+    return entry is not None and entry.plain is not entry
+
+
+def test_a_loop_over_two_blocks_is_chained_into_one_region():
+    # pass 1 (r3 = 1) runs in the block at 0x1000 (the li's and the loop body);
+    # pass 2 (r3 = 2) leaves block 0x1008 for 0x1018 (not translated yet: no
+    # loop to chain), which goes back to 0x1008: both are then one region,
+    # entered at either
+    sim = chained()
+    sim.run(max_steps=40)
+    assert is_region(sim, 0x1008) and is_region(sim, 0x1018)
+    assert sim._blocks[0x1008].run.func is sim._blocks[0x1018].run.func
+
+
+def test_trap_in_a_region_reports_its_instruction_and_keeps_earlier_work():
+    # tdi 4 traps when r3 == 10: passes 1..9 complete (odd 1,3,5,7,9: 5 x 6;
+    # even 2,4,6,8: 4 x 5), then pass 10 runs addi, andi., beq and traps at the
+    # tdi (0x1018): 2 + 30 + 20 + 3 = 55 steps; r4 counts the odd passes (5),
+    # r5 = 10 & 1 = 0; the region formed in pass 2, so the trap is inside it
+    sim = chained(trap_at=10)
+    res = sim.run(max_steps=10_000)
+    assert (res.stop, res.steps, res.trap.pc, res.pc) == ("trap", 55, 0x1018, 0x1018)
+    assert (res.gpr[3], res.gpr[4], res.gpr[5]) == (10, 5, 0)
+    assert is_region(sim, 0x1008)
+
+
+def two_block_loop_by_hand(max_steps):
+    """(pc, r3, r4) after ``max_steps`` steps of TWO_BLOCK_LOOP (no trap),
+    from its instruction addresses in order, written out by hand."""
+    pcs, r3 = [0x1000, 0x1004], 0
+    while len(pcs) <= max_steps:
+        r3 += 1
+        pcs += [0x1008, 0x100c, 0x1010] + ([0x1014] if r3 % 2 else []) + [0x1018, 0x101c]
+    done = pcs[:max_steps]
+    return pcs[max_steps], done.count(0x1008), done.count(0x1014)
+
+
+@pytest.mark.parametrize("region_after", [1, 2])
+def test_step_limit_is_exact_inside_a_region(region_after):
+    # every budget from 1 to 80 steps: the region never runs a block it has
+    # no budget left for (e.g. 17 = 2 + 6 + 5 + 4: pass 3 stopped after its
+    # addi r4, at the tdi, r3 = 3, r4 = 2)
+    assert two_block_loop_by_hand(17) == (0x1018, 3, 2)
+    for max_steps in range(1, 81):
+        sim = chained(region_after=region_after)
+        res = sim.run(max_steps=max_steps)
+        assert (res.stop, res.steps) == ("step_limit", max_steps)
+        assert (res.pc, res.gpr[3], res.gpr[4]) == two_block_loop_by_hand(max_steps), max_steps
+    assert is_region(sim, 0x1008)
+
+
+def test_region_resumes_exactly_after_a_step_limit():
+    # runs of 7 steps at a time end where one run of 7 x 20 steps ends
+    sim = chained()
+    for _ in range(20):
+        sim.run(max_steps=7)
+    assert (sim.state.pc, sim.state.gpr[3], sim.state.gpr[4]) == two_block_loop_by_hand(140)
+
+
+def test_store_into_a_chained_block_is_seen_by_the_next_fetch():
+    # blocks 0x1008 [addi, cmpdi, bne, stw, cmpdi, beq, addi, b] and 0x1018
+    # [cmpdi, beq, addi, b] loop as one region from pass 2.  Passes r3 = 1..4
+    # add 1 to r4 (7 instructions each); pass 5 stores r6 = "addi 4, 4, 100"
+    # over the addi at 0x1020 (8 instructions), which then adds 100, as in
+    # passes 6 and 7 (7 each); pass 8 leaves at the beq (5 instructions).
+    # r4 = 4 + 3 x 100 = 304; steps 2 + 28 + 8 + 14 + 5 = 57.  A region still
+    # running the old addi would give r4 = 7.
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after, sim.region_after = 0, 1
+    sim.load_asm("""
+        li      r3, 0
+        li      r7, 0x1020
+loop:   addi    r3, r3, 1
+        cmpdi   r3, 5
+        bne     skip
+        stw     r6, 0(r7)
+skip:   cmpdi   r3, 8
+        beq     done
+        addi    r4, r4, 1
+        b       loop
+done:
+""")
+    sim.state.gpr[6] = word_of("addi 4, 4, 100")
+    res = sim.run(max_steps=10_000)
+    assert (res.stop, res.steps, res.gpr[3], res.gpr[4], res.pc) == ("end", 57, 8, 304, 0x1028)
+
+
+@pytest.mark.parametrize("translate", [False, True])
+def test_ctrl_c_inside_a_region_reports_the_running_instruction(translate):
+    # TWO_BLOCK_LOOP with an sc in place of the tdi: Ctrl-C arriving in the
+    # 10th sc (r3 = 10) reports pc 0x1018 after 2 + 5 x 6 + 4 x 5 + 3 = 55
+    # instructions (as the trap in test_trap_in_a_region_...), r4 = 5 written
+    # back; the loop is a region by then
+    from isa_ext.sim import Interrupted
+    calls = []
+
+    def ctrl_c(_state):
+        calls.append(1)
+        if len(calls) == 10:
+            raise KeyboardInterrupt
+    sim = Simulator(ISA_ALL, translate=translate)
+    sim.hot_after, sim.region_after = 0, 1
+    sim.load_asm(TWO_BLOCK_LOOP.replace("tdi     4, r3, {trap_at}", "sc").replace(
+        "li      r4, 0", "li      r0, 20"))
+    sim.state.syscall_handler = ctrl_c
+    with pytest.raises(Interrupted) as e:
+        sim.run(max_steps=10_000)
+    assert (e.value.pc, e.value.steps, sim.state.gpr[3], sim.state.gpr[4]) == (0x1018, 55, 10, 5)
+    assert is_region(sim, 0x1008) == translate
+
+
+def test_a_region_that_fails_to_translate_leaves_its_blocks_unchained(monkeypatch):
+    # a translator failure while chaining: the blocks run on their own, to
+    # the hand-worked answer (as test_trap_in_a_region_...), the failure kept
+    import isa_ext.translate.block as block
+
+    def broken(members):
+        raise RecursionError("too deep")
+    monkeypatch.setattr(block, "translate_region", broken)
+    sim = chained(trap_at=10)
+    res = sim.run(max_steps=10_000)
+    assert (res.stop, res.steps, res.trap.pc, res.gpr[4]) == ("trap", 55, 0x1018, 5)
+    assert not is_region(sim, 0x1008)
+    assert sim.translation_failures[0] == (0x1018, "region: RecursionError: too deep")
 
 
 LOOP = """

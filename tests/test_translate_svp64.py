@@ -100,6 +100,9 @@ def fresh(seed, text, translate):
         s.cr[i] = rng.getrandbits(4)
     s.mem.write_bytes(DATA, bytes(rng.getrandbits(8) for _ in range(256)))
     s.ctr = rng.choice([1, 2, 5])
+    # chain blocks after this many runs of one (0: never; regions hold SVP64
+    # elements in their locals as blocks do)
+    sim.region_after = rng.choice([0, 1, 2])
     return sim
 
 

@@ -22,6 +22,7 @@ every exit:
   ``Simulator._forget_decoded``) ends the block there, so the next instruction
   is fetched again.
 """
+import functools
 import re
 import struct
 
@@ -40,12 +41,22 @@ _IND = "    "
 
 
 class Block:
-    """``end``: the address after its last instruction (words it was built from)."""
-    __slots__ = ("start", "length", "run", "source", "mnemonics", "end")
+    """``end``: the address after its last instruction (words it was built from).
 
-    def __init__(self, start, length, run, source, mnemonics, end):
+    For chaining (Simulator._run_blocks, translate_region): ``insns`` and
+    ``namespace`` are what it was built from; ``plain`` is the block itself or,
+    for a region's entry, the member block it enters at; while ``watch`` is
+    above 0 the dispatcher counts the block's runs down, gathering in ``succ``
+    the addresses it left to."""
+    __slots__ = ("start", "length", "run", "source", "mnemonics", "end",
+                 "insns", "namespace", "plain", "watch", "succ", "tries")
+
+    def __init__(self, start, length, run, source, mnemonics, end, insns=(), namespace=None,
+                 watch=0):
         self.start, self.length, self.run = start, length, run
         self.source, self.mnemonics, self.end = source, mnemonics, end
+        self.insns, self.namespace = insns, namespace or {}
+        self.plain, self.watch, self.succ, self.tries = self, watch, set(), 0
 
 
 def _gather(sim, start, end):
@@ -128,12 +139,45 @@ def translate(sim, start, end):
     insns, namespace = _gather(sim, start, end)
     if not insns:
         return None
-    length = len(insns)
-    regs = sorted(set().union(*(sp.regs for *_, sp in insns)))
+    source, run = _compile([(start, insns)], namespace, f"block@0x{start:x}", region=False)
+    last_pc, last_size = insns[-1][:2]
+    return Block(start, len(insns), run, source,
+                 [("sv." if size == 8 else "") + d.mnemonic for _, size, d, _ in insns],
+                 last_pc + last_size, insns, namespace)
+
+
+def translate_region(members):
+    """One function running the blocks ``members`` (the first is the entry)
+    with a dispatch on ``_nia`` between them, registers held in locals from
+    entry to the exit: a :class:`Block` per member, each entering the one
+    function at its own start.  None when the blocks' pages disagree on a
+    global name (they cannot share one namespace)."""
+    namespace = {}
+    for b in members:
+        for k, v in b.namespace.items():
+            if namespace.setdefault(k, v) is not v:
+                return None
+    head = members[0]
+    source, run = _compile([(b.start, b.insns) for b in members], namespace,
+                           f"region@0x{head.start:x}", region=True)
+    out = []
+    for b in members:
+        entry = Block(b.start, b.length, functools.partial(run, _nia=b.start), source,
+                      b.mnemonics, b.end, b.insns, b.namespace)
+        entry.plain, entry.watch = b, 0
+        out.append(entry)
+    return out
+
+
+def _compile(entries, namespace, name, region):
+    """(source, run) for blocks ``entries`` [(start, insns)]: one block
+    (``region`` false) or a region of several."""
+    every = [t for _, insns in entries for t in insns]
+    regs = sorted(set().union(*(sp.regs for *_, sp in every)))
     # an SVP64 instruction's executor call may change any register: all reloaded
-    reload = regs if any(CALL in t for *_, sp in insns for t in sp.lines) else None
-    written = sorted(set().union(*(sp.written for *_, sp in insns)))
-    any_store = any(sp.stores for *_, sp in insns)
+    reload = regs if any(CALL in t for *_, sp in every for t in sp.lines) else None
+    written = sorted(set().union(*(sp.written for *_, sp in every)))
+    any_store = any(sp.stores for *_, sp in every)
     lines = []  # (text, tag); tag (done in pass, pc or None for _nia, locals live)
 
     def emit(depth, text, tag=None):
@@ -143,13 +187,14 @@ def translate(sim, start, end):
         for r in which:
             emit(depth, f"G[{r}] = _g{r}", tag)
 
-    emit(0, "def run(s, _budget):")
-    used = set().union(*(sp.names for *_, sp in insns))
+    first = entries[0][0]
+    emit(0, f"def run(s, _budget, _nia={first}):" if region else "def run(s, _budget):")
+    used = set().union(*(sp.names for *_, sp in every))
     if regs or "G" in used:
         emit(1, "G = s.gpr")
-    for name, attr in (("F", "fpr"), ("CRF", "cr")):
-        if name in used:
-            emit(1, f"{name} = s.{attr}")
+    for name_, attr in (("F", "fpr"), ("CRF", "cr")):
+        if name_ in used:
+            emit(1, f"{name_} = s.{attr}")
     if "M" in used or any_store:
         emit(1, "M = s.mem")
     if "_PG" in used:  # inline loads and stores (specialise._InlineLoads)
@@ -160,59 +205,29 @@ def translate(sim, start, end):
     for r in regs:
         emit(1, f"_g{r} = G[{r}]")
     emit(1, "_n = 0")
-    emit(1, f"_nia = {start}")
+    if not region:
+        emit(1, f"_nia = {first}")
     emit(1, "try:")
     after = (0, None, True)
     emit(2, "while True:", after)
-    for i, (pc, size, d, sp) in enumerate(insns):
-        live = (i, pc, True)
-        if not sp.localised:  # the page uses G itself: registers there while it runs
-            flush(3, live)
-        tag = live if sp.localised else (i, pc, False)
-        body = sp.lines
-        if sp.uses_cia:
-            if any(_ASSIGNS_CIA.search(text) for text in body):
-                emit(3, f"CIA = {pc}", tag)
-            else:  # the address pasted in: Python folds CIA + 4 and the like
-                body = [_CIA.sub(str(pc), text) for text in body]
-        next_src = _CIA.sub(str(pc), sp.next_src) if sp.next_src else sp.next_src
-        for text in body:
-            bare = text.lstrip()
-            depth = 3 + (len(text) - len(bare)) // 4
-            if bare == FLUSH:  # around an SVP64 executor call: see translate.svp64
-                flush(depth, tag)
-            elif bare == RELOAD:
-                for r in reload:
-                    emit(depth, f"_g{r} = G[{r}]", (i, pc, False))
-            elif bare.startswith(CALL):
-                emit(depth, bare[len(CALL):], (i, pc, False))
-            else:
-                emit(3, text, tag)
-        if i == length - 1:
-            emit(3, f"_nia = {pc + size if sp.falls_through else next_src}", tag)
-        elif not sp.falls_through:  # a superblock's branch: leave where it is taken
-            emit(3, f"_nia = {next_src}", tag)
-            emit(3, f"if _nia != {pc + size}:", tag)
-            emit(4, f"_n += {i + 1}", tag)
-            emit(4, f"if _nia == {start} and _n + {length} <= _budget"
-                 + (" and _cw:" if any_store else ":"), tag)
-            emit(5, "continue", tag)
-            flush(4, tag)
-            emit(4, "return _nia, _n", tag)
-        if not sp.localised:
-            for r in regs:
-                emit(3, f"_g{r} = G[{r}]", (i, pc, False))
-        if sp.stores and i < length - 1:
-            emit(3, "if not _cw:", tag)  # a store hit decoded code: fetch again
-            emit(4, f"_n += {i + 1}", tag)
-            flush(4, tag)
-            emit(4, f"return {pc + size}, _n", tag)
-    emit(3, f"_n += {length}", after)
-    cond = f"_nia == {start} and _n + {length} <= _budget" + (" and _cw" if any_store else "")
-    emit(3, f"if {cond}:", after)
-    emit(4, "continue", after)
-    flush(3, after)
-    emit(3, "return _nia, _n", after)
+    if region:
+        # the dispatch between the region's blocks: a block runs whole or not
+        # at all (the step budget), and a store into decoded code (which
+        # forgot this region) leaves it
+        if any_store:
+            emit(3, "if not _cw:", after)
+            emit(4, "break", after)
+        for k, (start, insns) in enumerate(entries):
+            emit(3, f"{'if' if k == 0 else 'elif'} _nia == {start}:", after)
+            emit(4, f"if _n + {len(insns)} > _budget:", after)
+            emit(5, "break", after)
+            _emit_block(emit, flush, 4, start, insns, regs, reload, any_store, after, region)
+        emit(3, "else:", after)
+        emit(4, "break", after)
+        flush(2, after)
+        emit(2, "return _nia, _n", after)
+    else:
+        _emit_block(emit, flush, 3, first, entries[0][1], regs, reload, any_store, after, region)
     emit(1, "except BaseException as _e:")
     emit(2, "_t = _LINES.get(_e.__traceback__.tb_lineno, _AFTER)")
     if written:
@@ -226,9 +241,72 @@ def translate(sim, start, end):
     ns["_LINES"] = {no: tag for no, (_, tag) in enumerate(lines, 1) if tag is not None}
     ns["_AFTER"] = after
     ns["_Memory"], ns["_no_page"], ns["_ACCESS"] = Memory, _no_page, _ACCESS
-    name = f"<isa_ext:block@0x{start:x}>"
-    exec(compile(source, name, "exec"), ns)
-    last_pc, last_size = insns[-1][:2]
-    return Block(start, length, ns["run"], source,
-                 [("sv." if size == 8 else "") + d.mnemonic for _, size, d, _ in insns],
-                 last_pc + last_size)
+    exec(compile(source, f"<isa_ext:{name}>", "exec"), ns)
+    return source, ns["run"]
+
+
+def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after, region):
+    """One block's instructions at indentation ``base``.  A block alone loops
+    back to its start itself and otherwise writes its registers back and
+    returns; in a region every exit goes to the region's dispatch
+    (``continue``), which leaves the region for an address outside it."""
+    length = len(insns)
+    for i, (pc, size, d, sp) in enumerate(insns):
+        live = (i, pc, True)
+        if not sp.localised:  # the page uses G itself: registers there while it runs
+            flush(base, live)
+        tag = live if sp.localised else (i, pc, False)
+        body = sp.lines
+        if sp.uses_cia:
+            if any(_ASSIGNS_CIA.search(text) for text in body):
+                emit(base, f"CIA = {pc}", tag)
+            else:  # the address pasted in: Python folds CIA + 4 and the like
+                body = [_CIA.sub(str(pc), text) for text in body]
+        next_src = _CIA.sub(str(pc), sp.next_src) if sp.next_src else sp.next_src
+        for text in body:
+            bare = text.lstrip()
+            depth = base + (len(text) - len(bare)) // 4
+            if bare == FLUSH:  # around an SVP64 executor call: see translate.svp64
+                flush(depth, tag)
+            elif bare == RELOAD:
+                for r in reload:
+                    emit(depth, f"_g{r} = G[{r}]", (i, pc, False))
+            elif bare.startswith(CALL):
+                emit(depth, bare[len(CALL):], (i, pc, False))
+            else:
+                emit(base, text, tag)
+        if i == length - 1:
+            emit(base, f"_nia = {pc + size if sp.falls_through else next_src}", tag)
+        elif not sp.falls_through:  # a superblock's branch: leave where it is taken
+            emit(base, f"_nia = {next_src}", tag)
+            emit(base, f"if _nia != {pc + size}:", tag)
+            emit(base + 1, f"_n += {i + 1}", tag)
+            if region:
+                emit(base + 1, "continue", tag)
+            else:
+                emit(base + 1, f"if _nia == {start} and _n + {length} <= _budget"
+                     + (" and _cw:" if any_store else ":"), tag)
+                emit(base + 2, "continue", tag)
+                flush(base + 1, tag)
+                emit(base + 1, "return _nia, _n", tag)
+        if not sp.localised:
+            for r in regs:
+                emit(base, f"_g{r} = G[{r}]", (i, pc, False))
+        if sp.stores and i < length - 1:
+            emit(base, "if not _cw:", tag)  # a store hit decoded code: fetch again
+            emit(base + 1, f"_n += {i + 1}", tag)
+            if region:
+                emit(base + 1, f"_nia = {pc + size}", tag)
+                emit(base + 1, "break", tag)
+            else:
+                flush(base + 1, tag)
+                emit(base + 1, f"return {pc + size}, _n", tag)
+    emit(base, f"_n += {length}", after)
+    if region:
+        emit(base, "continue", after)
+        return
+    cond = f"_nia == {start} and _n + {length} <= _budget" + (" and _cw" if any_store else "")
+    emit(base, f"if {cond}:", after)
+    emit(base + 1, "continue", after)
+    flush(base, after)
+    emit(base, "return _nia, _n", after)
