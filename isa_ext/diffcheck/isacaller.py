@@ -197,16 +197,17 @@ def scope_options(isa, scope):
     if scope == "all":
         return rows, {"groups": tuple(g for g in MODIFIER_GROUPS if g != "ldst")}
     if scope == "profile":
-        integer = [r for r in rows
-                   if not _PROFILE_EXCLUDED.match(r.mnemonic)
-                   and (re.fullmatch(_FP_ROWS, r.mnemonic)
-                        or not any(regclass.get(f.rstrip("0")) == "fpr"
-                                   for f in (*r.ins, *r.outs)))]
+        # the integer rows, and of the FP rows those ISACaller runs (_FP_ROWS)
+        drawn = [r for r in rows
+                 if not _PROFILE_EXCLUDED.match(r.mnemonic)
+                 and (re.fullmatch(_FP_ROWS, r.mnemonic)
+                      or not any(regclass.get(f.rstrip("0")) == "fpr"
+                                 for f in (*r.ins, *r.outs)))]
         # VL <= 4: ISACaller's CR predicates (CR4 + i) fail past CR7
-        return integer, {"groups": PROFILE_GROUPS, "nop_suffix": False,
-                         "ff_scalar_sources": True,
-                         "leave_out": _PROFILE_LEFT_OUT + "|" + _FP_LEFT_OUT, "max_vl": 4, "remap": 0.2,
-                         "last_enabled": True}
+        return drawn, {"groups": PROFILE_GROUPS, "nop_suffix": False,
+                       "ff_scalar_sources": True,
+                       "leave_out": _PROFILE_LEFT_OUT + "|" + _FP_LEFT_OUT, "max_vl": 4,
+                       "remap": 0.2, "last_enabled": True}
     core = [r for r in rows
             if not _CORE_EXCLUDED.match(r.mnemonic)
             and not r.mnemonic.endswith(".")  # andi. & co always record CR0
