@@ -103,3 +103,26 @@ def test_profile_scope_draws_the_fp_rows_isacaller_runs():
     for ln in lines:
         assert not re.search(r"/[sd]?w=|/ff=", ln), ln
         assert not re.match(r"sv\.\w+\.(/\S*)? \d", ln), ln
+
+
+def test_cr_fields_within_cr0_7_on_request():
+    # ISACaller has CR0-CR7 only ("sigh, TODO, 128 CR fields"): with
+    # cr_in_cr0_7 every CR-field operand of cmp/mcrf is a field 0-7 (a
+    # vector one *0) and every CR-bit operand of the cr* ops a bit 0-31
+    import re
+    from isa_ext.isa import ISA
+    from isa_ext.diffcheck.svp64_lines import random_lines
+    isa = ISA(extensions=["base", "svp64"], profile="openpower-isa")
+    rows = [r for r in D.sv_rows(isa) if r.mnemonic in ("cmp", "mcrf", "crand")]
+    lines = random_lines(isa, 3, 60, rows=rows, groups=(), cr_in_cr0_7=True)
+    assert len(lines) == 60
+    for ln in lines:
+        ops = ln.split(" ", 1)[1].split(", ")
+        crs = [ops[0], ops[1]] if ln.startswith("sv.mcrf") else \
+            [ops[0]] if ln.startswith("sv.cmp") else ops
+        limit = 32 if ln.startswith("sv.crand") else 8
+        for op in crs:
+            assert op == "*0" or int(op) < limit, ln
+    wide = random_lines(isa, 3, 60, rows=rows, groups=())
+    assert any(int(re.sub(r"\*", "", op)) >= 8 for ln in wide
+               for op in ln.split(" ", 1)[1].split(", ")[:1])
