@@ -91,6 +91,52 @@ def test_remap_fields_from_mtspr_do_not_apply(svisa):
     assert res.stop == "end" and res.gpr[8:14] == PLAIN
 
 
+# openpower-isa's RM tables key the minor_63 FP rows "XO/XO=name" (`1/8=fneg`
+# in RM-1P-1S1D.csv); their ports are read by name like any other row's:
+# fneg fmr fabs fnabs (and fcti* frsp ...) have FRB on in2 and nothing on in1.
+# Found by the live differential: `svshape 1,2,2,0,0; svremap 19,2,0,2,1,3,0;
+# sv.fneg *76, *1` took FRB through SVSHAPE2 (in1's) here, SVSHAPE0 (in2's)
+# in ISACaller, so f77/f78 were swapped.  Hand-derived with SHAPE's schedule
+# 1 2 3 1 2 3 on SVSHAPE0, f0..f5 = 1.0 .. 6.0 (0x3ff0.., 0x4000.., ...):
+FP_PORT_PROGRAMS = [
+    # SVme = in2 (2): FRB remapped, f(8+i) = -f(1 + i % 3)
+    ("fneg_frb_in2", "svremap 2, 0, 0, 0, 0, 0, 0", "sv.fneg *8, *0", [1, 2, 3, 1, 2, 3], True),
+    # SVme = in1 (1): fmr has no in1 register, nothing remapped: f(8+i) = f(i)
+    ("fmr_no_in1", "svremap 1, 0, 0, 0, 0, 0, 0", "sv.fmr *8, *0", list(range(6)), False),
+    # fcpsgn FRT,FRA,FRB: FRA on in1, FRB on in2: SVme = in2 remaps the
+    # magnitude (all signs +): f(8+i) = f(1 + i % 3)
+    ("fcpsgn_frb_in2", "svremap 2, 0, 0, 0, 0, 0, 0", "sv.fcpsgn *8, *0, *0",
+     [1, 2, 3, 1, 2, 3], False),
+]
+FP_ONES = [0x3FF0000000000000, 0x4000000000000000, 0x4008000000000000,
+           0x4010000000000000, 0x4014000000000000, 0x4018000000000000]  # 1.0 .. 6.0
+
+
+@pytest.mark.parametrize("name,remap,line,sources,negated", FP_PORT_PROGRAMS)
+@pytest.mark.parametrize("trace", [False, True])
+def test_fp_rows_take_their_ports_by_name(svisa, name, remap, line, sources, negated, trace):
+    sim = _sim(svisa, [SHAPE, remap, line])
+    sim.state.fpr[0:6] = FP_ONES
+    res = sim.run(max_steps=10, trace=trace)
+    assert res.stop == "end", res.trap
+    sign = (1 << 63) if negated else 0
+    assert list(sim.state.fpr[8:14]) == [FP_ONES[k] | sign for k in sources]
+
+
+def test_fp_ports_live_isacaller(svisa, isacaller):
+    from isa_ext.asm import assemble
+    from isa_ext.diffcheck.isacaller import Case, NGPR, NFPR, run_isacaller, run_isa_ext, compare
+    cases = []
+    for k, (name, remap, line, _s, _n) in enumerate(FP_PORT_PROGRAMS):
+        lines = [SHAPE, remap, line]
+        words = assemble("\n".join(lines) + "\n", isa=svisa).words
+        fpr = FP_ONES + [0] * (NFPR - 6)
+        cases.append(Case(k, lines, words, [0] * NGPR, fpr, 0, VL6))
+    theirs = run_isacaller(isacaller.root, cases)
+    for case, t in zip(cases, theirs):
+        assert compare(run_isa_ext(svisa, case), t) == [], case.lines
+
+
 def test_live_isacaller(svisa, isacaller):
     from isa_ext.asm import assemble
     from isa_ext.diffcheck.isacaller import (Case, NGPR, NFPR, run_isacaller, run_isa_ext,

@@ -88,15 +88,20 @@ def _immediate(rng, isa, row, field):
     return str(v * isa.forms.scale.get(field, 1))
 
 
-def _operand(rng, isa, row, field, vector_bias):
+def _operand(rng, isa, row, field, vector_bias, cr_in_cr0_7=False):
     cls = isa.forms.regclass.get(field)
+    if cr_in_cr0_7 and cls in ("crf", "crb"):
+        # CR fields 0-7 only (bits 0-31): ISACaller has no more ("sigh,
+        # TODO, 128 CR fields"); a vector one starts at field (bit) 0
+        return "*0" if rng.random() < vector_bias else \
+            str(rng.randrange(8 if cls == "crf" else 32))
     if cls in ("gpr", "fpr", "crf", "crb"):
         return _register(rng, rng.random() < vector_bias)
     return _immediate(rng, isa, row, field)
 
 
 def candidate(rng, isa, row, groups=MODIFIER_GROUPS, record=True, scalar_dest=True,
-              vector_ra0=True, ff_scalar_sources=True):
+              vector_ra0=True, ff_scalar_sources=True, cr_in_cr0_7=False):
     """One random line for ``row`` (not yet checked); ``record`` False leaves
     out the Rc=1 variants, ``scalar_dest`` False the lines that write a scalar
     register from vector sources (the early-ending loops), ``vector_ra0`` False
@@ -108,10 +113,10 @@ def candidate(rng, isa, row, groups=MODIFIER_GROUPS, record=True, scalar_dest=Tr
     vector_bias = rng.choice((0.3, 0.7, 1.0))
     ops, vector = [], {}
     for op in row.operands:
-        text = _operand(rng, isa, row, op.field, vector_bias)
+        text = _operand(rng, isa, row, op.field, vector_bias, cr_in_cr0_7)
         vector[op.field] = text.startswith("*")
         if op.base:
-            base = _operand(rng, isa, row, op.base, vector_bias)
+            base = _operand(rng, isa, row, op.base, vector_bias, cr_in_cr0_7)
             vector[op.base] = base.startswith("*")
             text += f"({base})"
         ops.append(text)
@@ -130,7 +135,8 @@ def candidate(rng, isa, row, groups=MODIFIER_GROUPS, record=True, scalar_dest=Tr
 
 
 def random_lines(isa, seed, count, rows=None, tries=40, groups=MODIFIER_GROUPS, record=True,
-                 scalar_dest=True, vector_ra0=True, ff_scalar_sources=True):
+                 scalar_dest=True, vector_ra0=True, ff_scalar_sources=True,
+                 cr_in_cr0_7=False):
     """``count`` random lines (isa_ext assembles each), cycling over ``rows``
     (default: :func:`sv_rows`) so that every row gets its share."""
     from ..asm import assemble
@@ -141,7 +147,7 @@ def random_lines(isa, seed, count, rows=None, tries=40, groups=MODIFIER_GROUPS, 
         row = rows[i % len(rows)]
         for _ in range(tries):
             line = candidate(rng, isa, row, groups, record, scalar_dest, vector_ra0,
-                             ff_scalar_sources)
+                             ff_scalar_sources, cr_in_cr0_7)
             if line is None:
                 continue
             try:

@@ -25,7 +25,9 @@ def main(root):
                 for port in PORTS:
                     name = (row.get(port) or "").replace("RA_OR_ZERO", "RA")
                     ports.append(name if name in REGS else "-")
-                rows[row["insn"]] = ports
+                # minor_59/63 rows are keyed "XO/XO=name" (`1/8=fneg`): the
+                # name after "=" is the mnemonic
+                rows[row["insn"].rpartition("=")[2]] = ports
     print("# REMAP operand slots: openpower-isa's decoder ports of each SVP64 row")
     print("# (isatables RM-*.csv / LDSTRM-*.csv, snapshot 3cb597b9), written by")
     print("# tests/tools/remap_ports_oracle.py.  Columns: mnemonic in1 in2 in3 out out2")
