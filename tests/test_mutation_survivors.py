@@ -274,3 +274,31 @@ def test_sured_sd64_min_reads_doublewords(isa):
     # bytes).  seed 004: MIN .SD64 is a signed 64-bit min: M = 5, Rb = -1 -> -1 in all
     # 8 bytes of the element
     assert sured_once(isa, "min.sd64", (1 << 64) - 1, 5, 8) == (1 << 64) - 1
+
+
+def test_ldst_fail_first_els_without_vli_leaves_vli_clear(svisa):
+    # svp64/asm.py: in LD/ST fail-first "VLi is bit 0 (RM[19], the MODE field's
+    # first bit), els moves to bit 3".  sv.ld/ff=RC1/els and
+    # sv.ld/ff=RC1/vli/els differ in VLi alone: RM[19] is prefix bit 8 + 19 =
+    # 27 (MSB0), 1 << (31 - 27) = 0x10 in the prefix word; the suffix is the
+    # same.  (A mutant testing each modifier with `<` for "vli" set VLi for
+    # any modifier that sorts before it, "ff=rc1" included.)
+    from conftest import sv_words
+    els = sv_words(svisa, "sv.ld/ff=RC1/els *4, 8(10)")
+    both = sv_words(svisa, "sv.ld/ff=RC1/vli/els *4, 8(10)")
+    assert (els[0] ^ both[0], els[1] ^ both[1]) == (0x10, 0)
+    assert els[0] & 0x10 == 0
+
+
+def test_scalar_cr_field_32_cannot_be_encoded(svisa):
+    # EXTRA3 for a scalar CR field: the 3-bit field holds n & 7 and the EXTRA
+    # slot n >> 3 with its top (vector) bit clear, so CR0..CR31 only; CR32
+    # would need EXTRA = 0b100, the vector marker (svp64/extra.py).  CR31 by
+    # hand: suffix mcrf 7, 0 = PO 19 (0x4C000000) | BF 7 << 23 = 0x4F800000;
+    # prefix 0x05400000 | EXTRA3 slot 0 (RM[10:12], prefix bits 18:20 MSB0) =
+    # 31 >> 3 = 0b011: bits 19 and 20 MSB0 = 0x1000 | 0x800
+    from conftest import sv_words
+    from isa_ext.svp64.asm import SVAsmError
+    assert sv_words(svisa, "sv.mcrf 31, 0") == [0x05401800, 0x4F800000]
+    with pytest.raises(SVAsmError, match="beyond CR31"):
+        sv_words(svisa, "sv.mcrf 32, 0")
