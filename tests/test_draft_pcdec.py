@@ -59,6 +59,11 @@ def run(isa, rb, rc, ra=None):
     (("0", "11"), 2, "11", 1, 1, 0b0010),
     # mode 0 gives the tree index, 7; two bits consumed of "110": RS = "0"
     (("0", "11"), 0, "110", 7, input_bits("0"), 0b0010),
+    # code "0"; input "111111": nodes 3, 7, 15, 31, 63 are no codes, the sixth
+    # bit reaches node 127 (>= 64: not looked up) and the six bits are all the
+    # page decodes.  Not found, input not ended: mode 0 consumes nothing (RS =
+    # RC), RT = the tree index 127, CR0 = 0 || big 1 || 0 || 0 = 0b0100
+    (("0",), 0, "111111", 127, input_bits("111111"), 0b0100),
 ])
 def test_hand_derived(isa, codes, mode, bits, rt, rs, cr0):
     assert run(isa, tree_of(*codes) | mode, input_bits(bits)) == (rt, rs, cr0)
