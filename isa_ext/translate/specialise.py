@@ -677,8 +677,8 @@ def _specialise_word(compiled, fields, overrides, symbolic=()):
             if isinstance(n, (ast.Return, ast.FunctionDef, ast.Lambda, ast.Global,
                               ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.ClassDef)):
                 raise Untranslatable(f"{compiled.name}: {type(n).__name__} in the body")
-            if isinstance(n, ast.Name) and (n.id in BLOCK_NAMES or (
-                    n.id[:2] in ("_g", "_X") and n.id[2:].isdigit())):
+            if isinstance(n, ast.Name) and (n.id in BLOCK_NAMES or n.id.startswith("_s_") or (
+                    n.id[:2] in ("_g", "_X", "_c") and n.id[2:].isdigit())):
                 raise Untranslatable(f"{compiled.name}: name {n.id} clashes with a block local")
     module = ast.Module(body=kept, type_ignores=[])
     module = _Fold(consts, fn_globals(compiled)).visit(module)
