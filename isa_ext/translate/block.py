@@ -346,12 +346,15 @@ def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after,
         if not sp.localised:  # the page uses G itself: registers there while it runs
             flush(base, live)
         tag = live if sp.localised else (i, pc, False)
-        body = [rename(text) for text in sp.lines]
+        # one pass of each pattern over the whole body (translation time counts
+        # in a short program's run): none of them spans a line
+        body = rename("\n".join(sp.lines))
         if sp.uses_cia:
-            if any(_ASSIGNS_CIA.search(text) for text in body):
+            if _ASSIGNS_CIA.search(body):
                 emit(base, f"CIA = {pc}", tag)
             else:  # the address pasted in: Python folds CIA + 4 and the like
-                body = [_CIA.sub(str(pc), text) for text in body]
+                body = _CIA.sub(str(pc), body)
+        body = body.split("\n") if sp.lines else []
         next_src = _CIA.sub(str(pc), rename(sp.next_src)) if sp.next_src else sp.next_src
         for text in body:
             bare = text.lstrip()
