@@ -477,7 +477,11 @@ def _inline_single_use(stmts, tail, values):
     while i + 1 < len(stmts):
         st, nxt = stmts[i], stmts[i + 1]
         name = _single_target(st)
-        if name and _temp(name) and _is_pure(st.value, values) and \
+        # ``t = e`` then ``x = t``: e is evaluated at the same point either way,
+        # so it need not be pure (an inline load)
+        bare = isinstance(nxt, ast.Assign) and isinstance(nxt.value, ast.Name) and \
+            nxt.value.id == name
+        if name and _temp(name) and (bare or _is_pure(st.value, values)) and \
                 isinstance(nxt, ast.Assign) and len(nxt.targets) == 1 and \
                 sum(1 for n in ast.walk(nxt.value) if isinstance(n, ast.Name)
                     and n.id == name) == 1 and \
@@ -494,8 +498,47 @@ def _inline_single_use(stmts, tail, values):
             del stmts[i]
             changed = True
             continue
+        # ``t = e`` then ``if ...t...:`` reading t once in its test and nowhere
+        # after: the test evaluates e first thing, nothing runs in between
+        if name and _temp(name) and _is_pure(st.value, values) and \
+                isinstance(nxt, ast.If) and \
+                sum(1 for n in ast.walk(nxt.test) if isinstance(n, ast.Name)
+                    and n.id == name) == 1 and \
+                _is_pure(nxt.test, values) and name not in _loads(nxt.body + nxt.orelse) and \
+                name not in _stores(nxt.body + nxt.orelse) and \
+                _dead_after(name, stmts[i + 2:], tail, False):
+            nxt.test = _Replace(name, st.value).visit(nxt.test)
+            del stmts[i]
+            changed = True
+            continue
         i += 1
     return changed
+
+
+def _propagate_copies(stmts, next_pc):
+    """After localisation: ``t = _gN`` at the top level, t a temporary
+    assigned nowhere else and read only after it, ``_gN`` assigned nowhere
+    after it: t's reads take ``_gN`` (a local only an assignment changes), the
+    copy goes."""
+    tail = [ast.Expr(next_pc)]
+    counts = {}
+    for name in _stores(stmts):
+        counts[name] = counts.get(name, 0) + 1
+    i = 0
+    while i < len(stmts):
+        st = stmts[i]
+        name = _single_target(st)
+        v = st.value if name else None
+        if name and _temp(name) and counts.get(name) == 1 and isinstance(v, ast.Name) and \
+                v.id.startswith("_g") and v.id[2:].isdigit() and \
+                name not in _loads(stmts[:i]) and v.id not in _stores(stmts[i + 1:]):
+            r = _Replace(name, v)
+            stmts[i + 1:] = [r.visit(later) for later in stmts[i + 1:]]
+            tail[0] = r.visit(tail[0])
+            del stmts[i]
+            continue
+        i += 1
+    return stmts, tail[0].value
 
 
 _READ_ONLY_CALLS = frozenset({"_PG", "_U1", "_U2", "_U4", "_U8"})
@@ -703,6 +746,7 @@ def _specialise_word(compiled, fields, overrides, symbolic=()):
     loc = _Localise()
     stmts = [loc.visit(st) for st in stmts]
     next_pc = loc.visit(ret.value)
+    stmts, next_pc = _propagate_copies(stmts, next_pc)
     return Specialised(stmts, next_pc, True, loc.regs, stores)
 
 
