@@ -317,6 +317,10 @@ def _compile(entries, namespace, name, region):
     else:
         _emit_block(emit, flush, 3, first, entries[0][1], regs, reload, any_store, after,
                     region, rename)
+        # every exit breaks out of the loop to one write-back (a flush per exit
+        # made long blocks' source, and their compile time, grow with exits x registers)
+        flush(2, after)
+        emit(2, "return _nia, _n", after)
     emit(1, "except BaseException as _e:")
     emit(2, "_t = _LINES.get(_e.__traceback__.tb_lineno, _AFTER)")
     if written or crs_written or attrs_written:
@@ -380,20 +384,15 @@ def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after,
                 emit(base + 1, f"if _nia == {start} and _n + {length} <= _budget"
                      + (" and _cw:" if any_store else ":"), tag)
                 emit(base + 2, "continue", tag)
-                flush(base + 1, tag)
-                emit(base + 1, "return _nia, _n", tag)
+                emit(base + 1, "break", tag)  # to the one write-back after the loop
         if not sp.localised:
             for r in regs:
                 emit(base, f"_g{r} = G[{r}]", (i, pc, False))
         if sp.stores and i < length - 1:
             emit(base, "if not _cw:", tag)  # a store hit decoded code: fetch again
             emit(base + 1, f"_n += {i + 1}", tag)
-            if region:
-                emit(base + 1, f"_nia = {pc + size}", tag)
-                emit(base + 1, "break", tag)
-            else:
-                flush(base + 1, tag)
-                emit(base + 1, f"return {pc + size}, _n", tag)
+            emit(base + 1, f"_nia = {pc + size}", tag)
+            emit(base + 1, "break", tag)
     emit(base, f"_n += {length}", after)
     if region:
         emit(base, "continue", after)
@@ -401,5 +400,4 @@ def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after,
     cond = f"_nia == {start} and _n + {length} <= _budget" + (" and _cw" if any_store else "")
     emit(base, f"if {cond}:", after)
     emit(base + 1, "continue", after)
-    flush(base, after)
-    emit(base, "return _nia, _n", after)
+    emit(base, "break", after)
