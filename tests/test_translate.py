@@ -532,3 +532,30 @@ def test_looping_block_writes_back_its_cr_and_ctr(max_steps):
     expect = (100, 0b0100, 0) if max_steps == 301 else (2, 0b1000, 99)
     assert res.steps == max_steps and (s.gpr[3], s.cr[0], s.ctr) == expect
     assert "_c0 = CRF[0]" in sim._blocks[0x1004].source
+
+
+class _Body:
+    """A stand-in for one instruction's specialised body (the attributes
+    block._state_locals reads)."""
+
+    def __init__(self, lines, next_src="CIA + 4"):
+        self.lines, self.next_src, self.localised = lines, next_src, True
+
+
+@pytest.mark.parametrize("lines, want", [
+    # SO and CTR read and written as plain attributes: held in locals, the
+    # written ones written back
+    (["s.so = 1", "v_x = s.ctr"], ([], [], ["ctr", "so"], ["so"])),
+    # s.xer composes SO from s.so: a local SO would be stale there, so no
+    # state locals at all (CR0 still is one)
+    (["s.so = 1", "v_x = s.xer", "CRF[0] = 2"], ([0], [0], [], [])),
+    # CRF[(1)] is a constant field the textual renaming would miss: no CR locals
+    (["CRF[0] = 1", "v_x = CRF[(1)]"], ([], [], [], [])),
+    # the CR file handed on whole: no CR locals
+    (["CRF[2] = 1", "v_x = _cr_pack(CRF)"], ([], [], [], [])),
+])
+def test_block_holds_cr_and_state_in_locals_only_where_nothing_else_sees_them(lines, want):
+    from isa_ext.translate.block import _state_locals
+    _rename, crs, crs_written, attrs, attrs_written = _state_locals([(0x1000, 4, None,
+                                                                      _Body(lines))])
+    assert (crs, crs_written, attrs, attrs_written) == want
