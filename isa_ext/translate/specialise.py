@@ -449,7 +449,8 @@ def simplify(stmts, next_pc):
         values = _value_sets(stmts)
         _fold_all(_Fold({}, values=values), stmts, tail)
         if not (_propagate_constants(stmts, tail) | _drop_dead(stmts, tail, values)
-                | _inline_single_use(stmts, tail, values)):
+                | _inline_single_use(stmts, tail, values)
+                | _sink_constant_choice(stmts, tail, values)):
             break
     _hoist_repeated_compare(stmts)
     return stmts, tail[0].value
@@ -511,6 +512,62 @@ def _inline_single_use(stmts, tail, values):
             del stmts[i]
             changed = True
             continue
+        i += 1
+    return changed
+
+
+def _const_branches(node, name):
+    """Whether ``node`` is an ``if``/``elif``/``else`` chain each arm of which
+    is exactly ``name = <int constant>``."""
+    if not isinstance(node, ast.If):
+        return False
+    for arm in (node.body, node.orelse):
+        if len(arm) != 1:
+            return False
+        st = arm[0]
+        if st is node.orelse[0] and isinstance(st, ast.If):
+            if not _const_branches(st, name):
+                return False
+        elif not (_single_target(st) == name and _is_int_const(st.value)):
+            return False
+    return True
+
+
+def _sink_into_branches(node, name, use):
+    """Each arm's ``name = c`` -> ``use`` with c for name."""
+    for arm in (node.body, node.orelse):
+        st = arm[0]
+        if isinstance(st, ast.If):
+            _sink_into_branches(st, name, use)
+        else:
+            arm[0] = _Fold({name: st.value.value}).visit(copy.deepcopy(use))
+
+
+def _sink_constant_choice(stmts, tail, values):
+    """``if a: t = 4 elif b: t = 2 else: t = 1`` then ``x = f(t)`` (a pure f
+    reading t once, t read nowhere after): each arm assigns ``x = f(c)``
+    itself, folded (a compare's CR field without its temporary).  The arms
+    only assign t, so f reads the same names at the same point."""
+    changed = False
+    i = 0
+    while i + 1 < len(stmts):
+        st, nxt = stmts[i], stmts[i + 1]
+        use = nxt if isinstance(nxt, ast.Assign) and len(nxt.targets) == 1 else None
+        name = None
+        if use is not None and isinstance(st, ast.If) and st.body and \
+                _single_target(st.body[0]):
+            name = _single_target(st.body[0])
+        if name and _temp(name) and _const_branches(st, name) and \
+                _is_pure(use.value, values) and \
+                sum(1 for n in ast.walk(use.value) if isinstance(n, ast.Name)
+                    and n.id == name) == 1 and \
+                not any(isinstance(n, ast.Name) and n.id == name
+                        for tg in use.targets for n in ast.walk(tg)) and \
+                _is_pure(use.targets[0], values) and \
+                _dead_after(name, stmts[i + 2:], tail, _single_target(use) == name):
+            _sink_into_branches(st, name, use)
+            del stmts[i + 1]
+            changed = True
         i += 1
     return changed
 
