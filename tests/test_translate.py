@@ -493,3 +493,69 @@ def test_a_block_that_fails_to_translate_runs_an_instruction_at_a_time(monkeypat
     assert (res.stop, res.steps, res.gpr[3], res.pc) == ("end", 3001, 1000, 0x1010)
     assert sim.translation_failures[0] == (0x1000, "RecursionError: maximum recursion "
                                                    "depth exceeded during compilation")
+
+
+@pytest.mark.parametrize("translate", [False, True])
+def test_trap_after_a_cr_write_leaves_that_cr_and_ctr_visible(translate):
+    # A block holds CR fields, CTR and SO in locals (block._state_locals); a
+    # trap mid-block must write them back.  XER SO = 1, r3 = 5, CTR = 3:
+    # cmpdi 3, 5 sets CR0 = EQ | SO = 0b0011; bc 18 (decrement CTR, branch if
+    # it is 0) makes CTR 2 and falls through; tdi 4, 3, 5 traps (r3 == 5) at
+    # 0x1008 after 2 steps; the cmpdi 3, 9 after it (CR0 would be GT | SO =
+    # 0b0101) never runs, nor the mtcrf-free addi
+    sim = Simulator(ISA_ALL, translate=translate)
+    sim.hot_after = 0
+    sim.load_asm("cmpdi 3, 5\nbc 18, 0, 0x1100\ntdi 4, 3, 5\ncmpdi 3, 9\naddi 4, 4, 1\n")
+    s = sim.state
+    s.gpr[3], s.ctr, s.xer = 5, 3, 1 << 31
+    res = sim.run()
+    assert (res.stop, res.steps, res.trap.pc) == ("trap", 2, 0x1008)
+    assert (s.cr[0], s.ctr, s.so, s.gpr[4]) == (0b0011, 2, 1, 0)
+    if translate:  # the run above went through a block holding CR0 and CTR in locals
+        src = sim._blocks[0x1000].source
+        assert "_c0 = CRF[0]" in src and "_s_ctr = s.ctr" in src
+
+
+@pytest.mark.parametrize("max_steps", [5, 301])
+def test_looping_block_writes_back_its_cr_and_ctr(max_steps):
+    # li 3, 0; then passes of addi 3,3,1; cmpdi 3, 10; bc 16 (bdnz) back, CTR =
+    # 100: after 1 + 300 steps r3 = 100, CR0 = GT (100 > 10, SO 0) = 0b0100,
+    # CTR = 0, at the end.  Stopped after 5 steps (li and 4 more: one pass and
+    # the addi of the second) r3 = 2, CR0 from cmpdi 1, 10 = LT = 0b1000 and
+    # CTR = 99.
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = 0
+    sim.load_asm("li 3, 0\nloop: addi 3, 3, 1\ncmpdi 3, 10\nbc 16, 0, loop\n")
+    sim.state.ctr = 100
+    res = sim.run(max_steps=max_steps)
+    s = sim.state
+    expect = (100, 0b0100, 0) if max_steps == 301 else (2, 0b1000, 99)
+    assert res.steps == max_steps and (s.gpr[3], s.cr[0], s.ctr) == expect
+    assert "_c0 = CRF[0]" in sim._blocks[0x1004].source
+
+
+class _Body:
+    """A stand-in for one instruction's specialised body (the attributes
+    block._state_locals reads)."""
+
+    def __init__(self, lines, next_src="CIA + 4"):
+        self.lines, self.next_src, self.localised = lines, next_src, True
+
+
+@pytest.mark.parametrize("lines, want", [
+    # SO and CTR read and written as plain attributes: held in locals, the
+    # written ones written back
+    (["s.so = 1", "v_x = s.ctr"], ([], [], ["ctr", "so"], ["so"])),
+    # s.xer composes SO from s.so: a local SO would be stale there, so no
+    # state locals at all (CR0 still is one)
+    (["s.so = 1", "v_x = s.xer", "CRF[0] = 2"], ([0], [0], [], [])),
+    # CRF[(1)] is a constant field the textual renaming would miss: no CR locals
+    (["CRF[0] = 1", "v_x = CRF[(1)]"], ([], [], [], [])),
+    # the CR file handed on whole: no CR locals
+    (["CRF[2] = 1", "v_x = _cr_pack(CRF)"], ([], [], [], [])),
+])
+def test_block_holds_cr_and_state_in_locals_only_where_nothing_else_sees_them(lines, want):
+    from isa_ext.translate.block import _state_locals
+    _rename, crs, crs_written, attrs, attrs_written = _state_locals([(0x1000, 4, None,
+                                                                      _Body(lines))])
+    assert (crs, crs_written, attrs, attrs_written) == want

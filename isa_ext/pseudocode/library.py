@@ -10,6 +10,8 @@ Two kinds of entries:
 
 Extensions add their own with :func:`intrinsic` and :func:`runtime`.
 """
+import re as _re
+
 from ..errors import Trap
 from ..machine import cr_pack, cr_unpack
 
@@ -342,6 +344,15 @@ def _cr_set_slice_inline(crf, a, b, v):
     if isinstance(crf, str) and isinstance(a, int) and a >= 32 and (a - 32) & 3 == 0 \
             and b == a + 3:
         return f"{crf}[{(a - 32) >> 2}] = ({v}) & 15"
+    return None
+
+
+@_inline("_cr0")
+def _cr0_inline(v, so):
+    # v appears twice: only a name, a constant or a register at a constant
+    # number (pure, and cheaper than the call)
+    if isinstance(v, int) or _re.fullmatch(r"[A-Za-z_]\w*|G\[\d+\]", v):
+        return f"((2 | {so}) if {v} == 0 else ((8 if {v} >> 63 else 4) | {so}))"
     return None
 
 

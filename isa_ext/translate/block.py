@@ -22,6 +22,7 @@ every exit:
   ``Simulator._forget_decoded``) ends the block there, so the next instruction
   is fetched again.
 """
+import ast
 import functools
 import re
 import struct
@@ -112,6 +113,10 @@ def _gather(sim, start, end):
 
 
 _CIA = re.compile(r"\bCIA\b")
+# plain int attributes of the state a block may hold in locals ``_s_<name>``
+_STATE_LOCALS = ("so", "ov", "ca", "ov32", "ca32", "ctr", "lr", "tar", "msr")
+_STATE_ATTR = re.compile(r"(?<![\w.])s\.(" + "|".join(_STATE_LOCALS) + r")\b")
+_CR_FIELD = re.compile(r"\bCRF\[(\d+)\]")
 _ASSIGNS_CIA = re.compile(r"\bCIA\s*(=[^=]|[-+*/|&^%<>]+=)")
 
 
@@ -169,6 +174,78 @@ def translate_region(members):
     return out
 
 
+def _state_locals(every):
+    """(rename, CR fields, their written ones, state attributes, their written
+    ones): constant CR fields ``CRF[k]`` as locals ``_ck`` and the plain
+    state attributes (_STATE_LOCALS) as ``_s_<name>``, held like the GPRs from
+    entry to every exit.  Only when every instruction is localised (no line
+    runs with the register file authoritative) and nothing else could reach
+    the CR file or the state (no other ``CRF``, no other ``s``): each kind
+    separately."""
+    infos = [_locals_info(sp) for *_, sp in every]
+    if not all(sp.localised for *_, sp in every) or None in infos:
+        return (lambda t: t), [], [], [], []
+    cr_ok = not any(i[4] for i in infos)
+    st_ok = not any(i[5] for i in infos)
+    crs = sorted(set().union(*(i[0] for i in infos))) if cr_ok else []
+    crs_written = sorted(set().union(*(i[1] for i in infos))) if cr_ok else []
+    attrs = sorted(set().union(*(i[2] for i in infos))) if st_ok else []
+    attrs_written = sorted(set().union(*(i[3] for i in infos))) if st_ok else []
+
+    def rename(text):
+        if crs and "CRF[" in text:
+            text = _CR_FIELD.sub(r"_c\1", text)
+        if attrs and "s." in text:
+            text = _STATE_ATTR.sub(r"_s_\1", text)
+        return text
+    return rename, crs, crs_written, attrs, attrs_written
+
+
+def _locals_info(sp):
+    """(CR fields read or written as ``CRF[k]``, those written, state
+    attributes of _STATE_LOCALS, those written, whether ``CRF`` is used any
+    other way, whether ``s`` is) for one instruction's lines, kept on it (its
+    words are specialised once); None for lines that are not one body."""
+    info = getattr(sp, "_locals_info", False)
+    if info is not False:
+        return info
+    try:
+        if any(t.lstrip().startswith((FLUSH, RELOAD, CALL.strip())) for t in sp.lines):
+            raise SyntaxError("an SVP64 executor call: lines the block expands itself")
+        tree = ast.parse("\n".join(sp.lines + [sp.next_src or ""]))
+    except SyntaxError:
+        info = None
+    else:
+        crs, crs_w, attrs, attrs_w, held = set(), set(), set(), set(), set()
+        n_cr = n_attr = 0
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and \
+                    n.value.id == "CRF" and isinstance(n.slice, ast.Constant) and \
+                    type(n.slice.value) is int and 0 <= n.slice.value < 128:
+                crs.add(n.slice.value)
+                n_cr += 1
+                if not isinstance(n.ctx, ast.Load):
+                    crs_w.add(n.slice.value)
+                held.add(id(n.value))
+            elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and \
+                    n.value.id == "s" and n.attr in _STATE_LOCALS:
+                attrs.add(n.attr)
+                n_attr += 1
+                if not isinstance(n.ctx, ast.Load):
+                    attrs_w.add(n.attr)
+                held.add(id(n.value))
+        other = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
+                 n.id in ("CRF", "s") and id(n) not in held}
+        # the renaming is textual (rename in _state_locals): it must find
+        # exactly what the tree holds (not ``CRF[(0)]``, not a string's text)
+        text = "\n".join(sp.lines + [sp.next_src or ""])
+        cr_other = "CRF" in other or len(_CR_FIELD.findall(text)) != n_cr
+        s_other = "s" in other or len(_STATE_ATTR.findall(text)) != n_attr
+        info = (crs, crs_w, attrs, attrs_w, cr_other, s_other)
+    sp._locals_info = info
+    return info
+
+
 def _compile(entries, namespace, name, region):
     """(source, run) for blocks ``entries`` [(start, insns)]: one block
     (``region`` false) or a region of several."""
@@ -183,9 +260,15 @@ def _compile(entries, namespace, name, region):
     def emit(depth, text, tag=None):
         lines.append((_IND * depth + text, tag))
 
+    rename, crs, crs_written, attrs, attrs_written = _state_locals(every)
+
     def flush(depth, tag, which=written):
         for r in which:
             emit(depth, f"G[{r}] = _g{r}", tag)
+        for k in crs_written:
+            emit(depth, f"CRF[{k}] = _c{k}", tag)
+        for a in attrs_written:
+            emit(depth, f"s.{a} = _s_{a}", tag)
 
     first = entries[0][0]
     emit(0, f"def run(s, _budget, _nia={first}):" if region else "def run(s, _budget):")
@@ -204,6 +287,10 @@ def _compile(entries, namespace, name, region):
         emit(1, "_cw = M.code_words")
     for r in regs:
         emit(1, f"_g{r} = G[{r}]")
+    for k in crs:
+        emit(1, f"_c{k} = CRF[{k}]")
+    for a in attrs:
+        emit(1, f"_s_{a} = s.{a}")
     emit(1, "_n = 0")
     if not region:
         emit(1, f"_nia = {first}")
@@ -221,16 +308,22 @@ def _compile(entries, namespace, name, region):
             emit(3, f"{'if' if k == 0 else 'elif'} _nia == {start}:", after)
             emit(4, f"if _n + {len(insns)} > _budget:", after)
             emit(5, "break", after)
-            _emit_block(emit, flush, 4, start, insns, regs, reload, any_store, after, region)
+            _emit_block(emit, flush, 4, start, insns, regs, reload, any_store, after, region,
+                        rename)
         emit(3, "else:", after)
         emit(4, "break", after)
         flush(2, after)
         emit(2, "return _nia, _n", after)
     else:
-        _emit_block(emit, flush, 3, first, entries[0][1], regs, reload, any_store, after, region)
+        _emit_block(emit, flush, 3, first, entries[0][1], regs, reload, any_store, after,
+                    region, rename)
+        # every exit breaks out of the loop to one write-back (a flush per exit
+        # made long blocks' source, and their compile time, grow with exits x registers)
+        flush(2, after)
+        emit(2, "return _nia, _n", after)
     emit(1, "except BaseException as _e:")
     emit(2, "_t = _LINES.get(_e.__traceback__.tb_lineno, _AFTER)")
-    if written:
+    if written or crs_written or attrs_written:
         emit(2, "if _t[2]:")
         flush(3, None)
     emit(2, "_e.isa_ext_block = (_n + _t[0], _nia if _t[1] is None else _t[1])")
@@ -245,7 +338,8 @@ def _compile(entries, namespace, name, region):
     return source, ns["run"]
 
 
-def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after, region):
+def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after, region,
+                rename):
     """One block's instructions at indentation ``base``.  A block alone loops
     back to its start itself and otherwise writes its registers back and
     returns; in a region every exit goes to the region's dispatch
@@ -256,13 +350,16 @@ def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after,
         if not sp.localised:  # the page uses G itself: registers there while it runs
             flush(base, live)
         tag = live if sp.localised else (i, pc, False)
-        body = sp.lines
+        # one pass of each pattern over the whole body (translation time counts
+        # in a short program's run): none of them spans a line
+        body = rename("\n".join(sp.lines))
         if sp.uses_cia:
-            if any(_ASSIGNS_CIA.search(text) for text in body):
+            if _ASSIGNS_CIA.search(body):
                 emit(base, f"CIA = {pc}", tag)
             else:  # the address pasted in: Python folds CIA + 4 and the like
-                body = [_CIA.sub(str(pc), text) for text in body]
-        next_src = _CIA.sub(str(pc), sp.next_src) if sp.next_src else sp.next_src
+                body = _CIA.sub(str(pc), body)
+        body = body.split("\n") if sp.lines else []
+        next_src = _CIA.sub(str(pc), rename(sp.next_src)) if sp.next_src else sp.next_src
         for text in body:
             bare = text.lstrip()
             depth = base + (len(text) - len(bare)) // 4
@@ -287,20 +384,15 @@ def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after,
                 emit(base + 1, f"if _nia == {start} and _n + {length} <= _budget"
                      + (" and _cw:" if any_store else ":"), tag)
                 emit(base + 2, "continue", tag)
-                flush(base + 1, tag)
-                emit(base + 1, "return _nia, _n", tag)
+                emit(base + 1, "break", tag)  # to the one write-back after the loop
         if not sp.localised:
             for r in regs:
                 emit(base, f"_g{r} = G[{r}]", (i, pc, False))
         if sp.stores and i < length - 1:
             emit(base, "if not _cw:", tag)  # a store hit decoded code: fetch again
             emit(base + 1, f"_n += {i + 1}", tag)
-            if region:
-                emit(base + 1, f"_nia = {pc + size}", tag)
-                emit(base + 1, "break", tag)
-            else:
-                flush(base + 1, tag)
-                emit(base + 1, f"return {pc + size}, _n", tag)
+            emit(base + 1, f"_nia = {pc + size}", tag)
+            emit(base + 1, "break", tag)
     emit(base, f"_n += {length}", after)
     if region:
         emit(base, "continue", after)
@@ -308,5 +400,4 @@ def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after,
     cond = f"_nia == {start} and _n + {length} <= _budget" + (" and _cw" if any_store else "")
     emit(base, f"if {cond}:", after)
     emit(base + 1, "continue", after)
-    flush(base, after)
-    emit(base, "return _nia, _n", after)
+    emit(base, "break", after)

@@ -449,7 +449,8 @@ def simplify(stmts, next_pc):
         values = _value_sets(stmts)
         _fold_all(_Fold({}, values=values), stmts, tail)
         if not (_propagate_constants(stmts, tail) | _drop_dead(stmts, tail, values)
-                | _inline_single_use(stmts, tail, values)):
+                | _inline_single_use(stmts, tail, values)
+                | _sink_constant_choice(stmts, tail, values)):
             break
     _hoist_repeated_compare(stmts)
     return stmts, tail[0].value
@@ -477,7 +478,11 @@ def _inline_single_use(stmts, tail, values):
     while i + 1 < len(stmts):
         st, nxt = stmts[i], stmts[i + 1]
         name = _single_target(st)
-        if name and _temp(name) and _is_pure(st.value, values) and \
+        # ``t = e`` then ``x = t``: e is evaluated at the same point either way,
+        # so it need not be pure (an inline load)
+        bare = isinstance(nxt, ast.Assign) and isinstance(nxt.value, ast.Name) and \
+            nxt.value.id == name
+        if name and _temp(name) and (bare or _is_pure(st.value, values)) and \
                 isinstance(nxt, ast.Assign) and len(nxt.targets) == 1 and \
                 sum(1 for n in ast.walk(nxt.value) if isinstance(n, ast.Name)
                     and n.id == name) == 1 and \
@@ -494,8 +499,103 @@ def _inline_single_use(stmts, tail, values):
             del stmts[i]
             changed = True
             continue
+        # ``t = e`` then ``if ...t...:`` reading t once in its test and nowhere
+        # after: the test evaluates e first thing, nothing runs in between
+        if name and _temp(name) and _is_pure(st.value, values) and \
+                isinstance(nxt, ast.If) and \
+                sum(1 for n in ast.walk(nxt.test) if isinstance(n, ast.Name)
+                    and n.id == name) == 1 and \
+                _is_pure(nxt.test, values) and name not in _loads(nxt.body + nxt.orelse) and \
+                name not in _stores(nxt.body + nxt.orelse) and \
+                _dead_after(name, stmts[i + 2:], tail, False):
+            nxt.test = _Replace(name, st.value).visit(nxt.test)
+            del stmts[i]
+            changed = True
+            continue
         i += 1
     return changed
+
+
+def _const_branches(node, name):
+    """Whether ``node`` is an ``if``/``elif``/``else`` chain each arm of which
+    is exactly ``name = <int constant>``."""
+    if not isinstance(node, ast.If):
+        return False
+    for arm in (node.body, node.orelse):
+        if len(arm) != 1:
+            return False
+        st = arm[0]
+        if st is node.orelse[0] and isinstance(st, ast.If):
+            if not _const_branches(st, name):
+                return False
+        elif not (_single_target(st) == name and _is_int_const(st.value)):
+            return False
+    return True
+
+
+def _sink_into_branches(node, name, use):
+    """Each arm's ``name = c`` -> ``use`` with c for name."""
+    for arm in (node.body, node.orelse):
+        st = arm[0]
+        if isinstance(st, ast.If):
+            _sink_into_branches(st, name, use)
+        else:
+            arm[0] = _Fold({name: st.value.value}).visit(copy.deepcopy(use))
+
+
+def _sink_constant_choice(stmts, tail, values):
+    """``if a: t = 4 elif b: t = 2 else: t = 1`` then ``x = f(t)`` (a pure f
+    reading t once, t read nowhere after): each arm assigns ``x = f(c)``
+    itself, folded (a compare's CR field without its temporary).  The arms
+    only assign t, so f reads the same names at the same point."""
+    changed = False
+    i = 0
+    while i + 1 < len(stmts):
+        st, nxt = stmts[i], stmts[i + 1]
+        use = nxt if isinstance(nxt, ast.Assign) and len(nxt.targets) == 1 else None
+        name = None
+        if use is not None and isinstance(st, ast.If) and st.body and \
+                _single_target(st.body[0]):
+            name = _single_target(st.body[0])
+        if name and _temp(name) and _const_branches(st, name) and \
+                _is_pure(use.value, values) and \
+                sum(1 for n in ast.walk(use.value) if isinstance(n, ast.Name)
+                    and n.id == name) == 1 and \
+                not any(isinstance(n, ast.Name) and n.id == name
+                        for tg in use.targets for n in ast.walk(tg)) and \
+                _is_pure(use.targets[0], values) and \
+                _dead_after(name, stmts[i + 2:], tail, _single_target(use) == name):
+            _sink_into_branches(st, name, use)
+            del stmts[i + 1]
+            changed = True
+        i += 1
+    return changed
+
+
+def _propagate_copies(stmts, next_pc):
+    """After localisation: ``t = _gN`` at the top level, t a temporary
+    assigned nowhere else and read only after it, ``_gN`` assigned nowhere
+    after it: t's reads take ``_gN`` (a local only an assignment changes), the
+    copy goes."""
+    tail = [ast.Expr(next_pc)]
+    counts = {}
+    for name in _stores(stmts):
+        counts[name] = counts.get(name, 0) + 1
+    i = 0
+    while i < len(stmts):
+        st = stmts[i]
+        name = _single_target(st)
+        v = st.value if name else None
+        if name and _temp(name) and counts.get(name) == 1 and isinstance(v, ast.Name) and \
+                v.id.startswith("_g") and v.id[2:].isdigit() and \
+                name not in _loads(stmts[:i]) and v.id not in _stores(stmts[i + 1:]):
+            r = _Replace(name, v)
+            stmts[i + 1:] = [r.visit(later) for later in stmts[i + 1:]]
+            tail[0] = r.visit(tail[0])
+            del stmts[i]
+            continue
+        i += 1
+    return stmts, tail[0].value
 
 
 _READ_ONLY_CALLS = frozenset({"_PG", "_U1", "_U2", "_U4", "_U8"})
@@ -677,8 +777,8 @@ def _specialise_word(compiled, fields, overrides, symbolic=()):
             if isinstance(n, (ast.Return, ast.FunctionDef, ast.Lambda, ast.Global,
                               ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.ClassDef)):
                 raise Untranslatable(f"{compiled.name}: {type(n).__name__} in the body")
-            if isinstance(n, ast.Name) and (n.id in BLOCK_NAMES or (
-                    n.id[:2] in ("_g", "_X") and n.id[2:].isdigit())):
+            if isinstance(n, ast.Name) and (n.id in BLOCK_NAMES or n.id.startswith("_s_") or (
+                    n.id[:2] in ("_g", "_X", "_c") and n.id[2:].isdigit())):
                 raise Untranslatable(f"{compiled.name}: name {n.id} clashes with a block local")
     module = ast.Module(body=kept, type_ignores=[])
     module = _Fold(consts, fn_globals(compiled)).visit(module)
@@ -703,6 +803,7 @@ def _specialise_word(compiled, fields, overrides, symbolic=()):
     loc = _Localise()
     stmts = [loc.visit(st) for st in stmts]
     next_pc = loc.visit(ret.value)
+    stmts, next_pc = _propagate_copies(stmts, next_pc)
     return Specialised(stmts, next_pc, True, loc.regs, stores)
 
 
