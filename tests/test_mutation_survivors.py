@@ -302,3 +302,13 @@ def test_scalar_cr_field_32_cannot_be_encoded(svisa):
     assert sv_words(svisa, "sv.mcrf 31, 0") == [0x05401800, 0x4F800000]
     with pytest.raises(SVAsmError, match="beyond CR31"):
         sv_words(svisa, "sv.mcrf 32, 0")
+
+
+def test_index_map_tables_for_some_slots_only():
+    # IndexMap.tables(n, slots): "only those" slots.  in1 comes first in the
+    # map and is not asked for; out is: its table is still built (a mutant
+    # that stopped at the first slot left out returned none)
+    from isa_ext.svp64.indexmap import IndexMap
+    m = IndexMap({"in1": [1, 0, 3, 2], "out": [3, 2, 1, 0]})
+    assert m.tables(4, slots={"out"}) == {"out": [3, 2, 1, 0]}
+    assert m.tables(2) == {"in1": [1, 0], "out": [3, 2]}
