@@ -727,22 +727,29 @@ def specialise(compiled, fields, cache=None, word=None, overrides=None):
     next block holding the same word: parsing and simplifying costs
     milliseconds.  ``overrides``: values for parameters with defaults (an
     SVP64 element's Rc=1 field ``_crf``)."""
-    sp = cache.get(word) if cache is not None else None
-    if sp is None:
-        try:
-            sp = _specialise_word(compiled, fields, overrides or {})
-        except Untranslatable as e:
-            sp = e
-        if cache is not None:
-            if len(cache) >= _CACHE_KEPT:
-                cache.clear()
-            cache[word] = sp
-    if isinstance(sp, Untranslatable):
-        raise sp
-    return sp
+    return _cached(cache, word, lambda: _specialise_word(compiled, fields, overrides or {}))
 
 
 _CACHE_KEPT = 50_000
+
+
+def _cached(cache, key, build):
+    """``build()`` memoised in ``cache`` (None: not memoised), which is emptied
+    when it reaches _CACHE_KEPT entries; an Untranslatable is remembered too
+    and raised again."""
+    got = cache.get(key) if cache is not None else None
+    if got is None:
+        try:
+            got = build()
+        except Untranslatable as e:
+            got = e
+        if cache is not None:
+            if len(cache) >= _CACHE_KEPT:
+                cache.clear()
+            cache[key] = got
+    if isinstance(got, Untranslatable):
+        raise got
+    return got
 
 
 def _specialise_word(compiled, fields, overrides, symbolic=()):
@@ -877,22 +884,12 @@ class Template:
 def specialise_template(compiled, fields, symbolic, overrides, cache=None, key=None):
     """A :class:`Template` of ``compiled`` with the names in ``symbolic``
     (``f_RT``, ``_crf``) left as register numbers to paste per element."""
-    t = cache.get(key) if cache is not None else None
-    if t is None:
-        try:
-            sp = _specialise_word(compiled, fields, overrides, tuple(symbolic))
-            if not sp.localised:
-                raise Untranslatable(f"{compiled.name}: the page sees the register file")
-            t = Template(sp, tuple(symbolic))
-        except Untranslatable as e:
-            t = e
-        if cache is not None:
-            if len(cache) >= _CACHE_KEPT:
-                cache.clear()
-            cache[key] = t
-    if isinstance(t, Untranslatable):
-        raise t
-    return t
+    def build():
+        sp = _specialise_word(compiled, fields, overrides, tuple(symbolic))
+        if not sp.localised:
+            raise Untranslatable(f"{compiled.name}: the page sees the register file")
+        return Template(sp, tuple(symbolic))
+    return _cached(cache, key, build)
 
 
 class _InlineLoads(ast.NodeTransformer):
