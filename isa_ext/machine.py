@@ -20,6 +20,26 @@ DEFAULT_MEM_LIMIT = 1 << 30
 MAX_WRITE_BYTES = 16 << 20
 
 
+class MemoryView:
+    """A Memory seen through an object that changes some accesses (a trace's log,
+    a store group's journal): the attributes it does not define are the
+    memory's, read and written, so pages that set RESERVE still reach it."""
+
+    _own = ("mem",)
+
+    def __init__(self, mem):
+        object.__setattr__(self, "mem", mem)
+
+    def __getattr__(self, name):
+        return getattr(self.mem, name)
+
+    def __setattr__(self, name, value):
+        if name in self._own:
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self.mem, name, value)
+
+
 class Memory:
     """Sparse byte-addressed memory of 4 KiB pages, zero where never written.
 
@@ -54,6 +74,16 @@ class Memory:
         # (self-modifying code is exact, with or without icbi/isync).
         self.code_words = set()
         self.on_code_write = None
+
+    @property
+    def reservation(self):
+        """The reservation as one value, (reserve, reserve_length, reserve_addr),
+        for whoever must take it back (a discarded SVP64 store group)."""
+        return self.reserve, self.reserve_length, self.reserve_addr
+
+    @reservation.setter
+    def reservation(self, value):
+        self.reserve, self.reserve_length, self.reserve_addr = value
 
     def _page(self, addr):
         key = addr >> PAGE_BITS

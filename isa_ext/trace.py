@@ -32,20 +32,20 @@ Formats:
 import json
 
 from .svp64 import svstate as SV
+from .machine import MemoryView
 
 M64 = (1 << 64) - 1
 
 
-class RecordingMemory:
+class RecordingMemory(MemoryView):
     """A view of a Memory that logs every data access (the instruction fetch
-    goes to the memory underneath).  Attribute reads and writes it does not
-    define go to the memory, so pages that set ``RESERVE`` still do."""
+    goes to the memory underneath)."""
 
     _own = ("mem", "log")
 
     def __init__(self, mem):
-        object.__setattr__(self, "mem", mem)
-        object.__setattr__(self, "log", [])
+        super().__init__(mem)
+        self.log = []
 
     def read(self, addr, n):
         v = self.mem.read(addr, n)
@@ -65,14 +65,6 @@ class RecordingMemory:
         self.mem.write_bytes(addr, data)
         self.log.append(("store", addr & M64, len(data), bytes(data)))
 
-    def __getattr__(self, name):
-        return getattr(self.mem, name)
-
-    def __setattr__(self, name, value):
-        if name in self._own:
-            object.__setattr__(self, name, value)
-        else:
-            setattr(self.mem, name, value)
 
     def take(self):
         """The accesses since the last take(), as event dicts."""

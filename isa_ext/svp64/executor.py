@@ -34,6 +34,7 @@
 from functools import lru_cache
 
 from ..errors import Trap
+from ..machine import MemoryView
 from . import remap
 from . import svstate as SV
 from .elements import M64, read_elem, write_elem
@@ -916,7 +917,7 @@ class _MemJournal:
     def __init__(self, mem):
         self.mem, self.entries = mem, []
         # a store-conditional in the group changes the reservation: taken back too
-        self.reservation = _reservation(mem)
+        self.reservation = mem.reservation
 
     def over(self, mem):
         return _JournalledMemory(mem, self.entries)
@@ -925,23 +926,17 @@ class _MemJournal:
         for addr, old in reversed(self.entries):
             self.mem.write_bytes(addr, old)
         self.entries.clear()
-        for name, value in zip(_RESERVATION, self.reservation):
-            setattr(self.mem, name, value)
+        self.mem.reservation = self.reservation
 
 
-_RESERVATION = ("reserve", "reserve_length", "reserve_addr")
-
-
-def _reservation(mem):
-    return tuple(getattr(mem, name, 0) for name in _RESERVATION)
-
-
-class _JournalledMemory:
+class _JournalledMemory(MemoryView):
     """``mem`` recording the old bytes of every write into ``entries``."""
-    __slots__ = ("mem", "entries", "little")
+
+    _own = ("mem", "entries")
 
     def __init__(self, mem, entries):
-        self.mem, self.entries, self.little = mem, entries, mem.little
+        super().__init__(mem)
+        self.entries = entries
 
     def write(self, addr, n, value):
         self.entries.append((addr, self.mem.read_bytes(addr, n)))
@@ -950,16 +945,6 @@ class _JournalledMemory:
     def write_bytes(self, addr, data):
         self.entries.append((addr, self.mem.read_bytes(addr, len(data))))
         self.mem.write_bytes(addr, data)
-
-    def __getattr__(self, name):
-        return getattr(self.mem, name)
-
-    def __setattr__(self, name, value):
-        # the reservation (stwcx. ...) is the memory's own state
-        if name in _JournalledMemory.__slots__:
-            object.__setattr__(self, name, value)
-        else:
-            setattr(self.mem, name, value)
 
 
 class _Schedule:
