@@ -139,6 +139,16 @@ def test_random_svp64_loops_run_the_same_translated_or_not(batch):
     assert stops & {"end", "step_limit"}, stops
 
 
+def _run_doubling_loop(sim):
+    """sv.add *0, *64, *64 (VL=64) three times round a bdnz loop, r(64+i) = i."""
+    sim.load_asm("loop:\n sv.add *0, *64, *64\n bdnz loop\n")
+    sim.state.svstate = SV.make(maxvl=64, vl=64)
+    for i in range(64):
+        sim.state.gpr[64 + i] = i
+    sim.state.ctr = 3
+    return sim.run()
+
+
 def test_unrolled_sv_add_loop_adds_every_element():
     # sv.add *0, *64, *64 with VL=64 doubles r64..r127 into r0..r63; set
     # r(64+i) = i: r0..r63 = 0, 2, 4, ..., 126.  Run three times by bdnz
@@ -146,12 +156,7 @@ def test_unrolled_sv_add_loop_adds_every_element():
     # operations, 6 steps (3 x (sv.add, bdnz)).
     sim = Simulator(ISA_SV, translate=True)
     sim.hot_after = 0
-    sim.load_asm("loop:\n sv.add *0, *64, *64\n bdnz loop\n")
-    sim.state.svstate = SV.make(maxvl=64, vl=64)
-    for i in range(64):
-        sim.state.gpr[64 + i] = i
-    sim.state.ctr = 3
-    res = sim.run()
+    res = _run_doubling_loop(sim)
     assert (res.stop, res.steps, sim.element_ops) == ("end", 6, 192)
     assert res.gpr[:64] == [2 * i for i in range(64)]
     block = sim._blocks[0x1000]
@@ -221,11 +226,6 @@ def test_a_record_whose_loop_fails_to_specialise_runs_the_generic_loop(monkeypat
     monkeypatch.setattr(executor, "TEMPLATE_AFTER", 1)
     isa = ISA(extensions=["base", "svp64"])  # records of its own: none specialised yet
     sim = Simulator(isa, translate=False)
-    sim.load_asm("loop:\n sv.add *0, *64, *64\n bdnz loop\n")
-    sim.state.svstate = SV.make(maxvl=64, vl=64)
-    for i in range(64):
-        sim.state.gpr[64 + i] = i
-    sim.state.ctr = 3
-    res = sim.run()
+    res = _run_doubling_loop(sim)
     assert (res.stop, res.steps, sim.element_ops) == ("end", 6, 192)
     assert res.gpr[:64] == [2 * i for i in range(64)]
