@@ -123,3 +123,67 @@ def test_an_unreachable_cluster_is_a_clear_error():
     from isa_ext.errors import IsaExtError
     with pytest.raises(IsaExtError, match="cannot reach the Dask scheduler"):
         dask_executor("tcp://127.0.0.1:9", timeout=2)
+
+
+class _RecordingExecutor:
+    """A concurrent.futures-like executor that runs a shard when it is submitted
+    and logs the order of generation, submission and collection."""
+
+    def __init__(self, log):
+        self.log = log
+
+    def submit(self, fn, spec, shard):
+        from concurrent.futures import Future
+        self.log.append(("submit", shard[0]))
+        f = Future()
+        f.set_result(("figures of", shard[0]))
+        return f
+
+
+def test_shards_are_handed_out_while_the_rest_are_generated():
+    # Generation is the serial part of a run: the first shards must reach the
+    # executor before the last is generated, and at most `window` shards may be
+    # in flight (a million-case run must not hold every case at once).
+    from isa_ext.diffcheck import parallel
+    log = []
+
+    def shards():
+        for k in range(6):
+            log.append(("generate", k))
+            yield [k]
+
+    got = []
+    for shard, part in parallel.run_shards(None, shards(), jobs=2,
+                                           executor=_RecordingExecutor(log), window=2):
+        log.append(("collect", shard[0]))
+        got.append(part)
+    assert got == [("figures of", k) for k in range(6)]   # every shard, in order
+    assert log.index(("submit", 0)) < log.index(("generate", 5))
+    for k in range(6):
+        # shard k is collected before shard k + 2 is generated: a window of two
+        if k + 2 < 6:
+            assert log.index(("collect", k)) < log.index(("generate", k + 2))
+
+
+def test_an_interrupted_parallel_run_cancels_the_queued_shards(monkeypatch):
+    # Ctrl-C while the parent waits: the pool is shut down with its queue
+    # cancelled, so no shard starts after the interrupt.
+    from concurrent.futures import ProcessPoolExecutor
+    from isa_ext.diffcheck import parallel
+    calls = []
+    real_shutdown = ProcessPoolExecutor.shutdown
+
+    def shutdown(self, wait=True, *, cancel_futures=False):
+        calls.append(cancel_futures)
+        return real_shutdown(self, wait=wait, cancel_futures=cancel_futures)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "shutdown", shutdown)
+    monkeypatch.setattr(parallel, "_pipeline", _interrupting_pipeline)
+    with pytest.raises(KeyboardInterrupt):
+        list(parallel.run_shards(None, iter([[1]]), jobs=2))
+    assert calls and calls[0] is True
+
+
+def _interrupting_pipeline(executor, spec, shards, window):
+    raise KeyboardInterrupt
+    yield  # a generator, as the real one

@@ -2,12 +2,17 @@
 
 The parent generates every case (one seeded generator, so the cases are the
 serial run's), cuts them into shards and merges the shards' figures in order.
+Shards are handed out as they are generated, so the workers run the first
+ones while the parent still generates the rest (generation is the serial
+part of a run), and at most a window of them is in flight, so a long run
+holds a bounded number of cases.
 Where a shard runs is the executor's business: in this process
 (``jobs=1``), a ``concurrent.futures.ProcessPoolExecutor`` (``jobs=N``), or
 any other ``concurrent.futures.Executor``, such as the one a Dask
 ``distributed.Client`` hands out for an existing cluster (:func:`dask_executor`,
 the optional ``cluster`` extra).  No scheduling of our own.
 """
+import collections
 import functools
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -51,21 +56,37 @@ def run_shard(spec, cases, isa=None):
     return part
 
 
-def run_shards(spec, shards, jobs=1, executor=None, isa=None):
-    """The shards' figures, in shard order."""
+def run_shards(spec, shards, jobs=1, executor=None, isa=None, window=None):
+    """Yield ``(shard, figures)`` for each shard of the iterable ``shards``, in
+    order.  ``window``: how many shards may be in flight (default four per
+    process, or 256 on an external executor, whose size we do not know)."""
     if jobs < 1:
         raise IsaExtError("--jobs must be >= 1")
     if executor is None and jobs == 1:
-        return [run_shard(spec, s, isa) for s in shards]
+        for s in shards:
+            yield s, run_shard(spec, s, isa)
+        return
     if executor is not None:
-        return _collect(executor, spec, shards)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return _collect(pool, spec, shards)
+        yield from _pipeline(executor, spec, shards, window or 256)
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    try:
+        yield from _pipeline(pool, spec, shards, window or 4 * jobs)
+    finally:
+        # Interrupted or failed: queued shards need not run.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _collect(executor, spec, shards):
-    futures = [executor.submit(run_shard, spec, s) for s in shards]
-    return [f.result() for f in futures]
+def _pipeline(executor, spec, shards, window):
+    pending = collections.deque()
+    for s in shards:
+        pending.append((s, executor.submit(run_shard, spec, s)))
+        if len(pending) >= window:
+            s0, f = pending.popleft()
+            yield s0, f.result()
+    while pending:
+        s0, f = pending.popleft()
+        yield s0, f.result()
 
 
 def dask_executor(address, timeout=30):

@@ -265,7 +265,9 @@ class DiffCheck:
         figures.assembler_rejects.update(bad)
         return [t for t in targets if t.mnemonic not in bad]
 
-    def make_cases(self, targets, count):
+    def iter_cases(self, targets, count):
+        """The run's cases, generated one at a time (the order, and so the
+        generator's draws, are the same however they are consumed)."""
         rng = self.gen.rng
         # mffs copies FPSCR[FR] into an FPR; QEMU never sets FR (docs/fpscr.md), so
         # after another FP instruction in a sequence it would differ for that reason.
@@ -275,16 +277,15 @@ class DiffCheck:
         # sequence cannot guarantee.
         plain = [t for t in targets if t.family == "plain" and t.row.mnemonic != "divde"
                  and not t.row.mnemonic.startswith(("mffs", "mtfsf"))]
-        cases, order = [], []
+        order = []
         for i in range(count):
             if plain and rng.random() < self.sequences:
-                cases.append(self.gen.sequence_case(plain, i))
+                yield self.gen.sequence_case(plain, i)
                 continue
             if not order:
                 order = list(targets)
                 rng.shuffle(order)
-            cases.append(self.gen.case_for(order.pop(), i))
-        return cases
+            yield self.gen.case_for(order.pop(), i)
 
     # -- run -----------------------------------------------------------------
     def run(self, count, jobs=1, executor=None, progress=None):
@@ -303,11 +304,10 @@ class DiffCheck:
             raise tools.ToolMissing(missing[0])
         with tempfile.TemporaryDirectory(prefix="isa_ext_diffcheck_") as work:
             targets = self.probe(self.plan(figures), figures, work)
-            cases = self.make_cases(targets, count) if targets else []
-        shards = [cases[b:b + self.batch] for b in range(0, len(cases), self.batch)]
-        parts = parallel.run_shards(parallel.ShardSpec.of(self), shards, jobs, executor,
-                                    isa=self.isa)
-        for shard, part in zip(shards, parts):
+        cases = self.iter_cases(targets, count) if targets else iter(())
+        shards = _batches(cases, self.batch)
+        for shard, part in parallel.run_shards(parallel.ShardSpec.of(self), shards, jobs,
+                                               executor, isa=self.isa):
             figures.merge(part, self.max_reports)
             if progress is not None:
                 progress.advance(len(shard), where=f"{figures.batches} ELF(s)")
@@ -428,6 +428,18 @@ class DiffCheck:
             prior = expected
         return Mismatch(case, len(case.insns) - 1, result.initial, result.expected,
                         result.actual, result.differences(), result.stop)
+
+
+def _batches(items, size):
+    """Lists of ``size`` consecutive items (the last one shorter)."""
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _clone(case, index):
