@@ -126,3 +126,32 @@ def test_cr_fields_within_cr0_7_on_request():
     wide = random_lines(isa, 3, 60, rows=rows, groups=())
     assert any(int(re.sub(r"\*", "", op)) >= 8 for ln in wide
                for op in ln.split(" ", 1)[1].split(", ")[:1])
+
+
+def test_jobs_split_the_programs_over_isacaller_processes(isacaller, svisa, monkeypatch):
+    # --jobs 2: the same programs, half to each of two ISACaller processes, and
+    # ISACaller's final states (the oracle's side, not isa_ext's) exactly the
+    # serial run's
+    rows, options = D.scope_options(svisa, "core")
+    serial = D.differential(svisa, isacaller.root, 7, 6, rows=rows, per_case=2, **options)
+    chunks = []
+    real = D.run_isacaller
+
+    def spy(root, cases, **kw):
+        chunks.append([c.index for c in cases])
+        return real(root, cases, **kw)
+
+    monkeypatch.setattr(D, "run_isacaller", spy)
+    split = D.differential(svisa, isacaller.root, 7, 6, rows=rows, per_case=2, jobs=2,
+                           **options)
+    assert sorted(chunks) == [[0, 1, 2], [3, 4, 5]]
+    assert [o.case.lines for o in split] == [o.case.lines for o in serial]
+    assert [o.theirs for o in split] == [o.theirs for o in serial]
+    assert [o.differences for o in split] == [o.differences for o in serial]
+
+
+def test_cli_rejects_jobs_below_one_against_isacaller(capsys):
+    from isa_ext.cli import main
+    assert main(["diffcheck", "--against", "isacaller", "--isacaller", "/nonexistent",
+                 "--jobs", "0"]) == 2
+    assert "--jobs" in capsys.readouterr().err

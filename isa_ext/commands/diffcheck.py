@@ -8,6 +8,7 @@
     isa-ext diffcheck --c tests/c            # the C program suite, -O0 and -O2
     isa-ext diffcheck --against isacaller --isacaller DIR --cases 300 --scope core
     isa-ext diffcheck --against isacaller --profile openpower-isa --scope all
+    isa-ext diffcheck --against isacaller --cases 3000 --jobs 2   # 2 ISACaller processes
 
 Exit status 0 when everything agrees, 1 on any mismatch, 2 on bad input or a
 missing tool.
@@ -26,8 +27,9 @@ def register(sub):
                    help="write a reproducer .s file per mismatch into DIR")
     p.add_argument("--batch", type=int, default=500, help="cases per ELF (500)")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="run the ELF batches over N processes (1); the report is the "
-                        "serial run's for the same seed")
+                   help="run the ELF batches (with --against isacaller: the programs) "
+                        "over N processes (1); the report is the serial run's for the "
+                        "same seed")
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="submit the batches to the Dask scheduler at ADDRESS "
                         "(tcp://host:8786; needs isa_ext[cluster]); the report is the "
@@ -149,7 +151,7 @@ def _run_isacaller(args):
         outcomes = isacaller.differential(isa, os.path.abspath(root), args.seed, args.cases,
                                           rows=rows, per_case=args.per_case,
                                           vertical=args.vertical, progress=progress,
-                                          **options)
+                                          jobs=args.jobs, **options)
     counts = Counter()
     for o in outcomes:
         kind = isacaller.classify(o)

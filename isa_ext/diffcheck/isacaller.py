@@ -10,11 +10,13 @@ process takes a whole batch, with one decoder and one simulation for all cases
 Both run the same words (isa_ext's assembler, proven byte-exact with libre-soc's
 by ``tests/test_libresoc_asm.py``), so a mismatch is a difference in semantics.
 """
+from concurrent.futures import ThreadPoolExecutor
 import json
 import random
 import re
 from dataclasses import dataclass, field
 
+from ..errors import IsaExtError
 from .libresoc import run_python
 from ..svp64.record import xlen_rows
 from .svp64_lines import random_lines, sv_rows
@@ -441,22 +443,31 @@ def classify(outcome):
     return "differ"
 
 
-def differential(isa, root, seed, count, rows=None, per_case=3, progress=None,
+def differential(isa, root, seed, count, rows=None, per_case=3, progress=None, jobs=1,
                  **line_options):
     """[Outcome] for ``count`` random cases (``line_options``: those of
     :func:`.svp64_lines.random_lines`); ``progress`` (isa_ext.progress.Progress
-    or None) hears of each case isa_ext has run."""
+    or None) hears of each case isa_ext has run.  ``jobs`` > 1 splits the cases
+    over that many ISACaller processes (ISACaller is the slow side; each case
+    starts from a fresh simulator, so the outcomes are the serial run's)."""
+    if jobs < 1:
+        raise IsaExtError("--jobs must be >= 1")
     cases = make_cases(isa, seed, count, rows=rows, per_case=per_case, **line_options)
     if progress is not None:
         progress.where = "ISACaller running every case"
-    theirs = run_isacaller(root, cases)
-    outcomes = []
-    for case, t in zip(cases, theirs):
-        ours = run_isa_ext(isa, case)
-        outcomes.append(Outcome(case, ours, t, compare(ours, t)))
-        if progress is not None:
-            progress.advance(where=f"isa_ext, case {case.index}")
-    return outcomes
+    size = -(-len(cases) // jobs) or 1
+    chunks = [cases[k:k + size] for k in range(0, len(cases), size)]
+    # Threads suffice: each chunk's work is an ISACaller subprocess.  isa_ext
+    # runs its side meanwhile.
+    with ThreadPoolExecutor(max_workers=max(1, len(chunks))) as pool:
+        futures = [pool.submit(run_isacaller, root, chunk) for chunk in chunks]
+        ours = []
+        for case in cases:
+            ours.append(run_isa_ext(isa, case))
+            if progress is not None:
+                progress.advance(where=f"isa_ext, case {case.index}")
+        theirs = [t for f in futures for t in f.result()]
+    return [Outcome(case, o, t, compare(o, t)) for case, o, t in zip(cases, ours, theirs)]
 
 
 __all__ = ["Case", "Outcome", "make_cases", "run_isa_ext", "run_isacaller", "run_batch",
