@@ -75,6 +75,12 @@ class Profile:
     #: each element is "discarded" (normal.mdwn: "stores CRs but not the
     #: result") or "stored" as well (ISACaller)
     rc1_results: str = "discarded"
+    #: data-dependent fail-first truncates VL at the failing "destination"
+    #: element (normal.mdwn: "the new VL comprises a contiguous vector of
+    #: results", plus one with VLi) or at the "source" step (ISACaller's
+    #: check_ffirst: VL = srcstep + VLi, arithmetic rows only); they differ
+    #: under a source predicate
+    ffirst_vl_step: str = "destination"
     #: VLi of Rc=1 data-dependent fail-first (``sv.add./ff=lt/vli``): the
     #: failing element is included ("honoured", normal.mdwn "VLi 1 inv
     #: CR-bit") or VLi reads as 0 ("ignored": ISACaller's RM decoder sets VLi
@@ -143,7 +149,7 @@ PROFILES = {
         cr_field_subvl="step", cr_field_zeroing="none",
         crop_rows=r"(cmp|cr)|(mfcr|mfocrf|mtcrf|mtocrf)$", reverse_subvl="reversed",
         ffirst_scalar_sources="once", ffirst_vli_zz=True, pages="openpower_isa",
-        svp64_xer="isacaller", ffirst_cr_vector_rows=r"addg6s$",
+        svp64_xer="isacaller", ffirst_cr_vector_rows=r"addg6s$", ffirst_vl_step="source",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

@@ -388,6 +388,28 @@ def test_mask_register_written_by_an_element(isas):
     assert run(isas["openpower-isa"], line, regs, vl=4).gpr[8:12] == [128, 0, 128, 0]
 
 
+@pytest.mark.parametrize("mask, r16, spec_r3_6, isacaller_r3_6", [
+    # sv.addi/m=r3 *3, *16, 0, VL=4: element 0 copies r16 into r3, the mask.
+    # ISACaller moves to the next element under the mask it read for this
+    # element (src_iterate, caller.py; the loop ends when it enables nothing
+    # further), then skips again under the mask read anew (svstate_pre_inc).
+    # r3 = 0b0001 -> 0b1111: the old mask ends the loop, r4..r6 stay 0.
+    (0b0001, 0b1111, [0xF, 0, 0, 0], [0xF, 0, 0, 0]),
+    # r3 = 0b1001 -> 0b1111: the old mask moves to element 3 (r6 = r19), the
+    # new one keeps it; elements 1 and 2 never run
+    (0b1001, 0b1111, [0xF, 0, 0, 19], [0xF, 0, 0, 19]),
+    # r3 = 0b1001 -> 0b0001: element 3, reached under the old mask, is off in
+    # the new one; the spec reads the mask once and runs it
+    (0b1001, 0b0001, [1, 0, 0, 19], [1, 0, 0, 0]),
+])   # the ISACaller columns run on openpower-isa 3cb597b9, 2026-11-24
+def test_mask_register_written_ends_or_moves_the_loop(isas, mask, r16, spec_r3_6,
+                                                       isacaller_r3_6):
+    regs = {3: mask, 16: r16, 17: 17, 18: 18, 19: 19}
+    line = ["sv.addi/m=r3 *3, *16, 0"]
+    assert run(isas["spec"], line, regs, vl=4).gpr[3:7] == spec_r3_6
+    assert run(isas["openpower-isa"], line, regs, vl=4).gpr[3:7] == isacaller_r3_6
+
+
 def test_mask_register_written_mid_element(isas):
     # SUBVL = 2, VL = 2: sv.ori/vec2/m=r3 *3, *16, 0, r3 = 0b11, r16..r19 =
     # 0b10, 0x17, 0x18, 0x19.  Element 0's first sub-element writes r3 = 0b10.
@@ -432,6 +454,35 @@ def test_rc1_fail_first_results(isas, line, spec_regs, isacaller_regs, vl):
         res = run(isas[name], [line], regs, vl=4)
         assert res.gpr[0:4] == want, name
         assert SV.get(res.state.svstate, "vl") == vl, name
+
+
+@pytest.mark.parametrize("line, mask, sources, spec_vl, isacaller_vl", [
+    # A source predicate packs the enabled sources into consecutive
+    # destinations, so the failing result's destination element trails its
+    # source step.  r30 = 0b1110: sources 1, 2, 3 (6, 0, 7) go to destinations
+    # 0, 1, 2; destination 1 (from source 2) is 0 and fails ff=RC1 (EQ).
+    # normal.mdwn: "the new VL comprises a contiguous vector of results", plus
+    # the failing one with VLi: VL = 1 + 1 = 2.  ISACaller's check_ffirst
+    # (caller.py) sets VL = srcstep + VLi = 2 + 1 = 3 (run on openpower-isa
+    # 3cb597b9, 2026-11-24: SVSTATE 0x080c...).
+    ("sv.rldicl/ff=RC1/vli/sm=r30 *81, *17, 0, 0", 0b1110, (0, 6, 0, 7), 2, 3),
+    # r30 = 0b1011: sources 0, 1, 3 (5, 6, 0) to destinations 0, 1, 2; the
+    # failing result is destination 2 (source 3): VL 3 against 4
+    ("sv.rldicl/ff=RC1/vli/sm=r30 *81, *17, 0, 0", 0b1011, (5, 6, 7, 0), 3, 4),
+    # without VLi the failing element is left out: destination 1 against
+    # source step 2
+    ("sv.rldicl/ff=RC1/sm=r30 *81, *17, 0, 0", 0b1110, (0, 6, 0, 7), 1, 2),
+    # a destination predicate alone: sources 0, 1 (5, 0) go to destinations
+    # 1, 2 (0b1110); destination 2 fails: VL 2 (destination 0 masked out, 1
+    # passed) against ISACaller's srcstep 1 (SVSTATE 0x0804... on ISACaller)
+    ("sv.rldicl/ff=RC1/dm=r30 *81, *17, 0, 0", 0b1110, (5, 0, 6, 7), 2, 1),
+])
+def test_fail_first_vl_under_a_source_predicate(isas, line, mask, sources, spec_vl,
+                                                isacaller_vl):
+    regs = {30: mask, **{17 + i: v for i, v in enumerate(sources)}}
+    for name, want in (("spec", spec_vl), ("openpower-isa", isacaller_vl)):
+        res = run(isas[name], [line], regs, vl=4)
+        assert SV.get(res.state.svstate, "vl") == want, name
 
 
 @pytest.mark.parametrize("line, spec_value, isacaller_value", [
@@ -602,6 +653,24 @@ LIVE = [
      {3: 0b101, 66: 9, 67: 9, 68: 9, 72: 256, 73: 512, 74: 1024}, 0),
     (["setvl 0,0,3,0,1,1", "sv.add./ff=so/vli/m=r3 *66, *72, *75"],
      {3: 2, 66: 9, 67: 9, 68: 9, 72: 256, 73: 512, 74: 1024}, 0),
+    # mask_read: the programs of test_mask_register_written_ends_or_moves_the_loop
+    (["setvl 0,0,4,0,1,1", "sv.addi/m=r3 *3, *16, 0"], {3: 1, 16: 15, 17: 17, 18: 18, 19: 19},
+     0),
+    (["setvl 0,0,4,0,1,1", "sv.addi/m=r3 *3, *16, 0"], {3: 9, 16: 15, 17: 17, 18: 18, 19: 19},
+     0),
+    (["setvl 0,0,4,0,1,1", "sv.addi/m=r3 *3, *16, 0"], {3: 9, 16: 1, 17: 17, 18: 18, 19: 19},
+     0),
+    # ffirst_vl_step: the programs of test_fail_first_vl_under_a_source_predicate
+    (["setvl 0,0,4,0,1,1", "sv.rldicl/ff=RC1/vli/sm=r30 *81, *17, 0, 0"],
+     {30: 0b1110, 17: 0, 18: 6, 19: 0, 20: 7}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.rldicl/ff=RC1/vli/sm=r30 *81, *17, 0, 0"],
+     {30: 0b1011, 17: 5, 18: 6, 19: 7, 20: 0}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.rldicl/ff=RC1/sm=r30 *81, *17, 0, 0"],
+     {30: 0b1110, 17: 0, 18: 6, 19: 0, 20: 7}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.rldicl/ff=RC1/dm=r30 *81, *17, 0, 0"],
+     {30: 0b1110, 17: 5, 18: 0, 19: 6, 20: 7}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.extsw/ff=RC1/sm=r30/dm=r10 *81, *17"],
+     {30: 7, 10: 14, 17: 5, 18: 6, 19: 0, 20: 7}, 0),
     # cr_field_zeroing, crop_rows
     (["setvl 0,0,3,0,1,1", "sv.cmpl/m=r3/dz *0, 1, *23, 57"],
      {3: 0b101, 23: 5, 24: 100, 25: 200, 57: 100}, 0xFFFFFFFF),

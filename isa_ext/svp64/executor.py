@@ -443,16 +443,24 @@ class SVInsn:
             done += 1
             if vf:
                 break
-            if reread:
-                smask, dmask = masks()
             srcstep, ssub = step_on(srcstep, ssub, vl, subvl, pack)
             srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
             dststep, dsub = step_on(dststep, dsub, vl, subvl, unpack)
             dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
-            if reread and subvl > 1:
-                # a mask bit cleared by this element's own earlier sub-element
-                srcstep, ssub = settle_mid_element(smask, srcstep, ssub, vl, sskip, pack)
-                dststep, dsub = settle_mid_element(dmask, dststep, dsub, vl, dskip, unpack)
+            if reread:
+                # ISACaller moves on under the masks read for this element (its
+                # post-increment, where the loop ends when they enable nothing
+                # further), then under the masks read anew (the pre-increment
+                # of the next element)
+                smask, dmask = masks()
+                srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
+                dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
+                if subvl > 1:
+                    # a mask bit cleared by this element's own earlier sub-element
+                    srcstep, ssub = settle_mid_element(smask, srcstep, ssub, vl, sskip,
+                                                       pack)
+                    dststep, dsub = settle_mid_element(dmask, dststep, dsub, vl, dskip,
+                                                       unpack)
             if stop is not None:  # fail-first: truncate VL
                 sv = SV.put(sv, "vl", stop)
                 break
@@ -621,7 +629,7 @@ class SVInsn:
                     if back:
                         s.gpr[:] = back[0]
                         s.fpr[:] = back[1]
-                return dststep + (1 if r.vli else 0)
+                return (srcstep if rec.ffirst_vl_at_source else dststep) + (1 if r.vli else 0)
         return None
 
     def _call(self, s, CIA, args, crf, ks, kd, szero, tables):

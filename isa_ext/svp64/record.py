@@ -404,6 +404,9 @@ class SVRecord:
         # normal-mode RC1 fail-first: the result is discarded (spec) or stored
         # as well (ISACaller)
         self.rc1_stores = isa.profile.rc1_results == "stored"
+        # (ISACaller's LD/ST fail-first truncates at the destination element)
+        self.ffirst_vl_at_source = (isa.profile.ffirst_vl_step == "source"
+                                    and self.kind != "ldst")
         if r.mode == "ffirst":
             if self.kind == "ldst":
                 self.ffcr = ("rc1", None)
