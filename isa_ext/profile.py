@@ -81,6 +81,12 @@ class Profile:
     #: check_ffirst: VL = srcstep + VLi, arithmetic rows only); they differ
     #: under a source predicate
     ffirst_vl_step: str = "destination"
+    #: data-dependent fail-first with SUBVL > 1 and no VLi: a failing
+    #: sub-element's group is "discarded", the results of its earlier
+    #: sub-elements too (VL counts whole groups), or those are "kept"
+    #: (ISACaller writes each sub-element as it goes and withholds only the
+    #: failing one's); arithmetic rows only
+    ffirst_subvl_group: str = "discarded"
     #: VLi of Rc=1 data-dependent fail-first (``sv.add./ff=lt/vli``): the
     #: failing element is included ("honoured", normal.mdwn "VLi 1 inv
     #: CR-bit") or VLi reads as 0 ("ignored": ISACaller's RM decoder sets VLi
@@ -150,6 +156,7 @@ PROFILES = {
         crop_rows=r"(cmp|cr)|(mfcr|mfocrf|mtcrf|mtocrf)$", reverse_subvl="reversed",
         ffirst_scalar_sources="once", ffirst_vli_zz=True, pages="openpower_isa",
         svp64_xer="isacaller", ffirst_cr_vector_rows=r"addg6s$", ffirst_vl_step="source",
+        ffirst_subvl_group="kept",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

@@ -388,6 +388,21 @@ def test_mask_register_written_by_an_element(isas):
     assert run(isas["openpower-isa"], line, regs, vl=4).gpr[8:12] == [128, 0, 128, 0]
 
 
+def test_fail_first_group_under_subvl(isas):
+    # sv.add./ff=eq/vec2 *11, *16, *24, VL=2, SUBVL=2, r16.. = 1, 0, 5, 6
+    # (r24.. = 0): sub-element 0 of group 0 gives 1, sub-element 1 gives 0,
+    # whose CR field (EQ) ends the loop: VL = 0 either way.  The spec counts VL
+    # in whole groups, so group 0 is discarded, its first result too (r11 stays
+    # 9); ISACaller writes each sub-element as it goes and withholds only the
+    # failing one (r11 = 1; run on openpower-isa 3cb597b9, 2026-11-24)
+    regs = {16: 1, 17: 0, 18: 5, 19: 6, 11: 9, 12: 9, 13: 9, 14: 9}
+    line = ["sv.add./ff=eq/vec2 *11, *16, *24"]
+    for name, want in (("spec", [9, 9, 9, 9]), ("openpower-isa", [1, 9, 9, 9])):
+        res = run(isas[name], line, regs, vl=2)
+        assert res.gpr[11:15] == want, name
+        assert SV.get(res.state.svstate, "vl") == 0, name
+
+
 @pytest.mark.parametrize("mask, r16, spec_r3_6, isacaller_r3_6", [
     # sv.addi/m=r3 *3, *16, 0, VL=4: element 0 copies r16 into r3, the mask.
     # ISACaller moves to the next element under the mask it read for this
@@ -653,6 +668,11 @@ LIVE = [
      {3: 0b101, 66: 9, 67: 9, 68: 9, 72: 256, 73: 512, 74: 1024}, 0),
     (["setvl 0,0,3,0,1,1", "sv.add./ff=so/vli/m=r3 *66, *72, *75"],
      {3: 2, 66: 9, 67: 9, 68: 9, 72: 256, 73: 512, 74: 1024}, 0),
+    # ffirst_subvl_group: the program of test_fail_first_group_under_subvl
+    (["setvl 0,0,2,0,1,1", "sv.add./ff=eq/vec2 *11, *16, *24"],
+     {16: 1, 17: 0, 18: 5, 19: 6, 11: 9, 12: 9, 13: 9, 14: 9}, 0),
+    (["setvl 0,0,2,0,1,1", "sv.rlwinm/vec3/ff=RC1 *11, *93, 13, 0, 0"],
+     {93: 0x7FFFFFFF, 11: 5, 12: 5, 13: 5}, 0),
     # mask_read: the programs of test_mask_register_written_ends_or_moves_the_loop
     (["setvl 0,0,4,0,1,1", "sv.addi/m=r3 *3, *16, 0"], {3: 1, 16: 15, 17: 17, 18: 18, 19: 19},
      0),

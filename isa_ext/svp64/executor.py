@@ -406,7 +406,8 @@ class SVInsn:
                 crk = cr_steps(start)
             elif rec.cr_field_by_step:
                 crk = cr_steps((srcstep, ssub, dststep, dsub))
-            if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf):
+            if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf) \
+                    and not rec.ffirst_group_kept:
                 # fail-first over sub-vectors: a failing sub-element discards its
                 # group, and a store group's earlier memory writes too
                 s.sv_group = (CIA, (list(s.gpr), list(s.fpr)),
@@ -562,7 +563,8 @@ class SVInsn:
                 return dststep
         snap = None
         rc1 = rec.ffcr is not None and rec.ffcr[0] == "rc0" and r.rc1
-        if rc1 or (rec.ffcr is not None and not r.vli and r.subvl == 1):
+        alone = r.subvl == 1 or rec.ffirst_group_kept  # the failing element alone undone
+        if rc1 or (rec.ffcr is not None and not r.vli and alone):
             # RC1: the result is never stored; otherwise the failing element's
             # register results are discarded (CR kept)
             snap = (list(s.gpr), list(s.fpr))
@@ -625,7 +627,7 @@ class SVInsn:
             if ((crval >> (3 - r.cr_sel)) & 1) != r.inv:
                 if not r.vli:
                     group = _open_group(s, CIA) if r.subvl > 1 else None
-                    back = snap if r.subvl == 1 else (group[1] if group else None)
+                    back = snap if alone else (group[1] if group else None)
                     if back:
                         s.gpr[:] = back[0]
                         s.fpr[:] = back[1]

@@ -407,6 +407,8 @@ class SVRecord:
         # (ISACaller's LD/ST fail-first truncates at the destination element)
         self.ffirst_vl_at_source = (isa.profile.ffirst_vl_step == "source"
                                     and self.kind != "ldst")
+        self.ffirst_group_kept = (isa.profile.ffirst_subvl_group == "kept"
+                                  and self.kind != "ldst")
         if r.mode == "ffirst":
             if self.kind == "ldst":
                 self.ffcr = ("rc1", None)
