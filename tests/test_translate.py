@@ -559,3 +559,29 @@ def test_block_holds_cr_and_state_in_locals_only_where_nothing_else_sees_them(li
     _rename, crs, crs_written, attrs, attrs_written = _state_locals([(0x1000, 4, None,
                                                                       _Body(lines))])
     assert (crs, crs_written, attrs, attrs_written) == want
+
+
+def test_a_superblock_ends_at_its_branch_back_to_the_start():
+    # r3 counts 0..5 round the loop (cmpdi/bne back to "loop" at 0x1004);
+    # the li's after it run once, when the loop ends: the loop's block is
+    # its three instructions, and the code after it a block of its own, so
+    # no pass of the loop writes back r4 or r5.  Values by hand: r3 = 5
+    # (five passes), r4 = 1, r5 = 2; steps 1 + 3 x 5 + 2 = 18.
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = 0
+    sim.load_asm("li 3, 0\nloop:\n addi 3, 3, 1\n cmpdi 3, 5\n bne loop\n li 4, 1\n li 5, 2\n")
+    res = sim.run()
+    assert (res.stop, res.steps, res.gpr[3], res.gpr[4], res.gpr[5]) == ("end", 18, 5, 1, 2)
+    assert sim._blocks[0x1004].mnemonics == ["addi", "cmpi", "bc"]
+    assert "_g4" not in sim._blocks[0x1004].source
+
+
+def test_constant_targets_of_a_conditional_branch():
+    # bne at 0x100c back 8 bytes (BD = -2): taken to 0x1004, else 0x1010
+    from isa_ext.translate.block import _constant_targets
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = 0
+    sim.load_asm("li 3, 0\nloop:\n addi 3, 3, 1\n cmpdi 3, 5\n bne loop\n")
+    sim.run()
+    pc, _size, _d, sp = sim._blocks[0x1004].insns[-1]
+    assert pc == 0x100c and _constant_targets(sp, pc) == {0x1004, 0x1010}

@@ -69,6 +69,7 @@ def _gather(sim, start, end):
     out, namespace = [], {}
     pc = start
     elements = side_exits = 0
+    sets_svstate = False
     while len(out) < MAX_LENGTH:
         if out and pc == end:
             break
@@ -77,6 +78,11 @@ def _gather(sim, start, end):
         except (Trap, IsaExtError):
             break
         if length == 8:
+            if sets_svstate:
+                # its specialisation follows the SVSTATE seen now, which an
+                # earlier instruction of the block changes (setvl): a block of
+                # its own, translated when it is reached under that SVSTATE
+                break
             try:
                 suffix = sim.state.mem.read_word(pc + 4)
                 d = isa.decode(suffix)
@@ -104,15 +110,22 @@ def _gather(sim, start, end):
             break  # two pages whose global names differ: not one namespace
         namespace.update((k, g[k]) for k in used)
         out.append((pc, length, d, sp))
+        sets_svstate = sets_svstate or any(_SETS_SVSTATE.search(t) for t in sp.lines)
         if not sp.falls_through:
             side_exits += 1
-            if side_exits > MAX_SIDE_EXITS or not _may_fall_through(sp):
+            if side_exits > MAX_SIDE_EXITS or not _may_fall_through(sp) or \
+                    start in _constant_targets(sp, pc):
+                # (a branch back to the start closes a loop: what follows it
+                # runs once per loop exit, and its registers would only add
+                # to every pass's write-backs)
                 break
         pc += length
     return out, namespace
 
 
 _CIA = re.compile(r"\bCIA\b")
+_SETS_SVSTATE = re.compile(r"\bs\.svstate\s*=[^=]")
+_NIA_CONST = re.compile(r"NIA = ([-+&|^<>()\w\s*]+)$")
 # plain int attributes of the state a block may hold in locals ``_s_<name>``
 _STATE_LOCALS = ("so", "ov", "ca", "ov32", "ca32", "ctr", "lr", "tar", "msr")
 _STATE_ATTR = re.compile(r"(?<![\w.])s\.(" + "|".join(_STATE_LOCALS) + r")\b")
@@ -136,6 +149,26 @@ def _may_fall_through(sp):
     superblock leaving where the branch is taken."""
     return sp.next_src is not None and bool(
         set(re.findall(r"[A-Za-z_]\w*", sp.next_src)) - {"CIA"})
+
+
+def _constant_targets(sp, pc):
+    """The addresses a branch at ``pc`` may go to that its lines spell as
+    constants (``NIA = <constant expression>``, CIA being ``pc``)."""
+    out = set()
+    for text in sp.lines + ["NIA = " + (sp.next_src or "0")]:
+        m = _NIA_CONST.match(text.strip())
+        if m:
+            try:
+                tree = ast.parse(_CIA.sub(str(pc), m.group(1)), mode="eval")
+            except SyntaxError:
+                continue
+            if all(isinstance(n, (ast.Expression, ast.BinOp, ast.Constant, ast.operator))
+                   for n in ast.walk(tree)):
+                try:
+                    out.add(eval(compile(tree, "<target>", "eval"), {"__builtins__": {}}))
+                except (ArithmeticError, ValueError, TypeError):
+                    pass
+    return out
 
 
 def translate(sim, start, end):

@@ -525,7 +525,7 @@ def _const_branches(node, name):
         if len(arm) != 1:
             return False
         st = arm[0]
-        if st is node.orelse[0] and isinstance(st, ast.If):
+        if arm is node.orelse and isinstance(st, ast.If):
             if not _const_branches(st, name):
                 return False
         elif not (_single_target(st) == name and _is_int_const(st.value)):
