@@ -344,7 +344,7 @@ def test_a_region_that_fails_to_translate_leaves_its_blocks_unchained(monkeypatc
     # the hand-worked answer (as test_trap_in_a_region_...), the failure kept
     import isa_ext.translate.block as block
 
-    def broken(members):
+    def broken(members, code_cache=None):
         raise RecursionError("too deep")
     monkeypatch.setattr(block, "translate_region", broken)
     sim = chained(trap_at=10)
@@ -585,3 +585,60 @@ def test_constant_targets_of_a_conditional_branch():
     sim.run()
     pc, _size, _d, sp = sim._blocks[0x1004].insns[-1]
     assert pc == 0x100c and _constant_targets(sp, pc) == {0x1004, 0x1010}
+
+
+def test_simulators_of_one_isa_share_compiled_blocks():
+    # the same program in two simulators of one ISA: the second's block runs
+    # the code object compiled for the first (its own function and names),
+    # with the same result: r3 counts to 5 (see the superblock test above)
+    isa = ISA(extensions=["base"])
+    runs = []
+    for _ in range(2):
+        sim = Simulator(isa, translate=True)
+        sim.hot_after = 0
+        sim.load_asm("li 3, 0\nloop:\n addi 3, 3, 1\n cmpdi 3, 5\n bne loop\n")
+        assert sim.run().gpr[3] == 5
+        runs.append(sim._blocks[0x1004].run)
+    assert runs[0] is not runs[1] and runs[0].__code__ is runs[1].__code__
+
+
+@pytest.mark.parametrize("offset, width, hits", [
+    # 0x1000 + offset: where the store goes; the program's words are
+    # 0x1000..0x101b, nop at 0x100c, addi 5, 5, 1 at 0x1010
+    (0x20, "std", False),   # the same page as the code, past its last word
+    (0x10, "stw", True),    # onto addi 5, 5, 1
+    (0x0c, "std", True),    # 8 bytes onto the nop (rewritten as nop) and the addi
+])
+def test_a_translated_store_forgets_the_code_exactly_when_it_hits_a_decoded_word(
+        offset, width, hits):
+    # the loop runs the addi and the store twice (CTR = 2), translated from
+    # the first pass (hot_after 0).  The store writes "addi 5, 5, 100" (for
+    # std: little-endian, the nop's word in the low half, the addi's in the
+    # high half): one that hits makes the second pass run the new addi,
+    # r5 = 1 + 100; one that misses leaves addi 5, 5, 1 twice, r5 = 2.
+    # Steps: li, li, mtctr, nop, then 2 x (addi, store, bdnz) = 10.
+    w = word_of("addi 5, 5, 100")
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = 0
+    sim.load_asm(f"li 7, 0x1000\nli 8, 2\nmtctr 8\nnop\nloop:\n addi 5, 5, 1\n"
+                 f" {width} 6, {offset}(7)\n bdnz loop\n")
+    sim.state.gpr[6] = word_of("nop") | w << 32 if width == "std" else w
+    res = sim.run()
+    assert (res.stop, res.steps) == ("end", 10)
+    assert res.gpr[5] == (101 if hits else 2)
+    assert (sim._blocks.get(0x1010) is not None) == (not hits)  # forgotten on a hit
+
+
+def test_code_store_checks_every_word_an_unaligned_store_covers():
+    # 8 bytes at 0x100e cover the words 0x100c (its last two bytes), 0x1010
+    # (whole) and 0x1014 (its first two): only 0x1010 watched, still a hit
+    from isa_ext.machine import Memory
+    forgotten = []
+    m = Memory()
+    m.watch_code(0x1010, 0x1014)
+    m.on_code_write = lambda: forgotten.append(1)
+    assert m.code_pages == {1}
+    m.code_store(0x1016, 8)  # 0x1016..0x101d: past the word
+    assert forgotten == [] and m.code_words
+    m.code_store(0x100e, 8)
+    assert forgotten == [1] and not m.code_words and not m.code_pages

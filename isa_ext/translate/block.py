@@ -177,14 +177,15 @@ def translate(sim, start, end):
     insns, namespace = _gather(sim, start, end)
     if not insns:
         return None
-    source, run = _compile([(start, insns)], namespace, f"block@0x{start:x}", region=False)
+    source, run = _compile([(start, insns)], namespace, f"block@0x{start:x}", region=False,
+                           code_cache=code_cache_of(sim.isa))
     last_pc, last_size = insns[-1][:2]
     return Block(start, len(insns), run, source,
                  [("sv." if size == 8 else "") + d.mnemonic for _, size, d, _ in insns],
                  last_pc + last_size, insns, namespace)
 
 
-def translate_region(members):
+def translate_region(members, code_cache=None):
     """One function running the blocks ``members`` (the first is the entry)
     with a dispatch on ``_nia`` between them, registers held in locals from
     entry to the exit: a :class:`Block` per member, each entering the one
@@ -197,7 +198,7 @@ def translate_region(members):
                 return None
     head = members[0]
     source, run = _compile([(b.start, b.insns) for b in members], namespace,
-                           f"region@0x{head.start:x}", region=True)
+                           f"region@0x{head.start:x}", region=True, code_cache=code_cache)
     out = []
     for b in members:
         entry = Block(b.start, b.length, functools.partial(run, _nia=b.start), source,
@@ -279,9 +280,22 @@ def _locals_info(sp):
     return info
 
 
-def _compile(entries, namespace, name, region):
+def code_cache_of(isa):
+    """Compiled block sources, kept by the ISA (as its specialised words):
+    a code object holds no machine state (each block binds its own names), so
+    every simulator of this ISA running the same code (a test suite, a
+    campaign, a program run again) compiles a block once."""
+    return isa.__dict__.setdefault("_translate_code", {})
+
+
+# compiled sources kept (the cache is emptied when full: bounds its memory)
+CODE_CACHE_KEPT = 512
+
+
+def _compile(entries, namespace, name, region, code_cache=None):
     """(source, run) for blocks ``entries`` [(start, insns)]: one block
-    (``region`` false) or a region of several."""
+    (``region`` false) or a region of several; the code object from
+    ``code_cache`` (source -> code) where the same source was compiled."""
     every = [t for _, insns in entries for t in insns]
     regs = sorted(set().union(*(sp.regs for *_, sp in every)))
     # an SVP64 instruction's executor call may change any register: all reloaded
@@ -318,6 +332,8 @@ def _compile(entries, namespace, name, region):
         emit(1, "_U1, _U2, _U4, _U8, _P1, _P2, _P4, _P8 = _ACCESS[M.little]")
     if any_store:
         emit(1, "_cw = M.code_words")
+    if "_cp" in used:
+        emit(1, "_cp = M.code_pages")
     for r in regs:
         emit(1, f"_g{r} = G[{r}]")
     for k in crs:
@@ -367,7 +383,14 @@ def _compile(entries, namespace, name, region):
     ns["_LINES"] = {no: tag for no, (_, tag) in enumerate(lines, 1) if tag is not None}
     ns["_AFTER"] = after
     ns["_Memory"], ns["_no_page"], ns["_ACCESS"] = Memory, _no_page, _ACCESS
-    exec(compile(source, f"<isa_ext:{name}>", "exec"), ns)
+    code = code_cache.get(source) if code_cache is not None else None
+    if code is None:
+        code = compile(source, f"<isa_ext:{name}>", "exec")
+        if code_cache is not None:
+            if len(code_cache) >= CODE_CACHE_KEPT:
+                code_cache.clear()
+            code_cache[source] = code
+    exec(code, ns)
     return source, ns["run"]
 
 
