@@ -553,12 +553,39 @@ class _Body:
     (["CRF[0] = 1", "v_x = CRF[(1)]"], ([], [], [], [])),
     # the CR file handed on whole: no CR locals
     (["CRF[2] = 1", "v_x = _cr_pack(CRF)"], ([], [], [], [])),
+    # the state handed to a call on a line of its own (svstep's
+    # _svstate_next, an executor call after the CALL marker): held, the
+    # block writing its locals back before that line and reading them after
+    (["s.svstate = 5", "v_x = _next(s, 0, 0)", "CRF[0] = s.sv_end"],
+     ([0], [0], ["sv_end", "svstate"], ["svstate"])),
+    (["s.svstate = 5", "#CALL _r = _X0(s, 4096)"], ([], [], ["svstate"], ["svstate"])),
+    # ... but not inside an expression (no line of its own to wrap)
+    (["s.svstate = 5", "v_x = _next(s, 0, 0) + 1"], ([], [], [], [])),
 ])
 def test_block_holds_cr_and_state_in_locals_only_where_nothing_else_sees_them(lines, want):
     from isa_ext.translate.block import _state_locals
     _rename, crs, crs_written, attrs, attrs_written = _state_locals([(0x1000, 4, None,
                                                                       _Body(lines))])
     assert (crs, crs_written, attrs, attrs_written) == want
+
+
+def test_vertical_first_loop_holds_svstate_in_a_local_and_counts_exactly():
+    # the VF loop of bench_svp64 (sv.add, svstep., bc) over VL=4, r(64+i) =
+    # i + 1: r0, r2, r3 = 2, 6, 8 (r1 = 0, svstep.'s step value written
+    # after the element), 4 element operations, 12 steps; SVSTATE leaves
+    # vertical-first mode at the end (the svstep appendix: the end of the
+    # loop clears vfirst) with its steps back at 0, so it is make(VL=4) alone
+    from isa_ext.svp64 import svstate as SV
+    sim = Simulator(ISA(extensions=["base", "svp64"]), translate=True)
+    sim.hot_after = 0
+    sim.load_asm("loop:\n sv.add *0, *64, *64\n svstep. 1, 0, 1, 0\n bc 4, 3, loop\n")
+    for i in range(4):
+        sim.state.gpr[64 + i] = i + 1
+    sim.state.svstate = SV.make(maxvl=4, vl=4, vfirst=1)
+    res = sim.run()
+    assert (res.stop, res.steps, sim.element_ops) == ("end", 12, 4)
+    assert res.gpr[:4] == [2, 0, 6, 8] and sim.state.svstate == SV.make(maxvl=4, vl=4)
+    assert "_s_svstate = s.svstate" in sim._blocks[0x1000].source
 
 
 def test_a_superblock_ends_at_its_branch_back_to_the_start():

@@ -127,9 +127,14 @@ _CIA = re.compile(r"\bCIA\b")
 _SETS_SVSTATE = re.compile(r"\bs\.svstate\s*=[^=]")
 _NIA_CONST = re.compile(r"NIA = ([-+&|^<>()\w\s*]+)$")
 # plain int attributes of the state a block may hold in locals ``_s_<name>``
-_STATE_LOCALS = ("so", "ov", "ca", "ov32", "ca32", "ctr", "lr", "tar", "msr")
+_STATE_LOCALS = ("so", "ov", "ca", "ov32", "ca32", "ctr", "lr", "tar", "msr",
+                 "svstate", "sv_end", "sv_loopends", "sv_loop")
 _STATE_ATTR = re.compile(r"(?<![\w.])s\.(" + "|".join(_STATE_LOCALS) + r")\b")
 _CR_FIELD = re.compile(r"\bCRF\[(\d+)\]")
+# a line handing the state on whole: ``[x = ]f(s[, ...])`` (an executor call,
+# a helper such as svstep's _svstate_next); the block's locals go back to the
+# state before it and are read again after it
+_S_CALL = re.compile(r"^(?:[A-Za-z_]\w* = )?[A-Za-z_]\w*\(s(?:, [^()]*)?\)$")
 _ASSIGNS_CIA = re.compile(r"\bCIA\s*(=[^=]|[-+*/|&^%<>]+=)")
 
 
@@ -212,12 +217,13 @@ def _state_locals(every):
     """(rename, CR fields, their written ones, state attributes, their written
     ones): constant CR fields ``CRF[k]`` as locals ``_ck`` and the plain
     state attributes (_STATE_LOCALS) as ``_s_<name>``, held like the GPRs from
-    entry to every exit.  Only when every instruction is localised (no line
-    runs with the register file authoritative) and nothing else could reach
-    the CR file or the state (no other ``CRF``, no other ``s``): each kind
-    separately."""
+    entry to every exit.  Only when nothing else could reach the CR file or
+    the state (no other ``CRF``, no other ``s`` but lines handing ``s`` to a
+    call, _S_CALL, around which the block writes its locals back and reads
+    them again): each kind separately.  The state locals are live across an
+    instruction that is not localised (its GPRs in the register file) too."""
     infos = [_locals_info(sp) for *_, sp in every]
-    if not all(sp.localised for *_, sp in every) or None in infos:
+    if None in infos:
         return (lambda t: t), [], [], [], []
     cr_ok = not any(i[4] for i in infos)
     st_ok = not any(i[5] for i in infos)
@@ -244,9 +250,8 @@ def _locals_info(sp):
     if info is not False:
         return info
     try:
-        if any(t.lstrip().startswith((FLUSH, RELOAD, CALL.strip())) for t in sp.lines):
-            raise SyntaxError("an SVP64 executor call: lines the block expands itself")
-        tree = ast.parse("\n".join(sp.lines + [sp.next_src or ""]))
+        text = "\n".join(_plain_lines(sp.lines) + [sp.next_src or ""])
+        tree = ast.parse(text)
     except SyntaxError:
         info = None
     else:
@@ -268,13 +273,23 @@ def _locals_info(sp):
                 if not isinstance(n.ctx, ast.Load):
                     attrs_w.add(n.attr)
                 held.add(id(n.value))
+        n_calls = 0
+        for st in ast.walk(tree):
+            c = getattr(st, "value", None) if isinstance(st, (ast.Assign, ast.Expr)) else None
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.args and \
+                    isinstance(c.args[0], ast.Name) and c.args[0].id == "s" and \
+                    (isinstance(st, ast.Expr) or len(st.targets) == 1 and
+                     isinstance(st.targets[0], ast.Name)):
+                held.add(id(c.args[0]))
+                n_calls += 1
         other = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
                  n.id in ("CRF", "s") and id(n) not in held}
-        # the renaming is textual (rename in _state_locals): it must find
-        # exactly what the tree holds (not ``CRF[(0)]``, not a string's text)
-        text = "\n".join(sp.lines + [sp.next_src or ""])
+        # the renaming and the calls' write-backs are textual (_state_locals,
+        # _emit_block): they must find exactly what the tree holds (not
+        # ``CRF[(0)]``, not a string's text, each call a line of its own)
         cr_other = "CRF" in other or len(_CR_FIELD.findall(text)) != n_cr
-        s_other = "s" in other or len(_STATE_ATTR.findall(text)) != n_attr
+        s_other = "s" in other or len(_STATE_ATTR.findall(text)) != n_attr or \
+            sum(1 for t in text.split("\n") if _S_CALL.match(t.strip())) != n_calls
         info = (crs, crs_w, attrs, attrs_w, cr_other, s_other)
     sp._locals_info = info
     return info
@@ -292,6 +307,20 @@ def code_cache_of(isa):
 CODE_CACHE_KEPT = 512
 
 
+def _plain_lines(lines):
+    """An instruction's lines as Python: markers FLUSH and RELOAD as ``pass``,
+    a CALL line its statement."""
+    out = []
+    for t in lines:
+        bare = t.lstrip()
+        if bare in (FLUSH, RELOAD):
+            t = t[:len(t) - len(bare)] + "pass"
+        elif bare.startswith(CALL):
+            t = t[:len(t) - len(bare)] + bare[len(CALL):]
+        out.append(t)
+    return out
+
+
 def _compile(entries, namespace, name, region, code_cache=None):
     """(source, run) for blocks ``entries`` [(start, insns)]: one block
     (``region`` false) or a region of several; the code object from
@@ -302,20 +331,36 @@ def _compile(entries, namespace, name, region, code_cache=None):
     reload = regs if any(CALL in t for *_, sp in every for t in sp.lines) else None
     written = sorted(set().union(*(sp.written for *_, sp in every)))
     any_store = any(sp.stores for *_, sp in every)
-    lines = []  # (text, tag); tag (done in pass, pc or None for _nia, locals live)
+    # (text, tag); tag (done in pass, pc or None for _nia, GPR locals live,
+    # CR and state locals live): what the exception handler writes back
+    lines = []
 
     def emit(depth, text, tag=None):
         lines.append((_IND * depth + text, tag))
 
     rename, crs, crs_written, attrs, attrs_written = _state_locals(every)
 
-    def flush(depth, tag, which=written):
-        for r in which:
+    def flush_regs(depth, tag):
+        for r in written:
             emit(depth, f"G[{r}] = _g{r}", tag)
+
+    def flush_state(depth, tag):
         for k in crs_written:
             emit(depth, f"CRF[{k}] = _c{k}", tag)
         for a in attrs_written:
             emit(depth, f"s.{a} = _s_{a}", tag)
+
+    def reload_state(depth, tag):
+        for k in crs:
+            emit(depth, f"_c{k} = CRF[{k}]", tag)
+        for a in attrs:
+            emit(depth, f"_s_{a} = s.{a}", tag)
+
+    def flush(depth, tag):
+        flush_regs(depth, tag)
+        flush_state(depth, tag)
+
+    ops = _Ops(emit, flush, flush_regs, flush_state, reload_state, bool(crs or attrs))
 
     first = entries[0][0]
     emit(0, f"def run(s, _budget, _nia={first}):" if region else "def run(s, _budget):")
@@ -344,7 +389,7 @@ def _compile(entries, namespace, name, region, code_cache=None):
     if not region:
         emit(1, f"_nia = {first}")
     emit(1, "try:")
-    after = (0, None, True)
+    after = (0, None, True, True)
     emit(2, "while True:", after)
     if region:
         # the dispatch between the region's blocks: a block runs whole or not
@@ -357,24 +402,26 @@ def _compile(entries, namespace, name, region, code_cache=None):
             emit(3, f"{'if' if k == 0 else 'elif'} _nia == {start}:", after)
             emit(4, f"if _n + {len(insns)} > _budget:", after)
             emit(5, "break", after)
-            _emit_block(emit, flush, 4, start, insns, regs, reload, any_store, after, region,
-                        rename)
+            _emit_block(ops, 4, start, insns, regs, reload, any_store, after, region, rename)
         emit(3, "else:", after)
         emit(4, "break", after)
         flush(2, after)
         emit(2, "return _nia, _n", after)
     else:
-        _emit_block(emit, flush, 3, first, entries[0][1], regs, reload, any_store, after,
-                    region, rename)
+        _emit_block(ops, 3, first, entries[0][1], regs, reload, any_store, after, region,
+                    rename)
         # every exit breaks out of the loop to one write-back (a flush per exit
         # made long blocks' source, and their compile time, grow with exits x registers)
         flush(2, after)
         emit(2, "return _nia, _n", after)
     emit(1, "except BaseException as _e:")
     emit(2, "_t = _LINES.get(_e.__traceback__.tb_lineno, _AFTER)")
-    if written or crs_written or attrs_written:
+    if written:
         emit(2, "if _t[2]:")
-        flush(3, None)
+        flush_regs(3, None)
+    if crs_written or attrs_written:
+        emit(2, "if _t[3]:")
+        flush_state(3, None)
     emit(2, "_e.isa_ext_block = (_n + _t[0], _nia if _t[1] is None else _t[1])")
     emit(2, "raise")
     source = "\n".join(text for text, _ in lines) + "\n"
@@ -394,18 +441,28 @@ def _compile(entries, namespace, name, region, code_cache=None):
     return source, ns["run"]
 
 
-def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after, region,
-                rename):
+class _Ops:
+    """What _emit_block emits with: ``emit``, the write-backs and the
+    reload of the CR and state locals; ``held``: whether there are such."""
+
+    def __init__(self, emit, flush, flush_regs, flush_state, reload_state, held):
+        self.emit, self.flush, self.flush_regs = emit, flush, flush_regs
+        self.flush_state, self.reload_state, self.held = flush_state, reload_state, held
+
+
+def _emit_block(ops, base, start, insns, regs, reload, any_store, after, region, rename):
     """One block's instructions at indentation ``base``.  A block alone loops
     back to its start itself and otherwise writes its registers back and
     returns; in a region every exit goes to the region's dispatch
     (``continue``), which leaves the region for an address outside it."""
+    emit, flush = ops.emit, ops.flush
     length = len(insns)
     for i, (pc, size, d, sp) in enumerate(insns):
-        live = (i, pc, True)
+        live = (i, pc, True, True)
         if not sp.localised:  # the page uses G itself: registers there while it runs
-            flush(base, live)
-        tag = live if sp.localised else (i, pc, False)
+            ops.flush_regs(base, live)
+        tag = live if sp.localised else (i, pc, False, True)
+        handed = (i, pc, False, False)  # the state handed on whole: all in s
         # one pass of each pattern over the whole body (translation time counts
         # in a short program's run): none of them spans a line
         body = rename("\n".join(sp.lines))
@@ -423,9 +480,24 @@ def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after,
                 flush(depth, tag)
             elif bare == RELOAD:
                 for r in reload:
-                    emit(depth, f"_g{r} = G[{r}]", (i, pc, False))
-            elif bare.startswith(CALL):
-                emit(depth, bare[len(CALL):], (i, pc, False))
+                    emit(depth, f"_g{r} = G[{r}]", (i, pc, False, True))
+            elif bare.startswith(CALL):  # (the registers are in G: a FLUSH, or not localised)
+                if ops.held:
+                    ops.flush_state(depth, tag)
+                emit(depth, bare[len(CALL):], handed)
+                if ops.held:
+                    ops.reload_state(depth, handed)
+            elif ops.held and _S_CALL.match(bare):
+                # a call handed the state: everything there while it runs
+                if sp.localised:
+                    flush(depth, tag)
+                else:
+                    ops.flush_state(depth, tag)
+                emit(base, text, handed)
+                ops.reload_state(depth, handed)
+                if sp.localised:
+                    for r in regs:
+                        emit(depth, f"_g{r} = G[{r}]", handed)
             else:
                 emit(base, text, tag)
         if i == length - 1:
@@ -443,7 +515,7 @@ def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after,
                 emit(base + 1, "break", tag)  # to the one write-back after the loop
         if not sp.localised:
             for r in regs:
-                emit(base, f"_g{r} = G[{r}]", (i, pc, False))
+                emit(base, f"_g{r} = G[{r}]", (i, pc, False, True))
         if sp.stores and i < length - 1:
             emit(base, "if not _cw:", tag)  # a store hit decoded code: fetch again
             emit(base + 1, f"_n += {i + 1}", tag)
