@@ -356,11 +356,27 @@ def _compile(entries, namespace, name, region, code_cache=None):
         for a in attrs:
             emit(depth, f"_s_{a} = s.{a}", tag)
 
+    counts = "_eo" in set().union(*(sp.names for *_, sp in every))
+
+    def flush_counts(depth, tag):
+        # SVP64 element operations: counted in _eo, added where the block
+        # leaves or hands the state to a call (the executor counts on from
+        # _sim.element_ops, and an element-level interrupt is asked for there)
+        if counts:
+            emit(depth, "_sim.element_ops += _eo", tag)
+            emit(depth, "_eo = 0", tag)
+
+    def reload_counts(depth, tag):
+        if counts:  # (a call may have delivered the interrupt asked for)
+            emit(depth, "_noirq = _sim.interrupt_after is None", tag)
+
     def flush(depth, tag):
         flush_regs(depth, tag)
         flush_state(depth, tag)
+        flush_counts(depth, tag)
 
-    ops = _Ops(emit, flush, flush_regs, flush_state, reload_state, bool(crs or attrs))
+    ops = _Ops(emit, flush, flush_regs, flush_state, reload_state, bool(crs or attrs),
+               flush_counts, reload_counts)
 
     first = entries[0][0]
     emit(0, f"def run(s, _budget, _nia={first}):" if region else "def run(s, _budget):")
@@ -385,6 +401,12 @@ def _compile(entries, namespace, name, region, code_cache=None):
         emit(1, f"_c{k} = CRF[{k}]")
     for a in attrs:
         emit(1, f"_s_{a} = s.{a}")
+    if counts:
+        # an element-level interrupt is asked for between runs (gdb, the
+        # caller) and delivered by the executor, which then raises: it
+        # cannot appear while the block runs
+        emit(1, "_noirq = _sim.interrupt_after is None")
+        emit(1, "_eo = 0")
     emit(1, "_n = 0")
     if not region:
         emit(1, f"_nia = {first}")
@@ -422,6 +444,8 @@ def _compile(entries, namespace, name, region, code_cache=None):
     if crs_written or attrs_written:
         emit(2, "if _t[3]:")
         flush_state(3, None)
+    if counts:
+        emit(2, "_sim.element_ops += _eo")
     emit(2, "_e.isa_ext_block = (_n + _t[0], _nia if _t[1] is None else _t[1])")
     emit(2, "raise")
     source = "\n".join(text for text, _ in lines) + "\n"
@@ -445,9 +469,11 @@ class _Ops:
     """What _emit_block emits with: ``emit``, the write-backs and the
     reload of the CR and state locals; ``held``: whether there are such."""
 
-    def __init__(self, emit, flush, flush_regs, flush_state, reload_state, held):
+    def __init__(self, emit, flush, flush_regs, flush_state, reload_state, held,
+                 flush_counts, reload_counts):
         self.emit, self.flush, self.flush_regs = emit, flush, flush_regs
         self.flush_state, self.reload_state, self.held = flush_state, reload_state, held
+        self.flush_counts, self.reload_counts = flush_counts, reload_counts
 
 
 def _emit_block(ops, base, start, insns, regs, reload, any_store, after, region, rename):
@@ -484,17 +510,21 @@ def _emit_block(ops, base, start, insns, regs, reload, any_store, after, region,
             elif bare.startswith(CALL):  # (the registers are in G: a FLUSH, or not localised)
                 if ops.held:
                     ops.flush_state(depth, tag)
+                ops.flush_counts(depth, tag)
                 emit(depth, bare[len(CALL):], handed)
                 if ops.held:
                     ops.reload_state(depth, handed)
+                ops.reload_counts(depth, handed)
             elif ops.held and _S_CALL.match(bare):
                 # a call handed the state: everything there while it runs
                 if sp.localised:
                     flush(depth, tag)
                 else:
                     ops.flush_state(depth, tag)
+                    ops.flush_counts(depth, tag)
                 emit(base, text, handed)
                 ops.reload_state(depth, handed)
+                ops.reload_counts(depth, handed)
                 if sp.localised:
                     for r in regs:
                         emit(depth, f"_g{r} = G[{r}]", handed)

@@ -16,7 +16,7 @@ from ..pseudocode import library
 
 # names a block (block.py) uses itself, besides its GPR locals _gN
 BLOCK_NAMES = frozenset({"_n", "_nia", "_t", "_e", "_cw", "_budget", "_LINES", "_AFTER",
-                         "_k", "_r", "_sim", "_Trap", "_with_steps",
+                         "_k", "_r", "_sim", "_Trap", "_with_steps", "_eo", "_noirq",
                          "_PG", "_a", "_p", "_o", "_pk", "_cp", "_U1", "_U2", "_U4", "_U8",
                          "_P1", "_P2", "_P4", "_P8"})
 # the lines a compiled page opens with; the block opens with them once
