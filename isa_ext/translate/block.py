@@ -250,6 +250,12 @@ def _locals_info(sp):
     if info is not False:
         return info
     try:
+        if getattr(sp, "elements", 0) > 1:
+            # unrolled SVP64 elements keep the block out of CR and state
+            # locals: reading them through (tens of ms for 64 elements, at
+            # each translation, as an SVP64 instruction's lines are built
+            # for each block) costs more than the locals save
+            raise SyntaxError("unrolled elements")
         text = "\n".join(_plain_lines(sp.lines) + [sp.next_src or ""])
         tree = ast.parse(text)
     except SyntaxError:
