@@ -20,7 +20,9 @@ Engines: qemu-ppc64le (its rate is the difference of two iteration counts over
 the difference of their wall times, so start-up cancels out); isa_ext on
 this CPython and on PyPy (``--pypy``, default $ISA_EXT_PYPY or ``pypy3``, used
 when isa_ext imports there), each in a fresh process timing ``Simulator.run``
-of the whole ELF after a warm-up run (PyPy's JIT); ISACaller (``--isacaller``,
+of the whole ELF after a warm-up run (PyPy's JIT; a simulator of the same ISA,
+so the timed run finds its translated blocks compiled), by the wall clock and
+by the process's CPU time; ISACaller (``--isacaller``,
 default $ISA_EXT_ISACALLER or /work/isacaller; a short scalar run timed inside
 its process, differenced over two iteration counts).
 
@@ -46,15 +48,18 @@ AS, LD, QEMU = "powerpc64le-linux-gnu-as", "powerpc64le-linux-gnu-ld", "qemu-ppc
 HF_PER_ITER = 16      # sv.add instructions per HF loop iteration
 VL = 64
 ENGINES = ("qemu", "cpython", "pypy", "isacaller")
-COLUMNS = ("program", "engine", "rate", "unit", "engine/QEMU", "engine/CPython")
+COLUMNS = ("program", "engine", "rate", "unit", "engine/QEMU", "engine/CPython",
+           "rate by CPU time")
 
 # iterations per program and engine: (full, --quick); large enough that a
 # full run takes a second or more on each engine
 SIZES = {
     "qemu": {"scalar": ((10**8, 10**9), (10**6, 10**7)),
              "hf": ((10**5, 10**6), (10**3, 10**4))},
-    "cpython": {"scalar": (10**6, 2 * 10**4), "hf": (400, 8), "vf": (200, 4)},
-    "pypy": {"scalar": (10**7, 2 * 10**4), "hf": (4000, 8), "vf": (2000, 4)},
+    # (the VF loop's 200 outer iterations, 39 k instructions, ran in 15 ms on
+    # CPython: its translation and first, untranslated passes were a sixth of that)
+    "cpython": {"scalar": (10**6, 2 * 10**4), "hf": (400, 8), "vf": (2000, 4)},
+    "pypy": {"scalar": (10**7, 2 * 10**4), "hf": (4000, 8), "vf": (20000, 4)},
 }
 ISACALLER_ITERATIONS = (5, 25)
 
@@ -146,12 +151,12 @@ def worker(elf, warm_steps):
     warm.run(max_steps=warm_steps)
     sim = Simulator(isa=isa)
     sim.load_elf(elf)
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     res = sim.run(max_steps=10**10)
-    dt = time.perf_counter() - t
+    dt, dc = time.perf_counter() - t, time.process_time() - c
     if res.stop != "exit" or res.exit_status != 0:
         raise SystemExit(f"{elf}: {res!r}")
-    return {"steps": res.steps, "seconds": dt}
+    return {"steps": res.steps, "seconds": dt, "cpu_seconds": dc}
 
 
 def memory_worker(elf, small, big):
@@ -254,23 +259,27 @@ def isacaller_rate(root):
 # --- the report --------------------------------------------------------------------
 
 def isa_ext_rates(python, engine, work, quick):
-    """{program: (rate, unit)} for isa_ext under ``python``."""
+    """{program: rate} for isa_ext under ``python`` (wall clock), and the same by
+    the process's CPU time (steadier on a shared machine)."""
     sizes = {p: SIZES[engine][p][quick] for p in ("scalar", "hf", "vf")}
-    out = {}
+    out, cpu = {}, {}
     elf = build(scalar_source(sizes["scalar"]), work, f"scalar_{engine}")
     r = in_process(python, "--worker", elf, 1000 if quick else 200_000)
     if r["steps"] != 3 * sizes["scalar"] + 6:  # li, lis, ori, the loop, the exit
         raise SystemExit(f"scalar loop: {r['steps']} steps")
     out["scalar"] = r["steps"] / r["seconds"]
+    cpu["scalar"] = r["steps"] / r["cpu_seconds"]
     elf = build(hf_source(sizes["hf"]), work, f"hf_{engine}")
     r = in_process(python, "--worker", elf, 100 if quick else 2000)
     out["hf"] = VL * HF_PER_ITER * sizes["hf"] / r["seconds"]
+    cpu["hf"] = VL * HF_PER_ITER * sizes["hf"] / r["cpu_seconds"]
     elf = build(vf_source(sizes["vf"]), work, f"vf_{engine}")
     r = in_process(python, "--worker", elf, 400 if quick else 20_000)
     if r["steps"] != vf_steps(sizes["vf"]):
         raise SystemExit(f"VF loop: {r['steps']} steps, expected {vf_steps(sizes['vf'])}")
     out["vf"] = r["steps"] / r["seconds"]
-    return out
+    cpu["vf"] = r["steps"] / r["cpu_seconds"]
+    return out, cpu
 
 
 UNITS = {"scalar": "insn/s", "hf": "elem-op/s", "vf": "insn/s"}
@@ -319,6 +328,7 @@ def main(argv=None):
     quick = 1 if args.quick else 0
     load_before = os.getloadavg()[0]  # other work on the machine slows every engine
     rates = {}  # (program, engine) -> rate
+    cpu_rates = {}  # the same for isa_ext by its process's CPU time
     notes = []
     with tempfile.TemporaryDirectory(prefix="isa_ext_compare_") as work:
         if "qemu" in engines:
@@ -328,12 +338,14 @@ def main(argv=None):
             rates["hf", "qemu"] = qemu_rate(work, "hf", hf_scalar_equivalent,
                                             q["hf"][quick], VL * HF_PER_ITER)
         if "cpython" in engines:
-            for prog, r in isa_ext_rates(sys.executable, "cpython", work, quick).items():
-                rates[prog, "cpython"] = r
+            wall, cpu = isa_ext_rates(sys.executable, "cpython", work, quick)
+            for prog, r in wall.items():
+                rates[prog, "cpython"], cpu_rates[prog, "cpython"] = r, cpu[prog]
         if "pypy" in engines:
             if imports_isa_ext(args.pypy):
-                for prog, r in isa_ext_rates(args.pypy, "pypy", work, quick).items():
-                    rates[prog, "pypy"] = r
+                wall, cpu = isa_ext_rates(args.pypy, "pypy", work, quick)
+                for prog, r in wall.items():
+                    rates[prog, "pypy"], cpu_rates[prog, "pypy"] = r, cpu[prog]
             else:
                 notes.append(f"PyPy: {args.pypy!r} absent or cannot import isa_ext "
                              "(--pypy PYTHON)")
@@ -354,16 +366,18 @@ def main(argv=None):
           f"{load_before:.1f} before / {os.getloadavg()[0]:.1f} after; "
           f"{'--quick: sizes too small to measure' if quick else 'one run each'}")
     print(f"{COLUMNS[0]:28} {COLUMNS[1]:30} {COLUMNS[2]:>15} {COLUMNS[3]:10} "
-          f"{COLUMNS[4]:>12} {COLUMNS[5]:>15}")
+          f"{COLUMNS[4]:>12} {COLUMNS[5]:>15} {COLUMNS[6]:>17}")
     for prog in ("scalar", "hf", "vf"):
         for eng in ENGINES:
             r = rates.get((prog, eng))
             if r is None:
                 continue
             name = names[eng] + (" (64 scalar adds)" if prog == "hf" and eng == "qemu" else "")
+            c = cpu_rates.get((prog, eng))
             print(f"{TITLES[prog]:28} {name:30} {r:15,.0f} {UNITS[prog]:10} "
                   f"{ratio(r, rates.get((prog, 'qemu'))):>12} "
-                  f"{ratio(r, rates.get((prog, 'cpython'))):>15}")
+                  f"{ratio(r, rates.get((prog, 'cpython'))):>15} "
+                  f"{'-' if c is None else format(c, ',.0f'):>17}")
     print(f"memory (CPython, scalar loop): RSS {mem['rss_small'] / 1024:.1f} MiB after "
           f"{mem['small']:,} steps, {mem['rss_big'] / 1024:.1f} MiB after {mem['big']:,} "
           f"steps (growth {(mem['rss_big'] - mem['rss_small']) / 1024:+.1f} MiB)")

@@ -60,7 +60,6 @@ class Memory:
         self.pages = {}
         self.little = little
         self.limit = limit
-        self.writes = 0  # counts stores; lets callers notice code modification
         # the load-and-reserve reservation (lwarx ... stwcx.): live flag, length
         # in bytes, address.  A single-thread model: the reservation is lost by
         # a store-conditional and, as Book II 1.7.3.1 lets an implementation
@@ -73,7 +72,34 @@ class Memory:
         # calls on_code_write() so that the next fetch decodes the new bytes
         # (self-modifying code is exact, with or without icbi/isync).
         self.code_words = set()
+        # the pages (address >> PAGE_BITS) of those words, or more (a page
+        # stays listed until the words are forgotten): a translated block's
+        # store looks its page up here and checks the words only on a hit
+        self.code_pages = set()
         self.on_code_write = None
+
+    def watch_code(self, start, end):
+        """Watch the bytes [start, end) as decoded code (on_code_write on a
+        store into them)."""
+        self.code_words.update(range(start >> 2, (end + 3) >> 2))
+        self.code_pages.update(range(start >> PAGE_BITS, ((end - 1) >> PAGE_BITS) + 1))
+
+    def forget_code(self):
+        """Stop watching any code (the simulator forgot what it decoded)."""
+        self.code_words.clear()
+        self.code_pages.clear()
+
+    def code_store(self, addr, n):
+        """After a store of ``n`` bytes at ``addr`` that wrote memory itself (a
+        translated block's inline store): whether it hit decoded code, which
+        is then forgotten as Memory.write forgets it."""
+        words = self.code_words
+        first, last = addr >> 2, (addr + n - 1) >> 2
+        if first in words or last in words or (
+                last - first > 1 and any(first <= w <= last for w in words)):
+            self.forget_code()
+            if self.on_code_write is not None:
+                self.on_code_write()
 
     @property
     def reservation(self):
@@ -150,15 +176,8 @@ class Memory:
                 k = min(PAGE_SIZE - o, n - pos)
                 self._page(a)[o:o + k] = data[pos:pos + k]
                 pos += k
-        self.writes += 1
-        words = self.code_words
-        if words and data:  # per store: two set look-ups while code is decoded
-            first, last = addr >> 2, (addr + len(data) - 1) >> 2
-            if first in words or last in words or (
-                    last - first > 1 and any(first <= w <= last for w in words)):
-                words.clear()
-                if self.on_code_write is not None:
-                    self.on_code_write()
+        if self.code_words and data:  # per store: two set look-ups while code is decoded
+            self.code_store(addr, len(data))
 
     def read(self, addr, n):
         addr &= M64
@@ -181,15 +200,8 @@ class Memory:
         self.reserve = 0
         p[off:off + n] = (value & ((1 << (8 * n)) - 1)).to_bytes(
             n, "little" if self.little else "big")
-        self.writes += 1
-        words = self.code_words
-        if words:
-            first, last = addr >> 2, (addr + n - 1) >> 2
-            if first in words or last in words or (
-                    last - first > 1 and any(first <= w <= last for w in words)):
-                words.clear()
-                if self.on_code_write is not None:
-                    self.on_code_write()
+        if addr >> PAGE_BITS in self.code_pages:  # (one page: off + n <= PAGE_SIZE)
+            self.code_store(addr, n)
 
     def read_word(self, addr):
         """An instruction word (4 bytes, in the memory's byte order)."""

@@ -177,7 +177,6 @@ class Simulator:
         self._blocks_end = None
         # runs of a new block before chaining the loop through it (0: no chaining)
         self.region_after = REGION_AFTER
-        self._mem_writes_seen = 0
         self.tracer = None  # callable(event dict) for --trace
         self.diagnostics = []
         self.interrupt_after = None  # element operations before an injected interrupt
@@ -233,7 +232,7 @@ class Simulator:
     def invalidate(self):
         """Forget decoded instructions (stores into decoded code do it already)."""
         self._forget_decoded()
-        self.state.mem.code_words.clear()
+        self.state.mem.forget_code()
 
     def _forget_decoded(self):
         """Memory.on_code_write: a store hit decoded code, forget all of it."""
@@ -347,7 +346,7 @@ class Simulator:
         blocks[pc] = b
         mem = self.state.mem
         last = b.end if b is not None else pc + 4
-        mem.code_words.update(range(pc >> 2, last >> 2))
+        mem.watch_code(pc, last)
         mem.on_code_write = self._forget_decoded
         return b
 
@@ -357,7 +356,7 @@ class Simulator:
         again become one region function (translate.block.translate_region),
         entered at any of them, so the loop runs with its registers in locals
         and without the dispatcher between its blocks."""
-        from .translate.block import translate_region
+        from .translate.block import code_cache_of, translate_region
         blocks = self._blocks
 
         def plain(pc):
@@ -388,7 +387,7 @@ class Simulator:
             b.watch = self.region_after << min(b.tries, 12)
             return
         try:
-            entries = translate_region(members)
+            entries = translate_region(members, code_cache_of(self.isa))
         except Exception as e:  # noqa: BLE001 - as for a block: the blocks run unchained
             self.translation_failures.append((b.start, f"region: {type(e).__name__}: {e}"))
             return
@@ -418,7 +417,7 @@ class Simulator:
         self._cache[pc] = fn  # prefixed (8-byte) handlers return CIA + 8 themselves
         # a store into these bytes forgets every decoded instruction (machine.Memory)
         mem = self.state.mem
-        mem.code_words.update(range(pc >> 2, (pc + length + 3) >> 2))
+        mem.watch_code(pc, pc + length)
         mem.on_code_write = self._forget_decoded
         return fn
 

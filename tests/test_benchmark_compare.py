@@ -25,7 +25,7 @@ def test_quick_run_prints_every_column_and_row():
     lines = r.stdout.splitlines()
     header = next(line for line in lines if line.startswith("program"))
     assert header.split() == ["program", "engine", "rate", "unit", "engine/QEMU",
-                              "engine/CPython"]
+                              "engine/CPython", "rate", "by", "CPU", "time"]
     rows = {(m.group(1).strip(), m.group(2).strip()): m.group(3)
             for m in (re.match(r"(.{28}) (.{30}) +([\d,]+) (\S+/s)", line) for line in lines)
             if m}
@@ -43,7 +43,9 @@ def test_quick_run_prints_every_column_and_row():
                        r"executable words (\d+) / 65,536, per-address code (\d+) / 65,536$",
                        r.stdout, re.M)
     # the scalar loop program: li 3,0, lis, ori, addi, cmpd, bne run (6 addresses);
-    # the loop's block is a superblock going on past the not-taken bne through the
+    # the loop's block ends at its bne back to the start, but the block at cmpd
+    # (hot as soon as the loop's start, both run one instruction at a time until
+    # then) is a superblock going on past the not-taken bne through the
     # exit (li 0,1; li 3,0 -- the same word as the first li --; sc) to the zero word
     # after it, which is illegal and ends the block: 9 distinct words decoded, 8 of
     # them executable (not the zero word), 6 addresses run

@@ -344,7 +344,7 @@ def test_a_region_that_fails_to_translate_leaves_its_blocks_unchained(monkeypatc
     # the hand-worked answer (as test_trap_in_a_region_...), the failure kept
     import isa_ext.translate.block as block
 
-    def broken(members):
+    def broken(members, code_cache=None):
         raise RecursionError("too deep")
     monkeypatch.setattr(block, "translate_region", broken)
     sim = chained(trap_at=10)
@@ -553,9 +553,119 @@ class _Body:
     (["CRF[0] = 1", "v_x = CRF[(1)]"], ([], [], [], [])),
     # the CR file handed on whole: no CR locals
     (["CRF[2] = 1", "v_x = _cr_pack(CRF)"], ([], [], [], [])),
+    # the state handed to a call on a line of its own (svstep's
+    # _svstate_next, an executor call after the CALL marker): held, the
+    # block writing its locals back before that line and reading them after
+    (["s.svstate = 5", "v_x = _next(s, 0, 0)", "CRF[0] = s.sv_end"],
+     ([0], [0], ["sv_end", "svstate"], ["svstate"])),
+    (["s.svstate = 5", "#CALL _r = _X0(s, 4096)"], ([], [], ["svstate"], ["svstate"])),
+    # ... but not inside an expression (no line of its own to wrap)
+    (["s.svstate = 5", "v_x = _next(s, 0, 0) + 1"], ([], [], [], [])),
 ])
 def test_block_holds_cr_and_state_in_locals_only_where_nothing_else_sees_them(lines, want):
     from isa_ext.translate.block import _state_locals
     _rename, crs, crs_written, attrs, attrs_written = _state_locals([(0x1000, 4, None,
                                                                       _Body(lines))])
     assert (crs, crs_written, attrs, attrs_written) == want
+
+
+def test_vertical_first_loop_holds_svstate_in_a_local_and_counts_exactly():
+    # the VF loop of bench_svp64 (sv.add, svstep., bc) over VL=4, r(64+i) =
+    # i + 1: r0, r2, r3 = 2, 6, 8 (r1 = 0, svstep.'s step value written
+    # after the element), 4 element operations, 12 steps; SVSTATE leaves
+    # vertical-first mode at the end (the svstep appendix: the end of the
+    # loop clears vfirst) with its steps back at 0, so it is make(VL=4) alone
+    from isa_ext.svp64 import svstate as SV
+    sim = Simulator(ISA(extensions=["base", "svp64"]), translate=True)
+    sim.hot_after = 0
+    sim.load_asm("loop:\n sv.add *0, *64, *64\n svstep. 1, 0, 1, 0\n bc 4, 3, loop\n")
+    for i in range(4):
+        sim.state.gpr[64 + i] = i + 1
+    sim.state.svstate = SV.make(maxvl=4, vl=4, vfirst=1)
+    res = sim.run()
+    assert (res.stop, res.steps, sim.element_ops) == ("end", 12, 4)
+    assert res.gpr[:4] == [2, 0, 6, 8] and sim.state.svstate == SV.make(maxvl=4, vl=4)
+    assert "_s_svstate = s.svstate" in sim._blocks[0x1000].source
+
+
+def test_a_superblock_ends_at_its_branch_back_to_the_start():
+    # r3 counts 0..5 round the loop (cmpdi/bne back to "loop" at 0x1004);
+    # the li's after it run once, when the loop ends: the loop's block is
+    # its three instructions, and the code after it a block of its own, so
+    # no pass of the loop writes back r4 or r5.  Values by hand: r3 = 5
+    # (five passes), r4 = 1, r5 = 2; steps 1 + 3 x 5 + 2 = 18.
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = 0
+    sim.load_asm("li 3, 0\nloop:\n addi 3, 3, 1\n cmpdi 3, 5\n bne loop\n li 4, 1\n li 5, 2\n")
+    res = sim.run()
+    assert (res.stop, res.steps, res.gpr[3], res.gpr[4], res.gpr[5]) == ("end", 18, 5, 1, 2)
+    assert sim._blocks[0x1004].mnemonics == ["addi", "cmpi", "bc"]
+    assert "_g4" not in sim._blocks[0x1004].source
+
+
+def test_constant_targets_of_a_conditional_branch():
+    # bne at 0x100c back 8 bytes (BD = -2): taken to 0x1004, else 0x1010
+    from isa_ext.translate.block import _constant_targets
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = 0
+    sim.load_asm("li 3, 0\nloop:\n addi 3, 3, 1\n cmpdi 3, 5\n bne loop\n")
+    sim.run()
+    pc, _size, _d, sp = sim._blocks[0x1004].insns[-1]
+    assert pc == 0x100c and _constant_targets(sp, pc) == {0x1004, 0x1010}
+
+
+def test_simulators_of_one_isa_share_compiled_blocks():
+    # the same program in two simulators of one ISA: the second's block runs
+    # the code object compiled for the first (its own function and names),
+    # with the same result: r3 counts to 5 (see the superblock test above)
+    isa = ISA(extensions=["base"])
+    runs = []
+    for _ in range(2):
+        sim = Simulator(isa, translate=True)
+        sim.hot_after = 0
+        sim.load_asm("li 3, 0\nloop:\n addi 3, 3, 1\n cmpdi 3, 5\n bne loop\n")
+        assert sim.run().gpr[3] == 5
+        runs.append(sim._blocks[0x1004].run)
+    assert runs[0] is not runs[1] and runs[0].__code__ is runs[1].__code__
+
+
+@pytest.mark.parametrize("offset, width, hits", [
+    # 0x1000 + offset: where the store goes; the program's words are
+    # 0x1000..0x101b, nop at 0x100c, addi 5, 5, 1 at 0x1010
+    (0x20, "std", False),   # the same page as the code, past its last word
+    (0x10, "stw", True),    # onto addi 5, 5, 1
+    (0x0c, "std", True),    # 8 bytes onto the nop (rewritten as nop) and the addi
+])
+def test_a_translated_store_forgets_the_code_exactly_when_it_hits_a_decoded_word(
+        offset, width, hits):
+    # the loop runs the addi and the store twice (CTR = 2), translated from
+    # the first pass (hot_after 0).  The store writes "addi 5, 5, 100" (for
+    # std: little-endian, the nop's word in the low half, the addi's in the
+    # high half): one that hits makes the second pass run the new addi,
+    # r5 = 1 + 100; one that misses leaves addi 5, 5, 1 twice, r5 = 2.
+    # Steps: li, li, mtctr, nop, then 2 x (addi, store, bdnz) = 10.
+    w = word_of("addi 5, 5, 100")
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = 0
+    sim.load_asm(f"li 7, 0x1000\nli 8, 2\nmtctr 8\nnop\nloop:\n addi 5, 5, 1\n"
+                 f" {width} 6, {offset}(7)\n bdnz loop\n")
+    sim.state.gpr[6] = word_of("nop") | w << 32 if width == "std" else w
+    res = sim.run()
+    assert (res.stop, res.steps) == ("end", 10)
+    assert res.gpr[5] == (101 if hits else 2)
+    assert (sim._blocks.get(0x1010) is not None) == (not hits)  # forgotten on a hit
+
+
+def test_code_store_checks_every_word_an_unaligned_store_covers():
+    # 8 bytes at 0x100e cover the words 0x100c (its last two bytes), 0x1010
+    # (whole) and 0x1014 (its first two): only 0x1010 watched, still a hit
+    from isa_ext.machine import Memory
+    forgotten = []
+    m = Memory()
+    m.watch_code(0x1010, 0x1014)
+    m.on_code_write = lambda: forgotten.append(1)
+    assert m.code_pages == {1}
+    m.code_store(0x1016, 8)  # 0x1016..0x101d: past the word
+    assert forgotten == [] and m.code_words
+    m.code_store(0x100e, 8)
+    assert forgotten == [1] and not m.code_words and not m.code_pages

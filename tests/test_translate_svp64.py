@@ -229,3 +229,28 @@ def test_a_record_whose_loop_fails_to_specialise_runs_the_generic_loop(monkeypat
     res = _run_doubling_loop(sim)
     assert (res.stop, res.steps, sim.element_ops) == ("end", 6, 192)
     assert res.gpr[:64] == [2 * i for i in range(64)]
+
+
+def test_setvl_translates_and_an_sv_instruction_after_it_starts_its_own_block():
+    # compare.py's VF program: an outer bdnz loop (CTR=2) setting VL=4 in
+    # vertical-first mode, the inner loop adding one element per pass until
+    # svstep. ends it.  r(64+i) = i + 1: r0..r3 = 2, 4, 6, 8, except that
+    # svstep. 1, ... writes its step value (0, SVi=1) to r1 after each
+    # element, so r1 = 0 (the svstep page: RT <- [0]*57 || step); 2 x 4 element
+    # operations; steps 2 x (setvl + 4 x (sv.add, svstep., bc) + bdnz) = 28.
+    # setvl's page once made the translator fail (an if without else); the
+    # sv.add after it must not be specialised to the SVSTATE seen before setvl
+    # ran, so the block at setvl ends there.
+    sim = Simulator(ISA_SV, translate=True)
+    sim.hot_after = 0
+    sim.load_asm("outer:\n setvl 0, 0, 4, 1, 1, 1\ninner:\n sv.add *0, *64, *64\n"
+                 " svstep. 1, 0, 1, 0\n bc 4, 3, inner\n bdnz outer\n")
+    for i in range(4):
+        sim.state.gpr[64 + i] = i + 1
+    sim.state.ctr = 2
+    res = sim.run()
+    assert (res.stop, res.steps, sim.element_ops) == ("end", 28, 8)
+    assert res.gpr[:4] == [2, 0, 6, 8]
+    assert sim.translation_failures == []
+    assert sim._blocks[0x1000].mnemonics == ["setvl"]
+    assert sim._blocks[0x1004].mnemonics == ["sv.add", "svstep.", "bc"]

@@ -69,6 +69,7 @@ def _gather(sim, start, end):
     out, namespace = [], {}
     pc = start
     elements = side_exits = 0
+    sets_svstate = False
     while len(out) < MAX_LENGTH:
         if out and pc == end:
             break
@@ -77,6 +78,11 @@ def _gather(sim, start, end):
         except (Trap, IsaExtError):
             break
         if length == 8:
+            if sets_svstate:
+                # its specialisation follows the SVSTATE seen now, which an
+                # earlier instruction of the block changes (setvl): a block of
+                # its own, translated when it is reached under that SVSTATE
+                break
             try:
                 suffix = sim.state.mem.read_word(pc + 4)
                 d = isa.decode(suffix)
@@ -104,19 +110,31 @@ def _gather(sim, start, end):
             break  # two pages whose global names differ: not one namespace
         namespace.update((k, g[k]) for k in used)
         out.append((pc, length, d, sp))
+        sets_svstate = sets_svstate or any(_SETS_SVSTATE.search(t) for t in sp.lines)
         if not sp.falls_through:
             side_exits += 1
-            if side_exits > MAX_SIDE_EXITS or not _may_fall_through(sp):
+            if side_exits > MAX_SIDE_EXITS or not _may_fall_through(sp) or \
+                    start in _constant_targets(sp, pc):
+                # (a branch back to the start closes a loop: what follows it
+                # runs once per loop exit, and its registers would only add
+                # to every pass's write-backs)
                 break
         pc += length
     return out, namespace
 
 
 _CIA = re.compile(r"\bCIA\b")
+_SETS_SVSTATE = re.compile(r"\bs\.svstate\s*=[^=]")
+_NIA_CONST = re.compile(r"NIA = ([-+&|^<>()\w\s*]+)$")
 # plain int attributes of the state a block may hold in locals ``_s_<name>``
-_STATE_LOCALS = ("so", "ov", "ca", "ov32", "ca32", "ctr", "lr", "tar", "msr")
+_STATE_LOCALS = ("so", "ov", "ca", "ov32", "ca32", "ctr", "lr", "tar", "msr",
+                 "svstate", "sv_end", "sv_loopends", "sv_loop")
 _STATE_ATTR = re.compile(r"(?<![\w.])s\.(" + "|".join(_STATE_LOCALS) + r")\b")
 _CR_FIELD = re.compile(r"\bCRF\[(\d+)\]")
+# a line handing the state on whole: ``[x = ]f(s[, ...])`` (an executor call,
+# a helper such as svstep's _svstate_next); the block's locals go back to the
+# state before it and are read again after it
+_S_CALL = re.compile(r"^(?:[A-Za-z_]\w* = )?[A-Za-z_]\w*\(s(?:, [^()]*)?\)$")
 _ASSIGNS_CIA = re.compile(r"\bCIA\s*(=[^=]|[-+*/|&^%<>]+=)")
 
 
@@ -138,20 +156,41 @@ def _may_fall_through(sp):
         set(re.findall(r"[A-Za-z_]\w*", sp.next_src)) - {"CIA"})
 
 
+def _constant_targets(sp, pc):
+    """The addresses a branch at ``pc`` may go to that its lines spell as
+    constants (``NIA = <constant expression>``, CIA being ``pc``)."""
+    out = set()
+    for text in sp.lines + ["NIA = " + (sp.next_src or "0")]:
+        m = _NIA_CONST.match(text.strip())
+        if m:
+            try:
+                tree = ast.parse(_CIA.sub(str(pc), m.group(1)), mode="eval")
+            except SyntaxError:
+                continue
+            if all(isinstance(n, (ast.Expression, ast.BinOp, ast.Constant, ast.operator))
+                   for n in ast.walk(tree)):
+                try:
+                    out.add(eval(compile(tree, "<target>", "eval"), {"__builtins__": {}}))
+                except (ArithmeticError, ValueError, TypeError):
+                    pass
+    return out
+
+
 def translate(sim, start, end):
     """A :class:`Block` for the code at ``start``, or None when its first
     instruction is not one a block can inline."""
     insns, namespace = _gather(sim, start, end)
     if not insns:
         return None
-    source, run = _compile([(start, insns)], namespace, f"block@0x{start:x}", region=False)
+    source, run = _compile([(start, insns)], namespace, f"block@0x{start:x}", region=False,
+                           code_cache=code_cache_of(sim.isa))
     last_pc, last_size = insns[-1][:2]
     return Block(start, len(insns), run, source,
                  [("sv." if size == 8 else "") + d.mnemonic for _, size, d, _ in insns],
                  last_pc + last_size, insns, namespace)
 
 
-def translate_region(members):
+def translate_region(members, code_cache=None):
     """One function running the blocks ``members`` (the first is the entry)
     with a dispatch on ``_nia`` between them, registers held in locals from
     entry to the exit: a :class:`Block` per member, each entering the one
@@ -164,7 +203,7 @@ def translate_region(members):
                 return None
     head = members[0]
     source, run = _compile([(b.start, b.insns) for b in members], namespace,
-                           f"region@0x{head.start:x}", region=True)
+                           f"region@0x{head.start:x}", region=True, code_cache=code_cache)
     out = []
     for b in members:
         entry = Block(b.start, b.length, functools.partial(run, _nia=b.start), source,
@@ -178,12 +217,13 @@ def _state_locals(every):
     """(rename, CR fields, their written ones, state attributes, their written
     ones): constant CR fields ``CRF[k]`` as locals ``_ck`` and the plain
     state attributes (_STATE_LOCALS) as ``_s_<name>``, held like the GPRs from
-    entry to every exit.  Only when every instruction is localised (no line
-    runs with the register file authoritative) and nothing else could reach
-    the CR file or the state (no other ``CRF``, no other ``s``): each kind
-    separately."""
+    entry to every exit.  Only when nothing else could reach the CR file or
+    the state (no other ``CRF``, no other ``s`` but lines handing ``s`` to a
+    call, _S_CALL, around which the block writes its locals back and reads
+    them again): each kind separately.  The state locals are live across an
+    instruction that is not localised (its GPRs in the register file) too."""
     infos = [_locals_info(sp) for *_, sp in every]
-    if not all(sp.localised for *_, sp in every) or None in infos:
+    if None in infos:
         return (lambda t: t), [], [], [], []
     cr_ok = not any(i[4] for i in infos)
     st_ok = not any(i[5] for i in infos)
@@ -210,9 +250,14 @@ def _locals_info(sp):
     if info is not False:
         return info
     try:
-        if any(t.lstrip().startswith((FLUSH, RELOAD, CALL.strip())) for t in sp.lines):
-            raise SyntaxError("an SVP64 executor call: lines the block expands itself")
-        tree = ast.parse("\n".join(sp.lines + [sp.next_src or ""]))
+        if getattr(sp, "elements", 0) > 1:
+            # unrolled SVP64 elements keep the block out of CR and state
+            # locals: reading them through (tens of ms for 64 elements, at
+            # each translation, as an SVP64 instruction's lines are built
+            # for each block) costs more than the locals save
+            raise SyntaxError("unrolled elements")
+        text = "\n".join(_plain_lines(sp.lines) + [sp.next_src or ""])
+        tree = ast.parse(text)
     except SyntaxError:
         info = None
     else:
@@ -234,41 +279,110 @@ def _locals_info(sp):
                 if not isinstance(n.ctx, ast.Load):
                     attrs_w.add(n.attr)
                 held.add(id(n.value))
+        n_calls = 0
+        for st in ast.walk(tree):
+            c = getattr(st, "value", None) if isinstance(st, (ast.Assign, ast.Expr)) else None
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.args and \
+                    isinstance(c.args[0], ast.Name) and c.args[0].id == "s" and \
+                    (isinstance(st, ast.Expr) or len(st.targets) == 1 and
+                     isinstance(st.targets[0], ast.Name)):
+                held.add(id(c.args[0]))
+                n_calls += 1
         other = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
                  n.id in ("CRF", "s") and id(n) not in held}
-        # the renaming is textual (rename in _state_locals): it must find
-        # exactly what the tree holds (not ``CRF[(0)]``, not a string's text)
-        text = "\n".join(sp.lines + [sp.next_src or ""])
+        # the renaming and the calls' write-backs are textual (_state_locals,
+        # _emit_block): they must find exactly what the tree holds (not
+        # ``CRF[(0)]``, not a string's text, each call a line of its own)
         cr_other = "CRF" in other or len(_CR_FIELD.findall(text)) != n_cr
-        s_other = "s" in other or len(_STATE_ATTR.findall(text)) != n_attr
+        s_other = "s" in other or len(_STATE_ATTR.findall(text)) != n_attr or \
+            sum(1 for t in text.split("\n") if _S_CALL.match(t.strip())) != n_calls
         info = (crs, crs_w, attrs, attrs_w, cr_other, s_other)
     sp._locals_info = info
     return info
 
 
-def _compile(entries, namespace, name, region):
+def code_cache_of(isa):
+    """Compiled block sources, kept by the ISA (as its specialised words):
+    a code object holds no machine state (each block binds its own names), so
+    every simulator of this ISA running the same code (a test suite, a
+    campaign, a program run again) compiles a block once."""
+    return isa.__dict__.setdefault("_translate_code", {})
+
+
+# compiled sources kept (the cache is emptied when full: bounds its memory)
+CODE_CACHE_KEPT = 512
+
+
+def _plain_lines(lines):
+    """An instruction's lines as Python: markers FLUSH and RELOAD as ``pass``,
+    a CALL line its statement."""
+    out = []
+    for t in lines:
+        bare = t.lstrip()
+        if bare in (FLUSH, RELOAD):
+            t = t[:len(t) - len(bare)] + "pass"
+        elif bare.startswith(CALL):
+            t = t[:len(t) - len(bare)] + bare[len(CALL):]
+        out.append(t)
+    return out
+
+
+def _compile(entries, namespace, name, region, code_cache=None):
     """(source, run) for blocks ``entries`` [(start, insns)]: one block
-    (``region`` false) or a region of several."""
+    (``region`` false) or a region of several; the code object from
+    ``code_cache`` (source -> code) where the same source was compiled."""
     every = [t for _, insns in entries for t in insns]
     regs = sorted(set().union(*(sp.regs for *_, sp in every)))
     # an SVP64 instruction's executor call may change any register: all reloaded
     reload = regs if any(CALL in t for *_, sp in every for t in sp.lines) else None
     written = sorted(set().union(*(sp.written for *_, sp in every)))
     any_store = any(sp.stores for *_, sp in every)
-    lines = []  # (text, tag); tag (done in pass, pc or None for _nia, locals live)
+    # (text, tag); tag (done in pass, pc or None for _nia, GPR locals live,
+    # CR and state locals live): what the exception handler writes back
+    lines = []
 
     def emit(depth, text, tag=None):
         lines.append((_IND * depth + text, tag))
 
     rename, crs, crs_written, attrs, attrs_written = _state_locals(every)
 
-    def flush(depth, tag, which=written):
-        for r in which:
+    def flush_regs(depth, tag):
+        for r in written:
             emit(depth, f"G[{r}] = _g{r}", tag)
+
+    def flush_state(depth, tag):
         for k in crs_written:
             emit(depth, f"CRF[{k}] = _c{k}", tag)
         for a in attrs_written:
             emit(depth, f"s.{a} = _s_{a}", tag)
+
+    def reload_state(depth, tag):
+        for k in crs:
+            emit(depth, f"_c{k} = CRF[{k}]", tag)
+        for a in attrs:
+            emit(depth, f"_s_{a} = s.{a}", tag)
+
+    counts = "_eo" in set().union(*(sp.names for *_, sp in every))
+
+    def flush_counts(depth, tag):
+        # SVP64 element operations: counted in _eo, added where the block
+        # leaves or hands the state to a call (the executor counts on from
+        # _sim.element_ops, and an element-level interrupt is asked for there)
+        if counts:
+            emit(depth, "_sim.element_ops += _eo", tag)
+            emit(depth, "_eo = 0", tag)
+
+    def reload_counts(depth, tag):
+        if counts:  # (a call may have delivered the interrupt asked for)
+            emit(depth, "_noirq = _sim.interrupt_after is None", tag)
+
+    def flush(depth, tag):
+        flush_regs(depth, tag)
+        flush_state(depth, tag)
+        flush_counts(depth, tag)
+
+    ops = _Ops(emit, flush, flush_regs, flush_state, reload_state, bool(crs or attrs),
+               flush_counts, reload_counts)
 
     first = entries[0][0]
     emit(0, f"def run(s, _budget, _nia={first}):" if region else "def run(s, _budget):")
@@ -285,17 +399,25 @@ def _compile(entries, namespace, name, region):
         emit(1, "_U1, _U2, _U4, _U8, _P1, _P2, _P4, _P8 = _ACCESS[M.little]")
     if any_store:
         emit(1, "_cw = M.code_words")
+    if "_cp" in used:
+        emit(1, "_cp = M.code_pages")
     for r in regs:
         emit(1, f"_g{r} = G[{r}]")
     for k in crs:
         emit(1, f"_c{k} = CRF[{k}]")
     for a in attrs:
         emit(1, f"_s_{a} = s.{a}")
+    if counts:
+        # an element-level interrupt is asked for between runs (gdb, the
+        # caller) and delivered by the executor, which then raises: it
+        # cannot appear while the block runs
+        emit(1, "_noirq = _sim.interrupt_after is None")
+        emit(1, "_eo = 0")
     emit(1, "_n = 0")
     if not region:
         emit(1, f"_nia = {first}")
     emit(1, "try:")
-    after = (0, None, True)
+    after = (0, None, True, True)
     emit(2, "while True:", after)
     if region:
         # the dispatch between the region's blocks: a block runs whole or not
@@ -308,24 +430,28 @@ def _compile(entries, namespace, name, region):
             emit(3, f"{'if' if k == 0 else 'elif'} _nia == {start}:", after)
             emit(4, f"if _n + {len(insns)} > _budget:", after)
             emit(5, "break", after)
-            _emit_block(emit, flush, 4, start, insns, regs, reload, any_store, after, region,
-                        rename)
+            _emit_block(ops, 4, start, insns, regs, reload, any_store, after, region, rename)
         emit(3, "else:", after)
         emit(4, "break", after)
         flush(2, after)
         emit(2, "return _nia, _n", after)
     else:
-        _emit_block(emit, flush, 3, first, entries[0][1], regs, reload, any_store, after,
-                    region, rename)
+        _emit_block(ops, 3, first, entries[0][1], regs, reload, any_store, after, region,
+                    rename)
         # every exit breaks out of the loop to one write-back (a flush per exit
         # made long blocks' source, and their compile time, grow with exits x registers)
         flush(2, after)
         emit(2, "return _nia, _n", after)
     emit(1, "except BaseException as _e:")
     emit(2, "_t = _LINES.get(_e.__traceback__.tb_lineno, _AFTER)")
-    if written or crs_written or attrs_written:
+    if written:
         emit(2, "if _t[2]:")
-        flush(3, None)
+        flush_regs(3, None)
+    if crs_written or attrs_written:
+        emit(2, "if _t[3]:")
+        flush_state(3, None)
+    if counts:
+        emit(2, "_sim.element_ops += _eo")
     emit(2, "_e.isa_ext_block = (_n + _t[0], _nia if _t[1] is None else _t[1])")
     emit(2, "raise")
     source = "\n".join(text for text, _ in lines) + "\n"
@@ -334,22 +460,41 @@ def _compile(entries, namespace, name, region):
     ns["_LINES"] = {no: tag for no, (_, tag) in enumerate(lines, 1) if tag is not None}
     ns["_AFTER"] = after
     ns["_Memory"], ns["_no_page"], ns["_ACCESS"] = Memory, _no_page, _ACCESS
-    exec(compile(source, f"<isa_ext:{name}>", "exec"), ns)
+    code = code_cache.get(source) if code_cache is not None else None
+    if code is None:
+        code = compile(source, f"<isa_ext:{name}>", "exec")
+        if code_cache is not None:
+            if len(code_cache) >= CODE_CACHE_KEPT:
+                code_cache.clear()
+            code_cache[source] = code
+    exec(code, ns)
     return source, ns["run"]
 
 
-def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after, region,
-                rename):
+class _Ops:
+    """What _emit_block emits with: ``emit``, the write-backs and the
+    reload of the CR and state locals; ``held``: whether there are such."""
+
+    def __init__(self, emit, flush, flush_regs, flush_state, reload_state, held,
+                 flush_counts, reload_counts):
+        self.emit, self.flush, self.flush_regs = emit, flush, flush_regs
+        self.flush_state, self.reload_state, self.held = flush_state, reload_state, held
+        self.flush_counts, self.reload_counts = flush_counts, reload_counts
+
+
+def _emit_block(ops, base, start, insns, regs, reload, any_store, after, region, rename):
     """One block's instructions at indentation ``base``.  A block alone loops
     back to its start itself and otherwise writes its registers back and
     returns; in a region every exit goes to the region's dispatch
     (``continue``), which leaves the region for an address outside it."""
+    emit, flush = ops.emit, ops.flush
     length = len(insns)
     for i, (pc, size, d, sp) in enumerate(insns):
-        live = (i, pc, True)
+        live = (i, pc, True, True)
         if not sp.localised:  # the page uses G itself: registers there while it runs
-            flush(base, live)
-        tag = live if sp.localised else (i, pc, False)
+            ops.flush_regs(base, live)
+        tag = live if sp.localised else (i, pc, False, True)
+        handed = (i, pc, False, False)  # the state handed on whole: all in s
         # one pass of each pattern over the whole body (translation time counts
         # in a short program's run): none of them spans a line
         body = rename("\n".join(sp.lines))
@@ -367,9 +512,28 @@ def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after,
                 flush(depth, tag)
             elif bare == RELOAD:
                 for r in reload:
-                    emit(depth, f"_g{r} = G[{r}]", (i, pc, False))
-            elif bare.startswith(CALL):
-                emit(depth, bare[len(CALL):], (i, pc, False))
+                    emit(depth, f"_g{r} = G[{r}]", (i, pc, False, True))
+            elif bare.startswith(CALL):  # (the registers are in G: a FLUSH, or not localised)
+                if ops.held:
+                    ops.flush_state(depth, tag)
+                ops.flush_counts(depth, tag)
+                emit(depth, bare[len(CALL):], handed)
+                if ops.held:
+                    ops.reload_state(depth, handed)
+                ops.reload_counts(depth, handed)
+            elif ops.held and _S_CALL.match(bare):
+                # a call handed the state: everything there while it runs
+                if sp.localised:
+                    flush(depth, tag)
+                else:
+                    ops.flush_state(depth, tag)
+                    ops.flush_counts(depth, tag)
+                emit(base, text, handed)
+                ops.reload_state(depth, handed)
+                ops.reload_counts(depth, handed)
+                if sp.localised:
+                    for r in regs:
+                        emit(depth, f"_g{r} = G[{r}]", handed)
             else:
                 emit(base, text, tag)
         if i == length - 1:
@@ -387,7 +551,7 @@ def _emit_block(emit, flush, base, start, insns, regs, reload, any_store, after,
                 emit(base + 1, "break", tag)  # to the one write-back after the loop
         if not sp.localised:
             for r in regs:
-                emit(base, f"_g{r} = G[{r}]", (i, pc, False))
+                emit(base, f"_g{r} = G[{r}]", (i, pc, False, True))
         if sp.stores and i < length - 1:
             emit(base, "if not _cw:", tag)  # a store hit decoded code: fetch again
             emit(base + 1, f"_n += {i + 1}", tag)

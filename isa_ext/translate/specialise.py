@@ -16,8 +16,8 @@ from ..pseudocode import library
 
 # names a block (block.py) uses itself, besides its GPR locals _gN
 BLOCK_NAMES = frozenset({"_n", "_nia", "_t", "_e", "_cw", "_budget", "_LINES", "_AFTER",
-                         "_k", "_r", "_sim", "_Trap", "_with_steps",
-                         "_PG", "_a", "_p", "_o", "_U1", "_U2", "_U4", "_U8",
+                         "_k", "_r", "_sim", "_Trap", "_with_steps", "_eo", "_noirq",
+                         "_PG", "_a", "_p", "_o", "_pk", "_cp", "_U1", "_U2", "_U4", "_U8",
                          "_P1", "_P2", "_P4", "_P8"})
 # the lines a compiled page opens with; the block opens with them once
 PROLOGUE_NAMES = {"G": "gpr", "F": "fpr", "CRF": "cr", "M": "mem"}
@@ -525,7 +525,7 @@ def _const_branches(node, name):
         if len(arm) != 1:
             return False
         st = arm[0]
-        if st is node.orelse[0] and isinstance(st, ast.If):
+        if arm is node.orelse and isinstance(st, ast.If):
             if not _const_branches(st, name):
                 return False
         elif not (_single_target(st) == name and _is_int_const(st.value)):
@@ -914,21 +914,17 @@ class _InlineLoads(ast.NodeTransformer):
             return node
         n = c.args[1].value
         ea, v = ast.unparse(c.args[0]), ast.unparse(c.args[2])
-        # (a store of n <= 4 bytes touches at most two words, first and last; of
-        # 8 bytes, three when it is not word-aligned: first, first + 1, last)
-        middle = " or _a & 3 and (_a >> 2) + 1 in _cw" if n == 8 else ""
+        # (the store stays in one page: Memory.code_store checks its words
+        # only when that page holds decoded code)
         self.changed = True
         src = f"""_a = ({ea}) & {(1 << 64) - 1}
-_p = _PG(_a >> 12)
+_p = _PG(_pk := _a >> 12)
 _o = _a & 4095
 if _p is not None and _o <= {4096 - n}:
     M.reserve = 0
     _P{n}(_p, _o, ({v}) & {(1 << (8 * n)) - 1})
-    M.writes += 1
-    if _a >> 2 in _cw or _a + {n - 1} >> 2 in _cw{middle}:
-        _cw.clear()
-        if M.on_code_write is not None:
-            M.on_code_write()
+    if _pk in _cp:
+        M.code_store(_a, {n})
 else:
     M.write(_a, {n}, {v})
 """

@@ -46,7 +46,9 @@ class SVSpecialised:
         self.lines, self.regs, self.written = lines, regs, written
         self.stores, self.namespace, self.elements = stores, namespace, elements
         self.localised = True  # its own lines flush around the executor call
-        self.names = set(namespace)
+        # _noirq, _eo: the block's (no element-level interrupt asked for,
+        # element operations not yet added to _sim.element_ops)
+        self.names = set(namespace) | ({"_noirq", "_eo"} if "_sim" in namespace else set())
 
 
 def specialise_sv(sim, pc, fn, word, suffix, index, cache):
@@ -71,7 +73,7 @@ def specialise_sv(sim, pc, fn, word, suffix, index, cache):
     n = len(bodies)
     ns.update(names)
     ns.update({"_sim": sim, "_Trap": _trap_class(), "_with_steps": _with_steps})
-    lines = [f"if s.svstate == {sv} and _sim.interrupt_after is None:"]
+    lines = [f"if s.svstate == {sv} and _noirq:"]
     if may_raise:
         lines.append("    try:")
         for k, body in enumerate(bodies):
@@ -79,11 +81,11 @@ def specialise_sv(sim, pc, fn, word, suffix, index, cache):
             lines += ["        " + t for t in body]
         lines += ["    except _Trap:",
                   f"        s.svstate = _with_steps({sv}, _k, {fn.subvl})",
-                  "        _sim.element_ops += _k",
+                  "        _eo += _k",
                   "        raise"]
     else:
         lines += ["    " + t for body in bodies for t in body]
-    lines.append(f"    _sim.element_ops += {n}")
+    lines.append(f"    _eo += {n}")
     if sv & SV.STEPS_MASK:
         lines.append(f"    s.svstate = {sv & ~SV.STEPS_MASK}")
     lines.append("else:")
@@ -211,11 +213,11 @@ def vertical_first(sim, pc, fn, word, suffix, index, cache):
                                          if subvl > 1 else "")
     keep = ~SV.STEPS_MASK & ((1 << 64) - 1)
     out = [f"_k = s.svstate",
-           f"if _k & {keep} == {sv & keep} and _sim.interrupt_after is None:",
+           f"if _k & {keep} == {sv & keep} and _noirq:",
            f"    _k = {k}",
            f"    if _k < {n}:"]
     out += ["        " + t for t in lines]
-    out += ["        _sim.element_ops += 1",
+    out += ["        _eo += 1",
             "else:",
             f"    {CALL}_r = {x}(s, {pc})",
             f"    if _r != {pc + 8}:",
