@@ -212,7 +212,7 @@ def vertical_first(sim, pc, fn, word, suffix, index, cache):
     k = f"(_k >> {SV.SH_SRC} & 127)" + (f" * {subvl} + (_k >> {SV.SH_SSUB} & 3)"
                                          if subvl > 1 else "")
     keep = ~SV.STEPS_MASK & ((1 << 64) - 1)
-    out = [f"_k = s.svstate",
+    out = ["_k = s.svstate",
            f"if _k & {keep} == {sv & keep} and _noirq:",
            f"    _k = {k}",
            f"    if _k < {n}:"]
