@@ -155,3 +155,101 @@ def test_cli_rejects_jobs_below_one_against_isacaller(capsys):
     assert main(["diffcheck", "--against", "isacaller", "--isacaller", "/nonexistent",
                  "--jobs", "0"]) == 2
     assert "--jobs" in capsys.readouterr().err
+
+
+# svshape modes other than Matrix (SVrm, openpower-isa simplev.mdwn svshape)
+_BUTTERFLY_MODES = (1, 3, 4, 5, 6, 7, 11, 12, 13, 14, 15)
+
+
+def _profile_isa():
+    from isa_ext.isa import ISA
+    return ISA(extensions=["base", "svp64"], profile="openpower-isa")
+
+
+def _shape_cases(isa, monkeypatch, seed, count, modes=_BUTTERFLY_MODES):
+    """Profile-scope cases, every one under REMAP (where its line has a
+    REMAP port), half of them vertical-first, the shapes drawn from
+    ``modes``."""
+    monkeypatch.setattr(D, "_SHAPE_MODES", modes)
+    rows, options = D.scope_options(isa, "profile")
+    options["remap"] = 1.0
+    return D.make_cases(isa, seed, count, rows=rows, per_case=1, vertical=0.5, **options)
+
+
+def test_remap_cases_map_operands_only_through_the_svshapes_their_mode_sets(monkeypatch):
+    # ISACaller takes an SVSHAPE of 0 as "disabled" yet still steers the
+    # operand by a stale decoder step (docs/errata.md SV-11): FFT leaves
+    # SVSHAPE3 0, the half-swaps SVSHAPE1-3, parallel reduction SVSHAPE2-3
+    # (simplev.mdwn svshape).  Run each case's svshape and svremap on isa_ext
+    # and check that every operand svremap enables reads a set SVSHAPE, and
+    # that the VL svshape sets is the generator's (hand formulas, _shape_vl),
+    # at most 8 (4 with a CR predicate: CR4 + i past CR7 crashes ISACaller)
+    from isa_ext.sim import Simulator
+    from isa_ext.svp64 import remap, svstate as sv
+    isa = _profile_isa()
+    cases = _shape_cases(isa, monkeypatch, 8, 400)
+    modes = set()
+    for case in cases:
+        if not case.lines[0].startswith("svshape"):
+            continue
+        shape_line, remap_line = case.lines[:2]
+        x, y, _z, mode = (int(v) for v in shape_line.split()[1].split(",")[:4])
+        modes.add(mode)
+        sim = Simulator(isa=isa)
+        sim.load_words(assemble(f"{shape_line}\n{remap_line}\n", isa=isa).words, addr=0)
+        assert sim.run(max_steps=10).stop == "end"
+        st = sim.state
+        shapes = (st.svshape0, st.svshape1, st.svshape2, st.svshape3)
+        used = remap.operand_shapes(st.svstate, shapes)
+        assert used and all(used.values()), (case.lines, used)
+        vl = sv.get(st.svstate, "vl")
+        assert vl == D._shape_vl(mode, x, y) and 1 <= vl <= 8, case.lines
+        sv_line = next(ln for ln in case.lines if ln.startswith("sv."))
+        if D._CR_PREDICATE.search(sv_line):
+            assert vl <= 4, case.lines
+    assert modes == set(_BUTTERFLY_MODES)
+
+
+def test_svshape_modes_agree_with_isacaller_under_the_profile(isacaller, monkeypatch,
+                                                              capsys):
+    # every case under REMAP through one of the non-Matrix modes (the CI draw
+    # above has a fifth of its cases under REMAP, half of them Matrix):
+    # only agreement or an ISACaller crash (CR fields past CR7, IndexError on
+    # scalar Rc=1 results, NameError on cntlz Rc=1 under REMAP)
+    isa = _profile_isa()
+    cases = _shape_cases(isa, monkeypatch, 2411, 132)
+    theirs = D.run_isacaller(isacaller.root, cases)
+    outcomes = []
+    for case, t in zip(cases, theirs):
+        ours = D.run_isa_ext(isa, case)
+        outcomes.append(D.Outcome(case, ours, t, D.compare(ours, t)))
+    kinds = [D.classify(o) for o in outcomes]
+    bad = [f"{o.case.lines}: {o.differences[:4]}" for o, k in zip(outcomes, kinds)
+           if k not in ("agree", "isacaller-crash")]
+    agreeing_modes = {int(o.case.lines[0].split(",")[3]) for o, k in zip(outcomes, kinds)
+                      if k == "agree" and o.case.lines[0].startswith("svshape")}
+    with capsys.disabled():
+        print(f"\nISACaller differential, svshape modes: {kinds.count('agree')} of "
+              f"{len(kinds)} agree, {kinds.count('isacaller-crash')} ISACaller crashes")
+    assert not bad, "\n".join(bad[:20])
+    assert kinds.count("agree") >= len(kinds) * 2 // 3
+    assert agreeing_modes == set(_BUTTERFLY_MODES)
+
+
+def test_an_fft_operand_through_svshape3_takes_isacallers_stale_step(isacaller, svisa):
+    # docs/compat.md "svshape modes other than Matrix": FFT (SVrm 1) leaves
+    # SVSHAPE3 0 (simplev.mdwn svshape); svremap 9,0,0,2,3,1 remaps RA
+    # through SVSHAPE0 and RT through SVSHAPE3.  ISACaller skips a 0 shape
+    # ('zero is "disabled"') but its decoder still reads RT's step, never set
+    # in a fresh process (0): all four elements go to r7, the last, r45 + 0,
+    # written last.  isa_ext (errata SV-11) leaves RT unmapped: r7..r10.
+    # RA is scalar, so its remapping changes nothing: every element is
+    # r45 + 0 = 0x102d
+    lines = ["svshape 4,1,1,1,0", "svremap 9,0,0,2,3,1,0", "sv.addic *7, 45, 0"]
+    gpr = [0x1000 + i for i in range(D.NGPR)]
+    case = D.Case(0, lines, assemble("\n".join(lines) + "\n", isa=svisa).words, gpr,
+                  [0] * D.NFPR, 0)
+    theirs = D.run_isacaller(isacaller.root, [case])[0]
+    ours = D.run_isa_ext(svisa, case)
+    assert theirs["gpr"][7:11] == [0x102d, 0x1008, 0x1009, 0x100a]
+    assert ours["gpr"][7:11] == [0x102d] * 4

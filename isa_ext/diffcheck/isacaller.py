@@ -198,7 +198,7 @@ def scope_options(isa, scope):
         return drawn, {"groups": PROFILE_GROUPS, "nop_suffix": False,
                        "ff_scalar_sources": True,
                        "leave_out": _PROFILE_LEFT_OUT + "|" + _FP_LEFT_OUT, "max_vl": 4,
-                       "remap": 0.2, "last_enabled": True}
+                       "remap": 0.2, "last_enabled": True, "remap_max_vl": 8}
     core = [r for r in rows
             if not _CORE_EXCLUDED.match(r.mnemonic)
             and not r.mnemonic.endswith(".")  # andi. & co always record CR0
@@ -247,14 +247,16 @@ _NOT_VERTICAL = re.compile(_PREDICATE.pattern + r"|/ff=[^/\s]+|/vli\b")
 
 
 def make_cases(isa, seed, count, rows=None, per_case=3, nop_suffix=True, leave_out=None,
-               max_vl=8, vertical=0.0, remap=0.0, last_enabled=False, **line_options):
+               max_vl=8, vertical=0.0, remap=0.0, last_enabled=False, remap_max_vl=None,
+               **line_options):
     """``count`` random cases: ``setvl`` to a random VL (1..``max_vl``), then
     ``per_case`` random SVP64 lines (none matching the regex ``leave_out``).
     A fraction ``vertical`` of them is a vertical-first loop instead: setvl
     with vf=1, the lines, ``svstep.`` and a branch back until its CR0.SO says
     the loop has ended.  A fraction ``remap`` sets VL with ``svshape`` (a
-    random REMAP shape of at most ``max_vl`` elements) and remaps the lines
-    with a random ``svremap``.  ``last_enabled``: predicated lines with
+    random REMAP shape of at most ``max_vl`` elements, or ``remap_max_vl``
+    where no line has a CR predicate) and remaps the lines with a random
+    ``svremap``.  ``last_enabled``: predicated lines with
     SUBVL > 1 start with element VL-1 enabled (see :func:`_enable_last`)."""
     from ..asm import assemble
     rng = random.Random(seed)
@@ -271,7 +273,9 @@ def make_cases(isa, seed, count, rows=None, per_case=3, nop_suffix=True, leave_o
         vl = rng.randint(1, max_vl)
         chosen = lines[k * per_case:(k + 1) * per_case]
         if remap and rng.random() < remap and not any(_NO_PORT.match(ln) for ln in chosen):
-            shape, vl = _random_shape(rng, max_vl)
+            cr_predicate = any(_CR_PREDICATE.search(ln) for ln in chosen)
+            shape, vl, shapes_set = _random_shape(
+                rng, max_vl if cr_predicate or not remap_max_vl else remap_max_vl)
             vf = int(bool(vertical) and rng.random() < vertical)
             # no reverse gear: ISACaller reverses the remapped index once
             # more; no twin predicates or zeroing: ISACaller steps REMAP's
@@ -289,7 +293,7 @@ def make_cases(isa, seed, count, rows=None, per_case=3, nop_suffix=True, leave_o
                 chosen = [_NOT_VERTICAL.sub("", ln) for ln in chosen]
             # svremap: SVme (which operands), mi0 mi1 mi2 mo0 mo1 (the
             # SVSHAPE of each), pst (persistent: every line, and the loop)
-            remaps = [rng.randrange(1, 32)] + [rng.randrange(4) for _ in range(5)]
+            remaps = [rng.randrange(1, 32)] + [rng.choice(shapes_set) for _ in range(5)]
             body = [f"svshape {shape},{vf}",
                     f"svremap {','.join(map(str, remaps))},{int(vf or per_case > 1)}"]
             body += ["loop:", *chosen, "svstep. 0,0,1,0", "bc 4,3,loop"] if vf else chosen
@@ -310,31 +314,85 @@ def make_cases(isa, seed, count, rows=None, per_case=3, nop_suffix=True, leave_o
     return cases
 
 
-# svshape SVrm values drawn (remap.mdwn): 0 Matrix (x by y by z) only.  The
-# others (7 parallel reduction, 6 14 15 half-swap orders) differed from
-# ISACaller in hand campaigns and are still to be triaged (docs/compat.md)
-_SHAPE_MODES = (0,)
+# svshape SVrm values drawn (simplev.mdwn svshape): 0 Matrix, 1 FFT, 3/11
+# (i)DCT outer, 4/12 (i)DCT inner, 5/13 COS table, 6/14/15 half-swap orders,
+# 7 parallel reduction and prefix sum.  Their differences from ISACaller
+# were all operands remapped through an SVSHAPE the mode leaves 0
+# (docs/compat.md "svshape modes other than Matrix"); Matrix is drawn as
+# often as the others together
+_SHAPE_MODES = (0, 1, 3, 4, 5, 6, 7, 11, 12, 13, 14, 15)
 
 
-# rows with a CR-field operand, which has no REMAP port (decoder/svp64/
-# remap_ports.txt): isa_ext traps "not implemented" on a vector one under
-# REMAP (tests/test_svp64_remap_guard.py), so their cases use setvl
-_NO_PORT = re.compile(r"^sv\.(cmp\w*|cr[a-z]+|mcrf|setb|setn?bcr?)\b")
+# rows with a CR-field or CR-bit operand, which has no REMAP port
+# (decoder/svp64/remap_ports.txt): isa_ext traps "not implemented" on a
+# vector one under REMAP (tests/test_svp64_remap_guard.py; `sv.isel/ff=~RC1/
+# m=so *54, 0, 45, *0`, BC a vector), so their cases use setvl
+_NO_PORT = re.compile(r"^sv\.(cmp\w*|cr[a-z]+|mcrf|setb|setn?bcr?|isel)\b")
+
+
+def _shape_vl(mode, x, y=1):
+    """The VL svshape sets for ``mode`` over ``x`` elements (z = 1), from
+    openpower-isa's simplev.mdwn svshape: FFT and (i)DCT inner x log2(x) / 2;
+    (i)DCT outer the sum over the levels of (count - 1) * size; COS table
+    x/2 + x/4 + ... + 1; half-swap x; parallel reduction x - 1 (one
+    operation joins two partial results); prefix sum (mode 7 with y = 3,
+    SVyd = 2) the operations of its up- and down-sweeps."""
+    lg = x.bit_length() - 1
+    if mode in (1, 4, 12):
+        return x * lg // 2
+    if mode in (3, 11):
+        return sum((x // 2 ** level - 1) * 2 ** (level - 1) for level in range(1, lg + 1))
+    if mode in (5, 13):
+        return sum(x // 2 ** level for level in range(1, lg + 1))
+    if mode in (6, 14, 15):
+        return x
+    if y != 3:
+        return x - 1
+    ops, dist = 0, 1
+    while dist < x:                     # up-sweep: items dist*2-1, step dist*2
+        ops += len(range(dist * 2 - 1, x, dist * 2))
+        dist *= 2
+    dist //= 2
+    while dist:                         # down-sweep: items dist*3-1, step dist*2
+        ops += len(range(dist * 3 - 1, x, dist * 2))
+        dist //= 2
+    return ops
+
+
+# The SVSHAPEs each svshape mode sets (simplev.mdwn svshape): the others
+# are left 0, which ISACaller takes as "disabled" yet still steers the
+# operand by a stale decoder step (docs/errata.md SV-11), so svremap picks
+# only these
+_SHAPES_SET = {0: (0, 1, 2, 3), 1: (0, 1, 2), 3: (0, 1, 2), 4: (0, 1, 2), 5: (0, 1, 2),
+               6: (0,), 7: (0, 1), 11: (0, 1, 2), 12: (0, 1, 2), 13: (0, 1, 2),
+               14: (0,), 15: (0,)}
 
 
 def _random_shape(rng, max_vl):
-    """(svshape's first four operands, the VL it sets) for a random shape."""
-    mode = rng.choice(_SHAPE_MODES)
+    """(svshape's first four operands, the VL it sets, the SVSHAPEs it sets)
+    for a random shape of at most ``max_vl`` elements.  Non-Matrix shapes
+    reach no element past 7 (x times the stride z), so that a vector at
+    SUBVL 4 stays within the registers (svp64_lines.VECTOR_LAST_BASE) and
+    an Rc=1 result's CR field within CR0-7 (ISACaller has no more)."""
+    mode = rng.choices(_SHAPE_MODES,
+                       [max(1, len(_SHAPE_MODES) - 1) if m == 0 else 1 for m in _SHAPE_MODES])[0]
     if mode == 0:
         while True:
             x, y, z = (rng.randint(1, max_vl) for _ in range(3))
             if x * y * z <= max_vl:
-                return f"{x},{y},{z},0", x * y * z
+                return f"{x},{y},{z},0", x * y * z, _SHAPES_SET[0]
+    y = rng.choice((1, 3)) if mode == 7 else 1  # 7 with SVyd = 2: prefix sum
     if mode == 7:
-        x = rng.randint(2, max_vl)
-        return f"{x},1,1,7", x  # VL = x (the reduction's steps are REMAP's)
-    x = rng.choice([n for n in (2, 4, 8) if n <= max_vl])
-    return f"{x},1,1,{mode}", x
+        sizes = range(2, 9)
+    else:  # the butterflies and half-swaps need a power of two
+        sizes = (2, 4, 8)
+    x = rng.choice([n for n in sizes if 1 <= _shape_vl(mode, n, y) <= max_vl])
+    z = rng.choice([z for z in (1, 2) if x * z <= 8])  # the stride
+    return f"{x},{y},{z},{mode}", _shape_vl(mode, x, y), _SHAPES_SET[mode]
+
+
+# a CR-bit predicate: element i reads CR field 4 + i under ISACaller
+_CR_PREDICATE = re.compile(r"/(?:m|sm|dm)=~?(lt|ge|gt|le|eq|ne|so|ns)\b")
 
 
 _MASK_SPEC = re.compile(r"/(?:m|sm|dm)=(~?)(1<<)?(r\d+|[a-z]+)")
