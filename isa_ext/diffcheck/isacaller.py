@@ -166,8 +166,14 @@ _PROFILE_LEFT_OUT = "|".join((
     # (`sv.rlwinm/sm=~r30/ff=~RC1/dw=8 *48, *59, 0, 0, 1`, VL=4: ISACaller
     # ends with VL=3, isa_ext VL=1; `sv.mcrf/dm=~r30/dw=32/ff=~RC1 2, 2`);
     # untriaged.  (Without these, the CR of the test is at the operation
-    # width under the profile, rc_width)
-    r"^sv\.\S*(?=\S*/ff=)(?=\S*/[sd]w=)(?=\S*/(vec[234]\b|[sd]m=))/",
+    # width under the profile, rc_width.)  Equal widths too: `sv.addmeo/
+    # ff=RC1/vec3/w=16 *16, *55`, VL=4: r16 0x871d on ISACaller, 0xb6cb here
+    # (seed 20261125 of the CI draw with CR fields in CR0-CR7)
+    r"^sv\.\S*(?=\S*/ff=)(?=\S*/[sd]?w=)(?=\S*/(vec[234]\b|[sd]m=))/",
+    # fail-first on the CR-bit ops: isa_ext traps "fail-first needs a CR
+    # result" (not implemented for a CR-bit destination), ISACaller runs it
+    # (`sv.creqv/ff=RC1/m=1<<r3/sw=32 *0, *0, *0`, the same draw); untriaged
+    r"^sv\.cr[a-z]+(?=\S*/ff=)/",
     r"^sv\.setn?bcr?(?=\S*/ff=)(?=\S*/[sd]w=)/",
     # fail-first with a source predicate, at any width: `sv.rldicl/ff=RC1/
     # vli/sm=r30 *81, *17, 21, 0`, VL=4, ends with VL=2 on ISACaller, VL=1
