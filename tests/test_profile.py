@@ -539,6 +539,23 @@ def test_a_64_bit_page_runs_at_operation_width_64_under_the_profile(isas):
         assert res.gpr[8] == 7
 
 
+def test_addex_carries_at_an_element_width_as_isacaller(isas):
+    # addex at XLEN = 32, VL=2: element 0 = 0xFFFFFFFF + 1 + OV(0) = 0 in
+    # 32 bits.  ISACaller takes OV from the 64-bit sum of the operands
+    # zero-extended (caller.py get_kludged_op_add_ca_ov): 0x1_0000_0000 has
+    # no carry out of 64 bits, so OV stays 0 and element 1 = 0xFFFFFFFF + 0
+    # + 0 = 0xFFFFFFFF (a carry out of XLEN would have made it 0).  The
+    # spec profile traps (errata SV-27).
+    r = run(isas["openpower-isa"], ["sv.addex/w=32 *8, *16, *24, 0"],
+            {16: M64, 24: 1}, vl=2)
+    assert r.gpr[8] == 0xFFFFFFFF_00000000
+    sim = Simulator(isa=isas["spec"])
+    sim.load_asm("sv.addex/w=32 *8, *16, *24, 0\n")
+    sim.state.svstate = SV.make(maxvl=2, vl=2)
+    res = sim.run()
+    assert res.stop == "trap" and "not implemented" in res.trap.reason
+
+
 def test_only_pages_naming_xlen_run_at_the_element_width(isas):
     from isa_ext.pseudocode.compiler import names_xlen
     prof = isas["openpower-isa"]
@@ -642,6 +659,7 @@ LIVE = [
     (["setvl 0,0,1,0,1,1", "sv.mulli/dw=16/sw=8 *8, *16, -3"], {8: M64, 16: 0x80}, 0),
     (["setvl 0,0,1,0,1,1", "sv.slw/w=16 *8, *16, *24"], {8: M64, 16: 0x12, 24: 4}, 0),
     (["setvl 0,0,1,0,1,1", "sv.brd/sw=16 *8, *16"], {16: 0x1234}, 0),
+    (["setvl 0,0,2,0,1,1", "sv.addex/w=32 *8, *16, *24, 0"], {16: M64, 24: 1}, 0),
     # ffirst_cr_whole_cr_rows, ffirst_cr_vector_rows: the programs of the
     # tests below
     (["setvl 0,0,1,0,1,1", "sv.setb/ff=~RC1/vli *8, 6"], {8: 9}, 0x10),
