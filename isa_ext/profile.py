@@ -65,8 +65,16 @@ class Profile:
     #: rows without an Rc column whose Rc=0 fail-first CR field is one per
     #: element even where vector_rc_field is "cr0" (a regex of mnemonics, or
     #: None): ISACaller's RM table gives them a CR0 output (RM-1P-2S1D.csv
-    #: `addg6s ... d:RT;d:CR0`), so its get_cr_out steps the field
+    #: `addg6s ... d:RT;d:CR0`, RM-2P-1S1D.csv `mulli ... d:RT;d:CR0`: of
+    #: the rows with a CR0 output there, the two without an Rc column), so
+    #: its get_cr_out steps the field
     ffirst_cr_vector_rows: str = None
+    #: rows whose Rc=0 fail-first CR field is "as if Rc=1" of the whole CR
+    #: instead of the result (a regex of mnemonics, or None): ISACaller's
+    #: pages of setb and the setbc family return ``(CR, RT)`` (they read CR),
+    #: and its Rc=1 handling takes the first output, so the field is GT when
+    #: any of CR0-CR7 is non-zero and EQ otherwise (SO copied)
+    ffirst_cr_whole_cr_rows: str = None
     #: the predicate mask is read "once" before the loop, or again before
     #: "every element" (ISACaller), which an element writing the mask
     #: register can observe
@@ -155,7 +163,8 @@ PROFILES = {
         cr_field_subvl="step", cr_field_zeroing="none",
         crop_rows=r"(cmp|cr)|(mfcr|mfocrf|mtcrf|mtocrf)$", reverse_subvl="reversed",
         ffirst_scalar_sources="once", ffirst_vli_zz=True, pages="openpower_isa",
-        svp64_xer="isacaller", ffirst_cr_vector_rows=r"addg6s$", ffirst_vl_step="source",
+        svp64_xer="isacaller", ffirst_cr_vector_rows=r"(addg6s|mulli)$",
+        ffirst_cr_whole_cr_rows=r"set(b|n?bcr?)$", ffirst_vl_step="source",
         ffirst_subvl_group="kept",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }

@@ -547,10 +547,79 @@ def test_undefined_results_from_the_page_overlay(isas, line, spec_value, isacall
     # cnttzd of the byte 0x00 (r16's low byte): 64 trailing zeros in the
     # zero-extended 64-bit value (0x40 in the byte); 8 at XLEN = 8
     ("sv.cnttzd/w=8 *8, *16", {8: M64, 16: 0x100}, 0xFFFFFFFFFFFFFF40, 0xFFFFFFFFFFFFFF08),
+    # extsw of the byte 0x80 into a 64-bit element.  Spec: extsw is a signed
+    # row (decoder/svp64/signed_sources.txt), the byte is extended as -128
+    # and stays so.  ISACaller reads it zero-extended to XLEN = 64
+    # (caller.py get_input: SelectableInt(value, bits=xlen)), so its bit 32
+    # is 0: EXTSXL(RS, 32) = 0x80
+    ("sv.extsw/sw=8 *8, *16", {8: M64, 16: 0x80}, 0xFFFFFFFFFFFFFF80, 0x80),
+    # sraw of the 16-bit element 0x0080 by 4.  Spec: the element extended
+    # (0x80, positive at 16 bits), the 64-bit sraw of the word 0x80 by 4 is
+    # 8, truncated to 16 bits 0x0008.  ISACaller at XLEN = 16: the "word" is
+    # the low byte 0x80, its sign (RS)[8] is 1: ROTL32(0x80, 16 - 4) = 0x0808,
+    # m = MASK(4 + 8, 15) = 0x000F: 0x8 | (0xFFFF & ~0xF) = 0xFFF8
+    ("sv.sraw/w=16 *8, *16, *24", {8: M64, 16: 0x80, 24: 4},
+     0xFFFFFFFFFFFF0008, 0xFFFFFFFFFFFFFFF8),
+    # mulhd of the bytes 0x80 and 0x03.  Spec: sources extended as signed,
+    # -128 * 3 = -384: the high 64 bits all ones, truncated 0xFF.  ISACaller
+    # at XLEN = 8: the 16-bit product 0xFE80, high byte 0xFE
+    ("sv.mulhd/w=8 *8, *16, *24", {8: M64, 16: 0x80, 24: 3},
+     0xFFFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFE),
+    # mulli of the byte 0x80 by -3 into 16 bits.  Spec: -128 * -3 = 384 =
+    # 0x0180.  ISACaller at XLEN = 16: RA zero-extended, 128 * -3 = -384,
+    # low 16 bits 0xFE80
+    ("sv.mulli/dw=16/sw=8 *8, *16, -3", {8: M64, 16: 0x80},
+     0xFFFFFFFFFFFF0180, 0xFFFFFFFFFFFFFE80),
+    # slw of the 16-bit element 0x0012 by 4.  Spec: the 64-bit slw shifts
+    # the word 0x12 to 0x120, truncated to 16 bits 0x0120.  ISACaller at
+    # XLEN = 16: the "word" is the low byte; ROTL32(0x12, 4) rotates 0x1212
+    # to 0x2121, m = MASK32(0, 8-1-4) = MASK(8, 11) = 0x00F0: 0x0020
+    ("sv.slw/w=16 *8, *16, *24", {8: M64, 16: 0x12, 24: 4},
+     0xFFFFFFFFFFFF0120, 0xFFFFFFFFFFFF0020),
 ])
 def test_elwidth_xlen(isas, line, gpr, spec_r8, isacaller_r8):
     assert run(isas["spec"], [line], gpr, vl=1).gpr[8] == spec_r8
     assert run(isas["openpower-isa"], [line], gpr, vl=1).gpr[8] == isacaller_r8
+
+
+def test_a_64_bit_page_runs_at_operation_width_64_under_the_profile(isas):
+    # brd depends on XLEN (byte reversal within it) and its page is written
+    # for 64 bits only: the spec profile traps under any element-width
+    # override (errata SV-23).  At operation width 64 ISACaller runs the
+    # page on the source zero-extended: the halfword 0x1234 reversed within
+    # 64 bits is 0x3412_0000_0000_0000.  At width 16 both trap.
+    sim = Simulator(isa=isas["spec"])
+    sim.load_asm("sv.brd/sw=16 *8, *16\n")
+    sim.state.svstate = SV.make(maxvl=1, vl=1)
+    res = sim.run()
+    assert res.stop == "trap" and "not implemented" in res.trap.reason
+    r = run(isas["openpower-isa"], ["sv.brd/sw=16 *8, *16"], {16: 0x1234}, vl=1)
+    assert r.gpr[8] == 0x3412_0000_0000_0000
+    for isa in isas.values():
+        sim = Simulator(isa=isa)
+        sim.load_asm("sv.brd/w=16 *8, *16\n")
+        sim.state.svstate = SV.make(maxvl=1, vl=1)
+        sim.state.gpr[8] = 7
+        res = sim.run()
+        assert res.stop == "trap" and "written for 64 bits only" in res.trap.reason
+        assert res.gpr[8] == 7
+
+
+def test_addex_carries_at_an_element_width_as_isacaller(isas):
+    # addex at XLEN = 32, VL=2: element 0 = 0xFFFFFFFF + 1 + OV(0) = 0 in
+    # 32 bits.  ISACaller takes OV from the 64-bit sum of the operands
+    # zero-extended (caller.py get_kludged_op_add_ca_ov): 0x1_0000_0000 has
+    # no carry out of 64 bits, so OV stays 0 and element 1 = 0xFFFFFFFF + 0
+    # + 0 = 0xFFFFFFFF (a carry out of XLEN would have made it 0).  The
+    # spec profile traps (errata SV-27).
+    r = run(isas["openpower-isa"], ["sv.addex/w=32 *8, *16, *24, 0"],
+            {16: M64, 24: 1}, vl=2)
+    assert r.gpr[8] == 0xFFFFFFFF_00000000
+    sim = Simulator(isa=isas["spec"])
+    sim.load_asm("sv.addex/w=32 *8, *16, *24, 0\n")
+    sim.state.svstate = SV.make(maxvl=2, vl=2)
+    res = sim.run()
+    assert res.stop == "trap" and "not implemented" in res.trap.reason
 
 
 def test_only_pages_naming_xlen_run_at_the_element_width(isas):
@@ -650,6 +719,17 @@ LIVE = [
      {8: M64, 16: 0xAAAAAAAA01097860, 24: 16}, 0),
     (["setvl 0,0,1,0,1,1", "sv.rlwinm/w=16 *8, *16, 4, 0, 7"], {8: M64, 16: 0x12AB}, 0),
     (["setvl 0,0,1,0,1,1", "sv.cnttzd/w=8 *8, *16"], {8: M64, 16: 0x100}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.extsw/sw=8 *8, *16"], {8: M64, 16: 0x80}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.sraw/w=16 *8, *16, *24"], {8: M64, 16: 0x80, 24: 4}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.mulhd/w=8 *8, *16, *24"], {8: M64, 16: 0x80, 24: 3}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.mulli/dw=16/sw=8 *8, *16, -3"], {8: M64, 16: 0x80}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.slw/w=16 *8, *16, *24"], {8: M64, 16: 0x12, 24: 4}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.brd/sw=16 *8, *16"], {16: 0x1234}, 0),
+    (["setvl 0,0,2,0,1,1", "sv.addex/w=32 *8, *16, *24, 0"], {16: M64, 24: 1}, 0),
+    # ffirst_cr_whole_cr_rows, ffirst_cr_vector_rows: the programs of the
+    # tests below
+    (["setvl 0,0,1,0,1,1", "sv.setb/ff=~RC1/vli *8, 6"], {8: 9}, 0x10),
+    (["setvl 0,0,2,0,1,1", "sv.mulli/ff=RC1 *8, *16, 3"], {8: 9, 9: 9, 16: 1, 17: 2}, 0),
     # rc_ffirst_vli, vector_rc_field under REMAP and on a row with no Rc column
     (["setvl 0,0,4,0,1,1", "sv.add./ff=lt/vli *8, *16, *24"],
      {16: 1, 17: 2, 18: M64 - 15, 19: 3, 8: 0x99, 9: 0x99, 10: 0x99, 11: 0x99}, 0),
@@ -903,3 +983,33 @@ def test_fail_first_cr_field_of_addg6s_per_element(isas):
         r = run(isa, ["sv.addg6s/ff=RC1 *8, *16, *24"], {}, vl=2)
         assert r.state.cr[0:3] == [0b0100, 0b0100, 0], name
         assert SV.get(r.state.svstate, "vl") == 2
+
+
+def test_fail_first_cr_field_of_mulli_per_element(isas):
+    # as addg6s: mulli has no Rc column, and ISACaller's RM table gives it a
+    # CR0 output (openpower-isa 3cb597b9 RM-2P-1S1D.csv `mulli ...
+    # d:RT;d:CR0`; a focused campaign: `sv.mulli/ff=RC1/vli *29, *28, 32767`
+    # recorded CR0 and CR1 on ISACaller).  1 * 3 and 2 * 3 are positive:
+    # GT in CR0 and CR1, no stop
+    for name, isa in isas.items():
+        r = run(isa, ["sv.mulli/ff=RC1 *8, *16, 3"], {8: 9, 9: 9, 16: 1, 17: 2}, vl=2)
+        # (RC1 discards the results in the spec, rc1_results)
+        assert r.gpr[8:10] == ([9, 9] if name == "spec" else [3, 6])
+        assert r.state.cr[0:3] == [0b0100, 0b0100, 0], name
+        assert SV.get(r.state.svstate, "vl") == 2
+
+
+def test_fail_first_cr_field_of_setb_from_the_whole_cr(isas):
+    # CR6 = 0b0001 (CR = 0x10): neither LT nor GT, setb writes 0.  Spec
+    # (normal.mdwn, Rc=0 fail-first: the CR field as if Rc=1): 0 is EQ.
+    # ISACaller's setb page returns (CR, RT) (it reads CR: generated
+    # sprset.py `return (CR, RT,)`) and its Rc=1 handling takes the first
+    # output, the CR: non-zero as a 64-bit value, GT (profile
+    # ffirst_cr_whole_cr_rows; a CI draw: `sv.setb/ff=~RC1/vli *57, 6`).
+    # VL = 1 and VLi: the one element runs either way (RC1 discards its
+    # result in the spec, rc1_results).
+    for name, want, r8 in (("spec", 0b0010, 9), ("openpower-isa", 0b0100, 0)):
+        r = run(isas[name], ["sv.setb/ff=~RC1/vli *8, 6"], {8: 9}, vl=1, cr=0x10)
+        assert r.gpr[8] == r8
+        assert r.state.cr[0] == want, name
+        assert r.state.cr[6] == 1

@@ -107,6 +107,34 @@ def test_same_under_the_openpower_profile(name):
         assert res.gpr[r] == v, (name, r)
 
 
+# the openpower-isa profile's XLEN pages (pseudocode/profiles/openpower_isa/:
+# ISACaller's values, derived by hand in tests/test_profile.py
+# test_elwidth_xlen, live in its LIVE list) on every path, VL=2 with element
+# 1 zero where the first element is the derived one
+PROFILE_CASES = {
+    "extsw_sw8": (["setvl 0,0,2,0,1,1", "sv.extsw/sw=8 *8, *16"], {16: 0x80},
+                  {8: 0x80, 9: 0}),
+    "sraw_w16": (["setvl 0,0,2,0,1,1", "sv.sraw/w=16 *8, *16, *24"],
+                 {8: M64, 16: 0x80, 24: 4}, {8: 0xFFFF_FFFF_0000_FFF8}),
+    "mulhd_w8": (["setvl 0,0,2,0,1,1", "sv.mulhd/w=8 *8, *16, *24"],
+                 {8: M64, 16: 0x80, 24: 3}, {8: 0xFFFF_FFFF_FFFF_00FE}),
+    "mulli_dw16_sw8": (["setvl 0,0,2,0,1,1", "sv.mulli/dw=16/sw=8 *8, *16, -3"],
+                       {8: M64, 16: 0x80}, {8: 0xFFFF_FFFF_0000_FE80}),
+    "slw_w16": (["setvl 0,0,2,0,1,1", "sv.slw/w=16 *8, *16, *24"],
+                {8: M64, 16: 0x12, 24: 4}, {8: 0xFFFF_FFFF_0000_0020}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROFILE_CASES))
+def test_profile_xlen_pages_on_every_path(name):
+    isa = ISA(extensions=["base", "svp64"], profile="openpower-isa")
+    lines, regs, want = PROFILE_CASES[name]
+    res = all_modes(isa, lines, _init(regs))
+    assert res.stop == "end", res.trap
+    for r, v in want.items():
+        assert res.gpr[r] == v, (name, r, hex(res.gpr[r]))
+
+
 def test_word_mode_with_64_bit_operation_width(svisa):
     # sv.minmax/sw=16 with a 64-bit destination: the operation width is 64,
     # so the 64-bit page compares the low words of the sources sign-extended

@@ -608,7 +608,11 @@ class SVInsn:
                 # Rc=0: CR of the result element as if Rc=1 (signed at ELWIDTH, SO
                 # copied); stored only with RC1, which discards the result instead
                 w = r.ew
-                if rec.rc_bits != w and rec.scratch_needed:
+                if rec.ffcr_whole_cr:
+                    # (profile ffirst_cr_whole_cr_rows) the CR as a 64-bit
+                    # value: never negative
+                    w, v = 64, int(any(s.cr[i] for i in range(8)))
+                elif rec.rc_bits != w and rec.scratch_needed:
                     # at the operation width (profile rc_width "operation", as
                     # an Rc=1 record): the page's result before truncation
                     w = rec.rc_bits

@@ -401,6 +401,7 @@ class SVRecord:
             # stride makes a store with a scalar source a splat into memory
             self.scalar_dest = True
         self.ffcr = None
+        self.ffcr_whole_cr = False
         # normal-mode RC1 fail-first: the result is discarded (spec) or stored
         # as well (ISACaller)
         self.rc1_stores = isa.profile.rc1_results == "stored"
@@ -435,6 +436,8 @@ class SVRecord:
                     self.crvec = res.vec and (isa.profile.vector_rc_field != "cr0" or bool(
                         vrows and re.match(vrows, d.mnemonic)))
                 self.ffcr = ("rc0", res)
+                whole = isa.profile.ffirst_cr_whole_cr_rows
+                self.ffcr_whole_cr = bool(whole and re.match(whole, d.mnemonic))
             else:
                 cro = [o for o in self.dstops if o.cls == "crf"]
                 if not cro:
@@ -477,6 +480,7 @@ class SVRecord:
         # profile "elwidth_xlen" (ISACaller): a page that names XLEN runs at
         # XLEN = the operation width max(source, destination), its sources
         # zero-extended to it, instead of at 64 bits with the result truncated
+        # (at XLEN = 64 too: `sv.extsw/sw=8` reads its byte zero-extended)
         self.xlen = 64
         opw = max(r.ew, r.ews)
         xlen = xlen_rows().get(row.mnemonic)
@@ -488,10 +492,16 @@ class SVRecord:
             raise Trap(f"SVP64 saturation of {d.mnemonic} under element-width "
                        "overrides is not implemented (its operation depends on XLEN)",
                        "illegal")
-        if (isa.profile.elwidth_xlen and opw != 64 and gops and not fops
+        if (isa.profile.elwidth_xlen and (r.ew != 64 or r.ews != 64) and gops and not fops
                 and self.kind != "ldst" and pcompiler.names_xlen(row.page)):
             self.xlen = opw
-            self.c = c = isa.compiled(row, opw, svp64_so=self.svp64_so)
+            if opw != 64:
+                self.c = c = isa.compiled(row, opw, svp64_so=self.svp64_so)
+            self.sext = False
+        elif (xlen_row and isa.profile.elwidth_xlen and opw == 64 and gops and not fops
+              and self.kind != "ldst"):
+            # (profile "elwidth_xlen") at XLEN = 64 a page written for 64
+            # bits only runs as it is, its narrower sources zero-extended
             self.sext = False
         elif xlen_row:
             # the operation depends on XLEN (word halves, double-width
