@@ -394,3 +394,18 @@ def test_sured_big_endian_reads_the_descriptor_in_big_endian(isa):
     res = sim.run(max_steps=5)
     assert res.stop == "end", res.trap
     assert sim.state.mem.read_bytes(0x2008C, 4) == (42).to_bytes(4, "big")
+
+
+@pytest.mark.parametrize("svremap", ["svremap 0, 0, 0, 0, 0, 0, 1", "svremap 0, 1, 2, 3, 0, 1, 0"])
+def test_svremap_with_no_slot_enabled_leaves_the_loop_plain(svisa, svremap):
+    # SVSTATE.SVme = 0: no operand is remapped (svp64 remap.mdwn: each SVme bit
+    # enables one of in1 in2 in3 out out2), whether REMAP persists (RMpst = 1)
+    # or is one-shot for the next instruction.  setvl VL = 3; sv.add *8, *16,
+    # *24 then adds in step order: r8+i = r16+i + r24+i = 11, 22, 33.
+    sim = Simulator(isa=svisa)
+    sim.load_asm(f"setvl 0, 0, 3, 0, 1, 1\n{svremap}\nsv.add *8, *16, *24\n")
+    for i in range(3):
+        sim.state.gpr[16 + i], sim.state.gpr[24 + i] = i + 1, 10 * (i + 1)
+    res = sim.run(max_steps=10)
+    assert res.stop == "end", res.trap
+    assert res.gpr[8:11] == [11, 22, 33]
