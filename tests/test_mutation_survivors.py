@@ -409,3 +409,28 @@ def test_svremap_with_no_slot_enabled_leaves_the_loop_plain(svisa, svremap):
     res = sim.run(max_steps=10)
     assert res.stop == "end", res.trap
     assert res.gpr[8:11] == [11, 22, 33]
+
+
+@pytest.mark.parametrize("line, steps", [
+    # sv.addex with CY = 3 traps at its first element (fixedextra.mdwn: "addex
+    # with CY != 0 is reserved"), nothing written.  Resumed at srcstep =
+    # dststep = 2 (VL = 4, as after an element interrupt), the trap leaves the
+    # steps where the instruction restarts: 2/2
+    ("sv.addex *8, *16, *24, 3", (2, 2, 0, 0)),
+    # SUBVL = 2, resumed at element 2's second sub-element (sub-element k = 5):
+    # steps 2/2, substeps 1/1
+    ("sv.addex/vec2 *8, *16, *24, 3", (2, 2, 1, 1)),
+])
+def test_trap_on_the_fast_path_leaves_the_steps_at_the_element(svisa, line, steps):
+    # kills executor.py _run_fast's "k // subvl" -> "k % subvl" after a trap
+    from isa_ext.svp64 import svstate as SV
+    sim = Simulator(isa=svisa)
+    sim.load_asm(line + "\n")
+    sim.state.svstate = SV.with_steps(SV.make(maxvl=4, vl=4), *steps)
+    sim.state.gpr[8:16] = [0x99] * 8
+    res = sim.run()
+    assert res.stop == "trap" and res.trap.kind == "illegal" and res.pc == 0x1000
+    assert "CY" in res.trap.reason
+    d = SV.decode(sim.state.svstate)
+    assert (d["srcstep"], d["dststep"], d["ssubstep"], d["dsubstep"]) == steps
+    assert res.gpr[8:16] == [0x99] * 8
