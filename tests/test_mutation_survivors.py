@@ -434,3 +434,17 @@ def test_trap_on_the_fast_path_leaves_the_steps_at_the_element(svisa, line, step
     d = SV.decode(sim.state.svstate)
     assert (d["srcstep"], d["dststep"], d["ssubstep"], d["dsubstep"]) == steps
     assert res.gpr[8:16] == [0x99] * 8
+
+
+def test_cr_bit_names_only_for_cr_bit_operands(svisa):
+    # kills svp64/asm.py "cls == 'crb'" -> ">=": the CR-bit names (lt gt eq so,
+    # cr0..cr7, as in "4*cr1+eq") are symbols only in CR-bit operands.  A GPR
+    # or CR-field operand written "eq" is an undefined symbol, not 2.
+    from isa_ext.asm import assemble
+    from isa_ext.errors import AsmError
+    for line in ("sv.add *8, eq, *16", "sv.mcrf cr1, eq"):
+        with pytest.raises(AsmError, match="undefined symbol 'eq'"):
+            assemble(line + "\n", isa=svisa)
+    # crand BT = 4*1+2 = 6, BA = lt = 0, BB = gt = 1: PO 19 (0x4C000000) | 6 << 21
+    # | 1 << 11 | XO 257 << 1 = 0x4CC00A02, behind the all-scalar prefix 0x05400000
+    assert assemble("sv.crand 4*cr1+eq, lt, gt\n", isa=svisa).words == [0x05400000, 0x4CC00A02]

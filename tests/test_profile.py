@@ -463,6 +463,30 @@ def test_undefined_results_from_the_page_overlay(isas, line, spec_value, isacall
     assert run(isas["openpower-isa"], [line], regs).gpr[3] == isacaller_value
 
 
+@pytest.mark.parametrize("line, regs", [
+    ("divwo. 3, 1, 2", {1: 5, 2: 0}),                 # a zero divisor
+    ("divwo 3, 5, 6", {5: 0x80000000, 6: M64}),     # -2^31 / -1
+])
+def test_divw_overflow_cases_under_the_profile(isas, line, regs):
+    # the profile's divw page (openpower-isa's): overflow <- (divisor = 0) |
+    # (dividend = 0x8000_0000 & divisor = 0xFFFF_FFFF), then RT <- 0 and, with
+    # OE = 1, OV = OV32 = SO = 1: XER bits 32, 33 and 44 = 0xC008_0000.  Rc = 1
+    # records RT = 0 as EQ with SO copied: CR0 = 0b0011.  (Either case alone
+    # overflows: a mutant requiring both let 5 / 0 through with OV clear.)
+    res = run(isas["openpower-isa"], [line], {**regs, 3: 0x99})
+    assert (res.gpr[3], res.state.xer) == (0, 0xC0080000)
+    assert res.state.cr[0] == (0b0011 if "." in line else 0)
+
+
+
+def test_divw_of_the_most_negative_word_by_3_does_not_overflow(isas):
+    # only -2^31 / -1 overflows: -2^31 / 3 = -715827882 (truncated towards
+    # zero), whose word is 2^32 - 715827882 = 0xD5555556; the profile's page
+    # puts [0]*32 above it.  XER untouched.
+    res = run(isas["openpower-isa"], ["divwo 3, 5, 7"], {3: 0x99, 5: 0x80000000, 7: 3})
+    assert (res.gpr[3], res.state.xer) == (0xD5555556, 0)
+
+
 @pytest.mark.parametrize("line, gpr, spec_r8, isacaller_r8", [
     # test_caller_svp64_chacha20.py's first rotate: the 32-bit element
     # 0x01097860 rotated left by 16.  Spec (errata SV-6): the 64-bit rotate of
@@ -704,7 +728,8 @@ LIVE = [
 ] + [
     ([line], {1: 5, 2: 0, 4: 0x80000000, 5: 0x80000000, 6: M64, 7: 3}, 0)
     for line in ("divw 3, 1, 2", "divwu 3, 1, 2", "divd 3, 1, 2", "divdu 3, 1, 2",
-                 "divw 3, 5, 6", "divwo. 3, 1, 2", "mulhw 3, 4, 4", "mulhwu 3, 4, 4",
+                 "divw 3, 5, 6", "divwo. 3, 1, 2", "divwo 3, 5, 6", "divwo 3, 5, 7",
+                 "mulhw 3, 4, 4", "mulhwu 3, 4, 4",
                  "mulhw. 3, 5, 6", "divwe 3, 1, 7", "divweo 3, 6, 5", "divweu 3, 1, 7")
 ]
 
