@@ -479,6 +479,18 @@ def test_divw_overflow_cases_under_the_profile(isas, line, regs):
 
 
 
+def test_rldimi_inserts_the_whole_rotated_doubleword(isas):
+    # rldimi 3,4,8,56: r <- ROTL64((RS), 8), m <- MASK(56, ¬8 = 55): mb > me
+    # wraps round, so m is all ones and RA <- r.  RS = 0x8000_0000_0000_0001
+    # rotated left by 8: its top bit lands at value bit 7 (0x80) and the low
+    # bit at bit 8 (0x100): 0x180.  Both profiles (the profile's page is
+    # written in XLEN, ROTL64((RS)[0:XLEN-1], sh); a slice losing RS's top
+    # bit lost the 0x80)
+    for isa in isas.values():
+        res = run(isa, ["rldimi 3, 4, 8, 56"], {3: 0x99, 4: 0x8000_0000_0000_0001})
+        assert res.gpr[3] == 0x180
+
+
 def test_divw_of_the_most_negative_word_by_3_does_not_overflow(isas):
     # only -2^31 / -1 overflows: -2^31 / 3 = -715827882 (truncated towards
     # zero), whose word is 2^32 - 715827882 = 0xD5555556; the profile's page
