@@ -204,6 +204,19 @@ def test_bcctr_decrement_is_invalid_form(isa, bo):
     assert res.state.pc == PC
 
 
+@pytest.mark.parametrize("bo", range(32))
+def test_bctar_every_bo(isa, bo):
+    # bctar tests CTR and the CR bit by the same BO table as bc/bclr (its page
+    # is bclr's with TAR): taken to TAR[0:61] || 0b00, the low two bits dropped
+    word = encode(isa, "bctar", BO=bo, BI=BI, BH=0)
+    for crbit in (0, 1):
+        for ctr in (1, 2):
+            res = step(isa, word, crval=set_cr_bit(0, BI, crbit), ctr=ctr, tar=0xB00E)
+            taken, ctr_after = expected_bc(bo, crbit, ctr)
+            assert res.pc == (0xB00C if taken else PC + 4), (bo, crbit, ctr)
+            assert res.state.ctr == ctr_after
+
+
 def test_bctar(isa):
     # BO=16: decrement CTR, branch if CTR != 0 -> 3-1=2, taken to TAR[0:61]||0b00
     res = step(isa, encode(isa, "bctarl", BO=16, BI=0, BH=0), ctr=3, tar=0xB00E)

@@ -142,6 +142,13 @@ def test_cr_field_logic_hand_derived(isa):
     s = run(isa, ["crfbinlog 1,2,3,15"], cr=0x0CA60000)
     assert s.crval == 0x06A60000
 
+    # the last fields: crfbinlog 0,6,7,0b1111 with CR0 = 0b1100, CR6 = 0b1010
+    # and the table in CR7 = 0b0010 (CR = 0xC00000A2): indices 11 10 01 00 pick
+    # lut[3] lut[2] lut[1] lut[0] = 0 1 0 0, CR0 = 0b0100 (the table is
+    # CR[4*BFB + 32:4*BFB + 35] = CR[60:63], the last bits of CR)
+    s = run(isa, ["crfbinlog 0,6,7,15"], cr=0xC00000A2)
+    assert s.crval == 0x400000A2
+
 
 def test_crfbinlog_msk_zero_traps(isa):
     sim = Simulator(isa=isa)

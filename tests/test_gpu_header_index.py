@@ -165,3 +165,16 @@ def test_cli_machine_configuration(tmp_path, capsys):
     assert main(args) != 0  # no MaximumIndex: no pool, an invalid texture
     got = capsys.readouterr()
     assert "invalid texture" in got.out + got.err and "Traceback" not in got.err
+
+
+def test_header_pointer_uses_all_20_bits(isa):
+    # headerPtr is the entry's low 20 bits (bits 12:31 MSB0): 0x80002 has its
+    # top bit (bit 19) set.  With MaximumIndex 2^20 - 1 it is valid and names
+    # header 0x80002 at POOL + 0x80002 * 32; header 2 (what 19 bits would give)
+    # is left empty.  The seed 004 1d add: x = 3, 40 + 2 = 42 at SURF + 12
+    gpu = dict(const_bank=BANK, header_pool=POOL, max_header_index=(1 << 20) - 1)
+    sim, res = run(isa, "sured.add.u32 r2,r4,#5,1d\n", gpu=gpu, entries={5: 0xABC80002},
+                   headers={0x80002: descriptor()}, gpr={2: 3, 4: 2},
+                   memory={SURF + 12: (40).to_bytes(4, "little")})
+    assert res.stop == "end", res.trap
+    assert word_at(sim, SURF + 12) == 42

@@ -312,3 +312,139 @@ def test_index_map_tables_for_some_slots_only():
     m = IndexMap({"in1": [1, 0, 3, 2], "out": [3, 2, 1, 0]})
     assert m.tables(4, slots={"out"}) == {"out": [3, 2, 1, 0]}
     assert m.tables(2) == {"in1": [1, 0], "out": [3, 2]}
+
+
+@pytest.mark.parametrize("text, signed, exact, page, disagrees", [
+    # sat_exact.txt "; low 32": checked only where the exact result lies in the
+    # 32-bit range of the mode's signedness (signed: -2^31 .. 2^31 - 1,
+    # unsigned: 0 .. 2^32 - 1), on the low 32 bits.  Just inside the top of
+    # the signed range, a page result 0 disagrees (0x7FFFFFFF's low word is not
+    # 0); just outside it nothing is checked.  (A mutant making the signed top
+    # 1 + (32 - 1) - 1 = 31 let every exact result from 32 up go unchecked.)
+    ("sw(RS) << (RB & 63) ; low 32", True, (1 << 31) - 1, 0, True),
+    ("sw(RS) << (RB & 63) ; low 32", True, 100, 0, True),
+    ("sw(RS) << (RB & 63) ; low 32", True, 1 << 31, 0, False),
+    ("sw(RS) << (RB & 63) ; low 32", True, -(1 << 31), 0, True),
+    ("sw(RS) << (RB & 63) ; low 32", True, -(1 << 31) - 1, 0, False),
+    # the low 32 bits agree (the page's upper word is not compared)
+    ("sw(RS) << (RB & 63) ; low 32", True, 100, 100 | 0xFFFF << 32, False),
+    ("uw(RS) << (RB & 63) ; low 32", False, (1 << 32) - 1, 0, True),
+    ("uw(RS) << (RB & 63) ; low 32", False, 1 << 32, 0, False),
+    # no clause: 64 bits, checked whatever the exact result (modulo 2^64)
+    ("RA + RB", True, (1 << 64) + 5, 5, False),
+    ("RA + RB", True, 6, 5, True),
+])
+def test_sat_exact_self_check_range(text, signed, exact, page, disagrees):
+    # kills satexact.py's range guard "(1 << (bits - 1)) - 1" -> "(1 + (bits - 1)) - 1"
+    from isa_ext.svp64.satexact import Exact
+    e = Exact("x", "s" if signed else "u", text, "test")
+    assert e.disagrees(exact, page, signed) is disagrees
+
+
+def _element_events(isa, line, vl, cr):
+    from isa_ext.svp64 import svstate as SV
+    sim = Simulator(isa=isa)
+    sim.load_asm(line + "\n")
+    sim.state.svstate = SV.make(maxvl=vl, vl=vl)
+    for field, v in cr.items():
+        sim.state.cr[field] = v
+    events = []
+    sim.tracer = events.append
+    res = sim.run()
+    assert res.stop == "end", res.trap
+    return [e for e in events if e["type"] == "element"]
+
+
+def test_trace_element_values_of_cr_operands(svisa):
+    # kills executor.py _element_values "o.cls == 'crf'" / "== 'crb'" -> ">":
+    # the trace's read_values / write_values of CR-field and CR-bit operands.
+    # sv.mcrf *8, *16, VL=2: element i copies CR(16+i) to CR(8+i); CR16 = 0b1010,
+    # CR17 = 0b0101
+    el = _element_events(svisa, "sv.mcrf *8, *16", 2, {16: 0b1010, 17: 0b0101})
+    assert [(e["reads"], e["read_values"], e["writes"], e["write_values"]) for e in el] == [
+        ({"BFA": 16}, {"BFA": 0b1010}, {"BF": 8}, {"BF": 0b1010}),
+        ({"BFA": 17}, {"BFA": 0b0101}, {"BF": 9}, {"BF": 0b0101})]
+    # sv.crand *33, *65, *97, VL=2: CR-bit vectors step by 4 bits (one field),
+    # element i: bit 33+4i <- bit 65+4i & bit 97+4i.  Bit 65 is CR16's bit 1
+    # (GT: 0b0100), bit 97 CR24's; element 1 reads bits 69 (CR17) and 101 (CR25)
+    el = _element_events(svisa, "sv.crand *33, *65, *97", 2,
+                         {16: 0b0100, 24: 0b0100, 17: 0b0100, 25: 0})
+    assert [(e["reads"], e["read_values"], e["writes"], e["write_values"]) for e in el] == [
+        ({"BA": 65, "BB": 97}, {"BA": 1, "BB": 1}, {"BT": 33}, {"BT": 1}),
+        ({"BA": 69, "BB": 101}, {"BA": 1, "BB": 0}, {"BT": 37}, {"BT": 0})]
+
+
+def test_sured_big_endian_reads_the_descriptor_in_big_endian(isa):
+    # kills gpu/surface.mdwn "base <- MEM(dp, 8)" -> "MEM(dp, 9)": in
+    # little-endian mode the ninth byte lands above bit 63 and the base stays
+    # the same; in big-endian mode it shifts the base up a byte.  The seed 004
+    # example of tests/test_gpu.py (SURED.ADD.U32 2D, x = 3, y = 2, operand 2,
+    # pitch 64, 4-byte elements: address 0x20000 + 2*64 + 3*4 = 0x2008C, 40 + 2
+    # = 42) with the descriptor's fields and the element stored big-endian
+    from test_gpu import DESC_AT, SURF
+    desc = (SURF.to_bytes(8, "big") + (64).to_bytes(4, "big") + (256).to_bytes(4, "big")
+            + (16).to_bytes(4, "big") + (4).to_bytes(4, "big") + (1).to_bytes(4, "big")
+            + bytes([4, 1, 0, 0]))  # esize 4, enabled, clamp near
+    sim = Simulator(isa, little=False)
+    sim.load_asm("sured.add.u32 r2,r4,r6,2d\n")
+    sim.state.gpr[2], sim.state.gpr[3], sim.state.gpr[4] = 3, 2, 2
+    sim.state.gpr[6] = DESC_AT
+    sim.state.mem.write_bytes(DESC_AT, desc)
+    sim.state.mem.write_bytes(0x2008C, (40).to_bytes(4, "big"))
+    res = sim.run(max_steps=5)
+    assert res.stop == "end", res.trap
+    assert sim.state.mem.read_bytes(0x2008C, 4) == (42).to_bytes(4, "big")
+
+
+@pytest.mark.parametrize("svremap", ["svremap 0, 0, 0, 0, 0, 0, 1", "svremap 0, 1, 2, 3, 0, 1, 0"])
+def test_svremap_with_no_slot_enabled_leaves_the_loop_plain(svisa, svremap):
+    # SVSTATE.SVme = 0: no operand is remapped (svp64 remap.mdwn: each SVme bit
+    # enables one of in1 in2 in3 out out2), whether REMAP persists (RMpst = 1)
+    # or is one-shot for the next instruction.  setvl VL = 3; sv.add *8, *16,
+    # *24 then adds in step order: r8+i = r16+i + r24+i = 11, 22, 33.
+    sim = Simulator(isa=svisa)
+    sim.load_asm(f"setvl 0, 0, 3, 0, 1, 1\n{svremap}\nsv.add *8, *16, *24\n")
+    for i in range(3):
+        sim.state.gpr[16 + i], sim.state.gpr[24 + i] = i + 1, 10 * (i + 1)
+    res = sim.run(max_steps=10)
+    assert res.stop == "end", res.trap
+    assert res.gpr[8:11] == [11, 22, 33]
+
+
+@pytest.mark.parametrize("line, steps", [
+    # sv.addex with CY = 3 traps at its first element (fixedextra.mdwn: "addex
+    # with CY != 0 is reserved"), nothing written.  Resumed at srcstep =
+    # dststep = 2 (VL = 4, as after an element interrupt), the trap leaves the
+    # steps where the instruction restarts: 2/2
+    ("sv.addex *8, *16, *24, 3", (2, 2, 0, 0)),
+    # SUBVL = 2, resumed at element 2's second sub-element (sub-element k = 5):
+    # steps 2/2, substeps 1/1
+    ("sv.addex/vec2 *8, *16, *24, 3", (2, 2, 1, 1)),
+])
+def test_trap_on_the_fast_path_leaves_the_steps_at_the_element(svisa, line, steps):
+    # kills executor.py _run_fast's "k // subvl" -> "k % subvl" after a trap
+    from isa_ext.svp64 import svstate as SV
+    sim = Simulator(isa=svisa)
+    sim.load_asm(line + "\n")
+    sim.state.svstate = SV.with_steps(SV.make(maxvl=4, vl=4), *steps)
+    sim.state.gpr[8:16] = [0x99] * 8
+    res = sim.run()
+    assert res.stop == "trap" and res.trap.kind == "illegal" and res.pc == 0x1000
+    assert "CY" in res.trap.reason
+    d = SV.decode(sim.state.svstate)
+    assert (d["srcstep"], d["dststep"], d["ssubstep"], d["dsubstep"]) == steps
+    assert res.gpr[8:16] == [0x99] * 8
+
+
+def test_cr_bit_names_only_for_cr_bit_operands(svisa):
+    # kills svp64/asm.py "cls == 'crb'" -> ">=": the CR-bit names (lt gt eq so,
+    # cr0..cr7, as in "4*cr1+eq") are symbols only in CR-bit operands.  A GPR
+    # or CR-field operand written "eq" is an undefined symbol, not 2.
+    from isa_ext.asm import assemble
+    from isa_ext.errors import AsmError
+    for line in ("sv.add *8, eq, *16", "sv.mcrf cr1, eq"):
+        with pytest.raises(AsmError, match="undefined symbol 'eq'"):
+            assemble(line + "\n", isa=svisa)
+    # crand BT = 4*1+2 = 6, BA = lt = 0, BB = gt = 1: PO 19 (0x4C000000) | 6 << 21
+    # | 1 << 11 | XO 257 << 1 = 0x4CC00A02, behind the all-scalar prefix 0x05400000
+    assert assemble("sv.crand 4*cr1+eq, lt, gt\n", isa=svisa).words == [0x05400000, 0x4CC00A02]

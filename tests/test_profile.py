@@ -529,6 +529,42 @@ def test_undefined_results_from_the_page_overlay(isas, line, spec_value, isacall
     assert run(isas["openpower-isa"], [line], regs).gpr[3] == isacaller_value
 
 
+@pytest.mark.parametrize("line, regs", [
+    ("divwo. 3, 1, 2", {1: 5, 2: 0}),                 # a zero divisor
+    ("divwo 3, 5, 6", {5: 0x80000000, 6: M64}),     # -2^31 / -1
+])
+def test_divw_overflow_cases_under_the_profile(isas, line, regs):
+    # the profile's divw page (openpower-isa's): overflow <- (divisor = 0) |
+    # (dividend = 0x8000_0000 & divisor = 0xFFFF_FFFF), then RT <- 0 and, with
+    # OE = 1, OV = OV32 = SO = 1: XER bits 32, 33 and 44 = 0xC008_0000.  Rc = 1
+    # records RT = 0 as EQ with SO copied: CR0 = 0b0011.  (Either case alone
+    # overflows: a mutant requiring both let 5 / 0 through with OV clear.)
+    res = run(isas["openpower-isa"], [line], {**regs, 3: 0x99})
+    assert (res.gpr[3], res.state.xer) == (0, 0xC0080000)
+    assert res.state.cr[0] == (0b0011 if "." in line else 0)
+
+
+
+def test_rldimi_inserts_the_whole_rotated_doubleword(isas):
+    # rldimi 3,4,8,56: r <- ROTL64((RS), 8), m <- MASK(56, ¬8 = 55): mb > me
+    # wraps round, so m is all ones and RA <- r.  RS = 0x8000_0000_0000_0001
+    # rotated left by 8: its top bit lands at value bit 7 (0x80) and the low
+    # bit at bit 8 (0x100): 0x180.  Both profiles (the profile's page is
+    # written in XLEN, ROTL64((RS)[0:XLEN-1], sh); a slice losing RS's top
+    # bit lost the 0x80)
+    for isa in isas.values():
+        res = run(isa, ["rldimi 3, 4, 8, 56"], {3: 0x99, 4: 0x8000_0000_0000_0001})
+        assert res.gpr[3] == 0x180
+
+
+def test_divw_of_the_most_negative_word_by_3_does_not_overflow(isas):
+    # only -2^31 / -1 overflows: -2^31 / 3 = -715827882 (truncated towards
+    # zero), whose word is 2^32 - 715827882 = 0xD5555556; the profile's page
+    # puts [0]*32 above it.  XER untouched.
+    res = run(isas["openpower-isa"], ["divwo 3, 5, 7"], {3: 0x99, 5: 0x80000000, 7: 3})
+    assert (res.gpr[3], res.state.xer) == (0xD5555556, 0)
+
+
 @pytest.mark.parametrize("line, gpr, spec_r8, isacaller_r8", [
     # test_caller_svp64_chacha20.py's first rotate: the 32-bit element
     # 0x01097860 rotated left by 16.  Spec (errata SV-6): the 64-bit rotate of
@@ -620,6 +656,72 @@ def test_addex_carries_at_an_element_width_as_isacaller(isas):
     sim.state.svstate = SV.make(maxvl=2, vl=2)
     res = sim.run()
     assert res.stop == "trap" and "not implemented" in res.trap.reason
+
+
+A8 = 0xAAAA_AAAA_AAAA_AAAA
+POPCNTB_RS = 0xFF7F_0301_8001_0F0E  # bytes, low first: 0E 0F 01 80 01 03 7F FF
+
+
+@pytest.mark.parametrize("line, vl, regs, reg, want", [
+    # popcntb at XLEN = the element width (the profile's page loops over
+    # XLEN/8 bytes): each byte of the element gets its own population count.
+    # Byte counts of POPCNTB_RS, low byte first: 0x0E 3, 0x0F 4, 0x01 1, 0x80 1,
+    # 0x01 1, 0x03 2, 0x7F 7, 0xFF 8.  Scalar (VL = 1): element 0 only, the
+    # rest of RT kept.  Run on ISACaller (openpower-isa 3cb597b9, /work/isacaller,
+    # 2026-11-24) with the same results; LIVE below repeats them.
+    ("sv.popcntb/w=8 3, 4", 1, {3: A8, 4: POPCNTB_RS}, 3, 0xAAAA_AAAA_AAAA_AA03),
+    ("sv.popcntb/w=16 3, 4", 1, {3: A8, 4: POPCNTB_RS}, 3, 0xAAAA_AAAA_AAAA_0403),
+    ("sv.popcntb/w=32 3, 4", 1, {3: A8, 4: POPCNTB_RS}, 3, 0xAAAA_AAAA_0101_0403),
+    # four 16-bit elements / two 32-bit elements: every byte of r4 counted in place
+    ("sv.popcntb/w=16 *8, *4", 4, {4: POPCNTB_RS, 8: A8, 9: A8}, 8, 0x0807_0201_0101_0403),
+    ("sv.popcntb/w=32 *8, *4", 2, {4: POPCNTB_RS, 8: A8, 9: A8}, 8, 0x0807_0201_0101_0403),
+    ("popcntb 3, 4", None, {3: A8, 4: POPCNTB_RS}, 3, 0x0807_0201_0101_0403),
+    # rlwimi at XLEN = 8 (the profile's page, ISACaller's: r <- ROTL32((RS)[XLEN/2:
+    # XLEN-1], SH), m <- MASK(MB + XLEN/2, ME + XLEN/2), RA <- r & m | (RA) & ~m;
+    # helpers.py ROTL32 doubles the value into XLEN bits, value | value << XLEN/2,
+    # and rotates it in XLEN bits).  RS byte 0x35, SH 2, MB 0, ME 3: (RS)[4:7] =
+    # 0x5, doubled 0x55, rotated by 2 still 0x55; MASK(4, 7) = 0x0F; RA = 0x05 |
+    # (0xAA & 0xF0) = 0xA5.  RS byte 0xF1, SH 3, MB 1, ME 2: 0x1 -> 0x11 -> 0x88;
+    # MASK(5, 6) = 0x06; RA = (0x88 & 0x06) | (0xAA & 0xF9) = 0xA8.  The other
+    # rows were run on ISACaller (openpower-isa 3cb597b9, 2026-11-24), as these two
+    ("sv.rlwimi/w=8 3, 4, 2, 0, 3", 1, {3: A8, 4: 0x1234_5678_9ABC_DE35}, 3,
+     0xAAAA_AAAA_AAAA_AAA5),
+    ("sv.rlwimi/w=8 3, 4, 3, 1, 2", 1, {3: A8, 4: 0x1234_5678_9ABC_DEF1}, 3,
+     0xAAAA_AAAA_AAAA_AAA8),
+    ("sv.rlwimi/w=8 *8, *4, 3, 1, 2", 4, {4: 0x1234_5678_9ABC_DE35, 8: A8}, 8,
+     0xAAAA_AAAA_ACAE_AEAA),
+    ("sv.rlwimi/w=8 *8, *4, 1, 0, 3", 4, {4: 0x1234_5678_9ABC_DE35, 8: A8}, 8,
+     0xAAAA_AAAA_A5A9_ADAA),
+    ("sv.rlwimi/w=16 3, 4, 5, 2, 6", 1, {3: A8, 4: 0x1234_5678_9ABC_DEF1}, 3,
+     0xAAAA_AAAA_AAAA_AABE),
+    ("sv.rlwimi/w=16 *8, *4, 5, 2, 6", 4, {4: 0x1234_5678_9ABC_DEF1, 8: A8}, 8,
+     0xAA86_AA8E_AA96_AABE),
+    ("sv.rlwimi/w=32 3, 4, 5, 1, 6", 1, {3: A8, 4: 0x1234_5678_9ABC_DEF1}, 3,
+     0xAAAA_AAAA_AAAA_DEAA),
+])
+def test_byte_and_word_pages_at_element_widths(isas, line, vl, regs, reg, want):
+    # kills profiles/openpower_isa/fixedlogical.mdwn popcntb's 8s -> 9 and
+    # fixedshift.mdwn rlwimi's (RS)[XLEN/2:XLEN-1] -> XLEN/3 (equivalent at
+    # XLEN = 64, where ROTL32 keeps the low word, not at 8 or 16)
+    assert run(isas["openpower-isa"], [line], regs, vl=vl).gpr[reg] == want
+
+
+def test_remapped_subvector_cr_fields_by_step(isas):
+    # The profile's Rc=1 field is CR0 + element, each sub-element overwriting
+    # it (test_rc_under_subvl_one_field_per_element), under REMAP too: the
+    # register-file-end check of those unremapped fields counts VL of them, not
+    # VL * SUBVL (a mutant counting (VL * SUBVL) << SUBVL = 192 fields trapped).
+    # setvl VL = 3, SUBVL = 4; RT remapped by svshape2's offset shape
+    # 1 + (i % 3) (tests/test_svp64_remap_pred.py "subvl2_rt"): step i writes
+    # sub-vector 1 + i, r(20 + 4i + j) <- r(4i + j) + r(4i + j) = 2 (4i + j + 1):
+    # r20..r31 = 2, 4, .. 24, r16..r19 untouched.  Every result is positive:
+    # CR0..CR2 = GT (0b0100).  Run on ISACaller (openpower-isa 3cb597b9,
+    # 2026-11-24): the same registers, CR = 0x44400000 (LIVE below).
+    prog = ["setvl 0,0,3,0,1,1", "svshape2 1, 0, 1, 3, 0, 0",
+            "svremap 8, 0, 0, 0, 0, 0, 0", "sv.add./vec4 *16, *0, *0"]
+    res = run(isas["openpower-isa"], prog, {i: i + 1 for i in range(12)})
+    assert res.gpr[16:32] == [0] * 4 + [2 * (k + 1) for k in range(12)]
+    assert res.state.crval == 0x44400000
 
 
 def test_only_pages_naming_xlen_run_at_the_element_width(isas):
@@ -730,6 +832,16 @@ LIVE = [
     # tests below
     (["setvl 0,0,1,0,1,1", "sv.setb/ff=~RC1/vli *8, 6"], {8: 9}, 0x10),
     (["setvl 0,0,2,0,1,1", "sv.mulli/ff=RC1 *8, *16, 3"], {8: 9, 9: 9, 16: 1, 17: 2}, 0),
+    # byte_and_word_pages_at_element_widths, remapped_subvector_cr_fields_by_step
+    (["setvl 0,0,1,0,1,1", "sv.popcntb/w=16 3, 4"], {3: A8, 4: POPCNTB_RS}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.popcntb/w=16 *8, *4"], {4: POPCNTB_RS, 8: A8, 9: A8}, 0),
+    (["setvl 0,0,2,0,1,1", "sv.popcntb/w=32 *8, *4"], {4: POPCNTB_RS, 8: A8, 9: A8}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.rlwimi/w=8 *8, *4, 1, 0, 3"],
+     {4: 0x1234_5678_9ABC_DE35, 8: A8}, 0),
+    (["setvl 0,0,4,0,1,1", "sv.rlwimi/w=16 *8, *4, 5, 2, 6"],
+     {4: 0x1234_5678_9ABC_DEF1, 8: A8}, 0),
+    (["setvl 0,0,3,0,1,1", "svshape2 1, 0, 1, 3, 0, 0", "svremap 8, 0, 0, 0, 0, 0, 0",
+      "sv.add./vec4 *16, *0, *0"], {i: i + 1 for i in range(12)}, 0),
     # rc_ffirst_vli, vector_rc_field under REMAP and on a row with no Rc column
     (["setvl 0,0,4,0,1,1", "sv.add./ff=lt/vli *8, *16, *24"],
      {16: 1, 17: 2, 18: M64 - 15, 19: 3, 8: 0x99, 9: 0x99, 10: 0x99, 11: 0x99}, 0),
@@ -797,7 +909,8 @@ LIVE = [
 ] + [
     ([line], {1: 5, 2: 0, 4: 0x80000000, 5: 0x80000000, 6: M64, 7: 3}, 0)
     for line in ("divw 3, 1, 2", "divwu 3, 1, 2", "divd 3, 1, 2", "divdu 3, 1, 2",
-                 "divw 3, 5, 6", "divwo. 3, 1, 2", "mulhw 3, 4, 4", "mulhwu 3, 4, 4",
+                 "divw 3, 5, 6", "divwo. 3, 1, 2", "divwo 3, 5, 6", "divwo 3, 5, 7",
+                 "mulhw 3, 4, 4", "mulhwu 3, 4, 4",
                  "mulhw. 3, 5, 6", "divwe 3, 1, 7", "divweo 3, 6, 5", "divweu 3, 1, 7")
 ]
 

@@ -58,3 +58,24 @@ def test_vf_svstep_fail_first_truncates():
     assert _svstep_once("sv.svstep./ff=ns/vli 0, 0, 0, 0") == (1, 0, 0, 0)
     # /ff=so does not hit (SO = 0): as the control
     assert _svstep_once("sv.svstep./ff=so 0, 0, 0, 0") == (4, 1, 1, 0)
+
+
+def test_vf_svstep_fail_first_on_a_sub_element_keeps_the_loop():
+    # VF, steps 0, VL 4, SUBVL 2.  svstep. advances to sub-element 1 of element
+    # 0 (control: steps 0/0, substeps 1/1, VL 4).  /ff=ns/vli hits on element 0's
+    # first sub-element: with VLi VL counts the failing group, VL = 0 + 1 = 1
+    # (docs/svp64.md "Fail-first with SUBVL>1").  The advanced srcstep and
+    # dststep (0) are both below the new VL, so the loop is not at its end
+    # (docs/svp64.md: it ends when one is "at or past the new VL"): VF stays on
+    # at substeps 1/1.  (ISACaller gives VL 0 here: docs/compat.md.)
+    def once(line):
+        sim = Simulator()
+        sim.load_asm(f" {line}\n")
+        sim.state.svstate = SV.make(maxvl=4, vl=4, vfirst=1)
+        r = sim.run()
+        assert r.stop == "end", r.trap
+        d = SV.decode(r.state.svstate)
+        return tuple(d[k] for k in ("vl", "srcstep", "dststep", "ssubstep", "dsubstep",
+                                    "vfirst"))
+    assert once("sv.svstep./vec2 0, 0, 0, 0") == (4, 0, 0, 1, 1, 1)
+    assert once("sv.svstep./ff=ns/vli/vec2 0, 0, 0, 0") == (1, 0, 0, 1, 1, 1)

@@ -44,7 +44,8 @@ class PageMutant:
     kind: str      # arith | logic | compare | const | range
 
     def describe(self):
-        return f"{self.path}:{self.line}: {self.kind} {self.old!r} -> {self.new!r}"
+        # the column tells apart the same change at two places of one line
+        return f"{self.path}:{self.line}:{self.start + 1}: {self.kind} {self.old!r} -> {self.new!r}"
 
 
 def code_lines(text):

@@ -14,6 +14,8 @@ parallel), never in the checkout itself:
   python tools/mutation.py --area svp64 --sample 200 --jobs 2
   python tools/mutation.py --check                  # CI: [check] sample, min_kill_rate
   python tools/mutation.py --json out.json          # results, survivors included
+  python tools/mutation.py --area svp64 --only 'isa_ext/svp64/executor.py:431:*'
+                                                    # only the mutants of one line
 
 The sample is drawn with ``--seed`` (default 1) from each area separately.
 """
@@ -114,6 +116,14 @@ def python_mutants(name, area, work):
     return sorted(out, key=lambda m: (m.path, m.line, m.what, m.occurrence))
 
 
+def select(mutants, patterns):
+    """The mutants whose description (``path:line: what``, as the run prints
+    it) matches one of the shell-style ``patterns``; all when there are none."""
+    if not patterns:
+        return list(mutants)
+    return [m for m in mutants if any(fnmatch.fnmatchcase(m.describe(), p) for p in patterns)]
+
+
 def page_tests(area, path):
     for pattern, tests in area["tests"].items():
         if fnmatch.fnmatch(path, pattern):
@@ -186,7 +196,8 @@ class Worker:
                 f.write(original)
 
 
-def campaign(areas, names, sample, seed, jobs, timeout_factor=4, log=sys.stderr, progress=None):
+def campaign(areas, names, sample, seed, jobs, timeout_factor=4, log=sys.stderr, progress=None,
+             only=()):
     base = tempfile.mkdtemp(prefix="isa_ext-mutation-")
     shared = os.path.join(os.path.dirname(ROOT), "shared")
     if os.path.isdir(shared):   # the copies' ../shared: golden data, vendored snapshots
@@ -196,8 +207,8 @@ def campaign(areas, names, sample, seed, jobs, timeout_factor=4, log=sys.stderr,
         todo, budgets = [], {}
         for name in names:
             area = areas[name]
-            found = (python_mutants if area["kind"] == "python" else page_mutants)(
-                name, area, workers[0].dir)
+            found = select((python_mutants if area["kind"] == "python" else page_mutants)(
+                name, area, workers[0].dir), only)
             n = sample.get(name, sample.get("*", 0)) if isinstance(sample, dict) else sample
             chosen = random.Random(f"{seed}:{name}").sample(found, min(n, len(found))) \
                 if n else found
@@ -270,6 +281,9 @@ def main(argv=None):
     p.add_argument("--check", action="store_true",
                    help="exit 1 when the kill rate over all areas is below [check] min_kill_rate")
     p.add_argument("--list", action="store_true", help="only count the mutants per area")
+    p.add_argument("--only", action="append", default=[], metavar="PATTERN",
+                   help="only the mutants whose description (path:line: what) matches "
+                        "this shell pattern (repeatable); with --list, print them")
     args = p.parse_args(argv)
     if shutil.which("cosmic-ray") is None:
         print("mutation: cosmic-ray not installed (pip install cosmic-ray)", file=sys.stderr)
@@ -291,14 +305,18 @@ def main(argv=None):
             make_copy(d)
             for n in names:
                 a = areas[n]
-                found = (python_mutants if a["kind"] == "python" else page_mutants)(n, a, d)
+                found = select((python_mutants if a["kind"] == "python" else page_mutants)(
+                    n, a, d), args.only)
                 print(f"{n}: {len(found)} mutants")
+                if args.only:
+                    for m in found:
+                        print(f"  {m.describe()}")
         return 0
     # a terminated run still removes its copies (the finally blocks run)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     t0 = time.monotonic()
     results = campaign(areas, names, {"*": args.sample, **per_area}, args.seed, max(1, args.jobs),
-                       progress=args.progress)
+                       progress=args.progress, only=args.only)
     if args.json:
         with open(args.json, "w") as f:
             json.dump([asdict(r) for r in results], f, indent=1)
