@@ -37,14 +37,19 @@ def test_swiz_trace_cli(tmp_path, capsys):
     assert lines == ["0", "1"]
 
 
-def _svstep_once(line):
+def _svstep_run(line):
+    """The decoded SVSTATE and CR0 after ``line`` ran once in VF mode, VL 4."""
     sim = Simulator()
     sim.load_asm(f" {line}\n")
     sim.state.svstate = SV.make(maxvl=4, vl=4, vfirst=1)
     r = sim.run()
     assert r.stop == "end", r.trap
-    d = SV.decode(r.state.svstate)
-    return d["vl"], d["srcstep"], d["vfirst"], r.state.cr[0]
+    return SV.decode(r.state.svstate), r.state.cr[0]
+
+
+def _svstep_once(line):
+    d, cr0 = _svstep_run(line)
+    return d["vl"], d["srcstep"], d["vfirst"], cr0
 
 
 def test_vf_svstep_fail_first_truncates():
@@ -69,12 +74,7 @@ def test_vf_svstep_fail_first_on_a_sub_element_keeps_the_loop():
     # (docs/svp64.md: it ends when one is "at or past the new VL"): VF stays on
     # at substeps 1/1.  (ISACaller gives VL 0 here: docs/compat.md.)
     def once(line):
-        sim = Simulator()
-        sim.load_asm(f" {line}\n")
-        sim.state.svstate = SV.make(maxvl=4, vl=4, vfirst=1)
-        r = sim.run()
-        assert r.stop == "end", r.trap
-        d = SV.decode(r.state.svstate)
+        d = _svstep_run(line)[0]
         return tuple(d[k] for k in ("vl", "srcstep", "dststep", "ssubstep", "dsubstep",
                                     "vfirst"))
     assert once("sv.svstep./vec2 0, 0, 0, 0") == (4, 0, 0, 1, 1, 1)
