@@ -65,7 +65,6 @@ class RecordingMemory(MemoryView):
         self.mem.write_bytes(addr, data)
         self.log.append(("store", addr & M64, len(data), bytes(data)))
 
-
     def take(self):
         """The accesses since the last take(), as event dicts."""
         out = [{"op": op, "addr": a, "size": n, "value": v} for op, a, n, v in self.log]

@@ -29,7 +29,7 @@ import struct
 
 from ..errors import IsaExtError, Trap
 from ..machine import Memory
-from .specialise import Untranslatable, specialise
+from .specialise import Untranslatable, cached, specialise
 from .svp64 import CALL, FLUSH, RELOAD, specialise_sv
 
 MAX_LENGTH = 64
@@ -460,13 +460,8 @@ def _compile(entries, namespace, name, region, code_cache=None):
     ns["_LINES"] = {no: tag for no, (_, tag) in enumerate(lines, 1) if tag is not None}
     ns["_AFTER"] = after
     ns["_Memory"], ns["_no_page"], ns["_ACCESS"] = Memory, _no_page, _ACCESS
-    code = code_cache.get(source) if code_cache is not None else None
-    if code is None:
-        code = compile(source, f"<isa_ext:{name}>", "exec")
-        if code_cache is not None:
-            if len(code_cache) >= CODE_CACHE_KEPT:
-                code_cache.clear()
-            code_cache[source] = code
+    code = cached(code_cache, source, lambda: compile(source, f"<isa_ext:{name}>", "exec"),
+                  kept=CODE_CACHE_KEPT)
     exec(code, ns)
     return source, ns["run"]
 

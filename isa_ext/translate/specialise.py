@@ -727,15 +727,15 @@ def specialise(compiled, fields, cache=None, word=None, overrides=None):
     next block holding the same word: parsing and simplifying costs
     milliseconds.  ``overrides``: values for parameters with defaults (an
     SVP64 element's Rc=1 field ``_crf``)."""
-    return _cached(cache, word, lambda: _specialise_word(compiled, fields, overrides or {}))
+    return cached(cache, word, lambda: _specialise_word(compiled, fields, overrides or {}))
 
 
 _CACHE_KEPT = 50_000
 
 
-def _cached(cache, key, build):
+def cached(cache, key, build, kept=_CACHE_KEPT):
     """``build()`` memoised in ``cache`` (None: not memoised), which is emptied
-    when it reaches _CACHE_KEPT entries; an Untranslatable is remembered too
+    when it reaches ``kept`` entries; an Untranslatable is remembered too
     and raised again."""
     got = cache.get(key) if cache is not None else None
     if got is None:
@@ -744,7 +744,7 @@ def _cached(cache, key, build):
         except Untranslatable as e:
             got = e
         if cache is not None:
-            if len(cache) >= _CACHE_KEPT:
+            if len(cache) >= kept:
                 cache.clear()
             cache[key] = got
     if isinstance(got, Untranslatable):
@@ -889,7 +889,7 @@ def specialise_template(compiled, fields, symbolic, overrides, cache=None, key=N
         if not sp.localised:
             raise Untranslatable(f"{compiled.name}: the page sees the register file")
         return Template(sp, tuple(symbolic))
-    return _cached(cache, key, build)
+    return cached(cache, key, build)
 
 
 class _InlineLoads(ast.NodeTransformer):
