@@ -24,6 +24,7 @@ every exit:
 """
 import ast
 import functools
+import platform
 import re
 import struct
 
@@ -38,6 +39,12 @@ MAX_LENGTH = 64
 MAX_SIDE_EXITS = 2
 # SVP64 elements unrolled in one block at most (compiling costs time too)
 MAX_ELEMENTS = 512
+# whether a block holds an SVP64 instruction it does not unroll (the
+# executor called from the block): not on PyPy, whose JIT runs such an
+# instruction's specialised element loop from the per-instruction path
+# faster than from a block around it (HF sv.add VL=64 with 8 elements unrolled
+# at most, translate.svp64.UNROLL_ELEMENTS)
+EXECUTOR_CALLS_IN_BLOCKS = platform.python_implementation() != "PyPy"
 _IND = "    "
 
 
@@ -91,6 +98,8 @@ def _gather(sim, start, end):
                 break
             if d is None or (out and elements + sp.elements > MAX_ELEMENTS):
                 break
+            if not sp.elements and not EXECUTOR_CALLS_IN_BLOCKS:
+                break  # (its element loop is the executor's either way)
             elements += sp.elements
             g = sp.namespace
         elif length == 4:
