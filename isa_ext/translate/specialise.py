@@ -845,8 +845,8 @@ class _MachineWordArith(ast.NodeTransformer):
       only where ``e`` is outside 0 .. 2**64 - 1.
 
     A mask of an expression of ``CIA`` and constants stays: the block's
-    address makes it a constant.  Comprehensions and lambdas are left alone (an assignment expression
-    may not appear in every part of them)."""
+    address makes it a constant.  Comprehensions and lambdas are left alone
+    (an assignment expression may not appear in every part of them)."""
 
     def _leave(self, node):
         return node

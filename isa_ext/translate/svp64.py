@@ -33,8 +33,10 @@ from .specialise import Untranslatable, _is_pure, specialise_template
 FLUSH, RELOAD, CALL = "#FLUSH", "#RELOAD", "#CALL "
 # elements specialised per instruction at most (VL*SUBVL above this: the executor)
 MAX_ELEMENTS = 128
-# horizontal-first elements unrolled into the block at most; above, the block
-# calls the executor (its specialised element loop).  On PyPy that loop, one
+# horizontal-first elements unrolled into the block at most; above, the
+# executor runs them (its specialised element loop), called from the block or,
+# on PyPy, from the per-instruction path (block.EXECUTOR_CALLS_IN_BLOCKS).
+# On PyPy that loop, one
 # small loop its JIT traces once, warms up in a fraction of the time a block
 # of 64 unrolled elements takes to trace (HF sv.add VL=64 in a loop: 8.5 M
 # element operations/s in the first run against 4.0 M, and as fast warm,
