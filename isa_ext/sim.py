@@ -8,6 +8,7 @@ that would pass the step limit.  Everything else (traps, exits, step limits,
 tracing) sits outside the loop.
 """
 import os
+import platform
 from dataclasses import dataclass, field as dc_field
 
 from .encoding import is_svp64_prefix
@@ -29,8 +30,15 @@ MAX_BLOCKS = 20_000  # translated blocks kept before the cache starts again
 REGION_AFTER = 1024
 MAX_REGION_BLOCKS = 16  # blocks in one region (compiling a region costs time too)
 # a block is translated when its start address is reached this many times
-# (translating costs milliseconds: code run a few times runs faster without)
-HOT_AFTER = 64
+# (translating costs milliseconds: code run a few times runs faster without).
+# On PyPy far later: there the translator itself runs cold (a block's first
+# translation in a process took 100-400 ms against about 20 on CPython) and
+# the JIT must then compile the new function, while its per-instruction path
+# already runs about 4 M instructions/s, so a block repays its translation
+# only after running about a million instructions (tests/c/sort.c N=600,
+# fourth run in one process: 0.26 s at 64, 0.10 s at 2,000; 10,000 left
+# benchmarks/compare.py's VF loop untranslated through its warm-up)
+HOT_AFTER = 2_000 if platform.python_implementation() == "PyPy" else 64
 
 
 def translate_default():

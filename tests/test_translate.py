@@ -188,6 +188,37 @@ def loop_program(rng):
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.parametrize("batch", range(2))
+def test_random_programs_run_the_same_with_pypys_machine_word_arithmetic(batch, monkeypatch):
+    # On PyPy the specialised bodies take machine-word forms of the 64-bit
+    # masks and signed values (translate.specialise._MachineWordArith): the
+    # same property with them forced on, whatever runs the test, with an ISA
+    # of its own (its cache of specialised words then holds those forms)
+    import isa_ext.translate.specialise as sp
+    monkeypatch.setattr(sp, "PYPY_ARITH", True)
+    monkeypatch.setitem(globals(), "ISA_ALL", ISA())
+    rng = random.Random(1790 + batch)
+    for _ in range(50):
+        both_ways(rng.getrandbits(32), random_program(rng), rng.choice([1, 2, 3, 7, 50, 400]))
+
+
+def test_machine_word_arithmetic_wraps_and_compares_signed(monkeypatch):
+    # r3 = 5, r4 = 20: addi 3,3,-8 wraps to 2**64 - 3 (-3); addi 4,4,-8 is
+    # 12; cmpd 3,4 compares -3 < 12 signed: CR0 = LT (0b1000, SO clear);
+    # cmpld 1,3,4 unsigned: 2**64 - 3 > 12, CR1 = GT (0b0100)
+    import isa_ext.translate.specialise as sp
+    monkeypatch.setattr(sp, "PYPY_ARITH", True)
+    sim = Simulator(ISA(), translate=True)
+    sim.hot_after = 0
+    sim.load_asm("addi 3, 3, -8\naddi 4, 4, -8\ncmpd 3, 4\ncmpld 1, 3, 4\n")
+    sim.state.gpr[3], sim.state.gpr[4] = 5, 20
+    res = sim.run()
+    assert (res.steps, res.gpr[3], res.gpr[4], sim.state.cr[0], sim.state.cr[1]) == (
+        4, (1 << 64) - 3, 12, 0b1000, 0b0100)
+    source = sim._blocks[0x1000].source
+    assert "_w := " in source and ">> 63 & 1" in source  # the forms, not the masks
+
+
 @pytest.mark.parametrize("batch", range(4))
 def test_random_loops_over_several_blocks_run_the_same_chained_or_not(batch):
     # loops whose body spans blocks (if/else, calls) are what region chaining

@@ -139,6 +139,53 @@ def test_random_svp64_loops_run_the_same_translated_or_not(batch):
     assert stops & {"end", "step_limit"}, stops
 
 
+@pytest.mark.parametrize("unroll, calls", [(0, True), (8, False)])
+def test_random_svp64_loops_run_the_same_with_pypys_unroll_limit(unroll, calls, monkeypatch):
+    # PyPy unrolls at most 8 horizontal-first elements into a block
+    # (translate/svp64.UNROLL_ELEMENTS) and ends a block before an SVP64
+    # instruction it does not unroll (block.EXECUTOR_CALLS_IN_BLOCKS false):
+    # the same property that way (and with none unrolled, the executor
+    # called from blocks), here on any interpreter
+    import isa_ext.translate.block as tb
+    import isa_ext.translate.svp64 as tsv
+    monkeypatch.setattr(tsv, "UNROLL_ELEMENTS", unroll)
+    monkeypatch.setattr(tb, "EXECUTOR_CALLS_IN_BLOCKS", calls)
+    rng = random.Random(17_100 + unroll)
+    for _ in range(25):
+        run_both(rng.getrandbits(32), random_program(rng), rng.choice([1, 2, 5, 9, 40, 400]),
+                 rng.choice([None, None, None, 0, 1, 5, 13, 40]))
+
+
+def test_sv_add_vl64_above_the_unroll_limit_calls_the_executor_in_the_block(monkeypatch):
+    # as test_unrolled_sv_add_loop_adds_every_element, with PyPy's limit:
+    # r0..r63 = 0, 2, ..., 126, 6 steps, 192 element operations; the block
+    # holds the sv.add and the bdnz but no element's register as a local
+    import isa_ext.translate.block as tb
+    import isa_ext.translate.svp64 as tsv
+    monkeypatch.setattr(tsv, "UNROLL_ELEMENTS", 8)
+    monkeypatch.setattr(tb, "EXECUTOR_CALLS_IN_BLOCKS", True)
+    sim = Simulator(ISA_SV, translate=True)
+    sim.hot_after = 0
+    res = _run_doubling_loop(sim)
+    assert (res.stop, res.steps, sim.element_ops) == ("end", 6, 192)
+    assert res.gpr[:64] == [2 * i for i in range(64)]
+    block = sim._blocks[0x1000]
+    assert block.mnemonics == ["sv.add", "bc"] and "_g63" not in block.source
+
+
+def test_random_svp64_loops_run_the_same_with_pypys_machine_word_arithmetic(monkeypatch):
+    # PyPy's forms of the 64-bit masks and signed values in specialised
+    # bodies (translate.specialise._MachineWordArith), forced on here, with
+    # an ISA of its own (its caches then hold those forms)
+    import isa_ext.translate.specialise as sp
+    monkeypatch.setattr(sp, "PYPY_ARITH", True)
+    monkeypatch.setitem(globals(), "ISA_SV", ISA(extensions=["base", "svp64"]))
+    rng = random.Random(17_200)
+    for _ in range(25):
+        run_both(rng.getrandbits(32), random_program(rng), rng.choice([1, 2, 5, 9, 40, 400]),
+                 rng.choice([None, None, None, 0, 1, 5, 13, 40]))
+
+
 def _run_doubling_loop(sim):
     """sv.add *0, *64, *64 (VL=64) three times round a bdnz loop, r(64+i) = i."""
     sim.load_asm("loop:\n sv.add *0, *64, *64\n bdnz loop\n")
@@ -159,6 +206,10 @@ def test_unrolled_sv_add_loop_adds_every_element():
     res = _run_doubling_loop(sim)
     assert (res.stop, res.steps, sim.element_ops) == ("end", 6, 192)
     assert res.gpr[:64] == [2 * i for i in range(64)]
+    import isa_ext.translate.svp64 as tsv
+    if tsv.UNROLL_ELEMENTS < 64:  # PyPy: the sv.add is left to the per-instruction path
+        assert sim._blocks[0x1000] is None
+        return
     block = sim._blocks[0x1000]
     assert block.mnemonics == ["sv.add", "bc"] and "_g63 = " in block.source
 

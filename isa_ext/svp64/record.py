@@ -302,7 +302,9 @@ class SVRecord:
                 n, vec = EXTENDERS[cls](v, spec, et)
                 dirs = {dd for _s, dd in where[name]}
             else:
-                n, vec, dirs = (v << 2 if cls == "crb" and False else v), False, set()
+                # no EXTRA slot: the 5-bit field is already the CR bit number
+                # (4 * field + bit, ext_crb with spec 0); a CR field stays as is
+                n, vec, dirs = v, False, set()
             src = name in c.reads or name in ins or "s" in dirs
             dst = name in c.writes or name in outs or "d" in dirs
             self.ops.append(Op(name, cls, n, vec, src, dst, c.params.index(name),

@@ -24,6 +24,7 @@ every exit:
 """
 import ast
 import functools
+import platform
 import re
 import struct
 
@@ -38,6 +39,12 @@ MAX_LENGTH = 64
 MAX_SIDE_EXITS = 2
 # SVP64 elements unrolled in one block at most (compiling costs time too)
 MAX_ELEMENTS = 512
+# whether a block holds an SVP64 instruction it does not unroll (the
+# executor called from the block): not on PyPy, whose JIT runs such an
+# instruction's specialised element loop from the per-instruction path
+# faster than from a block around it (HF sv.add VL=64 with 8 elements unrolled
+# at most, translate.svp64.UNROLL_ELEMENTS)
+EXECUTOR_CALLS_IN_BLOCKS = platform.python_implementation() != "PyPy"
 _IND = "    "
 
 
@@ -91,6 +98,8 @@ def _gather(sim, start, end):
                 break
             if d is None or (out and elements + sp.elements > MAX_ELEMENTS):
                 break
+            if not sp.elements and not EXECUTOR_CALLS_IN_BLOCKS:
+                break  # (its element loop is the executor's either way)
             elements += sp.elements
             g = sp.namespace
         elif length == 4:
@@ -368,9 +377,8 @@ def _compile(entries, namespace, name, region, code_cache=None):
         # SVP64 element operations: counted in _eo, added where the block
         # leaves or hands the state to a call (the executor counts on from
         # _sim.element_ops, and an element-level interrupt is asked for there)
-        if counts:
-            emit(depth, "_sim.element_ops += _eo", tag)
-            emit(depth, "_eo = 0", tag)
+        if counts:  # (one line: the handler adds _eo again wherever it stops)
+            emit(depth, "_sim.element_ops += _eo; _eo = 0", tag)
 
     def reload_counts(depth, tag):
         if counts:  # (a call may have delivered the interrupt asked for)
@@ -531,28 +539,34 @@ def _emit_block(ops, base, start, insns, regs, reload, any_store, after, region,
                         emit(depth, f"_g{r} = G[{r}]", handed)
             else:
                 emit(base, text, tag)
-        if i == length - 1:
-            emit(base, f"_nia = {pc + size if sp.falls_through else next_src}", tag)
-        elif not sp.falls_through:  # a superblock's branch: leave where it is taken
-            emit(base, f"_nia = {next_src}", tag)
-            emit(base, f"if _nia != {pc + size}:", tag)
-            emit(base + 1, f"_n += {i + 1}", tag)
-            if region:
-                emit(base + 1, "continue", tag)
-            else:
-                emit(base + 1, f"if _nia == {start} and _n + {length} <= _budget"
-                     + (" and _cw:" if any_store else ":"), tag)
-                emit(base + 2, "continue", tag)
-                emit(base + 1, "break", tag)  # to the one write-back after the loop
-        if not sp.localised:
+        if not sp.localised:  # (before its exits: the locals hold the registers there)
             for r in regs:
                 emit(base, f"_g{r} = G[{r}]", (i, pc, False, True))
+        # the tags after the instruction's lines: ``done`` once ``_nia`` holds
+        # its next address (i + 1 completed, not yet in ``_n``), ``after`` once
+        # ``_n`` counts them; the line ``_n += k`` itself is tagged as before it
+        # runs (a signal is delivered at a call or a backward jump, which it has not)
+        done = (i + 1, None, True, True)
+        if i == length - 1:
+            emit(base, f"_nia = {pc + size if sp.falls_through else next_src}", live)
+        elif not sp.falls_through:  # a superblock's branch: leave where it is taken
+            emit(base, f"_nia = {next_src}", live)
+            emit(base, f"if _nia != {pc + size}:", done)
+            emit(base + 1, f"_n += {i + 1}", done)
+            if region:
+                emit(base + 1, "continue", after)
+            else:
+                emit(base + 1, f"if _nia == {start} and _n + {length} <= _budget"
+                     + (" and _cw:" if any_store else ":"), after)
+                emit(base + 2, "continue", after)
+                emit(base + 1, "break", after)  # to the one write-back after the loop
         if sp.stores and i < length - 1:
-            emit(base, "if not _cw:", tag)  # a store hit decoded code: fetch again
-            emit(base + 1, f"_n += {i + 1}", tag)
-            emit(base + 1, f"_nia = {pc + size}", tag)
-            emit(base + 1, "break", tag)
-    emit(base, f"_n += {length}", after)
+            nxt = (i + 1, pc + size, True, True)
+            emit(base, "if not _cw:", nxt)  # a store hit decoded code: fetch again
+            emit(base + 1, f"_nia = {pc + size}", nxt)
+            emit(base + 1, f"_n += {i + 1}", done)
+            emit(base + 1, "break", after)
+    emit(base, f"_n += {length}", (length, None, True, True))
     if region:
         emit(base, "continue", after)
         return

@@ -23,6 +23,7 @@ locals); a line after CALL runs while the register file, not the locals,
 holds the registers.
 """
 import ast
+import platform
 import re
 
 from ..svp64 import svstate as SV
@@ -30,8 +31,17 @@ from ..svp64.executor import SVInsn
 from .specialise import Untranslatable, _is_pure, specialise_template
 
 FLUSH, RELOAD, CALL = "#FLUSH", "#RELOAD", "#CALL "
-# elements unrolled per instruction at most (VL*SUBVL above this: the executor)
+# elements specialised per instruction at most (VL*SUBVL above this: the executor)
 MAX_ELEMENTS = 128
+# horizontal-first elements unrolled into the block at most; above, the
+# executor runs them (its specialised element loop), called from the block or,
+# on PyPy, from the per-instruction path (block.EXECUTOR_CALLS_IN_BLOCKS).
+# On PyPy that loop, one
+# small loop its JIT traces once, warms up in a fraction of the time a block
+# of 64 unrolled elements takes to trace (HF sv.add VL=64 in a loop: 8.5 M
+# element operations/s in the first run against 4.0 M, and as fast warm,
+# docs/benchmarks.md); on CPython unrolling wins (no call, GPRs in locals)
+UNROLL_ELEMENTS = 8 if platform.python_implementation() == "PyPy" else MAX_ELEMENTS
 
 
 class SVSpecialised:
@@ -173,6 +183,8 @@ def _unrolled(sim, fn, sv, word, suffix, cache):
     subvl = fn.subvl
     k0 = ((sv >> SV.SH_SRC) & 0x7F) * subvl + ((sv >> SV.SH_SSUB) & 3)
     if k0 != 0 or ((sv >> SV.SH_DST) & 0x7F) * subvl + ((sv >> SV.SH_DSUB) & 3) != k0:
+        return None
+    if ((sv >> SV.SH_VL) & 0x7F) * subvl > UNROLL_ELEMENTS:
         return None
     got = _template(fn, sv, word, suffix, cache)
     if got is None:
