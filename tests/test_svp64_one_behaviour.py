@@ -490,3 +490,34 @@ def test_anchor_register_file_end(svisa, line, vl):
     want = [0] * 50
     want[5] = DATA
     assert ref.state.gpr[:50] == want and ref.state.cr[:8] == [0] * 8
+
+
+# Fail-first on a CR-bit operation (cr_ops.mdwn "Data-dependent fail-first on
+# CR operations": with a 5-bit CR result "the bit of the CR field to be tested
+# is the one that has just been modified (created) by the operation", tested
+# against inv: /ff=RC1 is inv=0, stop when the bit is 1; ~RC1 stop when 0).
+# sv.crand *33, *65, *97, VL=4: element k is CR(8+k).GT <- CR(16+k).GT &
+# CR(24+k).GT, with CR16-19.GT = 1 and CR24-27.GT = 0, 0, 1, 1, so the results
+# are 0, 0, 1, 1; CR8-11 start 0b0100, 0, 0, 0.  RC1: elements 0 and 1 write 0
+# (CR8.GT cleared), element 2 writes 1 and fails: VL = 2 (VLi: 3), its bit
+# stands (a CR result is kept, as a cmp's field is), element 3 never runs
+# (CR11.GT stays 0).  ~RC1: element 0's 0 fails at once: VL = 0 (VLi: 1), CR8.GT
+# cleared by it, CR9-11 untouched.
+@pytest.mark.parametrize("line,want_cr8_11,want_vl", [
+    ("sv.crand/ff=RC1 *33, *65, *97", [0, 0, 0b0100, 0], 2),
+    ("sv.crand/ff=RC1/vli *33, *65, *97", [0, 0, 0b0100, 0], 3),
+    ("sv.crand/ff=~RC1 *33, *65, *97", [0, 0, 0, 0], 0),
+    ("sv.crand/ff=~RC1/vli *33, *65, *97", [0, 0, 0, 0], 1),
+])
+def test_anchor_cr_bit_fail_first(svisa, line, want_cr8_11, want_vl):
+    cr = {8: 0b0100, **{f: 0b0100 for f in range(16, 20)}, 26: 0b0100, 27: 0b0100}
+    for isa in (svisa, _profile_isa()):
+        res = all_modes(isa, [line], {"svstate": SV.make(maxvl=4, vl=4), "cr": cr})
+        assert res.stop == "end", res.trap
+        assert res.state.cr[8:12] == want_cr8_11
+        assert SV.get(res.state.svstate, "vl") == want_vl
+
+
+def _profile_isa():
+    from isa_ext.isa import ISA
+    return ISA(extensions=["base", "svp64"], profile="openpower-isa")

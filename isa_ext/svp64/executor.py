@@ -617,18 +617,26 @@ class SVInsn:
                     # an Rc=1 record): the page's result before truncation
                     w = rec.rc_bits
                     v = self.scratch[o.sidx] & ((1 << w) - 1)
+                    w = rec.rc_sign_bits
                 else:
                     v = read_elem(s.gpr, o.base,
                                   element_index(o, ks, kd, tables, True) if o.vec else 0, w)
+                    if rec.rc_sign_bits == 64:
+                        w = 64  # (profile rc_zero_extended_rows) never negative
                 crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
                 if r.rc1:
                     s.cr[crf] = crval
                     if not rec.rc1_stores:
                         s.gpr[:] = snap[0]
                         s.fpr[:] = snap[1]
+            elif kind == "bit":
+                # a CR-bit result: the bit just written is the test (8 >> 3
+                # puts it where cr_sel 3 reads it)
+                bit = args[o.pos]
+                crval = (s.cr[bit >> 2] >> (3 - (bit & 3))) & 1
             else:
                 crval = s.cr[crf if kind == "rc" else args[o.pos]]
-            if ((crval >> (3 - r.cr_sel)) & 1) != r.inv:
+            if ((crval >> (3 - (3 if kind == "bit" else r.cr_sel))) & 1) != r.inv:
                 if not r.vli:
                     group = _open_group(s, CIA) if r.subvl > 1 else None
                     back = snap if alone else (group[1] if group else None)
@@ -790,7 +798,7 @@ class SVInsn:
             bits = rec.rc_bits
             v = sc[o.sidx] & ((1 << bits) - 1)
             f = crf
-            c = 0b1000 if v >> (bits - 1) else (0b0100 if v else 0b0010)
+            c = 0b1000 if v >> (rec.rc_sign_bits - 1) else (0b0100 if v else 0b0010)
             s.cr[f] = c | (s.cr[f] & 1)
 
     def _saturate(self, sc, env):
