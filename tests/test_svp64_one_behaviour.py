@@ -521,3 +521,21 @@ def test_anchor_cr_bit_fail_first(svisa, line, want_cr8_11, want_vl):
 def _profile_isa():
     from isa_ext.isa import ISA
     return ISA(extensions=["base", "svp64"], profile="openpower-isa")
+
+
+def test_anchor_cr_bit_fail_first_dz(svisa):
+    # The 5-bit variant's MODE is `VLi 1 inv dz /` (cr_ops.mdwn): `/ff=eq`
+    # spells bit 22, dz.  sv.crand/m=r3/ff=eq *33, *65, *97, VL=4, r3 = 0b1011
+    # (element 2 masked out), sources as test_anchor_cr_bit_fail_first's:
+    # elements 0 and 1 write 0 (no stop: inv=0 stops at a 1), element 2 is
+    # zeroed (CR10.GT <- 0, no test), element 3 writes 1 and fails: VL = 3.
+    # The profile's CR ops have no zeroing (crop_rows, ISACaller's CROP
+    # decoding): element 2 is skipped and CR10.GT stays 1
+    cr = {8: 0b0100, 10: 0b0100, **{f: 0b0100 for f in range(16, 20)}, 26: 0b0100,
+          27: 0b0100}
+    init = {"svstate": SV.make(maxvl=4, vl=4), "cr": cr, "gpr": {3: 0b1011}}
+    for isa, cr10 in ((svisa, 0), (_profile_isa(), 0b0100)):
+        res = all_modes(isa, ["sv.crand/m=r3/ff=eq *33, *65, *97"], init)
+        assert res.stop == "end", res.trap
+        assert res.state.cr[8:12] == [0, 0, cr10, 0b0100]
+        assert SV.get(res.state.svstate, "vl") == 3
