@@ -845,6 +845,12 @@ LIVE = [
      {88: 0x1111, 89: 0x2222, 90: 0x3333, 91: 0x4444, 38: 0x99999999}, 0),
     (["setvl 0,0,2,0,1,1", "sv.addg6s/vec2/ff=RC1/vli *39, 30, 21"],
      {30: 0x1234, 21: 0x99999999}, 0),
+    (["setvl 0,0,2,0,1,1", "sv.mcrf/ff=~RC1 *0, 3"], {}, 0x000E0000),
+    (["setvl 0,0,3,0,1,1", "sv.cmpeqb/vec2/ff=RC1 *0, 34, 20"], {34: 1, 20: 0x0202},
+     0x07D17639),
+    (["setvl 0,0,4,0,1,1", "sv.cmpi/ff=RC1/m=gt *0, 1, *34, 5"],
+     {34: 5, 35: 6, 36: 5, 37: 5}, 0x0000A4C4),
+    (["setvl 0,0,4,0,1,1", "sv.mcrf/ff=~RC1/dm=gt *0, 4"], {}, 0x0000A4C4),
     # byte_and_word_pages_at_element_widths, remapped_subvector_cr_fields_by_step
     (["setvl 0,0,1,0,1,1", "sv.popcntb/w=16 3, 4"], {3: A8, 4: POPCNTB_RS}, 0),
     (["setvl 0,0,4,0,1,1", "sv.popcntb/w=16 *8, *4"], {4: POPCNTB_RS, 8: A8, 9: A8}, 0),
@@ -1233,3 +1239,27 @@ def test_extswsli_cr_below_operation_width_64(isas, line):
     assert SV.get(r.state.svstate, "vl") == 1
     r = run(isas["openpower-isa"], ["sv.add./w=16 *89, *77, *78"], {77: 0x8000}, vl=1)
     assert r.state.cr[0] == 0b1000
+
+
+@pytest.mark.parametrize("line,vl,gpr,cr,isacaller_cr,isacaller_vl", [
+    # a vector CR-field destination keeps an Rc=0 fail-first loop going with
+    # scalar sources, as an Rc column's CR field does (ffirst_scalar_sources)
+    ("sv.mcrf/ff=~RC1 *0, 3", 2, {}, 0x000E0000, 0xEE0E0000, 2),
+    ("sv.cmpeqb/vec2/ff=RC1 *0, 34, 20", 3, {34: 1, 20: 0x0202}, 0x07D17639, 0x00017639, 3),
+    # the first element run writes the field of the starting steps
+    # (cr_field_steps "start") but its fail-first test reads its own field
+    ("sv.cmpi/ff=RC1/m=gt *0, 1, *34, 5", 4, {34: 5, 35: 6, 36: 5, 37: 5}, 0x0000A4C4,
+     0x4022A4C4, 4),
+    ("sv.mcrf/ff=~RC1/dm=gt *0, 4", 4, {}, 0x0000A4C4, 0xA000A4C4, 0),
+])
+def test_fail_first_on_cr_field_rows_as_isacaller(isas, line, vl, gpr, cr, isacaller_cr,
+                                                  isacaller_vl):
+    # Each run on ISACaller (openpower-isa 3cb597b9, 2026-11-24) with these
+    # values.  `sv.cmpi/ff=RC1/m=gt`, VL=4, CR4-7 = 0xa 4 0xc 4 (CR4 + i the
+    # profile's predicate, cr_pred_offset): element 0 masked out, element 1
+    # (6 > 5: GT) writes CR0 = 0b0100 (the starting step's field); the test
+    # (GT, inv=0) reads CR1 = 0: no stop; elements 2, 3 write CR2, CR3 = EQ
+    # and the loop runs to VL=4.  With the first element enabled (the cases
+    # above) the two fields are one
+    r = run(isas["openpower-isa"], [line], gpr, vl=vl, cr=cr)
+    assert (r.state.crval, SV.get(r.state.svstate, "vl")) == (isacaller_cr, isacaller_vl)

@@ -394,6 +394,8 @@ class SVRecord:
         if (isa.profile.ffirst_scalar_sources == "once" and r.mode == "ffirst"
                 and self.kind != "ldst" and row.rc not in ("CR0", "CR1")
                 and not cr_vector_row  # (their CR0 output counts as an Rc column's)
+                # ... as does a vector CR-field or CR-bit destination (mcrf, cmp*)
+                and not any(o.dst and o.vec and o.cls in ("crf", "crb") for o in self.ops)
                 and not any(o.vec for o in self.ops if o.src)):
             # ISACaller: under fail-first only a vector source keeps the loop
             # going (svp64_is_vector = in_vec, bug 1183); a row with an Rc
