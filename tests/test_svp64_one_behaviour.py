@@ -539,3 +539,22 @@ def test_anchor_cr_bit_fail_first_dz(svisa):
         assert res.stop == "end", res.trap
         assert res.state.cr[8:12] == [0, 0, cr10, 0b0100]
         assert SV.get(res.state.svstate, "vl") == 3
+
+
+# The openpower-isa profile's fail-first readings (tests/test_profile.py
+# pins their values against ISACaller's): every path must agree on them too
+@pytest.mark.parametrize("line,vl,gpr,cr", [
+    ("sv.cmpi/ff=RC1/m=gt *0, 1, *34, 5", 4, {34: 5, 35: 6, 36: 5, 37: 5}, 0x0000A4C4),
+    ("sv.mcrf/ff=~RC1/dm=gt *0, 4", 4, {}, 0x0000A4C4),
+    ("sv.mcrf/ff=~RC1 *0, 3", 2, {}, 0x000E0000),
+    ("sv.mcrf/ff=RC1 *0, *4", 2, {}, 0x0000A200),
+    ("sv.cmpeqb/vec2/ff=RC1 *0, 34, 20", 3, {34: 1, 20: 0x0202}, 0x07D17639),
+    ("sv.addg6s/ff=RC1/vec2 *77, 38, *88", 2, {88: 0x1111, 89: 0x2222, 38: 0x99999999}, 0),
+    ("sv.extswsli/ff=RC1/w=16 *89, *77, 0", 2, {77: 0x80, 78: 0x8000}, 0),
+    ("sv.isel/ff=~RC1/vli *16, *44, 51, 9", 2, {44: 7, 51: M64}, 0x80000000),
+])
+def test_profile_fail_first_readings_on_every_path(line, vl, gpr, cr):
+    cr_fields = {f: (cr >> (28 - 4 * f)) & 0xF for f in range(8)}
+    init = {"svstate": SV.make(maxvl=vl, vl=vl), "gpr": gpr, "cr": cr_fields}
+    res = all_modes(_profile_isa(), [line], init)
+    assert res.stop == "end", res.trap
