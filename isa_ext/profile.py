@@ -71,10 +71,25 @@ class Profile:
     ffirst_cr_vector_rows: str = None
     #: rows whose Rc=0 fail-first CR field is "as if Rc=1" of the whole CR
     #: instead of the result (a regex of mnemonics, or None): ISACaller's
-    #: pages of setb and the setbc family return ``(CR, RT)`` (they read CR),
+    #: pages of setb, the setbc family and isel return ``(CR, RT)`` (they read CR),
     #: and its Rc=1 handling takes the first output, so the field is GT when
     #: any of CR0-CR7 is non-zero and EQ otherwise (SO copied)
     ffirst_cr_whole_cr_rows: str = None
+    # -- fail-first on CR results and the CR of narrow results (s28) --
+    #: rows with a CR-field result whose fail-first MODE is read as the
+    #: arithmetic table's Rc=0 row ``VLi 1 inv zz RC1`` (a regex of mnemonics,
+    #: or None: cr_ops.mdwn's 3-bit variant, ``VLi 1 inv CR-bit``, for all):
+    #: EQ of the result field is tested, and only when RC1 is set.  ISACaller
+    #: marks CR ops by name (cmp*, cr*: crop_rows), so mcrf's RM decodes as
+    #: an arithmetic row's (power_svp64_rm.py: Rc=0 fail-first, "EQ bit index
+    #: is implicit")
+    ffirst_cr_field_rc1_rows: str = None
+    #: rows whose CR field (Rc=1, or a fail-first test) reads the result at
+    #: the operation width zero-extended to 64 bits, so never negative below
+    #: 64 (a regex of mnemonics, or None): ISACaller's extswsli page computes
+    #: ``ROTL64(EXTS64(...)) & MASK(0, XLEN-1-n)``, a 64-bit value whose bits
+    #: past XLEN the XLEN-bit mask clears, and takes its CR from that
+    rc_zero_extended_rows: str = None
     #: the predicate mask is read "once" before the loop, or again before
     #: "every element" (ISACaller), which an element writing the mask
     #: register can observe
@@ -164,8 +179,9 @@ PROFILES = {
         crop_rows=r"(cmp|cr)|(mfcr|mfocrf|mtcrf|mtocrf)$", reverse_subvl="reversed",
         ffirst_scalar_sources="once", ffirst_vli_zz=True, pages="openpower_isa",
         svp64_xer="isacaller", ffirst_cr_vector_rows=r"(addg6s|mulli)$",
-        ffirst_cr_whole_cr_rows=r"set(b|n?bcr?)$", ffirst_vl_step="source",
+        ffirst_cr_whole_cr_rows=r"(set(b|n?bcr?)|isel)$", ffirst_vl_step="source",
         ffirst_subvl_group="kept",
+        ffirst_cr_field_rc1_rows=r"mcrf$", rc_zero_extended_rows=r"extswsli\.?$",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

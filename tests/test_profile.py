@@ -832,6 +832,25 @@ LIVE = [
     # tests below
     (["setvl 0,0,1,0,1,1", "sv.setb/ff=~RC1/vli *8, 6"], {8: 9}, 0x10),
     (["setvl 0,0,2,0,1,1", "sv.mulli/ff=RC1 *8, *16, 3"], {8: 9, 9: 9, 16: 1, 17: 2}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.isel/ff=~RC1/vli *16, *44, 51, 9"], {44: 7, 51: M64}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.isel/ff=~RC1/vli *16, *44, 51, 9"], {44: 7, 51: M64}, 0x80000000),
+    # ffirst_cr_field_rc1_rows, rc_zero_extended_rows, addg6s under SUBVL:
+    # the programs of the tests below
+    (["setvl 0,0,1,0,1,1", "sv.mcrf/ff=RC1 *0, *0"], {}, 0xA0000000),
+    (["setvl 0,0,1,0,1,1", "sv.mcrf/ff=lt *0, *0"], {}, 0x80000000),
+    (["setvl 0,0,2,0,1,1", "sv.mcrf/ff=RC1 *0, *4"], {}, 0x0000A200),
+    (["setvl 0,0,1,0,1,1", "sv.extswsli./w=16 *89, *77, 0"], {77: 0x80}, 0),
+    (["setvl 0,0,1,0,1,1", "sv.extswsli/ff=RC1/w=16 *89, *77, 0"], {77: 0x80}, 0),
+    (["setvl 0,0,2,0,1,1", "sv.addg6s/ff=RC1/vec2 *77, 38, *88"],
+     {88: 0x1111, 89: 0x2222, 90: 0x3333, 91: 0x4444, 38: 0x99999999}, 0),
+    (["setvl 0,0,2,0,1,1", "sv.addg6s/vec2/ff=RC1/vli *39, 30, 21"],
+     {30: 0x1234, 21: 0x99999999}, 0),
+    (["setvl 0,0,2,0,1,1", "sv.mcrf/ff=~RC1 *0, 3"], {}, 0x000E0000),
+    (["setvl 0,0,3,0,1,1", "sv.cmpeqb/vec2/ff=RC1 *0, 34, 20"], {34: 1, 20: 0x0202},
+     0x07D17639),
+    (["setvl 0,0,4,0,1,1", "sv.cmpi/ff=RC1/m=gt *0, 1, *34, 5"],
+     {34: 5, 35: 6, 36: 5, 37: 5}, 0x0000A4C4),
+    (["setvl 0,0,4,0,1,1", "sv.mcrf/ff=~RC1/dm=gt *0, 4"], {}, 0x0000A4C4),
     # byte_and_word_pages_at_element_widths, remapped_subvector_cr_fields_by_step
     (["setvl 0,0,1,0,1,1", "sv.popcntb/w=16 3, 4"], {3: A8, 4: POPCNTB_RS}, 0),
     (["setvl 0,0,4,0,1,1", "sv.popcntb/w=16 *8, *4"], {4: POPCNTB_RS, 8: A8, 9: A8}, 0),
@@ -1127,6 +1146,123 @@ def test_fail_first_cr_field_of_setb_from_the_whole_cr(isas):
         assert r.state.cr[0] == want, name
         assert r.state.cr[6] == 1
 
+
+@pytest.mark.parametrize("cr,isacaller_cr0", [(0, 0b0010), (0x80000000, 0b0100)])
+def test_fail_first_cr_field_of_isel_from_the_whole_cr(isas, cr, isacaller_cr0):
+    # isel's generated page also reads CR and returns (CR, RT) (openpower-isa
+    # 3cb597b9 generated fixedtrap.py `op_isel ... return (CR, RT,)`), so
+    # ISACaller's Rc=0 fail-first field is the whole CR's: EQ when CR = 0,
+    # GT otherwise, whatever RT is (run on ISACaller 2026-11-24: `sv.isel/
+    # ff=~RC1/vli *16, *44, 51, 9` left CR0 = 0x2 with CR = 0 and 0x4 with
+    # CR = 0x80000000, r16 = r51 both times).  Spec (normal.mdwn, as if
+    # Rc=1): CR bit 9 (CR2.GT) is 0, so RT <- (RB) = -1: LT; ~RC1 (inv=1)
+    # stops when EQ is 0, VLi keeps the element: VL stays 1
+    lines = ["sv.isel/ff=~RC1/vli *16, *44, 51, 9"]
+    for name, want in (("spec", 0b1000), ("openpower-isa", isacaller_cr0)):
+        r = run(isas[name], lines, {16: 9, 44: 7, 51: M64}, vl=1, cr=cr)
+        assert r.state.cr[0] == want, name
+        assert r.gpr[16] == (9 if name == "spec" else M64)  # RC1: discarded (spec)
+        assert SV.get(r.state.svstate, "vl") == 1
+
+
+# -- fail-first on mcrf, addg6s under SUBVL, extswsli's narrow CR (s28) --------
+
+@pytest.mark.parametrize("line,cr,spec_vl,isacaller_vl", [
+    # ff=RC1 is MODE 0 1 0 0 1: CR-bit 0b01 (GT) in cr_ops.mdwn's 3-bit
+    # variant, RC1 = 1 in the arithmetic Rc=0 row, where EQ is tested
+    ("sv.mcrf/ff=RC1 *0, *0", 0xA0000000, 1, 0),
+    # ff=lt is MODE 0 1 0 0 0: CR-bit LT (set: stop) in the spec; RC1 = 0 on
+    # ISACaller, which then tests nothing
+    ("sv.mcrf/ff=lt *0, *0", 0x80000000, 0, 1),
+])
+def test_fail_first_on_mcrf(isas, line, cr, spec_vl, isacaller_vl):
+    # cr_ops.mdwn: "mcrf. This has only 3-bit (BF, BFA). ... With CRbit coming
+    # from the SVP64 RM bits 22-23 the bit of BF to be tested is identified".
+    # ISACaller (run 2026-11-24, openpower-isa 3cb597b9, VL=1): over CR0 =
+    # 0b1010, 0b1000, 0b0100, 0b0010, 0b0001 and ff=RC1 lt gt eq so ns, it
+    # stopped exactly when RC1 (MODE bit 4) was set and EQ != inv (profile
+    # ffirst_cr_field_rc1_rows: mcrf is no CROP row by its name)
+    for name, want in (("spec", spec_vl), ("openpower-isa", isacaller_vl)):
+        r = run(isas[name], [line], vl=1, cr=cr)
+        assert SV.get(r.state.svstate, "vl") == want, name
+        assert r.state.crval == cr  # mcrf CR0 <- CR0
+
+
+def test_fail_first_on_mcrf_keeps_the_failing_field(isas):
+    # sv.mcrf/ff=RC1 *0, *4, VL=2, CR4 = 0b1010, CR5 = 0b0010: ISACaller
+    # (run 2026-11-24) wrote CR0 = 0b1010 and stopped there (EQ set): VL=0,
+    # CR1 not written (CR = 0xa000a200).  The spec tests GT: neither field
+    # has it, both copied, VL stays 2
+    for name, want_cr, want_vl in (("spec", 0xA200A200, 2), ("openpower-isa", 0xA000A200, 0)):
+        r = run(isas[name], ["sv.mcrf/ff=RC1 *0, *4"], vl=2, cr=0x0000A200)
+        assert (r.state.crval, SV.get(r.state.svstate, "vl")) == (want_cr, want_vl), name
+
+
+def test_fail_first_cr_field_of_addg6s_under_subvl(isas):
+    # addg6s's Rc=0 fail-first CR field (ffirst_cr_vector_rows) under SUBVL 2
+    # is ISACaller's CR0 + dststep, each sub-element overwriting its
+    # element's field (vector_rc_field "cr0"); with scalar sources the loop
+    # runs on, the CR0 output counting as a vector one (ffirst_scalar_sources).
+    # Run on ISACaller 2026-11-24: `sv.addg6s/ff=RC1/vec2 *77, 38, *88` (VL=2,
+    # r88.. = 0x1111 * (k+1), r38 = 0x99999999) and `sv.addg6s/vec2/ff=RC1/vli
+    # *39, 30, 21` (r30 = 0x1234, r21 = 0x99999999) both wrote four results
+    # 0x6666666666666666 and CR = 0x44000000 (CR0, CR1 GT).  The spec: one
+    # field per sub-element, CR0-CR3 GT, the results discarded (RC1)
+    isa = isas["openpower-isa"]
+    g = {88 + k: 0x1111 * (k + 1) for k in range(4)} | {38: 0x99999999}
+    g |= {77 + k: 0x55 for k in range(4)}
+    r = run(isa, ["sv.addg6s/ff=RC1/vec2 *77, 38, *88"], g, vl=2)
+    assert r.gpr[77:81] == [0x6666666666666666] * 4
+    assert r.state.crval == 0x44000000
+    r = run(isa, ["sv.addg6s/vec2/ff=RC1/vli *39, 30, 21"],
+            {30: 0x1234, 21: 0x99999999} | {39 + k: 0x55 for k in range(4)}, vl=2)
+    assert r.gpr[39:43] == [0x6666666666666666] * 4
+    assert r.state.crval == 0x44000000
+    r = run(isas["spec"], ["sv.addg6s/ff=RC1/vec2 *77, 38, *88"], g, vl=2)
+    assert r.gpr[77:81] == [0x55] * 4
+    assert r.state.crval == 0x44440000
+
+
+@pytest.mark.parametrize("line", ["sv.extswsli./w=16 *89, *77, 0",
+                                  "sv.extswsli/ff=RC1/w=16 *89, *77, 0"])
+def test_extswsli_cr_below_operation_width_64(isas, line):
+    # ISACaller's extswsli page: r <- ROTL64(EXTS64((RS)[XLEN/2:XLEN-1]), n);
+    # RA <- r & MASK(0, XLEN-1-n): at XLEN = 16 the byte 0x80 extends to
+    # 0xffff within the XLEN-bit mask, a 64-bit value whose CR is GT (run on
+    # ISACaller 2026-11-24: r89 = 0xffff, CR0 = 0b0100, VL stays 1, with
+    # Rc=1 and with ff=RC1 alike; 0x8000 gave 0 and EQ, 0x7f GT).  Profile
+    # switch rc_zero_extended_rows; other rows' CR reads the sign at the
+    # operation width (rc_width: `sv.add./w=16` of 0x8000 is LT)
+    r = run(isas["openpower-isa"], [line], {77: 0x80}, vl=1)
+    assert r.gpr[89] == 0xFFFF
+    assert r.state.cr[0] == 0b0100
+    assert SV.get(r.state.svstate, "vl") == 1
+    r = run(isas["openpower-isa"], ["sv.add./w=16 *89, *77, *78"], {77: 0x8000}, vl=1)
+    assert r.state.cr[0] == 0b1000
+
+
+@pytest.mark.parametrize("line,vl,gpr,cr,isacaller_cr,isacaller_vl", [
+    # a vector CR-field destination keeps an Rc=0 fail-first loop going with
+    # scalar sources, as an Rc column's CR field does (ffirst_scalar_sources)
+    ("sv.mcrf/ff=~RC1 *0, 3", 2, {}, 0x000E0000, 0xEE0E0000, 2),
+    ("sv.cmpeqb/vec2/ff=RC1 *0, 34, 20", 3, {34: 1, 20: 0x0202}, 0x07D17639, 0x00017639, 3),
+    # the first element run writes the field of the starting steps
+    # (cr_field_steps "start") but its fail-first test reads its own field
+    ("sv.cmpi/ff=RC1/m=gt *0, 1, *34, 5", 4, {34: 5, 35: 6, 36: 5, 37: 5}, 0x0000A4C4,
+     0x4022A4C4, 4),
+    ("sv.mcrf/ff=~RC1/dm=gt *0, 4", 4, {}, 0x0000A4C4, 0xA000A4C4, 0),
+])
+def test_fail_first_on_cr_field_rows_as_isacaller(isas, line, vl, gpr, cr, isacaller_cr,
+                                                  isacaller_vl):
+    # Each run on ISACaller (openpower-isa 3cb597b9, 2026-11-24) with these
+    # values.  `sv.cmpi/ff=RC1/m=gt`, VL=4, CR4-7 = 0xa 4 0xc 4 (CR4 + i the
+    # profile's predicate, cr_pred_offset): element 0 masked out, element 1
+    # (6 > 5: GT) writes CR0 = 0b0100 (the starting step's field); the test
+    # (GT, inv=0) reads CR1 = 0: no stop; elements 2, 3 write CR2, CR3 = EQ
+    # and the loop runs to VL=4.  With the first element enabled (the cases
+    # above) the two fields are one
+    r = run(isas["openpower-isa"], [line], gpr, vl=vl, cr=cr)
+    assert (r.state.crval, SV.get(r.state.svstate, "vl")) == (isacaller_cr, isacaller_vl)
 
 
 # --- crfbinlog with msk = 0 ------------------------------------------------------------------

@@ -490,3 +490,71 @@ def test_anchor_register_file_end(svisa, line, vl):
     want = [0] * 50
     want[5] = DATA
     assert ref.state.gpr[:50] == want and ref.state.cr[:8] == [0] * 8
+
+
+# Fail-first on a CR-bit operation (cr_ops.mdwn "Data-dependent fail-first on
+# CR operations": with a 5-bit CR result "the bit of the CR field to be tested
+# is the one that has just been modified (created) by the operation", tested
+# against inv: /ff=RC1 is inv=0, stop when the bit is 1; ~RC1 stop when 0).
+# sv.crand *33, *65, *97, VL=4: element k is CR(8+k).GT <- CR(16+k).GT &
+# CR(24+k).GT, with CR16-19.GT = 1 and CR24-27.GT = 0, 0, 1, 1, so the results
+# are 0, 0, 1, 1; CR8-11 start 0b0100, 0, 0, 0.  RC1: elements 0 and 1 write 0
+# (CR8.GT cleared), element 2 writes 1 and fails: VL = 2 (VLi: 3), its bit
+# stands (a CR result is kept, as a cmp's field is), element 3 never runs
+# (CR11.GT stays 0).  ~RC1: element 0's 0 fails at once: VL = 0 (VLi: 1), CR8.GT
+# cleared by it, CR9-11 untouched.
+@pytest.mark.parametrize("line,want_cr8_11,want_vl", [
+    ("sv.crand/ff=RC1 *33, *65, *97", [0, 0, 0b0100, 0], 2),
+    ("sv.crand/ff=RC1/vli *33, *65, *97", [0, 0, 0b0100, 0], 3),
+    ("sv.crand/ff=~RC1 *33, *65, *97", [0, 0, 0, 0], 0),
+    ("sv.crand/ff=~RC1/vli *33, *65, *97", [0, 0, 0, 0], 1),
+])
+def test_anchor_cr_bit_fail_first(svisa, line, want_cr8_11, want_vl):
+    cr = {8: 0b0100, **{f: 0b0100 for f in range(16, 20)}, 26: 0b0100, 27: 0b0100}
+    for isa in (svisa, _profile_isa()):
+        res = all_modes(isa, [line], {"svstate": SV.make(maxvl=4, vl=4), "cr": cr})
+        assert res.stop == "end", res.trap
+        assert res.state.cr[8:12] == want_cr8_11
+        assert SV.get(res.state.svstate, "vl") == want_vl
+
+
+def _profile_isa():
+    from isa_ext.isa import ISA
+    return ISA(extensions=["base", "svp64"], profile="openpower-isa")
+
+
+def test_anchor_cr_bit_fail_first_dz(svisa):
+    # The 5-bit variant's MODE is `VLi 1 inv dz /` (cr_ops.mdwn): `/ff=eq`
+    # spells bit 22, dz.  sv.crand/m=r3/ff=eq *33, *65, *97, VL=4, r3 = 0b1011
+    # (element 2 masked out), sources as test_anchor_cr_bit_fail_first's:
+    # elements 0 and 1 write 0 (no stop: inv=0 stops at a 1), element 2 is
+    # zeroed (CR10.GT <- 0, no test), element 3 writes 1 and fails: VL = 3.
+    # The profile's CR ops have no zeroing (crop_rows, ISACaller's CROP
+    # decoding): element 2 is skipped and CR10.GT stays 1
+    cr = {8: 0b0100, 10: 0b0100, **{f: 0b0100 for f in range(16, 20)}, 26: 0b0100,
+          27: 0b0100}
+    init = {"svstate": SV.make(maxvl=4, vl=4), "cr": cr, "gpr": {3: 0b1011}}
+    for isa, cr10 in ((svisa, 0), (_profile_isa(), 0b0100)):
+        res = all_modes(isa, ["sv.crand/m=r3/ff=eq *33, *65, *97"], init)
+        assert res.stop == "end", res.trap
+        assert res.state.cr[8:12] == [0, 0, cr10, 0b0100]
+        assert SV.get(res.state.svstate, "vl") == 3
+
+
+# The openpower-isa profile's fail-first readings (tests/test_profile.py
+# pins their values against ISACaller's): every path must agree on them too
+@pytest.mark.parametrize("line,vl,gpr,cr", [
+    ("sv.cmpi/ff=RC1/m=gt *0, 1, *34, 5", 4, {34: 5, 35: 6, 36: 5, 37: 5}, 0x0000A4C4),
+    ("sv.mcrf/ff=~RC1/dm=gt *0, 4", 4, {}, 0x0000A4C4),
+    ("sv.mcrf/ff=~RC1 *0, 3", 2, {}, 0x000E0000),
+    ("sv.mcrf/ff=RC1 *0, *4", 2, {}, 0x0000A200),
+    ("sv.cmpeqb/vec2/ff=RC1 *0, 34, 20", 3, {34: 1, 20: 0x0202}, 0x07D17639),
+    ("sv.addg6s/ff=RC1/vec2 *77, 38, *88", 2, {88: 0x1111, 89: 0x2222, 38: 0x99999999}, 0),
+    ("sv.extswsli/ff=RC1/w=16 *89, *77, 0", 2, {77: 0x80, 78: 0x8000}, 0),
+    ("sv.isel/ff=~RC1/vli *16, *44, 51, 9", 2, {44: 7, 51: M64}, 0x80000000),
+])
+def test_profile_fail_first_readings_on_every_path(line, vl, gpr, cr):
+    cr_fields = {f: (cr >> (28 - 4 * f)) & 0xF for f in range(8)}
+    init = {"svstate": SV.make(maxvl=vl, vl=vl), "gpr": gpr, "cr": cr_fields}
+    res = all_modes(_profile_isa(), [line], init)
+    assert res.stop == "end", res.trap

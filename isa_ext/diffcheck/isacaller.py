@@ -134,12 +134,6 @@ _XLEN_ROWS = "|".join(re.escape(m) for m, when in sorted(xlen_rows().items())
 _PROFILE_LEFT_OUT = "|".join((
     rf"^sv\.({_XLEN_ROWS})\.?/\S*\b[sd]?w=",
     r"^sv\.br[hwd](?=\S*/w=|(?=\S*/sw=)\S*/dw=|(?=\S*/dw=)\S*/sw=)/",
-    # extswsli's CR field (Rc=1, or a fail-first test) below operation width
-    # 64: ISACaller's result is 64 bits wide there (EXTS64 in its page), so
-    # its CR reads the XLEN-bit result zero-extended, never negative
-    # (`sv.extswsli./dm=lt/w=8/dw=16 *89, *77, 0`: GT there, LT here at the
-    # operation width, rc_width); untriaged
-    r"^sv\.extswsli(\.|(?=\S*/ff=))(?=\S*/w=|(?=\S*/sw=)\S*/dw=|(?=\S*/dw=)\S*/sw=)/",
     # a zeroed source narrower than the operation width: ISACaller gives it
     # the source width (caller.py get_input: SelectableInt(0, ew_src), a read
     # one SelectableInt(value, bits=xlen)), so ~RA is 0xffff at sw=16
@@ -154,31 +148,12 @@ _PROFILE_LEFT_OUT = "|".join((
     # CR0-CR7); untriaged (docs/compat.md).  (/vli: ffirst_vli_zz's dz)
     r"^sv\.(add(c|e|me|ze|ic)|subf(c|e|me|ze|ic)|sra[wd]i?|addex)o?\.?"
     r"(?=\S*/(dz|vli)\b)/",
-    # fail-first on mcrf, reached once CR fields stay within CR0-CR7:
-    # `sv.mcrf/ff=RC1 *0, *0`, VL=1, CR0 = 0b1010: ISACaller ends with VL=0
-    # (it found its test bit set: EQ, apparently, which power_svp64_rm.py
-    # takes for a CR op when cr_5bit_in is set), isa_ext tests the MODE's CR
-    # bit (GT: no stop); untriaged
-    r"^sv\.mcrf(?=\S*/ff=)/",
-    # fail-first on the CR-bit ops: isa_ext traps "fail-first needs a CR
-    # result" (not implemented for a CR-bit destination), ISACaller runs it
-    # (`sv.creqv/ff=RC1/m=1<<r3/sw=32 *0, *0, *0`, the same draw); untriaged
-    r"^sv\.cr[a-z]+(?=\S*/ff=)/",
     # reverse gear on a row reading the vector CR field *0 (CR0 on): inside
     # a vertical-first loop, whose svstep. writes CR0 between elements,
     # `sv.setb/dw=16/mrr *68, *0` (VL=2) ends with r68's element 0 = 0 here,
     # 0xffff on ISACaller (horizontal-first, and without /mrr, they agree;
     # seed 20261125 of the CI draw); untriaged
     r"^sv\.(setb|setn?bcr?|isel)(?=\S*/mrr\b)\S* .*\*0\b",
-    # Rc=0 fail-first on issue 15's BCD rows with SUBVL > 1:
-    # `sv.addg6s/ff=RC1/vec2 *77, 38, *88` (CR fields per sub-element here),
-    # `sv.addg6s/vec2/ff=RC1/vli *39, 30, 21` (ISACaller writes all four
-    # sub-elements), `sv.brd/dm=gt/ff=RC1/vec3 *23, *89` (r26 0x80000000
-    # here, all ones on ISACaller); untriaged.  (With predicates they agree
-    # since ffirst_vl_step and the mask_read loop end: 31 focused cases,
-    # 2026-11-24; addg6s's CR field per element is the profile's
-    # ffirst_cr_vector_rows)
-    r"^sv\.(addg6s|cbcdtd|cdtbcd|br[hwd])(?=\S*/ff=)(?=\S*/vec[234]\b)/",
     # rldcl/rldcr only at XLEN < 64 (/w=, or both /sw= and /dw=): at 64
     # ISACaller rotates by (RB)[59:63], not (RB)[58:63] (docs/compat.md)
     r"^sv\.rldc[lr]\.?(?!\S*/w=)(?!(?=\S*/sw=)\S*/dw=)[/ ]"))
@@ -313,12 +288,6 @@ def make_cases(isa, seed, count, rows=None, per_case=3, nop_suffix=True, leave_o
             # uses them (docs/compat.md "reverse gear under REMAP", "REMAP
             # step of a twin-predicated operand")
             chosen = [re.sub(r"/mrr\b|/[sd]m=[^/\s]+|/[sd]z\b", "", ln) for ln in chosen]
-            # no fail-first with SUBVL > 1 either: `sv.sld/ff=~RC1/vec4 *59,
-            # *61, *54` under `svshape 1,2,1,0,0; svremap 1,0,0,3,1,1,0`:
-            # ISACaller stores zeros to r59..r61, isa_ext (RC1 results stored
-            # under the profile) leaves them; untriaged (docs/compat.md)
-            chosen = [re.sub(r"/ff=[^/\s]+|/vli\b", "", ln) if re.search(r"/vec[234]\b", ln)
-                      else ln for ln in chosen]
             if vf:
                 chosen = [_NOT_VERTICAL.sub("", ln) for ln in chosen]
             # svremap: SVme (which operands), mi0 mi1 mi2 mo0 mo1 (the

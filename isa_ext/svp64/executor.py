@@ -401,9 +401,12 @@ class SVInsn:
                 ks, kd = si * subvl + subvl - 1 - ssub, di * subvl + subvl - 1 - dsub
             szero = not se
             dzero = not de
-            crk = None
+            crk = crt = None
             if from_start and not done:
                 crk = cr_steps(start)
+                # ... while its fail-first test reads the field of the
+                # element's own steps (ISACaller's get_cr_out after the skip)
+                crt = cr_steps((srcstep, ssub, dststep, dsub))
             elif rec.cr_field_by_step:
                 crk = cr_steps((srcstep, ssub, dststep, dsub))
             if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf) \
@@ -419,7 +422,7 @@ class SVInsn:
                     s.sv_loop = ctx
                     try:
                         stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep,
-                                             dststep, ssub, dsub, se, de, tables, crk)
+                                             dststep, ssub, dsub, se, de, tables, crk, crt)
                     finally:
                         s.sv_loop = None
                     if vf:
@@ -436,7 +439,7 @@ class SVInsn:
                     sv = s.svstate
                 else:
                     stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep,
-                                         ssub, dsub, se, de, tables, crk)
+                                         ssub, dsub, se, de, tables, crk, crt)
             except Trap:
                 sim.element_ops += done
                 s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
@@ -476,12 +479,13 @@ class SVInsn:
         return CIA + 8
 
     def _element(self, s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep, ssub, dsub,
-                 se, de, tables=None, crk=None):
+                 se, de, tables=None, crk=None, crt=None):
         """One element operation at step-order element numbers (ks, kd), each
         operand at the element the index map gives it (``tables``: None for the
         identity); returns the new VL if fail-first hit, else None.  ``crk``:
         (ks, kd) of the CR-field operands where they differ (profile switch
-        ``cr_field_steps``)."""
+        ``cr_field_steps``); ``crt``: the steps whose CR field a fail-first
+        test reads where that differs too (the same switch)."""
         rec = self.rec
         r = rec.rm
         args = list(rec.base_args)
@@ -617,18 +621,30 @@ class SVInsn:
                     # an Rc=1 record): the page's result before truncation
                     w = rec.rc_bits
                     v = self.scratch[o.sidx] & ((1 << w) - 1)
+                    w = rec.rc_sign_bits
                 else:
                     v = read_elem(s.gpr, o.base,
                                   element_index(o, ks, kd, tables, True) if o.vec else 0, w)
+                    if rec.rc_sign_bits == 64:
+                        w = 64  # (profile rc_zero_extended_rows) never negative
                 crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
                 if r.rc1:
                     s.cr[crf] = crval
                     if not rec.rc1_stores:
                         s.gpr[:] = snap[0]
                         s.fpr[:] = snap[1]
+            elif kind == "bit":
+                # a CR-bit result: the bit just written is the test (8 >> 3
+                # puts it where cr_sel 3 reads it)
+                bit = args[o.pos]
+                crval = (s.cr[bit >> 2] >> (3 - (bit & 3))) & 1
+            elif kind == "op" and crt is not None and o.vec:
+                # (profile cr_field_steps "start") the field written came from
+                # the starting steps; the one tested is the element's
+                crval = s.cr[o.base + element_index(o, crt[0], crt[1], tables, True)]
             else:
                 crval = s.cr[crf if kind == "rc" else args[o.pos]]
-            if ((crval >> (3 - r.cr_sel)) & 1) != r.inv:
+            if ((crval >> (3 - (3 if kind == "bit" else r.cr_sel))) & 1) != r.inv:
                 if not r.vli:
                     group = _open_group(s, CIA) if r.subvl > 1 else None
                     back = snap if alone else (group[1] if group else None)
@@ -790,7 +806,7 @@ class SVInsn:
             bits = rec.rc_bits
             v = sc[o.sidx] & ((1 << bits) - 1)
             f = crf
-            c = 0b1000 if v >> (bits - 1) else (0b0100 if v else 0b0010)
+            c = 0b1000 if v >> (rec.rc_sign_bits - 1) else (0b0100 if v else 0b0010)
             s.cr[f] = c | (s.cr[f] & 1)
 
     def _saturate(self, sc, env):

@@ -340,7 +340,8 @@ class SVRecord:
         if cat.decode_mode is not None:
             cat.decode_mode(r, self)
         crop = isa.profile.crop_rows
-        if crop and re.match(crop, d.mnemonic):
+        self.crop_row = bool(crop and re.match(crop, d.mnemonic))
+        if self.crop_row:
             # the profile's CR-op rows (ISACaller's CROP): its RM decoder
             # extracts no zeroing, reverse gear or element widths for them
             r.sz = r.dz = 0
@@ -390,8 +391,13 @@ class SVRecord:
             # ISACaller loops on while a twin-predicated row has a vector
             # source (its svp64_is_vector test)
             self.scalar_dest = False
+        vrows = isa.profile.ffirst_cr_vector_rows
+        cr_vector_row = bool(vrows and re.match(vrows, d.mnemonic))
         if (isa.profile.ffirst_scalar_sources == "once" and r.mode == "ffirst"
                 and self.kind != "ldst" and row.rc not in ("CR0", "CR1")
+                and not cr_vector_row  # (their CR0 output counts as an Rc column's)
+                # ... as does a vector CR-field or CR-bit destination (mcrf, cmp*)
+                and not any(o.dst and o.vec and o.cls in ("crf", "crb") for o in self.ops)
                 and not any(o.vec for o in self.ops if o.src)):
             # ISACaller: under fail-first only a vector source keeps the loop
             # going (svp64_is_vector = in_vec, bug 1183); a row with an Rc
@@ -434,18 +440,41 @@ class SVRecord:
                     # no Rc column: the as-if-Rc=1 field is CR0, a vector with
                     # the result (spec) or CR0 for every element (ISACaller)
                     self.crbase = 0
-                    vrows = isa.profile.ffirst_cr_vector_rows
-                    self.crvec = res.vec and (isa.profile.vector_rc_field != "cr0" or bool(
-                        vrows and re.match(vrows, d.mnemonic)))
+                    self.crvec = res.vec and (isa.profile.vector_rc_field != "cr0"
+                                              or cr_vector_row)
+                    if self.crvec and isa.profile.vector_rc_field == "cr0":
+                        # ISACaller's CR0 + dststep: one field per element,
+                        # each sub-element overwriting it (as its Rc=1 field)
+                        self.cr_step_div = r.subvl
+                        self.cr_by_step = True
                 self.ffcr = ("rc0", res)
                 whole = isa.profile.ffirst_cr_whole_cr_rows
                 self.ffcr_whole_cr = bool(whole and re.match(whole, d.mnemonic))
             else:
+                # a CR operation (cr_ops.mdwn "Data-dependent fail-first on CR
+                # operations"): the CR result is the one tested.  A CR-field
+                # destination (mcrf, cmp): its bit MODE's CR-bit selects (the
+                # 3-bit variant); a CR-bit destination (crand, creqv): the bit
+                # just written (the 5-bit variant: bits 22-23 are dz and
+                # unused, no CR-bit)
                 cro = [o for o in self.dstops if o.cls == "crf"]
-                if not cro:
+                crb = [o for o in self.dstops if o.cls == "crb"]
+                rc1_rows = isa.profile.ffirst_cr_field_rc1_rows
+                if cro and rc1_rows and re.match(rc1_rows, d.mnemonic):
+                    # (profile) MODE read as the arithmetic table's Rc=0 row
+                    # `VLi 1 inv zz RC1`: EQ tested, and only when RC1 is set
+                    r.cr_sel, r.rc1 = 2, r.mode_bits & 1
+                    self.ffcr = ("op", cro[0]) if r.rc1 else None
+                elif cro:
+                    self.ffcr = ("op", cro[0])
+                elif crb:
+                    if not self.crop_row:  # (the profile's CR ops have no dz)
+                        r.dz = (r.mode_bits >> 1) & 1
+                    r.cr_sel = None
+                    self.ffcr = ("bit", crb[0])
+                else:
                     raise Trap("fail-first needs a CR result (Rc=1 or a CR field destination)",
                                "illegal")
-                self.ffcr = ("op", cro[0])
         gops = [o for o in self.ops if o.cls == "gpr"]
         fops = [o for o in self.ops if o.cls == "fpr"]
         # FP element widths (fpelw): binary32 / binary16 elements; bf16 reserved
@@ -574,6 +603,10 @@ class SVRecord:
         # rc_bits (the destination width, or the operation's under a profile)
         self.rc_op = None
         self.rc_bits = r.ew if isa.profile.rc_width == "destination" else max(r.ew, r.ews)
+        # the width whose top bit makes that CR negative: rc_bits, or 64 for
+        # rows whose result the profile reads zero-extended (rc_zero_extended_rows)
+        zext = isa.profile.rc_zero_extended_rows
+        self.rc_sign_bits = 64 if zext and re.match(zext, d.mnemonic) else self.rc_bits
         if self.rc and row.rc == "CR0" and self.rc_bits != 64 and not c.records_cr0:
             self.rc_op = next((o for n in row.outs for o in gops if o.dst and o.field == n),
                               None)
