@@ -57,6 +57,12 @@ class Profile:
     #: Vector Loop order (VL-1 downto 0)", the elements) or "reversed" as
     #: well (ISACaller: the last sub-element of element VL-1 first)
     reverse_subvl: str = "forward"
+    #: saturation (MODE ``1 0 N dz sz``, ``/sats`` ``/satu``): the result is
+    #: "clamp"ed to the destination's signed / unsigned range (normal.mdwn
+    #: "sat mode"), or "none": the mode decodes (its sz/dz stand) but the
+    #: element runs as in normal mode, unclamped (ISACaller: power_svp64_rm.py
+    #: decodes SVP64Sat and nothing reads it)
+    saturation: str = "clamp"
     #: Rc=0 data-dependent fail-first (``/ff=RC1``) with no vector source
     #: on a row without an Rc column (addi, xoris) runs over VL like any
     #: vector instruction ("vl"), or "once" (ISACaller's loop test under
@@ -166,6 +172,7 @@ PROFILES = {
         svp64_xer="isacaller", ffirst_cr_vector_rows=r"(addg6s|mulli)$",
         ffirst_cr_whole_cr_rows=r"set(b|n?bcr?)$", ffirst_vl_step="source",
         ffirst_subvl_group="kept",
+        saturation="none",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

@@ -119,7 +119,8 @@ NOP_SUFFIX = 0x60000000
 # maddhd crashes, and mfspr/mtspr reach SPRs isa_ext does not model.
 _PROFILE_EXCLUDED = re.compile(
     r"^(div|mod|mull[wd]|andi\.|andis\.|addic\.|m[ft]spr|maddhd)")
-PROFILE_GROUPS = ("predicate", "zeroing", "mapreduce", "width", "subvl", "ffirst")
+PROFILE_GROUPS = ("predicate", "zeroing", "mapreduce", "width", "subvl", "ffirst",
+                  "saturation")
 # Left out of the profile scope, each still to be triaged (docs/compat.md
 # "Live differential"): element widths on the rows decoder/svp64/xlen_rows.txt
 # names without a field condition (most trap on element widths; maddedu

@@ -344,6 +344,10 @@ class SVRecord:
             r.sz = r.dz = 0
             r.rg = 0
             r.ew = r.ews = 64
+        if r.mode == "sat" and isa.profile.saturation == "none":
+            # the profile's saturation (ISACaller): sz/dz as decoded, no
+            # clamp, so none of saturation's traps either
+            r.mode, r.sat = "normal", None
         self.base_args = [fields[p] for p in c.params]
         if not svp64_so and "OE" in c.params:
             self.base_args[c.params.index("OE")] = 0  # ISACaller ignores OE under SVP64
