@@ -63,6 +63,14 @@ class Profile:
     #: element runs as in normal mode, unclamped (ISACaller: power_svp64_rm.py
     #: decodes SVP64Sat and nothing reads it)
     saturation: str = "clamp"
+    #: a destination-zeroed element (``dz``, or sz/dz stepping it as such):
+    #: its destination registers are written with 0 and nothing else is
+    #: "skipped" (the overview's zeroing pseudocode: ``else if zeroing:
+    #: ireg[RT+id] = 0``), or its page is "run" on its sources and every
+    #: write but its register results and Rc=1 CR field stands: XER CA CA32
+    #: (addex's OV OV32), FPSCR (ISACaller: caller.py zeroes the output in
+    #: check_write only and skips Rc=1 under pred_dst_zero)
+    dest_zeroed_page: str = "skipped"
     #: Rc=0 data-dependent fail-first (``/ff=RC1``) with no vector source
     #: on a row without an Rc column (addi, xoris) runs over VL like any
     #: vector instruction ("vl"), or "once" (ISACaller's loop test under
@@ -172,7 +180,7 @@ PROFILES = {
         svp64_xer="isacaller", ffirst_cr_vector_rows=r"(addg6s|mulli)$",
         ffirst_cr_whole_cr_rows=r"set(b|n?bcr?)$", ffirst_vl_step="source",
         ffirst_subvl_group="kept",
-        saturation="none",
+        saturation="none", dest_zeroed_page="run",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

@@ -845,6 +845,46 @@ def test_fp_saturation_runs_unclamped_under_the_profile(isas):
             assert res.stop == "end" and sim.state.fpr[8:10] == [three, four]
 
 
+# -- a destination-zeroed element (profile switch `dest_zeroed_page`) ------------
+
+def test_destination_zeroed_element_writes_its_carry_under_the_profile(isas):
+    # sv.adde/sz/dz/m=r3, r3 = 0b10 (element 0 masked out, zeroed on both
+    # sides), XER.CA = 1.  The spec (overview's zeroing pseudocode: `else if
+    # zeroing: ireg[RT+id] = 0`, nothing else runs): r8 = 0, CA stays 1, so
+    # r9 = 5 + 6 + 1 = 0xc.  ISACaller runs element 0's page on its zeroed
+    # sources (0 + 0 + CA = 1, no carry out: CA = 0) and zeroes only the
+    # register write (caller.py check_write), so r9 = 5 + 6 + 0 = 0xb; its
+    # Rc=1 CR field is not written (caller.py: rc_en only without
+    # pred_dst_zero), CR0 keeps 0x1, CR1 = GT from 0xb (measured on
+    # openpower-isa 3cb597b9: r9 = 0xb, CR = 0x14345678; the same program is
+    # in LIVE with CA set by a subfic)
+    regs = {3: 0b10, 8: 9, 16: M64, 24: 1, 17: 5, 25: 6}
+    for name, r9 in (("spec", 0xc), ("openpower-isa", 0xb)):
+        for rc in ("", "."):
+            sim = Simulator(isa=isas[name])
+            sim.load_asm(f"sv.adde{rc}/sz/dz/m=r3 *8, *16, *24\n")
+            for r, v in regs.items():
+                sim.state.gpr[r] = v
+            sim.state.ca = 1
+            sim.state.crval = 0x12345678
+            sim.state.svstate = SV.make(maxvl=2, vl=2)
+            assert sim.run().stop == "end"
+            assert sim.state.gpr[8:10] == [0, r9], (name, rc)
+            if rc and name == "openpower-isa":
+                assert sim.state.crval == 0x14345678
+
+
+def test_destination_zeroed_element_of_subfic_sets_ca_under_the_profile(isas):
+    # sv.subfic/sz/dz/m=r3 with r3 = 0 (VL=1: the one element zeroed), then
+    # addze 10, 11 (r11 = 0) reads CA.  The spec: nothing runs, CA = 0, r10 =
+    # 0.  ISACaller: subfic's page runs on the zeroed source, 1 - 0 = ~0 + 1
+    # + 1 carries out: CA = 1, r10 = 1 (measured on openpower-isa 3cb597b9)
+    for name, r10 in (("spec", 0), ("openpower-isa", 1)):
+        r = run(isas[name], ["sv.subfic/sz/dz/m=r3 *8, *16, 1", "addze 10, 11"],
+                {3: 0, 8: 9, 16: M64}, vl=1)
+        assert (r.gpr[8], r.gpr[10]) == (0, r10), name
+
+
 def test_overlay_page_replaces_only_its_instruction(isas):
     spec, prof = isas["spec"], isas["openpower-isa"]
     assert prof.pages["divw"] is not spec.pages["divw"]
@@ -972,6 +1012,12 @@ LIVE = [
     (["setvl 0,0,1,0,1,1", "sv.cmpli/mr/vec2 *4, 1, *16, 0"], {16: 0, 17: 1}, 0x00000700),
     (["setvl 0,0,3,0,1,1", "sv.cmpl/m=r3/vec2 *0, 0, *15, 7"],
      {3: 6, 15: 1, 16: 2, 17: 3, 18: 4, 19: 5, 20: 6, 7: 3}, 0),
+    # dest_zeroed_page: the programs of the two tests above (CA = 1 from the
+    # subfic, 0 - 0)
+    (["setvl 0,0,2,0,1,1", "subfic 20, 21, 0", "sv.adde./sz/dz/m=r3 *8, *16, *24"],
+     {3: 0b10, 8: 9, 16: M64, 24: 1, 17: 5, 25: 6}, 0x12345678),
+    (["setvl 0,0,1,0,1,1", "sv.subfic/sz/dz/m=r3 *8, *16, 1", "addze 10, 11"],
+     {3: 0, 8: 9, 16: M64}, 0),
     # saturation (ISACaller does not clamp): the programs of test_saturation
     (["setvl 0,0,1,0,1,1", "sv.add./sats 8, 16, 24"], {16: (1 << 63) - 1, 24: 1}, 0),
 ] + [

@@ -148,13 +148,6 @@ _PROFILE_LEFT_OUT = "|".join((
     # here and in the spec); an ISACaller bug (docs/compat.md).  (/vli: Rc=1
     # fail-first zeroing, ffirst_vli_zz)
     r"^sv\.\S*(?=\S*/sw=)(?=\S*/(sz|vli)\b)/",
-    # a destination-zeroed element of a row writing CA: ISACaller runs its
-    # page and writes CA (caller.py zeroes only the register write,
-    # check_write), isa_ext does not run it (`sv.subfme./sz/dz/dm=ge *95, *29`,
-    # VL=2: r96 0xff..ff there, 0xff..fe here; CI's draw with CR fields in
-    # CR0-CR7); untriaged (docs/compat.md).  (/vli: ffirst_vli_zz's dz)
-    r"^sv\.(add(c|e|me|ze|ic)|subf(c|e|me|ze|ic)|sra[wd]i?|addex)o?\.?"
-    r"(?=\S*/(dz|vli)\b)/",
     # fail-first on mcrf, reached once CR fields stay within CR0-CR7:
     # `sv.mcrf/ff=RC1 *0, *0`, VL=1, CR0 = 0b1010: ISACaller ends with VL=0
     # (it found its test bit set: EQ, apparently, which power_svp64_rm.py

@@ -233,8 +233,10 @@ def _generic(isa, state, rec, sv, vl, pc, deps):
         step = Step(len(deps.steps), src, dst, ssub, dsub, zeroed=dzero)
         for o in rec.ops:
             wide = (o.cls == "gpr" or rec.fp_elw) and o.field != rec.addr_field
-            if o.src and not dzero and not (szero and o.cls == "gpr"
-                                            and o.field != rec.addr_field):
+            # (a zeroed element reads its sources when its page runs:
+            # profile dest_zeroed_page "run")
+            if o.src and (not dzero or rec.zeroed_page_runs) and not (
+                    szero and o.cls == "gpr" and o.field != rec.addr_field):
                 # (a load/store's address register is read at 64 bits, never zeroed)
                 cr = o.cls in ("crf", "crb")
                 k = element_index(o, cks if cr else ks, ckd if cr else kd, tables,

@@ -517,6 +517,18 @@ class SVInsn:
                 # numbers are those regfile_end counted (element widths run on
                 # the scratch file)
                 self._call(s, CIA, list(args), crf, ks, kd, szero, tables)
+            elif rec.zeroed_page_runs:
+                # profile dest_zeroed_page "run" (ISACaller): the page runs on
+                # the element's sources, so its XER (CA, CA32) and FPSCR
+                # writes stand; its register results are zeroed below and
+                # its CR writes (Rc=1) taken back
+                cr = list(s.cr)
+                if szero and rec.zero_other_sources:
+                    self._zeroed_call(s, CIA, list(args), crf, ks, kd, szero, tables, crk)
+                else:
+                    self._call(s, CIA, list(args), crf, ks, kd, szero, tables)
+                s.cr[:] = cr
+                reads.update((o.field, args[o.pos]) for o in rec.ops if o.src)
             for o in rec.dstops:
                 if ld is not None and o is not rec.data_op:
                     continue  # LD/ST zeroing: the data register only, RA keeps its value
