@@ -71,6 +71,13 @@ class Profile:
     #: (addex's OV OV32), FPSCR (ISACaller: caller.py zeroes the output in
     #: check_write only and skips Rc=1 under pred_dst_zero)
     dest_zeroed_page: str = "skipped"
+    #: under reverse gear (/mrr) a vector CR-field or CR-bit operand (BFA,
+    #: BI, BC ...) of a row that is not a CR op belongs to the "element" the
+    #: step runs (normal.mdwn: RG inverts the Vector Loop order, the whole
+    #: element), or to the "step" (ISACaller: power_decoder2.py reverses GPR
+    #: and FPR element offsets, `vmax-1-step`, but adds the plain step to a
+    #: vector CR field)
+    reverse_cr_fields: str = "element"
     #: Rc=0 data-dependent fail-first (``/ff=RC1``) with no vector source
     #: on a row without an Rc column (addi, xoris) runs over VL like any
     #: vector instruction ("vl"), or "once" (ISACaller's loop test under
@@ -180,7 +187,7 @@ PROFILES = {
         svp64_xer="isacaller", ffirst_cr_vector_rows=r"(addg6s|mulli)$",
         ffirst_cr_whole_cr_rows=r"set(b|n?bcr?)$", ffirst_vl_step="source",
         ffirst_subvl_group="kept",
-        saturation="none", dest_zeroed_page="run",
+        saturation="none", dest_zeroed_page="run", reverse_cr_fields="step",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

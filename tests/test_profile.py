@@ -885,6 +885,43 @@ def test_destination_zeroed_element_of_subfic_sets_ca_under_the_profile(isas):
         assert (r.gpr[8], r.gpr[10]) == (0, r10), name
 
 
+# -- vector CR-field operands under reverse gear (switch `reverse_cr_fields`) -----
+
+# (program, VL, registers, CR, {register: value} in the spec, on ISACaller).
+# The spec: reverse gear runs the elements VL-1 downto 0, each with its own
+# operands, so element i reads CR bit BI + 4i (field BFA + i) whatever the
+# order.  ISACaller's decoder reverses GPR element offsets (vmax-1-step) but
+# adds the plain step to a vector CR operand (power_decoder2.py), so step j
+# writes element VL-1-j from CR field j.  ISACaller's values measured on
+# openpower-isa 3cb597b9 (the same programs run in LIVE).
+REVERSE_CR = [
+    # CR0.SO only: setbc RT = CR[BI]; the spec's element 0 (r52) reads
+    # CR0.SO, ISACaller's step 0 writes r55 from it
+    (["sv.setbc/mrr *52, *3"], 4, {}, 0x10000000,
+     {52: 1, 53: 0, 54: 0, 55: 0}, {52: 0, 53: 0, 54: 0, 55: 1}),
+    # CR0.EQ only: isel RT = CR[BC] ? RA : RB.  The spec: r52 = r8 (CR0.EQ),
+    # r53 = r17, r54 = r18.  ISACaller: r54 from CR0 (r10), r53 from CR1
+    # (r17), r52 from CR2 (r16)
+    (["sv.isel/mrr *52, *8, *16, *2"], 3, {8: 1, 9: 2, 10: 3, 16: 11, 17: 12, 18: 13},
+     0x20000000, {52: 1, 53: 12, 54: 13}, {52: 11, 53: 12, 54: 3}),
+    # the campaign's vertical-first loop: CR1 = LT, CR0 = 0 and rewritten
+    # by svstep. (0b0000 while the loop goes on).  The spec: step 0 is
+    # element 1, r69 = setb(CR1) = -1, then r68 = setb(CR0 after svstep.) =
+    # 0.  ISACaller: step 0 writes r69 from CR0 (0), step 1 r68 from CR1 (-1)
+    (["setvl 0,0,2,1,1,1", "loop:", "sv.setb/mrr *68, *0", "svstep. 0,0,1,0",
+      "bc 4,3,loop"], None, {68: 9, 69: 9}, 0x08000000,
+     {68: 0, 69: M64}, {68: M64, 69: 0}),
+]
+
+
+@pytest.mark.parametrize("lines, vl, regs, cr, spec_regs, isacaller_regs", REVERSE_CR)
+def test_reverse_gear_cr_field_operands(isas, lines, vl, regs, cr, spec_regs,
+                                        isacaller_regs):
+    for name, want in (("spec", spec_regs), ("openpower-isa", isacaller_regs)):
+        r = run(isas[name], lines, regs, vl=vl, cr=cr)
+        assert {k: r.gpr[k] for k in want} == want, name
+
+
 def test_overlay_page_replaces_only_its_instruction(isas):
     spec, prof = isas["spec"], isas["openpower-isa"]
     assert prof.pages["divw"] is not spec.pages["divw"]
@@ -1012,6 +1049,10 @@ LIVE = [
     (["setvl 0,0,1,0,1,1", "sv.cmpli/mr/vec2 *4, 1, *16, 0"], {16: 0, 17: 1}, 0x00000700),
     (["setvl 0,0,3,0,1,1", "sv.cmpl/m=r3/vec2 *0, 0, *15, 7"],
      {3: 6, 15: 1, 16: 2, 17: 3, 18: 4, 19: 5, 20: 6, 7: 3}, 0),
+] + [
+    ((["setvl 0,0,%d,0,1,1" % vl] if vl else []) + lines, regs, cr)
+    for lines, vl, regs, cr, _s, _i in REVERSE_CR
+] + [
     # dest_zeroed_page: the programs of the two tests above (CA = 1 from the
     # subfic, 0 - 0)
     (["setvl 0,0,2,0,1,1", "subfic 20, 21, 0", "sv.adde./sz/dz/m=r3 *8, *16, *24"],

@@ -158,12 +158,6 @@ _PROFILE_LEFT_OUT = "|".join((
     # result" (not implemented for a CR-bit destination), ISACaller runs it
     # (`sv.creqv/ff=RC1/m=1<<r3/sw=32 *0, *0, *0`, the same draw); untriaged
     r"^sv\.cr[a-z]+(?=\S*/ff=)/",
-    # reverse gear on a row reading the vector CR field *0 (CR0 on): inside
-    # a vertical-first loop, whose svstep. writes CR0 between elements,
-    # `sv.setb/dw=16/mrr *68, *0` (VL=2) ends with r68's element 0 = 0 here,
-    # 0xffff on ISACaller (horizontal-first, and without /mrr, they agree;
-    # seed 20261125 of the CI draw); untriaged
-    r"^sv\.(setb|setn?bcr?|isel)(?=\S*/mrr\b)\S* .*\*0\b",
     # Rc=0 fail-first on issue 15's BCD rows with SUBVL > 1:
     # `sv.addg6s/ff=RC1/vec2 *77, 38, *88` (CR fields per sub-element here),
     # `sv.addg6s/vec2/ff=RC1/vli *39, 30, 21` (ISACaller writes all four

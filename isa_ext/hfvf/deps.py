@@ -227,8 +227,13 @@ def _generic(isa, state, rec, sv, vl, pc, deps):
         if r.rg and profile.reverse_subvl == "reversed":
             ks, kd = si * subvl + subvl - 1 - ssub, di * subvl + subvl - 1 - dsub
         cks, ckd = (si, di) if rec.cr_field_by_step else (ks, kd)
+        if r.rg and profile.reverse_cr_fields == "step":
+            # (not reversed: profile reverse_cr_fields)
+            cks, ckd = (src, dst) if rec.cr_field_by_step else \
+                (src * subvl + ssub, dst * subvl + dsub)
         if from_start and not deps.steps:  # the first element: step 0's fields
-            cks = ckd = (vl - 1) * (1 if rec.cr_field_by_step else subvl) if r.rg else 0
+            cks = ckd = (vl - 1) * (1 if rec.cr_field_by_step else subvl) \
+                if r.rg and profile.reverse_cr_fields == "element" else 0
         szero, dzero = not (smask >> src) & 1, not (dmask >> dst) & 1
         step = Step(len(deps.steps), src, dst, ssub, dsub, zeroed=dzero)
         for o in rec.ops:

@@ -352,9 +352,13 @@ class SVInsn:
         from_start = profile.cr_field_steps == "start" and rec.cr_field_ops and \
             start != (srcstep, ssub, dststep, dsub)
 
+        # ... and not reversed by reverse gear (profile reverse_cr_fields)
+        cr_rg = rg and rec.cr_field_ops and profile.reverse_cr_fields == "element"
+        cr_by_step = rec.cr_field_by_step or (rg and rec.cr_field_ops and not cr_rg)
+
         def cr_steps(at):
             s_, ss_, d_, ds_ = at
-            s_, d_ = (vl - 1 - s_, vl - 1 - d_) if rg else (s_, d_)
+            s_, d_ = (vl - 1 - s_, vl - 1 - d_) if cr_rg else (s_, d_)
             if rec.cr_field_by_step:
                 return s_, d_
             return s_ * subvl + ss_, d_ * subvl + ds_
@@ -404,7 +408,7 @@ class SVInsn:
             crk = None
             if from_start and not done:
                 crk = cr_steps(start)
-            elif rec.cr_field_by_step:
+            elif cr_by_step:
                 crk = cr_steps((srcstep, ssub, dststep, dsub))
             if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf) \
                     and not rec.ffirst_group_kept:
