@@ -57,6 +57,27 @@ class Profile:
     #: Vector Loop order (VL-1 downto 0)", the elements) or "reversed" as
     #: well (ISACaller: the last sub-element of element VL-1 first)
     reverse_subvl: str = "forward"
+    #: saturation (MODE ``1 0 N dz sz``, ``/sats`` ``/satu``): the result is
+    #: "clamp"ed to the destination's signed / unsigned range (normal.mdwn
+    #: "sat mode"), or "none": the mode decodes (its sz/dz stand) but the
+    #: element runs as in normal mode, unclamped (ISACaller: power_svp64_rm.py
+    #: decodes SVP64Sat and nothing reads it)
+    saturation: str = "clamp"
+    #: a destination-zeroed element (``dz``, or sz/dz stepping it as such):
+    #: its destination registers are written with 0 and nothing else is
+    #: "skipped" (the overview's zeroing pseudocode: ``else if zeroing:
+    #: ireg[RT+id] = 0``), or its page is "run" on its sources and every
+    #: write but its register results and Rc=1 CR field stands: XER CA CA32
+    #: (addex's OV OV32), FPSCR (ISACaller: caller.py zeroes the output in
+    #: check_write only and skips Rc=1 under pred_dst_zero)
+    dest_zeroed_page: str = "skipped"
+    #: under reverse gear (/mrr) a vector CR-field or CR-bit operand (BFA,
+    #: BI, BC ...) of a row that is not a CR op belongs to the "element" the
+    #: step runs (normal.mdwn: RG inverts the Vector Loop order, the whole
+    #: element), or to the "step" (ISACaller: power_decoder2.py reverses GPR
+    #: and FPR element offsets, `vmax-1-step`, but adds the plain step to a
+    #: vector CR field)
+    reverse_cr_fields: str = "element"
     #: Rc=0 data-dependent fail-first (``/ff=RC1``) with no vector source
     #: on a row without an Rc column (addi, xoris) runs over VL like any
     #: vector instruction ("vl"), or "once" (ISACaller's loop test under
@@ -182,6 +203,7 @@ PROFILES = {
         ffirst_cr_whole_cr_rows=r"(set(b|n?bcr?)|isel)$", ffirst_vl_step="source",
         ffirst_subvl_group="kept",
         ffirst_cr_field_rc1_rows=r"mcrf$", rc_zero_extended_rows=r"extswsli\.?$",
+        saturation="none", dest_zeroed_page="run", reverse_cr_fields="step",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

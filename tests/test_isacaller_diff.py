@@ -28,7 +28,7 @@ def test_core_scope_agrees_with_isacaller(isacaller, svisa, capsys):
 
 def test_profile_scope_agrees_with_isacaller_under_the_profile(isacaller, capsys):
     # what the openpower-isa profile reproduces (docs/compat.md "Profiles"):
-    # Rc=1, predicates, zeroing, map-reduce, scalar destinations, vector *0
+    # Rc=1, predicates, zeroing, map-reduce, saturation, scalar destinations, vector *0
     # as RA-or-zero, the FP rows ISACaller runs (fadd fsub fmul fdiv, the
     # moves; FPSCR compared), element widths, SUBVL, data-dependent fail-first (/ff=,
     # RC1, VLi), Matrix REMAP (svshape + svremap), one instruction per

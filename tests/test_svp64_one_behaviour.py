@@ -260,6 +260,30 @@ def test_anchor_profile_cr_fields(line, mask, vl, want_cr0_3):
     assert res.state.cr[0:4] == want_cr0_3
 
 
+@pytest.mark.parametrize("lines, vl, gpr, cr, vf_mods, want", [
+    # the openpower-isa profile's reverse_cr_fields (tests/test_profile.py,
+    # ISACaller's results): under /mrr step j writes element VL-1-j from CR
+    # field 8 + j (BC *34: CR8.EQ, CR9.EQ ...), CR8.EQ only set: r82 = r42,
+    # r81 = r61, r80 = r60
+    (["sv.isel/mrr *80, *40, *60, *34"], 3, {}, {8: 0b0010}, "", {80: 11, 81: 12, 82: 3}),
+    # dest_zeroed_page: element 0 zeroed on both sides runs adde on zeros,
+    # 0 + 0 + CA(1) = 1, no carry out; element 1: 5 + 6 + 0 = 0xb (the
+    # subfic sets CA: 0 - 0 carries)
+    (["subfic 20, 21, 0", "sv.adde/sz/dz/m=r3 *80, *40, *60"], 2,
+     {3: 0b10, 40: M64, 60: 1, 41: 5, 61: 6}, {}, None, {80: 0, 81: 0xB}),
+    # saturation "none": (2^63 - 1) + 1 wraps to 2^63
+    (["sv.add/sats *80, *40, *60"], 1, {40: (1 << 63) - 1, 60: 1}, {}, "", {80: 1 << 63}),
+])
+def test_anchor_profile_reverse_cr_zeroed_carry_saturation(lines, vl, gpr, cr, vf_mods, want):
+    from isa_ext.isa import ISA
+    isa = ISA(extensions=["base", "svp64"], profile="openpower-isa")
+    init = {"svstate": SV.make(maxvl=vl, vl=vl), "cr": cr,
+            "gpr": {**{40 + i: i + 1 for i in range(3)}, **{60 + i: 11 + i for i in range(3)},
+                    21: 0, **gpr}}
+    res = all_modes(isa, lines, init, vf_mods)
+    assert {r: res.gpr[r] for r in want} == want
+
+
 def test_anchor_twin_predicated_addi(svisa):
     # sv.addi/sm=r3/dm=r10 *80, *40, 1, VL=4: r3 = 0b0101 (sources 0, 2),
     # r10 = 0b0110 (destinations 1, 2).  Twin predication pairs the n-th enabled

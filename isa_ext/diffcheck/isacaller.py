@@ -119,7 +119,8 @@ NOP_SUFFIX = 0x60000000
 # maddhd crashes, and mfspr/mtspr reach SPRs isa_ext does not model.
 _PROFILE_EXCLUDED = re.compile(
     r"^(div|mod|mull[wd]|andi\.|andis\.|addic\.|m[ft]spr|maddhd)")
-PROFILE_GROUPS = ("predicate", "zeroing", "mapreduce", "width", "subvl", "ffirst")
+PROFILE_GROUPS = ("predicate", "zeroing", "mapreduce", "width", "subvl", "ffirst",
+                  "saturation")
 # Left out of the profile scope, each still to be triaged (docs/compat.md
 # "Live differential"): element widths on the rows decoder/svp64/xlen_rows.txt
 # names without a field condition (most trap on element widths; maddedu
@@ -141,19 +142,6 @@ _PROFILE_LEFT_OUT = "|".join((
     # here and in the spec); an ISACaller bug (docs/compat.md).  (/vli: Rc=1
     # fail-first zeroing, ffirst_vli_zz)
     r"^sv\.\S*(?=\S*/sw=)(?=\S*/(sz|vli)\b)/",
-    # a destination-zeroed element of a row writing CA: ISACaller runs its
-    # page and writes CA (caller.py zeroes only the register write,
-    # check_write), isa_ext does not run it (`sv.subfme./sz/dz/dm=ge *95, *29`,
-    # VL=2: r96 0xff..ff there, 0xff..fe here; CI's draw with CR fields in
-    # CR0-CR7); untriaged (docs/compat.md).  (/vli: ffirst_vli_zz's dz)
-    r"^sv\.(add(c|e|me|ze|ic)|subf(c|e|me|ze|ic)|sra[wd]i?|addex)o?\.?"
-    r"(?=\S*/(dz|vli)\b)/",
-    # reverse gear on a row reading the vector CR field *0 (CR0 on): inside
-    # a vertical-first loop, whose svstep. writes CR0 between elements,
-    # `sv.setb/dw=16/mrr *68, *0` (VL=2) ends with r68's element 0 = 0 here,
-    # 0xffff on ISACaller (horizontal-first, and without /mrr, they agree;
-    # seed 20261125 of the CI draw); untriaged
-    r"^sv\.(setb|setn?bcr?|isel)(?=\S*/mrr\b)\S* .*\*0\b",
     # rldcl/rldcr only at XLEN < 64 (/w=, or both /sw= and /dw=): at 64
     # ISACaller rotates by (RB)[59:63], not (RB)[58:63] (docs/compat.md)
     r"^sv\.rldc[lr]\.?(?!\S*/w=)(?!(?=\S*/sw=)\S*/dw=)[/ ]"))

@@ -227,14 +227,21 @@ def _generic(isa, state, rec, sv, vl, pc, deps):
         if r.rg and profile.reverse_subvl == "reversed":
             ks, kd = si * subvl + subvl - 1 - ssub, di * subvl + subvl - 1 - dsub
         cks, ckd = (si, di) if rec.cr_field_by_step else (ks, kd)
+        if r.rg and profile.reverse_cr_fields == "step":
+            # (not reversed: profile reverse_cr_fields)
+            cks, ckd = (src, dst) if rec.cr_field_by_step else \
+                (src * subvl + ssub, dst * subvl + dsub)
         if from_start and not deps.steps:  # the first element: step 0's fields
-            cks = ckd = (vl - 1) * (1 if rec.cr_field_by_step else subvl) if r.rg else 0
+            cks = ckd = (vl - 1) * (1 if rec.cr_field_by_step else subvl) \
+                if r.rg and profile.reverse_cr_fields == "element" else 0
         szero, dzero = not (smask >> src) & 1, not (dmask >> dst) & 1
         step = Step(len(deps.steps), src, dst, ssub, dsub, zeroed=dzero)
         for o in rec.ops:
             wide = (o.cls == "gpr" or rec.fp_elw) and o.field != rec.addr_field
-            if o.src and not dzero and not (szero and o.cls == "gpr"
-                                            and o.field != rec.addr_field):
+            # (a zeroed element reads its sources when its page runs:
+            # profile dest_zeroed_page "run")
+            if o.src and (not dzero or rec.zeroed_page_runs) and not (
+                    szero and o.cls == "gpr" and o.field != rec.addr_field):
                 # (a load/store's address register is read at 64 bits, never zeroed)
                 cr = o.cls in ("crf", "crb")
                 k = element_index(o, cks if cr else ks, ckd if cr else kd, tables,

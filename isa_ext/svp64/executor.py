@@ -352,9 +352,13 @@ class SVInsn:
         from_start = profile.cr_field_steps == "start" and rec.cr_field_ops and \
             start != (srcstep, ssub, dststep, dsub)
 
+        # ... and not reversed by reverse gear (profile reverse_cr_fields)
+        cr_rg = rg and rec.cr_field_ops and profile.reverse_cr_fields == "element"
+        cr_by_step = rec.cr_field_by_step or (rg and rec.cr_field_ops and not cr_rg)
+
         def cr_steps(at):
             s_, ss_, d_, ds_ = at
-            s_, d_ = (vl - 1 - s_, vl - 1 - d_) if rg else (s_, d_)
+            s_, d_ = (vl - 1 - s_, vl - 1 - d_) if cr_rg else (s_, d_)
             if rec.cr_field_by_step:
                 return s_, d_
             return s_ * subvl + ss_, d_ * subvl + ds_
@@ -407,7 +411,7 @@ class SVInsn:
                 # ... while its fail-first test reads the field of the
                 # element's own steps (ISACaller's get_cr_out after the skip)
                 crt = cr_steps((srcstep, ssub, dststep, dsub))
-            elif rec.cr_field_by_step:
+            elif cr_by_step:
                 crk = cr_steps((srcstep, ssub, dststep, dsub))
             if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf) \
                     and not rec.ffirst_group_kept:
@@ -521,6 +525,18 @@ class SVInsn:
                 # numbers are those regfile_end counted (element widths run on
                 # the scratch file)
                 self._call(s, CIA, list(args), crf, ks, kd, szero, tables)
+            elif rec.zeroed_page_runs:
+                # profile dest_zeroed_page "run" (ISACaller): the page runs on
+                # the element's sources, so its XER (CA, CA32) and FPSCR
+                # writes stand; its register results are zeroed below and
+                # its CR writes (Rc=1) taken back
+                cr = list(s.cr)
+                if szero and rec.zero_other_sources:
+                    self._zeroed_call(s, CIA, list(args), crf, ks, kd, szero, tables, crk)
+                else:
+                    self._call(s, CIA, list(args), crf, ks, kd, szero, tables)
+                s.cr[:] = cr
+                reads.update((o.field, args[o.pos]) for o in rec.ops if o.src)
             for o in rec.dstops:
                 if ld is not None and o is not rec.data_op:
                     continue  # LD/ST zeroing: the data register only, RA keeps its value

@@ -347,6 +347,10 @@ class SVRecord:
             r.sz = r.dz = 0
             r.rg = 0
             r.ew = r.ews = 64
+        if r.mode == "sat" and isa.profile.saturation == "none":
+            # the profile's saturation (ISACaller): sz/dz as decoded, no
+            # clamp, so none of saturation's traps either
+            r.mode, r.sat = "normal", None
         self.base_args = [fields[p] for p in c.params]
         if not svp64_so and "OE" in c.params:
             self.base_args[c.params.index("OE")] = 0  # ISACaller ignores OE under SVP64
@@ -612,6 +616,10 @@ class SVRecord:
                               None)
         # pages using SVSTATE (svstep) see the element's steps and the loop context
         self.uses_sv = "svstate" in c.source.lower()
+        # a destination-zeroed element runs its page too (profile
+        # dest_zeroed_page "run"; LD/ST zeroing never accesses memory)
+        self.zeroed_page_runs = (isa.profile.dest_zeroed_page == "run"
+                                 and self.kind != "ldst")
         ra0_vec = any(o.ra0 and o.vec and o.base == 0 for o in self.ops)
         # an RA-or-zero operand's element in r0 reads r0 (spec) or 0 (ISACaller)
         self.vector_ra0_zero = ra0_vec and isa.profile.vector_ra0 == "zero"
