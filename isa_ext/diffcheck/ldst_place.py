@@ -16,6 +16,7 @@ of the access width): ISACaller raises an alignment interrupt on any
 misaligned load (mem.py ``ld``), which the ISA allows an implementation to do.
 """
 import re
+import struct
 
 from .svp64_lines import sv_rows
 
@@ -143,7 +144,7 @@ def fitting_vl(line, vl):
 
 
 def place(isa, line, n, rng):
-    """(new line text, {GPR: value}) putting every access of ``line`` over
+    """(new line text, {GPR: value, ("fpr", FPR): value}) putting every access of ``line`` over
     ``n`` elements in the region: the displacement redrawn as a multiple of
     the access width (and of its field's scale) at most the largest step that
     keeps the excursion within half the region, the address registers given
@@ -158,7 +159,10 @@ def place(isa, line, n, rng):
     ops = list(line.ops)
     if line.displacement:
         k, _field = line.displacement
-        d = rng.randint(-(step // unit), step // unit) * unit if step else 0
+        # (DS and DQ forms: not negative, which ISACaller mishandles:
+        # isacaller._LDST_LEFT_OUT)
+        low = 0 if line.scale(isa) > 1 else -(step // unit)
+        d = rng.randint(low, step // unit) * unit if step else 0
         ops[k] = re.sub(r"^-?\d+", str(d), ops[k])
     values = {}
     ra, ra_vector = line.regs["RA"]
@@ -176,8 +180,24 @@ def place(isa, line, n, rng):
             old = values.get(reg, 0)
             mask = ((1 << ew) - 1) << pos
             values[reg] = (old & ~mask) | ((off & ((1 << ew) - 1)) << pos)
+    if line.mnemonic.startswith("stfs"):
+        # the FPRs a single-precision store reads hold single values: Book I
+        # leaves the stored word undefined for a double whose exponent is
+        # below single's denormal range (4.6.3), and random doubles often are
+        fr, fr_vector = line.regs["FRS"]
+        for i in range(n if fr_vector else 1):
+            values[("fpr", fr + i)] = _single_as_double(rng)
     mods = "".join("/" + x for x in line.mods)
     return f"sv.{line.mnemonic}{mods} {', '.join(ops)}", values
+
+
+def _single_as_double(rng):
+    """The double bit pattern of a random finite single-precision value."""
+    bits = rng.getrandbits(32)
+    if (bits >> 23) & 0xFF == 0xFF:
+        bits ^= 1 << 30  # an infinity or NaN exponent made finite
+    single = struct.unpack("<f", bits.to_bytes(4, "little"))[0]
+    return int.from_bytes(struct.pack("<d", single), "little")
 
 
 def random_memory(rng):
