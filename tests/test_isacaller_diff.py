@@ -42,10 +42,14 @@ def test_profile_scope_agrees_with_isacaller_under_the_profile(isacaller, capsys
     kinds = [D.classify(o) for o in outcomes]
     bad = [f"{o.case.lines}: {o.differences[:4]}" for o, k in zip(outcomes, kinds)
            if k not in ("agree", "isacaller-crash")]
+    memory = [k for o, k in zip(outcomes, kinds) if o.case.mem is not None]
     with capsys.disabled():
         print(f"\nISACaller differential, profile scope: {kinds.count('agree')} of "
-              f"{len(kinds)} agree, {kinds.count('isacaller-crash')} ISACaller crashes")
+              f"{len(kinds)} agree, {kinds.count('isacaller-crash')} ISACaller crashes; "
+              f"with a load or store (memory compared): {memory.count('agree')} of "
+              f"{len(memory)} agree, {memory.count('isacaller-crash')} ISACaller crashes")
     assert len(outcomes) == CASES
+    assert memory.count("agree") >= 20  # the LD/ST rows are drawn, and run
     # ISACaller raises on some (CR fields past CR7, docs/compat.md): most must run
     assert kinds.count("agree") >= CASES * 2 // 3
     assert not bad, "\n".join(bad[:20])
