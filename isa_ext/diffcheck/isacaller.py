@@ -2,7 +2,9 @@
 
 Random SVP64 programs (``setvl`` then a few random SVP64 lines from
 :mod:`.svp64_lines`) run from random register state on isa_ext and on
-ISACaller; the final GPRs, FPRs, CR, SVSTATE and FPSCR are compared.  ISACaller runs
+ISACaller; the final GPRs, FPRs, CR, SVSTATE and FPSCR are compared, and for
+programs with a load or store a data region both start from the same random
+words (:mod:`.ldst_place` keeps every access inside it).  ISACaller runs
 in the PyPy venv that ``../shared/tools/isacaller-setup DIR`` builds: one
 process takes a whole batch, with one decoder and one simulation for all cases
 (building them takes seconds; a case then takes about 0.1 s).
