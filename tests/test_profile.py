@@ -477,39 +477,6 @@ def test_scalar_load_destination_with_vector_addresses(isas, line):
         assert res.gpr[5] == want, name
 
 
-@pytest.mark.parametrize("line, mem, spec, isacaller", [
-    # VL=4, doublewords `mem` at r9 = 0x10000, r20..r23 = 0x77, CR =
-    # 0x12345678.  ldst.mdwn: each loaded element's CR field (CR0 + element)
-    # as if Rc=1, RC1 failing on EQ, ~RC1 on not-EQ; the failing element
-    # ends the loop (VL = the elements before it, its load discarded).
-    # ISACaller (run on openpower-isa 3cb597b9, 2026-11-24) loads once when
-    # RA (and RB) are scalar: under fail-first its loop test looks at the
-    # vector sources only, as for addi (ffirst_scalar_sources), VL kept.
-    ("sv.ld/ff=RC1 *20, 0(9)", [1, 2, 0, 3],
-     (0x44245678, [1, 2, 0x77, 0x77], 2), (0x42345678, [1, 0x77, 0x77, 0x77], 4)),
-    ("sv.ld/ff=~RC1 *20, 0(9)", [0, 0, 5, 0],
-     (0x22445678, [0, 0, 0x77, 0x77], 2), (0x22345678, [0, 0x77, 0x77, 0x77], 4)),
-    # element 0 fails: VL = 0 in both, nothing loaded, CR0 recorded
-    ("sv.ld/ff=~RC1 *20, 0(9)", [1, 2, 0, 3],
-     (0x42345678, [0x77] * 4, 0), (0x42345678, [0x77] * 4, 0)),
-])
-def test_load_fail_first_with_scalar_addresses(isas, line, mem, spec, isacaller):
-    for name, (cr, regs, vl) in (("spec", spec), ("openpower-isa", isacaller)):
-        sim = Simulator(isa=isas[name])
-        sim.load_asm(line + "\n")
-        sim.state.gpr[9] = 0x10000
-        for r in range(20, 24):
-            sim.state.gpr[r] = 0x77
-        for i, v in enumerate(mem):
-            sim.state.mem.write(0x10000 + 8 * i, 8, v)
-        sim.state.crval = 0x12345678
-        sim.state.svstate = SV.make(maxvl=4, vl=4)
-        res = sim.run()
-        assert res.stop == "end", res.trap
-        assert (sim.state.crval, res.gpr[20:24], SV.get(res.state.svstate, "vl")) == \
-            (cr, regs, vl), name
-
-
 @pytest.mark.parametrize("line, spec_regs, isacaller_regs, vl", [
     # test_caller_svp64_dd_ffirst.py test_sv_addi_ffirst_rc1 / _vli: r0..r3 =
     # 9, 8, 3, 4, r8 = 3, VL=4; subf gives r(i) - 3 = 6, 5, 0, 1 and element 2

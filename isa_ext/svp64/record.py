@@ -391,13 +391,12 @@ class SVRecord:
             # element's load in turn, the last one standing
             self.scalar_dest = False
         if (isa.profile.ffirst_scalar_sources == "once" and r.mode == "ffirst"
-                and row.rc not in ("CR0", "CR1")
+                and self.kind != "ldst" and row.rc not in ("CR0", "CR1")
                 and not any(o.vec for o in self.ops if o.src)):
             # ISACaller: under fail-first only a vector source keeps the loop
             # going (svp64_is_vector = in_vec, bug 1183); a row with an Rc
             # column (sv.and/ff=RC1 *61, 8, 72) runs on, its CR field
-            # counting as one, so only rows without one (addi) run once; so
-            # does a load whose RA (and RB) are scalar (sv.ld/ff=RC1 *20, 0(9))
+            # counting as one, so only rows without one (addi) run once
             self.scalar_dest = True
         if isacaller_ends and self.kind == "ldst" and not any(o.vec for o in self.ops):
             # ... and runs an all-scalar load/store once, where the spec's unit
