@@ -42,10 +42,14 @@ def test_profile_scope_agrees_with_isacaller_under_the_profile(isacaller, capsys
     kinds = [D.classify(o) for o in outcomes]
     bad = [f"{o.case.lines}: {o.differences[:4]}" for o, k in zip(outcomes, kinds)
            if k not in ("agree", "isacaller-crash")]
+    memory = [k for o, k in zip(outcomes, kinds) if o.case.mem is not None]
     with capsys.disabled():
         print(f"\nISACaller differential, profile scope: {kinds.count('agree')} of "
-              f"{len(kinds)} agree, {kinds.count('isacaller-crash')} ISACaller crashes")
+              f"{len(kinds)} agree, {kinds.count('isacaller-crash')} ISACaller crashes; "
+              f"with a load or store (memory compared): {memory.count('agree')} of "
+              f"{len(memory)} agree, {memory.count('isacaller-crash')} ISACaller crashes")
     assert len(outcomes) == CASES
+    assert memory.count("agree") >= 20  # the LD/ST rows are drawn, and run
     # ISACaller raises on some (CR fields past CR7, docs/compat.md): most must run
     assert kinds.count("agree") >= CASES * 2 // 3
     assert not bad, "\n".join(bad[:20])
@@ -64,6 +68,76 @@ def test_a_difference_is_detected(isacaller, svisa):
     assert ours["gpr"][1:5] == [0x102, 0x103, 0x104, 0x105]
     outcome = D.Outcome(case, ours, theirs, D.compare(ours, theirs))
     assert D.classify(outcome) == "differ"
+
+
+def test_a_memory_difference_is_detected(isacaller, svisa):
+    # a known divergence (docs/compat.md "Live differential", LD/ST): ISACaller
+    # ignores /els on an indexed form (its check_replace_d rewrites D-form
+    # displacements only), so `sv.stdx/els *4, 9, 10` (VL=2, r9 = the region,
+    # r10 = 8) stores both elements at (RA)+(RB): 0xAA then 0xBB at +8.
+    # ldst.mdwn's element stride stores element i at (RA) + i*(RB): 0xAA at
+    # +0, 0xBB at +8.  Only the doubleword at +0 differs.
+    base = D.ldst_place.REGION_BASE
+    lines = ["setvl 0,0,2,0,1,1", "sv.stdx/els *4, 9, 10"]
+    gpr = [0] * D.NGPR
+    gpr[4], gpr[5], gpr[9], gpr[10] = 0xAA, 0xBB, base, 8
+    case = D.Case(0, lines, assemble("\n".join(lines) + "\n", isa=svisa).words, gpr,
+                  [0] * D.NFPR, 0, mem=[0] * 4)
+    theirs = D.run_isacaller(isacaller.root, [case])[0]
+    ours = D.run_isa_ext(svisa, case)
+    assert theirs["mem"] == [0, 0xBB, 0, 0]
+    assert ours["mem"] == [0xAA, 0xBB, 0, 0]
+    outcome = D.Outcome(case, ours, theirs, D.compare(ours, theirs))
+    assert outcome.differences == [
+        f"mem 0x{base:x}..0x{base + 7:x} (1 doubleword): isa_ext 0xaa ISACaller 0x0"]
+    assert D.classify(outcome) == "differ"
+
+
+def test_memory_differences_are_reported_as_address_ranges():
+    # doublewords 1-2 and 5 of a region at 0x100 differ: two runs, 0x108..0x117
+    # and 0x128..0x12f; a run longer than three shows its first three values
+    ours = [0, 1, 2, 0, 0, 5, 0, 0, 0, 0]
+    theirs = [0, 9, 9, 0, 0, 9, 0, 0, 0, 0]
+    assert D.memory_differences(ours, theirs, base=0x100) == [
+        "mem 0x108..0x117 (2 doublewords): isa_ext 0x1, 0x2 ISACaller 0x9, 0x9",
+        "mem 0x128..0x12f (1 doubleword): isa_ext 0x5 ISACaller 0x9"]
+    long = D.memory_differences([1, 2, 3, 4], [0, 0, 0, 0], base=0)
+    assert long == ["mem 0x0..0x1f (4 doublewords): isa_ext 0x1, 0x2, 0x3, ... "
+                    "ISACaller 0x0, 0x0, 0x0, ..."]
+    # no region on one side (a program without loads or stores): nothing compared
+    assert D.compare({"gpr": [], "fpr": [], "mem": [1]}, {"gpr": [], "fpr": []}) == []
+
+
+def test_loads_and_stores_stay_in_the_data_region():
+    # every access of the profile scope's LD/ST cases (any VL <= 4, SUBVL,
+    # stride, post-increment, update form, vertical-first loop) lands in the
+    # data region both simulators start from the same words: isa_ext's trace
+    # names each load's and store's address
+    from isa_ext.sim import Simulator
+    isa = _profile_isa()
+    rows, options = D.scope_options(isa, "profile")
+    rows = [r for r in rows if D.ldst_place.is_ldst_row(r)]
+    cases = D.make_cases(isa, 11, 150, rows=rows, per_case=1, vertical=0.3, **options)
+    lo = D.ldst_place.REGION_BASE
+    hi = lo + D.ldst_place.REGION_SIZE
+    accesses = 0
+    for case in cases:
+        if case.mem is None:
+            continue
+        sim = Simulator(isa=isa)
+        sim.load_words(case.words, addr=0)
+        st = sim.state
+        st.gpr[:D.NGPR], st.fpr[:D.NFPR], st.crval = case.gpr, case.fpr, case.cr
+        for i, w in enumerate(case.mem):
+            st.mem.write(lo + 8 * i, 8, w)
+        events = []
+        sim.tracer = events.append
+        sim.run(max_steps=200)
+        for e in events:
+            for m in e.get("mem", ()):
+                accesses += 1
+                assert lo <= m["addr"] and m["addr"] + m["size"] <= hi, (case.lines, m)
+    assert accesses > 150
 
 
 def test_cli_needs_an_isacaller(monkeypatch, capsys):

@@ -454,6 +454,29 @@ def test_all_scalar_store(isas):
         assert (sim.state.mem.read_bytes(0x8000, 4), res.gpr[12]) == (want, r12), name
 
 
+@pytest.mark.parametrize("line", ["sv.ld 5, 0(*20)", "sv.ldx 5, 9, *24"])
+def test_scalar_load_destination_with_vector_addresses(isas, line):
+    # VL=3, doublewords 11, 22, 33 at 0x10000, 0x10008, 0x10010; the vector
+    # RA r20..r22 (or RB r24..r26 over r9 = 0x10000) points at each.  ldst.mdwn:
+    # a scalar load destination ends the loop after its first element: r5 =
+    # 11.  ISACaller loops on while a twin-predicated row (every LD/ST row)
+    # has a vector source (svp64_is_vector = out_vec or in_vec), the last load
+    # standing: r5 = 33 (run on openpower-isa 3cb597b9 with this memory,
+    # 2026-11-24: `sv.ld 5, 0(*20)` and `sv.lwzx 6, 9, *24` both end with 33)
+    regs = {20: 0x10000, 21: 0x10008, 22: 0x10010, 9: 0x10000, 24: 0, 25: 8, 26: 16}
+    for name, want in (("spec", 11), ("openpower-isa", 33)):
+        sim = Simulator(isa=isas[name])
+        sim.load_asm(line + "\n")
+        for r, v in regs.items():
+            sim.state.gpr[r] = v
+        for i, v in enumerate((11, 22, 33)):
+            sim.state.mem.write(0x10000 + 8 * i, 8, v)
+        sim.state.svstate = SV.make(maxvl=3, vl=3)
+        res = sim.run()
+        assert res.stop == "end", res.trap
+        assert res.gpr[5] == want, name
+
+
 @pytest.mark.parametrize("line, spec_regs, isacaller_regs, vl", [
     # test_caller_svp64_dd_ffirst.py test_sv_addi_ffirst_rc1 / _vli: r0..r3 =
     # 9, 8, 3, 4, r8 = 3, VL=4; subf gives r(i) - 3 = 6, 5, 0, 1 and element 2

@@ -215,6 +215,28 @@ def test_trap_inside_update_loop_is_element_precise(svisa):
     assert SV.get(r.state.svstate, "srcstep") == 2
 
 
+def test_update_form_vector_ra_read_at_the_source_element(svisa):
+    # sv.lbzu/sm=r3 *23, 24(*48), r3 = 0b110 (source elements 1, 2), VL=3,
+    # r48..r50 = BASE+0x100, +0x200, +0x300, the byte at each + 24 = 1, 2, 3.
+    # ldst.mdwn op_load: the address is `srcbase = ireg[RA+i]` with i the
+    # source index, the data goes to RT+j, j the destination index:
+    #   (i=1, j=0): EA = r49 + 24, r23 = 2;  (i=2, j=1): EA = r50 + 24, r24 = 3.
+    # The update EA goes to RA's destination element (r48, r49), as ISACaller
+    # does (run on openpower-isa 3cb597b9 with this program and memory, both
+    # profiles here agreeing with it: r23..r25 = 2, 3, 0x77, r48..r50 =
+    # 0x10218, 0x10318, 0x10300 over its base 0x10000).  Before, the address
+    # was read from RA's destination element: r23 = MEM(r48 + 24).
+    regs = {3: 0b110, 48: BASE + 0x100, 49: BASE + 0x200, 50: BASE + 0x300,
+            23: 0x77, 24: 0x77, 25: 0x77}
+    mem = {BASE + 0x118: 1, BASE + 0x218: 2, BASE + 0x318: 3}
+    for trace in (False, True):
+        sim = sim_for(svisa, "sv.lbzu/sm=r3 *23, 24(*48)", 3, regs, mem, memw=1)
+        r = sim.run(trace=trace) if trace else sim.run()
+        assert r.stop == "end"
+        assert r.gpr[23:26] == [2, 3, 0x77]
+        assert r.gpr[48:51] == [BASE + 0x218, BASE + 0x318, BASE + 0x300]
+
+
 def test_scalar_load_destination_ends_the_loop(svisa):
     # ldst.mdwn op_load: "if (!RT.isvec) break": sv.lbzu/pi 5, 1(*10), VL=3 loads
     # once (element 0: r5 = MEM(r10), r10 += 1); r11, r12 untouched.

@@ -142,6 +142,9 @@ TEMPLATES = [
     ("sv.divwu/satu{p}{w}{v} *80, *40, *60", True),
     ("sv.slw/sats{p}{w} *80, *40, *60", True),
     ("sv.stdu/ff=~RC1/vli{p} *40, 8(51)", False),
+    # an update form's vector RA under twin predication: read at the source
+    # element, written at the destination's (the scratch path)
+    ("sv.ldu{t} *80, 8(*40)", True),
     # rows run at XLEN = the element width (errata SV-23): minmax's word mode,
     # the bigint rows (RS: RC's elements MAXVL on, below r80)
     ("sv.minmax{p}{w}{v} *80, *40, *60, 5", True),

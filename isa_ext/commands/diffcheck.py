@@ -166,4 +166,10 @@ def _run_isacaller(args):
           f"{counts['agree']} agree, "
           f"{counts['differ']} differ, {counts['isa_ext-trap']} isa_ext traps where "
           f"ISACaller ran, {counts['isacaller-crash']} ISACaller crashes")
+    memory = Counter(isacaller.classify(o) for o in outcomes if o.case.mem is not None)
+    if memory:  # of them, the programs with a load or store
+        print(f"  with a load or store (memory compared): {sum(memory.values())} cases, "
+              f"{memory['agree']} agree, {memory['differ']} differ, "
+              f"{memory['isa_ext-trap']} isa_ext traps, "
+              f"{memory['isacaller-crash']} ISACaller crashes")
     return 1 if counts["differ"] or counts["isa_ext-trap"] else 0

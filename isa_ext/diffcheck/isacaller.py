@@ -2,7 +2,9 @@
 
 Random SVP64 programs (``setvl`` then a few random SVP64 lines from
 :mod:`.svp64_lines`) run from random register state on isa_ext and on
-ISACaller; the final GPRs, FPRs, CR, SVSTATE and FPSCR are compared.  ISACaller runs
+ISACaller; the final GPRs, FPRs, CR, SVSTATE and FPSCR are compared, and for
+programs with a load or store a data region both start from the same random
+words (:mod:`.ldst_place` keeps every access inside it).  ISACaller runs
 in the PyPy venv that ``../shared/tools/isacaller-setup DIR`` builds: one
 process takes a whole batch, with one decoder and one simulation for all cases
 (building them takes seconds; a case then takes about 0.1 s).
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from ..errors import IsaExtError
 from .libresoc import run_python
 from ..svp64.record import xlen_rows
+from . import ldst_place
 from .svp64_lines import random_lines, sv_rows
 
 NGPR = NFPR = 128
@@ -54,8 +57,10 @@ results = []
 def run_case(case):
     words = case["words"]
     end = 4 * len(words)
+    mem = case.get("mem")
+    initial_mem = {mem[0] + 8 * i: (w, 8) for i, w in enumerate(mem[1])} if mem else None
     sim = ISA(pdecode2, list(case["gpr"]), case.get("sprs", {}), case["cr"],
-              initial_insns=list(words), respect_pc=True,
+              initial_insns=list(words), respect_pc=True, initial_mem=initial_mem,
               initial_svstate=case["svstate"],
               fpregfile=list(case["fpr"]) if "fpr" in case else None, bigendian=0,
               initial_fpscr=case.get("fpscr", 0))
@@ -69,12 +74,16 @@ def run_case(case):
     if sim.pc.CIA.value != end and not case.get("any_end"):
         # a trap (ISACaller jumps to its vector), or the step limit
         return {"error": "ended at pc 0x%x, not 0x%x" % (sim.pc.CIA.value, end)}
-    return {"gpr": [sim.gpr(i).value for i in range(NGPR)],
+    result = {"gpr": [sim.gpr(i).value for i in range(NGPR)],
             "fpr": [sim.fpr(i).value for i in range(NFPR)],
             "cr": sim.cr.value & 0xFFFFFFFF, "svstate": sim.svstate.value, "steps": steps,
             "words": words, "ctr": sim.spr['CTR'].value, "lr": sim.spr['LR'].value,
             "pc": sim.pc.CIA.value, "fpscr": sim.fpscr.value & 0xFFFFFFFF,
             "xer": sim.spr['XER'].value & 0xFFFFFFFF}
+    if mem:  # the region's final doublewords (little-endian, as isa_ext reads them)
+        result["mem"] = [sim.mem.ld(mem[0] + 8 * i, 8, swap=False)
+                         for i in range(len(mem[1]))]
+    return result
 
 def process():
     for case in batch:
@@ -120,7 +129,69 @@ NOP_SUFFIX = 0x60000000
 _PROFILE_EXCLUDED = re.compile(
     r"^(div|mod|mull[wd]|andi\.|andis\.|addic\.|m[ft]spr|maddhd)")
 PROFILE_GROUPS = ("predicate", "zeroing", "mapreduce", "width", "subvl", "ffirst",
-                  "saturation")
+                  "saturation", "ldst")
+# SVP64 load/store rows left out of the profile scope (docs/compat.md "Live
+# differential"): ISACaller raises KeyError on every sv.stXcx. ('stwcx')
+# and on sv.lqarx and sv.lq ('NONE': `sv.lq/dw=32 *70, 48(*43)`); the other LD/ST rows are drawn, with the ldst
+# modifiers, their accesses placed in the data region (ldst_place).  Also
+# stfiwx: ISACaller stores 8 bytes, the word zero-extended, scalar too
+# (`stfiwx 1, 9, 10`: the doubleword 0xaaaaaaaaaaaaaaaa becomes 0x44444444
+# there, 0xaaaaaaaa44444444 here and in Book I: "stores the contents of the
+# low-order 32 bits of FRS ... into the word")
+_LDST_EXCLUDED = r"^(st[bhwdq]cx\.|lqarx|lq|stfiwx)$"
+# LD/ST lines left out of the profile scope, each shown in docs/compat.md
+# ("Live differential", LD/ST)
+_LDST = r"(l[bhwdqf]|st)[a-z]*\.?"
+_LDST_LEFT_OUT = "|".join((
+    # /pi anywhere but an update-form immediate LD/ST: illegal (isa_ext
+    # traps, ldst.mdwn), ISACaller runs it (`sv.lbz/pi/w=16 *31, -51(*36)`)
+    rf"^sv\.(?![a-z]+u[/ ]){_LDST}\S*/pi\b",
+    # larx with an element stride or width: isa_ext traps "not implemented"
+    r"^sv\.l[bhwd]arx\S*/(els|[sd]?w=)",
+    # FP loads/stores with element widths: isa_ext traps "not implemented",
+    # ISACaller raises "TODO fix elwidth conversion" on an FPR read
+    r"^sv\.(l|st)f\S*/[sd]?w=",
+    # zeroing: ISACaller zeroes the masked-out element's RA too (caller.py
+    # get_input, pred_src_zero), so its address is the displacement alone
+    # (`sv.lfsu/sm=gt/sz *70, 4(*21)`: r21 = 0 there, r23 = 4); isa_ext
+    # reads no memory for it and leaves RA (docs/svp64.md); untriaged
+    rf"^sv\.{_LDST}\S*/[sd]z\b",
+    # /els on an indexed form: ISACaller ignores it (check_replace_d changes
+    # D-form displacements only): `sv.lhzx/els *58, 13, 15` loads from
+    # (RA)+(RB) every element, isa_ext from (RA)+i*(RB) (ldst.mdwn)
+    rf"^sv\.{_LDST}x\S*/els\b",
+    # /els with a vector RA: ISACaller multiplies D by the step again
+    # (`sv.lfsu/els/vec4/dm=ne 25, 4(*57)`), ldst.mdwn's op_load takes
+    # immed unscaled when RA is a vector
+    rf"^sv\.{_LDST}(?=\S*/els\b)\S* .*\(\*\d+\)",
+    # a source element width: ISACaller reads RA at ELWIDTH_SRC, a vector
+    # RA's elements packed (caller.py get_input(name, ew_src, 64), against
+    # its comment "LDST does *not* allow elwidth overrides on RA"), isa_ext
+    # whole registers (docs/svp64.md): `sv.stb/w=8 *80, 46(14)` with r14 =
+    # 0x10f30 stores at 0x5e there, `sv.stwu/sm=r30/sw=16 *33, 32(*39)`
+    rf"^sv\.{_LDST}\S*/s?w=",
+    # fail-first on stores: ISACaller raises TypeError or tests the updated
+    # RA (docs/compat.md "data-dependent fail-first on stores")
+    r"^sv\.st\S*/ff=",
+    # (a negative DS-form displacement: ISACaller's check_replace_d puts the
+    # (possibly stride-scaled) displacement in a 32-bit SelectableInt and
+    # shifts it right by 2, losing its sign: `sv.ld 5, -8(9)` (VL=1) loads
+    # from (RA) + 2^32 - 8, `sv.ldu 53, -16(46)` leaves RA + 0xfffffff0;
+    # ldst_place draws DS and DQ displacements non-negative)
+    # load fail-first (ldst.mdwn: each loaded element tested as if Rc=1): the
+    # CR fields, VL or data differ in every shape a focused campaign drew
+    # (seed 8, 28 lines: 21 agree, 6 differ); untriaged.  FP rows:
+    # `sv.lfdx/ff=RC1/vli *48, *68, *14`: CR0, CR1 = 0x4, 0x8 here, 0x8, 0x1
+    # on ISACaller; a twin predicate: `sv.lbzx/dm=r30/ff=RC1/vli 12, 4, 37`
+    # VL=2 here, 1 there; a scalar destination: `sv.lhzux/ff=~RC1/vli 28,
+    # *52, 35` (VL=3) CR1, CR2 = EQ here, 0xa, 0x7 there; SUBVL > 1: `sv.lhz/vec2/ff=RC1 *20, 0(9)` (VL=2, the halfwords 1,
+    # 2, 3, 4 at r9) r20..r23 = 1, 0, 0, 0 and CR0, CR1 = GT, EQ there (1, 2,
+    # 3, 4 and CR0-CR3 GT here); even plain: `sv.lhz/ff=~RC1 *43, -36(*86)`
+    # (VL=4) ends with CR0, CR1 = 0x4, 0x6 on ISACaller, 0x2, 0x4 here; with
+    # a scalar RA ISACaller loads one element and keeps VL (`sv.ld/ff=RC1
+    # *20, 0(9)`, VL=4, doublewords 1, 2, 0, 3: r20 = 1, VL = 4), failing
+    # its own test_caller_svp64_ldst.py test_sv_load_dd_ffirst_excl
+    r"^sv\.l\S*/ff="))
 # Left out of the profile scope, each still to be triaged (docs/compat.md
 # "Live differential"): element widths on the rows decoder/svp64/xlen_rows.txt
 # names without a field condition (most trap on element widths; maddedu
@@ -174,7 +245,7 @@ def scope_options(isa, scope):
     """(rows, line options) of a scope (one of :data:`SCOPES`)."""
     from .svp64_lines import MODIFIER_GROUPS
     regclass = isa.forms.regclass
-    rows = [r for r in sv_rows(isa) if not r.sv.startswith("LDST")]
+    rows = [r for r in sv_rows(isa) if not ldst_place.is_ldst_row(r)]
     if scope == "all":
         return rows, {"groups": tuple(g for g in MODIFIER_GROUPS if g != "ldst")}
     if scope == "profile":
@@ -184,12 +255,17 @@ def scope_options(isa, scope):
                  and (re.fullmatch(_FP_ROWS, r.mnemonic)
                       or not any(regclass.get(f.rstrip("0")) == "fpr"
                                  for f in (*r.ins, *r.outs)))]
+        # and the loads and stores (their accesses placed in the data region,
+        # whose final contents are compared: ldst_place)
+        drawn += [r for r in sv_rows(isa) if ldst_place.is_ldst_row(r)
+                  and not re.match(_LDST_EXCLUDED, r.mnemonic)]
         # VL <= 4: ISACaller's CR predicates (CR4 + i) fail past CR7; and
         # CR-field operands within CR0-CR7 (cr_in_cr0_7): ISACaller has no
         # more ("sigh, TODO, 128 CR fields")
         return drawn, {"groups": PROFILE_GROUPS, "nop_suffix": False,
                        "ff_scalar_sources": True,
-                       "leave_out": _PROFILE_LEFT_OUT + "|" + _FP_LEFT_OUT, "max_vl": 4,
+                       "leave_out": "|".join((_PROFILE_LEFT_OUT, _FP_LEFT_OUT,
+                                              _LDST_LEFT_OUT)), "max_vl": 4,
                        "remap": 0.2, "last_enabled": True, "remap_max_vl": 8,
                        "cr_in_cr0_7": True}
     core = [r for r in rows
@@ -211,6 +287,9 @@ class Case:
     fpr: list
     cr: int
     svstate: int = 0
+    # the data region's initial doublewords (ldst_place.REGION_BASE on), for
+    # programs with a load or store; None: no memory compared
+    mem: list = None
 
     def source(self):
         return "\n".join(self.lines)
@@ -260,12 +339,22 @@ def make_cases(isa, seed, count, rows=None, per_case=3, nop_suffix=True, leave_o
                  if assemble(ln + "\n", isa=isa).words[-1] != NOP_SUFFIX]
     if leave_out:
         lines = [ln for ln in lines if not re.search(leave_out, ln)]
+    ldst = _LdStLines(isa)
+    # loads and stores whose registers would move their own addresses
+    lines = [ln for ln in lines if not ldst.parse(ln) or ldst.parse(ln).usable(
+        isa, max_vl * ldst.parse(ln).subvl)]
     rng.shuffle(lines)
     cases = []
     for k in range(count):
         vl = rng.randint(1, max_vl)
         chosen = lines[k * per_case:(k + 1) * per_case]
-        if remap and rng.random() < remap and not any(_NO_PORT.match(ln) for ln in chosen):
+        memory_lines = [ldst.parse(ln) for ln in chosen if ldst.parse(ln)]
+        for line in memory_lines:  # every access within the data region
+            vl = ldst_place.fitting_vl(line, vl)
+        # (no loads or stores under REMAP: ISACaller never remaps a store's
+        # offsets, docs/compat.md "LD/ST offsets under REMAP")
+        if remap and rng.random() < remap and not memory_lines \
+                and not any(_NO_PORT.match(ln) for ln in chosen):
             cr_predicate = any(_CR_PREDICATE.search(ln) for ln in chosen)
             shape, vl, shapes_set = _random_shape(
                 rng, max_vl if cr_predicate or not remap_max_vl else remap_max_vl)
@@ -292,13 +381,42 @@ def make_cases(isa, seed, count, rows=None, per_case=3, nop_suffix=True, leave_o
                     "bc 4,3,loop"]
         else:
             body = [f"setvl 0,0,{vl},0,1,1"] + chosen
+        addresses = {}
+        for i, ln in enumerate(body):
+            line = ldst.parse(ln)
+            if line:
+                body[i], values = ldst_place.place(isa, line, vl * line.subvl, rng)
+                addresses.update(values)
         words = assemble("\n".join(body) + "\n", isa=isa).words
         gpr, fpr, cr = _random_state(rng)
         if last_enabled:
             for ln in chosen:
                 cr = _enable_last(isa, ln, vl, gpr, cr)
-        cases.append(Case(k, body, words, gpr, fpr, cr))
+        for reg, value in addresses.items():
+            if isinstance(reg, tuple):
+                fpr[reg[1]] = value
+            else:
+                gpr[reg] = value
+        mem = ldst_place.random_memory(rng) if memory_lines else None
+        cases.append(Case(k, body, words, gpr, fpr, cr, mem=mem))
     return cases
+
+
+class _LdStLines:
+    """Parses (once each) the lines of SVP64 load/store rows; others: None."""
+
+    def __init__(self, isa):
+        self.isa = isa
+        self.rows = {v: r for r in sv_rows(isa) if ldst_place.is_ldst_row(r)
+                     for v in r.variants}
+        self.seen = {}
+
+    def parse(self, text):
+        if text not in self.seen:
+            m = re.match(r"sv\.([a-z0-9.]+)[/ ]", text)
+            self.seen[text] = ldst_place.Line(self.isa, text, self.rows) \
+                if m and m[1] in self.rows else None
+        return self.seen[text]
 
 
 # svshape SVrm values drawn (simplev.mdwn svshape): 0 Matrix, 1 FFT, 3/11
@@ -423,16 +541,24 @@ def run_isa_ext(isa, case, max_steps=200):
         st.fpr[i] = case.fpr[i]
     st.crval = case.cr
     st.svstate = case.svstate
+    base = ldst_place.REGION_BASE
+    for i, w in enumerate(case.mem or ()):
+        st.mem.write(base + 8 * i, 8, w)
     res = sim.run(max_steps=max_steps)
     if res.stop == "trap":
         return {"error": f"trap: {res.trap.reason}"}
-    return {"gpr": list(st.gpr[:NGPR]), "fpr": list(st.fpr[:NFPR]), "cr": st.crval,
-            "svstate": st.svstate, "fpscr": st.fpscr & 0xFFFFFFFF, "steps": res.steps}
+    out = {"gpr": list(st.gpr[:NGPR]), "fpr": list(st.fpr[:NFPR]), "cr": st.crval,
+           "svstate": st.svstate, "fpscr": st.fpscr & 0xFFFFFFFF, "steps": res.steps}
+    if case.mem is not None:
+        out["mem"] = [st.mem.read(base + 8 * i, 8) for i in range(len(case.mem))]
+    return out
 
 
 def run_isacaller(root, cases, max_steps=200):
     return run_batch(root, [{"words": c.words, "gpr": c.gpr, "fpr": c.fpr, "cr": c.cr,
-                             "svstate": c.svstate, "max_steps": max_steps} for c in cases])
+                             "svstate": c.svstate, "max_steps": max_steps,
+                             **({"mem": [ldst_place.REGION_BASE, c.mem]}
+                                if c.mem is not None else {})} for c in cases])
 
 
 def run_batch(root, batch):
@@ -461,7 +587,32 @@ def compare(ours, theirs):
     for name in ("cr", "svstate", "fpscr"):
         if name in ours and name in theirs and ours[name] != theirs[name]:
             diffs.append(f"{name}: isa_ext 0x{ours[name]:x} ISACaller 0x{theirs[name]:x}")
+    if "mem" in ours and "mem" in theirs:
+        diffs += memory_differences(ours["mem"], theirs["mem"])
     return diffs
+
+
+def memory_differences(ours, theirs, base=None, shown=3):
+    """One line per run of consecutive differing doublewords of the data
+    region: its address range, and the first ``shown`` values of each side."""
+    base = ldst_place.REGION_BASE if base is None else base
+    bad = [i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b]
+    runs = []
+    for i in bad:
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    out = []
+    for run in runs:
+        def values(side):
+            vals = ", ".join(f"0x{side[i]:x}" for i in run[:shown])
+            return vals + (", ..." if len(run) > shown else "")
+        first, last = base + 8 * run[0], base + 8 * run[-1] + 7
+        out.append(f"mem 0x{first:x}..0x{last:x} ({len(run)} doubleword"
+                   f"{'s' if len(run) > 1 else ''}): isa_ext {values(ours)} "
+                   f"ISACaller {values(theirs)}")
+    return out
 
 
 def classify(outcome):

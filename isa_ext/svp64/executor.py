@@ -676,10 +676,14 @@ class SVInsn:
         regfile_end.py)."""
         rec = self.rec
         if rec.scratch_needed or (szero and rec.gops) or (tables and any(
-                o.src and o.dst and o.vec and o.slot[0] != o.slot[1] for o in rec.gops)):
+                o.src and o.dst and o.vec and o.slot[0] != o.slot[1] for o in rec.gops)) \
+                or (ks != kd and any(o.src and o.dst and o.vec for o in rec.gops)):
             # (a GPR read through one REMAP slot and written through
             # another -- rldimi's RA: in1 and out -- runs on the scratch
-            # file, which reads and writes each through its own slot)
+            # file, which reads and writes each through its own slot; so
+            # does one read at srcstep and written at dststep under twin
+            # predication: an update form's vector RA, read at the source
+            # element, ldst.mdwn op_load `srcbase = ireg[RA+i]`)
             self._scratch_call(s, CIA, args, crf, ks, kd, szero, tables)
         elif rec.fp_elw:
             self._fp_scratch_call(s, CIA, args, crf, ks, kd, tables)

@@ -390,10 +390,12 @@ class SVRecord:
         # that step zeroed the destination (dz); the spec runs on to a real write
         isacaller_ends = isa.profile.scalar_dest == "isacaller"
         self.scalar_dest_zeroed_ends = isacaller_ends
-        if isacaller_ends and self.kind != "ldst" and self.scalar_dest and (
+        if isacaller_ends and self.scalar_dest and (
                 cat.ptype == 2 and any(o.vec for o in self.ops if o.src)):
             # ISACaller loops on while a twin-predicated row has a vector
-            # source (its svp64_is_vector test)
+            # source (its svp64_is_vector test): every LD/ST row is one, so a
+            # scalar load destination with a vector RA or RB takes each
+            # element's load in turn, the last one standing
             self.scalar_dest = False
         vrows = isa.profile.ffirst_cr_vector_rows
         cr_vector_row = bool(vrows and re.match(vrows, d.mnemonic))
