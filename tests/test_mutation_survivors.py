@@ -492,3 +492,21 @@ def test_spr_option_values_fit_the_register_width(name, bits):
     assert parse_special([f"{name}=-1"]) == {name: top}
     with pytest.raises(IsaExtError, match=f"does not fit in {bits} bits"):
         parse_special([f"{name}={top + 1:#x}"])
+
+
+@pytest.mark.parametrize("clamp", ["trap", "ign"])
+def test_sured_2d_row_0_is_inside_the_surface(isa, clamp):
+    # kills gpu/surface.mdwn "inside & y >= 0 & y < height" -> "y > 0": row 0 is
+    # inside (0 <= y < height, seed 004), so with the trap or ignore clamp modes
+    # the add at x = 3, y = 0 neither traps nor is dropped.  Address = base +
+    # 0 * pitch + 3 * 4 = 0x2000C (tests/test_gpu.py's descriptor: base 0x20000,
+    # 4-byte elements); 40 + 2 = 42
+    from test_gpu import DESC_AT, descriptor
+    sim = Simulator(isa)
+    sim.load_asm("sured.add.u32 r2,r4,r6,2d\n")
+    sim.state.gpr[2], sim.state.gpr[3], sim.state.gpr[4], sim.state.gpr[6] = 3, 0, 2, DESC_AT
+    sim.state.mem.write_bytes(DESC_AT, descriptor(clamp=clamp))
+    sim.state.mem.write_bytes(0x2000C, (40).to_bytes(4, "little"))
+    res = sim.run(max_steps=5)
+    assert res.stop == "end", res.trap
+    assert int.from_bytes(sim.state.mem.read_bytes(0x2000C, 4), "little") == 42
