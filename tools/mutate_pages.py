@@ -14,7 +14,7 @@ comments or quoted strings.  Operators:
 
 Skipped, because they are equivalent by construction: the count N of a leading
 zero run in a register write, ``RT <- [0]*N || x`` or ``RT <- [0]*N`` (targets RT,
-RA, FRT, GPR(...), FPR(...)).  Leading zeros do not change a concatenation's value,
+RA, FRT, GPR(...), FPR(...); also as a one-line ``if ... then`` or ``else``).  Leading zeros do not change a concatenation's value,
 and the page compiler writes a register as the value masked to the register's
 width (isa_ext/pseudocode/compiler.py, ``assign`` and ``fit``), so every N gives
 the same register contents; these were the most common equivalent survivors
@@ -39,9 +39,11 @@ SWAP = {"+": "-", "&": "|", "|": "&", "^": "|", "=": "!=", "!=": "=", "<": "<=",
 NUMBER = re.compile(r"(?<![\w.])(0b[01]+|0x[0-9a-fA-F]+|\d+)(?!\w)")
 RANGE = re.compile(r"\[(\d+):(\d+)\]")
 STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
-# "RT <- [0]*56 || MEM(EA, 1)", "GPR(n) <- [0]*32 || word", "RT <- [0]*64": group 1
+# "RT <- [0]*56 || MEM(EA, 1)", "GPR(n) <- [0]*32 || word", "if overflow then
+# RT <- [0]*64": group 1
 # is the count whose mutants are equivalent (see the module docstring)
-ZERO_LEAD = re.compile(r"^\s*(?:RT|RA|FRT|GPR\([^<]*\)|FPR\([^<]*\))\s*<-\s*"
+ZERO_LEAD = re.compile(r"^\s*(?:if\s.*?\bthen\s+|else\s+)?"   # a one-line branch too
+                       r"(?:RT|RA|FRT|GPR\([^<]*\)|FPR\([^<]*\))\s*<-\s*"
                        r"\[0\]\*(\d+)\s*(?:\|\||$)")
 
 
