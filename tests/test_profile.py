@@ -1155,3 +1155,16 @@ def test_cbcdtd_converts_both_words_under_the_profile(isas):
     # its bits 12:31: 0x00123999 -> 0x0A3 << 10 | 0x0FF, 0x00999123 -> 0x0FF << 10 | 0x0A3
     r = run(isas["openpower-isa"], ["cbcdtd 5,3"], {3: 0x00123999_00999123})
     assert r.gpr[5] == ((0x0A3 << 10 | 0x0FF) << 32) | (0x0FF << 10 | 0x0A3)
+
+
+@pytest.mark.parametrize("rs, zeros", [
+    # cntlzw counts the leading zeros of the low word (RS[32:63]); the high word
+    # is ignored.  0x00010000 has bit 16 (counting from the right) set: 31 - 16 = 15
+    (0x12345678_00010000, 15),
+    (0xFFFFFFFF_00000000, 32),  # a zero low word: all 32
+    (0x00000000_80000000, 0),
+])
+def test_cntlzw_at_64_bits_under_the_profile(isas, rs, zeros):
+    # kills profiles/openpower_isa/fixedlogical.mdwn cntlzw "RA <- n - XLEN/2" -> "+"
+    for name in ("openpower-isa", "spec"):
+        assert run(isas[name], ["cntlzw 3,4"], {4: rs}).gpr[3] == zeros, name
