@@ -477,6 +477,25 @@ def test_string_registers_wrap_to_r0(isa):
     assert (s.gpr[31], s.gpr[0]) == (0x41424344, 0x45464748)
 
 
+def test_indexed_and_store_string_registers_wrap_to_r0(isa):
+    # lswx 31,4,5 with XER[57:63] = 8 bytes at EA = (r4) + (r5) = BUF: r31 then
+    # r0, as lswi ("registers RT, RT+1, ... wrapping from r31 to r0"); RA = 4 and
+    # RB = 5 lie outside {31, 0}.  Big-endian: the first byte is the high one.
+    # stswi 31,6,8 / stswx 31,6,5 store r31's and then r0's low words back.
+    # (pseudocode/base/stringldst.mdwn: GPR((RT + j) % 32), GPR((RS + k / 4) % 32);
+    # r32 exists under SVP64, so a wrong modulus would go unnoticed elsewhere)
+    s = ok(isa, "lswx 31,4,5\n", little=False, gpr={4: BUF, 5: 0}, xer=8,
+           mem={BUF: b"ABCDEFGH"})
+    assert (s.gpr[31], s.gpr[0], s.gpr[32]) == (0x41424344, 0x45464748, 0)
+    for store in ("stswi 31,6,8", "stswx 31,6,5"):
+        sim = Simulator(isa=isa, little=False)
+        sim.load_asm(store + "\n")
+        sim.state.gpr[31], sim.state.gpr[0], sim.state.gpr[32] = 0x61626364, 0x65666768, 0x7A7A7A7A
+        sim.state.gpr[6], sim.state.gpr[5], sim.state.xer = BUF, 0, 8
+        assert sim.run(max_steps=5).stop == "end"
+        assert sim.state.mem.read_bytes(BUF, 8) == b"abcdefgh", store
+
+
 @pytest.mark.parametrize("word, reason", [
     # lmw 4,0(5): RA=5 lies in r4..r31
     (0xB8850000, "lmw with RA in the range"),

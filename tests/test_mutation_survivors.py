@@ -448,3 +448,65 @@ def test_cr_bit_names_only_for_cr_bit_operands(svisa):
     # crand BT = 4*1+2 = 6, BA = lt = 0, BB = gt = 1: PO 19 (0x4C000000) | 6 << 21
     # | 1 << 11 | XO 257 << 1 = 0x4CC00A02, behind the all-scalar prefix 0x05400000
     assert assemble("sv.crand 4*cr1+eq, lt, gt\n", isa=svisa).words == [0x05400000, 0x4CC00A02]
+
+
+def test_immediate_in_a_register_place_error_names_the_operand(isa):
+    # kills asm.py prefixed_form_words "operand {i + 1}" -> "{i - 1}": addi has no
+    # 64-bit form taking an immediate (#) in RA's place.  RA is addi's second
+    # operand (addi RT,RA,SI), and "#4" begins at column 8 of "addi 3,#4,5"
+    from isa_ext.asm import assemble
+    from isa_ext.errors import AsmError
+    with pytest.raises(AsmError, match=r"addi has no form with an immediate \(#\) as "
+                                       r"operand 2$") as e:
+        assemble("addi 3,#4,5\n", isa=isa)
+    assert (e.value.line, e.value.column) == (1, 8)
+
+
+def test_cr_bit_operand_names_stop_at_cr7(isa):
+    # kills asm.py "%cr{i}" names "range(8)" -> "range(9)": CR has eight 4-bit
+    # fields, cr0..cr7, so %cr8 (like cr8) names no field and is an error (GNU as
+    # rejects "crand %cr8,0,0" as well).  crand %cr7,0,0: PO 19 = 0x4C000000,
+    # BT = 7 << 21 = 0x00E00000, XO 257 << 1 = 0x202 -> 0x4CE00202
+    from isa_ext.asm import assemble
+    from isa_ext.errors import AsmError
+    assert assemble("crand %cr7,0,0\n", isa=isa).words == [0x4CE00202]
+    for name in ("%cr8", "cr8"):
+        with pytest.raises(AsmError, match=f"register {name} where a number is expected") as e:
+            assemble(f"crand {name},0,0\n", isa=isa)
+        assert (e.value.line, e.value.column) == (1, 7)
+
+
+@pytest.mark.parametrize("name,bits", [
+    # openpower-isa sprs.csv: SVSHAPE0-3 (SPRs 705-708) are 32 bits wide; XER and
+    # CR are 32-bit in the 64-bit machine's view; LR, CTR, TAR, SVSTATE, FPSCR 64
+    *[(f"svshape{i}", 32) for i in range(4)], ("xer", 32), ("cr", 32),
+    ("lr", 64), ("ctr", 64), ("tar", 64), ("svstate", 64), ("fpscr", 64),
+])
+def test_spr_option_values_fit_the_register_width(name, bits):
+    # kills commands/machine_options.py SPECIAL_REGS widths "32" -> "33" (and the
+    # like): the largest value fits, one more does not, and -1 wraps to all ones
+    from isa_ext.commands.machine_options import parse_special
+    from isa_ext.errors import IsaExtError
+    top = (1 << bits) - 1
+    assert parse_special([f"{name}={top:#x}"]) == {name: top}
+    assert parse_special([f"{name}=-1"]) == {name: top}
+    with pytest.raises(IsaExtError, match=f"does not fit in {bits} bits"):
+        parse_special([f"{name}={top + 1:#x}"])
+
+
+@pytest.mark.parametrize("clamp", ["trap", "ign"])
+def test_sured_2d_row_0_is_inside_the_surface(isa, clamp):
+    # kills gpu/surface.mdwn "inside & y >= 0 & y < height" -> "y > 0": row 0 is
+    # inside (0 <= y < height, seed 004), so with the trap or ignore clamp modes
+    # the add at x = 3, y = 0 neither traps nor is dropped.  Address = base +
+    # 0 * pitch + 3 * 4 = 0x2000C (tests/test_gpu.py's descriptor: base 0x20000,
+    # 4-byte elements); 40 + 2 = 42
+    from test_gpu import DESC_AT, descriptor
+    sim = Simulator(isa)
+    sim.load_asm("sured.add.u32 r2,r4,r6,2d\n")
+    sim.state.gpr[2], sim.state.gpr[3], sim.state.gpr[4], sim.state.gpr[6] = 3, 0, 2, DESC_AT
+    sim.state.mem.write_bytes(DESC_AT, descriptor(clamp=clamp))
+    sim.state.mem.write_bytes(0x2000C, (40).to_bytes(4, "little"))
+    res = sim.run(max_steps=5)
+    assert res.stop == "end", res.trap
+    assert int.from_bytes(sim.state.mem.read_bytes(0x2000C, 4), "little") == 42

@@ -1477,3 +1477,45 @@ def test_crfbinlog_msk_0_traps_on_the_spec_and_is_a_no_op_under_the_profile(isas
             assert result.stop == "end", name
             assert (sim.state.crval >> (28 - 4 * 3)) & 0xF == field3, name
             assert sim.state.crval & ~(0xF << (28 - 4 * 3)) == cr & ~(0xF << (28 - 4 * 3))
+
+
+@pytest.mark.parametrize("ra, rb, ov, rt, ov_out, ov32_out", [
+    # Power ISA v3.0 addex (CY = 0): RT <- (RA) + (RB) + OV; OV <- the carry out
+    # of bit 0, OV32 <- the carry out of bit 32 (of the low word's sum)
+    (M64, 1, 0, 0, 1, 1),                   # all ones + 1 carries out of both
+    (0xFFFFFFFF, 0, 1, 0x100000000, 0, 1),  # 0xFFFFFFFF + OV = 1: the low word only
+    (0, 0, 1, 1, 0, 0),                     # 0 + 0 + 1: no carry anywhere
+])
+def test_addex_carries_at_64_bits_under_the_profile(isas, ra, rb, ov, rt, ov_out, ov32_out):
+    # kills profiles/openpower_isa/fixedextra.mdwn addex "low <- ... + OV" -> "- OV":
+    # at XLEN = 64 the profile's page computes what the spec's does
+    sim = Simulator(isa=isas["openpower-isa"])
+    sim.load_asm("addex 3,4,5,0\n")
+    sim.state.gpr[4], sim.state.gpr[5] = ra, rb
+    sim.state.xer = ov << 30  # XER.OV is bit 33 of the 64-bit XER: 1 << (63 - 33)
+    res = sim.run()
+    assert res.stop == "end", res.trap
+    assert res.gpr[3] == rt and (sim.state.ov, sim.state.ov32) == (ov_out, ov32_out)
+
+
+def test_cbcdtd_converts_both_words_under_the_profile(isas):
+    # kills profiles/openpower_isa/bcd.mdwn cbcdtd "do w = 0 to 1" -> "0 to 2".
+    # DPD (Power ISA Book I 5.3.4): 123 has only "small" digits (0-7):
+    # 001 010 0 011 = 0x0A3; 999 only "large" ones: 00 1 11 1 1 11 1 = 0x0FF.
+    # Each word holds six BCD digits in its low 24 bits and becomes two declets in
+    # its bits 12:31: 0x00123999 -> 0x0A3 << 10 | 0x0FF, 0x00999123 -> 0x0FF << 10 | 0x0A3
+    r = run(isas["openpower-isa"], ["cbcdtd 5,3"], {3: 0x00123999_00999123})
+    assert r.gpr[5] == ((0x0A3 << 10 | 0x0FF) << 32) | (0x0FF << 10 | 0x0A3)
+
+
+@pytest.mark.parametrize("rs, zeros", [
+    # cntlzw counts the leading zeros of the low word (RS[32:63]); the high word
+    # is ignored.  0x00010000 has bit 16 (counting from the right) set: 31 - 16 = 15
+    (0x12345678_00010000, 15),
+    (0xFFFFFFFF_00000000, 32),  # a zero low word: all 32
+    (0x00000000_80000000, 0),
+])
+def test_cntlzw_at_64_bits_under_the_profile(isas, rs, zeros):
+    # kills profiles/openpower_isa/fixedlogical.mdwn cntlzw "RA <- n - XLEN/2" -> "+"
+    for name in ("openpower-isa", "spec"):
+        assert run(isas[name], ["cntlzw 3,4"], {4: rs}).gpr[3] == zeros, name

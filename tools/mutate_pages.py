@@ -12,6 +12,14 @@ comments or quoted strings.  Operators:
   const    decimal n -> n+1, 0b... -> lowest bit flipped, 0x... -> lowest bit flipped
   range    [a:b] -> [a+1:b] and [a:b-1] (the range loses its first or last bit)
 
+Skipped, because they are equivalent by construction: the count N of a leading
+zero run in a register write, ``RT <- [0]*N || x`` or ``RT <- [0]*N`` (targets RT,
+RA, FRT, GPR(...), FPR(...); also as a one-line ``if ... then`` or ``else``).  Leading zeros do not change a concatenation's value,
+and the page compiler writes a register as the value masked to the register's
+width (isa_ext/pseudocode/compiler.py, ``assign`` and ``fit``), so every N gives
+the same register contents; these were the most common equivalent survivors
+(docs/testing.md, "Survivors and decisions").
+
 Used as a library by tools/mutation.py; on its own it lists the mutants of a page,
 or applies one mutant, runs the given tests and restores the page:
 
@@ -31,6 +39,12 @@ SWAP = {"+": "-", "&": "|", "|": "&", "^": "|", "=": "!=", "!=": "=", "<": "<=",
 NUMBER = re.compile(r"(?<![\w.])(0b[01]+|0x[0-9a-fA-F]+|\d+)(?!\w)")
 RANGE = re.compile(r"\[(\d+):(\d+)\]")
 STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
+# "RT <- [0]*56 || MEM(EA, 1)", "GPR(n) <- [0]*32 || word", "if overflow then
+# RT <- [0]*64": group 1
+# is the count whose mutants are equivalent (see the module docstring)
+ZERO_LEAD = re.compile(r"^\s*(?:if\s.*?\bthen\s+|else\s+)?"   # a one-line branch too
+                       r"(?:RT|RA|FRT|GPR\([^<]*\)|FPR\([^<]*\))\s*<-\s*"
+                       r"\[0\]\*(\d+)\s*(?:\|\||$)")
 
 
 @dataclass(frozen=True)
@@ -98,8 +112,10 @@ def line_mutants(path, n, line):
         if a < b:
             out.append(PageMutant(path, n, r.start(), r.end(), r.group(), f"[{a + 1}:{b}]", "range"))
             out.append(PageMutant(path, n, r.start(), r.end(), r.group(), f"[{a}:{b - 1}]", "range"))
+    lead = ZERO_LEAD.match(code.rstrip())
+    skip = {lead.start(1)} if lead else set()
     for m in NUMBER.finditer(code):
-        if m.start() not in in_range:
+        if m.start() not in in_range and m.start() not in skip:
             out.append(PageMutant(path, n, m.start(), m.end(), m.group(), _const(m.group()), "const"))
     return out
 
