@@ -372,4 +372,12 @@ def test_live_isacaller(svisa, isacaller):
     theirs = run_isacaller(isacaller.root, cases)
     for case, t in zip(cases, theirs):
         assert "error" not in t, (case.lines, t)
-        assert compare(run_isa_ext(svisa, case), t) == [], case.lines
+        diffs = compare(run_isa_ext(svisa, case), t)
+        if case.gpr[0] == (1 << 63) - 1 and case.gpr[5] == 0xFFFFFFFF and \
+                case.lines[-1] in ("minmax 7, 0, 5, 4", "minmax 7, 0, 5, 7"):
+            # an ISACaller bug (docs/compat.md): its max modes with r0 =
+            # 2^63-1 (RA|0 reads 0) and RB = 0xffffffff set XER.OV32, which
+            # minmax's page never writes ("Special Registers Altered: None")
+            assert diffs == ["xer: isa_ext 0x0 ISACaller 0x80000"], case.lines
+            continue
+        assert diffs == [], case.lines

@@ -266,3 +266,22 @@ def test_isel_with_a_vector_bc_traps_under_remap(svisa):
         if stop == "trap":
             assert "BC on no REMAP port is not implemented" in res.trap.reason
             assert res.gpr[8:10] == [0x99, 0x99]
+
+
+@pytest.mark.parametrize("mode", [6, 14, 15])
+@pytest.mark.parametrize("x", [3, 6])
+def test_half_swap_schedule_over_a_non_power_of_two_traps(mode, x):
+    # a bit reversal over 0..x-1 is a permutation only when x is a power of
+    # two: at x = 3 (1 bit) it gives 0, 1, 0; Gray-code swapping i ^ (i >> 1)
+    # reaches 3 from i = 2, past the vector (openpower-isa's halfrev2 indexes
+    # vec[3] there).  The fuzz suite found `sv.svstep` over such a shape
+    # ending in an IndexError; it must trap, naming the reason, and write
+    # nothing
+    from isa_ext.sim import Simulator
+    sim = Simulator()
+    sim.load_asm(f"svshape {x},1,1,{mode},0\nsv.svstep *8,0,1,0\n")
+    sim.state.gpr[8] = 0x55
+    r = sim.run()
+    assert r.stop == "trap" and r.trap.pc == 0x1004
+    assert "not a power of two" in r.trap.reason
+    assert sim.state.gpr[8] == 0x55

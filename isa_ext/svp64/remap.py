@@ -420,6 +420,11 @@ def _dct_costable(shape):
 
 def _halfswap(shape):
     n, stride = shape.xdim, shape.zdim
+    if n & (n - 1):
+        # a bit reversal or Gray-code swap of 0..n-1 is a permutation only at
+        # a power of two (openpower-isa's halfrev2 indexes past the vector)
+        raise Trap(f"SVSHAPE bit-reversed/half-swap schedule over {n} elements is not "
+                   "defined (x dimension not a power of two)", "illegal")
     levels = n.bit_length() - 1
     bitrev = [_bit_reverse(i, levels) for i in range(n)]
     if shape.mode == MODE_FFT:
