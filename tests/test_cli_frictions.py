@@ -307,9 +307,13 @@ def test_ctrl_c_says_where_the_program_was(tmp_path):
     # on a loaded machine the imports can outlast a fixed wait (the run then
     # stops "after 0 steps"): longer waits are tried before the test fails
     for wait in (4, 10, 25):
+        # SIGINT back to its default in the child: a test run started in the
+        # background of a non-interactive shell inherits SIGINT ignored, and
+        # Python then installs no handler (the program would never see Ctrl-C)
         proc = subprocess.Popen([sys.executable, "-m", "isa_ext.cli", "run", src,
                                  "--max-steps", str(10**12)], cwd=root,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         time.sleep(wait)  # imports and loading done; the loop is running
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
