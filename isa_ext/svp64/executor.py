@@ -616,14 +616,22 @@ class SVInsn:
             if kind == "rc1" and stcr is not None:
                 crval = stcr  # a store: tested (and recorded) before it ran
             elif kind == "rc1":
-                # LD/ST RC1: CR field (CR0 + element) from the loaded element as if Rc=1
+                # LD/ST RC1: CR field (CR0 + element, or CR0: record
+                # ld_ffcr_vec) from the loaded element as if Rc=1
                 o = rec.data_op
                 w = r.ew if o.cls == "gpr" else 64
-                v = read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
-                              element_index(o, ks, kd, tables, True) if o.vec else 0, w)
+                if o.cls == "gpr" and rec.rc_bits != w and rec.scratch_needed:
+                    # (profile rc_width "operation") the load at the operation
+                    # width: the page's value cut to ELWIDTH_SRC, before ELWIDTH
+                    v = self.scratch[o.sidx] & ((1 << r.ews) - 1)
+                    w = rec.rc_bits
+                    v &= (1 << w) - 1
+                else:
+                    v = read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
+                                  element_index(o, ks, kd, tables, True) if o.vec else 0, w)
                 crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
                 if r.rc1:  # RC1=0: z/nonz tested, no CR recorded
-                    s.cr[kd] = crval
+                    s.cr[kd if rec.ld_ffcr_vec else 0] = crval
             elif kind == "rc0":
                 # Rc=0: CR of the result element as if Rc=1 (signed at ELWIDTH, SO
                 # copied); stored only with RC1, which discards the result instead

@@ -419,11 +419,18 @@ class SVRecord:
         # normal-mode RC1 fail-first: the result is discarded (spec) or stored
         # as well (ISACaller)
         self.rc1_stores = isa.profile.rc1_results == "stored"
-        # (ISACaller's LD/ST fail-first truncates at the destination element)
+        # (stores keep the spec's reading under every profile: ISACaller's
+        # store fail-first raises or tests the updated RA, docs/compat.md)
+        store = self.kind == "ldst" and "MEM" in row.outs
         self.ffirst_vl_at_source = (isa.profile.ffirst_vl_step == "source"
-                                    and self.kind != "ldst")
+                                    and not store)
         self.ffirst_group_kept = (isa.profile.ffirst_subvl_group == "kept"
-                                  and self.kind != "ldst")
+                                  and not store)
+        # a load's fail-first CR field (RC1): CR0 + element, or CR0 for every
+        # element where the profile's Rc=0 field of a row without an Rc
+        # column is (vector_rc_field "cr0": ISACaller's get_cr_out gives a
+        # row with no CR output CR0 itself, "XXX TODO: offset CR0")
+        self.ld_ffcr_vec = isa.profile.vector_rc_field != "cr0"
         if r.mode == "ffirst":
             if self.kind == "ldst":
                 self.ffcr = ("rc1", None)
@@ -800,7 +807,8 @@ class SVRecord:
                                               what="CR result field vector")
             if why:
                 return why
-        if self.ffcr and self.ffcr[0] == "rc1" and self.rm.rc1:
+        if self.ffcr and self.ffcr[0] == "rc1" and self.rm.rc1 and (
+                self.ld_ffcr_vec or self.ldst.store):
             return regfile_end.vector_past_end(who, "CR0", "crf", 0, n,
                                                what="fail-first CR field vector")
         return None
