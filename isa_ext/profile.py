@@ -29,11 +29,14 @@ class Profile:
     #: first CR field of CR-predicate masks: element i tests CR[offset + i]
     cr_pred_offset: int = 32
     #: the Rc=1 CR field of a vector result: "extra" (the field extended by the
-    #: destination's EXTRA slot, one per element) or "cr0" (CR0/CR1 + element)
+    #: destination's EXTRA slot, one per element) or "cr0" (CR0/CR1 + element;
+    #: the Rc=0 fail-first field of a row without an Rc column, a load's
+    #: included, CR0 for every element)
     vector_rc_field: str = "extra"
     #: the Rc=1 CR0 of an element-width result: from the element as written
     #: ("destination" width) or from the result at the operation's width,
-    #: max(source, destination) ("operation", as ISACaller's XLEN)
+    #: max(source, destination) ("operation", as ISACaller's XLEN); likewise
+    #: the CR a fail-first test records, a load's (its loaded value) included
     rc_width: str = "destination"
     #: single-predicate zeroing: "spec" (sz and dz both mean: a masked-out
     #: element is written as zero, docs/svp64.md "1P zeroing") or "twin" (as
@@ -122,14 +125,14 @@ class Profile:
     #: data-dependent fail-first truncates VL at the failing "destination"
     #: element (normal.mdwn: "the new VL comprises a contiguous vector of
     #: results", plus one with VLi) or at the "source" step (ISACaller's
-    #: check_ffirst: VL = srcstep + VLi, arithmetic rows only); they differ
-    #: under a source predicate
+    #: check_ffirst: VL = srcstep + VLi, arithmetic rows and loads, not
+    #: stores); they differ under a twin predicate
     ffirst_vl_step: str = "destination"
     #: data-dependent fail-first with SUBVL > 1 and no VLi: a failing
     #: sub-element's group is "discarded", the results of its earlier
     #: sub-elements too (VL counts whole groups), or those are "kept"
     #: (ISACaller writes each sub-element as it goes and withholds only the
-    #: failing one's); arithmetic rows only
+    #: failing one's); arithmetic rows and loads, not stores
     ffirst_subvl_group: str = "discarded"
     #: VLi of Rc=1 data-dependent fail-first (``sv.add./ff=lt/vli``): the
     #: failing element is included ("honoured", normal.mdwn "VLi 1 inv
