@@ -216,14 +216,15 @@ _PROFILE_LEFT_OUT = "|".join((
     r"^sv\.rldc[lr]\.?(?!\S*/w=)(?!(?=\S*/sw=)\S*/dw=)[/ ]"))
 # FP rows in the profile scope: those ISACaller runs under SVP64 with the
 # FPSCR the profile reproduces (its double-precision helpers alter no FPSCR
-# bit: pseudocode/profiles/openpower_isa/fparith.mdwn).  Left out, each shown
-# in docs/compat.md ("FP rows in the live differential"): `KeyError: 'NONE'`
-# inside ISACaller on every SVP64 fsel fsqrt frsp fcti* fcfid[u] fcmp[uo]
-# fmadd fmsub fnmadd fnmsub mffs mtfsf (and `KeyError: 'fsqrts'`,
-# `'fcfidus'`); the single-precision arithmetic (fadds ... fmsubs: ISACaller's
-# DOUBLE2SINGLE sets UX XX FI FPRF without FX); fnmadds/fnmsubs (a NaN's sign
-# negated); fcfids (not rounded to single)
-_FP_ROWS = r"fmr|fneg|fabs|fnabs|fcpsgn|fadd|fsub|fmul|fdiv"
+# bit; its single-precision ones round the host's double result through
+# DOUBLE2SINGLE, the Appendix A.1 model: pseudocode/profiles/openpower_isa/
+# fparith.mdwn).  Left out, each shown in docs/compat.md ("FP rows in the live
+# differential"): `KeyError: 'NONE'` inside ISACaller on every SVP64 fsel
+# fsqrt frsp fcti* fcfid[u] fcmp[uo] fmadd fmsub fnmadd fnmsub mffs mtfsf (and
+# `KeyError: 'fsqrts'`, `'fcfidus'`; rechecked live at 3cb597b9 2026-11-24);
+# fnmadds/fnmsubs (ISACaller negates a NaN result: an ISACaller bug, and the
+# drawn FPRs are often NaNs); fcfids (not rounded to single)
+_FP_ROWS = r"fmr|fneg|fabs|fnabs|fcpsgn|fadds?|fsubs?|fmuls?|fdivs?|fmadds|fmsubs"
 _FP_LEFT_OUT = "|".join((
     # element widths: ISACaller raises "AssertionError: TODO fix elwidth
     # conversion" (`sv.fabs/w=16/dw=32/mr 13, *86`) or computes at 64 bits
