@@ -357,6 +357,7 @@ def make_cases(isa, seed, count, rows=None, per_case=3, nop_suffix=True, leave_o
     for k in range(count):
         vl = rng.randint(1, max_vl)
         chosen = lines[k * per_case:(k + 1) * per_case]
+        chosen = ldst.apart(chosen, vl)
         memory_lines = [ldst.parse(ln) for ln in chosen if ldst.parse(ln)]
         for line in memory_lines:  # every access within the data region
             vl = ldst_place.fitting_vl(line, vl)
@@ -419,7 +420,27 @@ class _LdStLines:
         self.isa = isa
         self.rows = {v: r for r in sv_rows(isa) if ldst_place.is_ldst_row(r)
                      for v in r.variants}
+        self.all_rows = {v: r for r in sv_rows(isa) for v in r.variants}
         self.seen = {}
+
+    def apart(self, chosen, vl):
+        """``chosen`` without the loads and stores whose address registers
+        another line of the program names: its results (an earlier line's,
+        or a later one's in a vertical-first loop), an update form's RA or
+        the other line's own pointers would move the addresses out of the
+        data region or off their alignment (`sv.prtyw/dw=16 *44, *7` then
+        `sv.lha *76, 8(*44)`; `sv.sthux 34, 43, *16` then `sv.stw 15,
+        40(18)`)."""
+        kept = []
+        for i, text in enumerate(chosen):
+            line = self.parse(text)
+            if line:
+                others = set().union(*(ldst_place.gpr_footprint(
+                    self.isa, t, vl, self.all_rows) for j, t in enumerate(chosen) if j != i))
+                if line.address_registers(vl * line.subvl) & others:
+                    continue
+            kept.append(text)
+        return kept
 
     def parse(self, text):
         if text not in self.seen:

@@ -73,15 +73,8 @@ class Line:
         self.sw = int(widths.get("sw", widths.get("w", 64)))
         self.dw = int(widths.get("dw", widths.get("w", 64)))
         self.store = self.mnemonic.startswith("st")
-        self.regs = {}            # field -> (number, vector)
-        self.displacement = None  # (operand index, field) of D/DS/DQ
-        for k, (op, text) in enumerate(zip(self.row.operands, self.ops)):
-            if op.base:
-                d = _DISPLACEMENT.match(text)
-                self.displacement = (k, op.field)
-                self.regs[op.base] = _reg(d["ra"])
-            elif isa.forms.regclass.get(op.field) in ("gpr", "fpr"):
-                self.regs[op.field] = _reg(text)
+        # field -> (number, vector); (operand index, field) of D/DS/DQ
+        self.regs, self.displacement = _registers(isa, self.row, self.ops)
 
     def scale(self, isa):
         return isa.forms.scale.get(self.displacement[1], 1) if self.displacement else 1
@@ -90,6 +83,12 @@ class Line:
         num, vector = self.regs[field]
         count = -(-n * width // 64) if vector else 1
         return set(range(num, num + max(count, 1)))
+
+    def address_registers(self, n):
+        """The GPRs holding this line's addresses over ``n`` elements: RA's
+        (each element of a vector RA) and RB's."""
+        out = self._span("RA", n)
+        return out | self._span("RB", n) if "RB" in self.regs else out
 
     def usable(self, isa, n):
         """Whether the registers leave the addresses alone for ``n``
@@ -126,6 +125,39 @@ class Line:
 
 def _reg(text):
     return int(text.lstrip("*")), text.startswith("*")
+
+
+def _registers(isa, row, ops):
+    """({field: (number, vector)} of the GPR and FPR operands, the
+    (operand index, field) of a D/DS/DQ displacement or None)."""
+    regs, displacement = {}, None
+    for k, (op, text) in enumerate(zip(row.operands, ops)):
+        if op.base:
+            displacement = (k, op.field)
+            regs[op.base] = _reg(_DISPLACEMENT.match(text)["ra"])
+        elif isa.forms.regclass.get(op.field) in ("gpr", "fpr"):
+            regs[op.field] = _reg(text)
+    return regs, displacement
+
+
+def gpr_footprint(isa, text, vl, rows_by_name):
+    """Every GPR an SVP64 line (any row of ``rows_by_name``) may read or
+    write over ``vl`` elements: a vector operand's VL * SUBVL registers on
+    (as many again for a register pair), more than a narrower element width
+    takes, so an upper bound."""
+    m = _LINE.match(text)
+    if not m or m["mnemonic"] not in rows_by_name:
+        return set()
+    row = rows_by_name[m["mnemonic"]]
+    mods = [x for x in m["mods"].split("/") if x]
+    subvl = next((int(x[3]) for x in mods if re.fullmatch(r"vec[234]", x)), 1)
+    regs, _ = _registers(isa, row, m["ops"].split(", "))
+    out = set()
+    for field, (num, vector) in regs.items():
+        if field in ("RA", "RB") or isa.forms.regclass.get(field.rstrip("p")) == "gpr":
+            pair = 2 if field.endswith("p") else 1
+            out.update(range(num, num + pair * (vl * subvl if vector else 1)))
+    return out
 
 
 def _excursion(line, n, step):
