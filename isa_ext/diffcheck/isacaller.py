@@ -59,6 +59,11 @@ def run_case(case):
     end = 4 * len(words)
     mem = case.get("mem")
     initial_mem = {mem[0] + 8 * i: (w, 8) for i, w in enumerate(mem[1])} if mem else None
+    if mem:
+        # isa_ext's one memory holds the program at 0 as well: ISACaller's
+        # data memory too, so that a load from there (a zeroed RA's EA is
+        # the displacement alone) reads the same bytes
+        initial_mem.update({4 * i: (w, 4) for i, w in enumerate(words)})
     sim = ISA(pdecode2, list(case["gpr"]), case.get("sprs", {}), case["cr"],
               initial_insns=list(words), respect_pc=True, initial_mem=initial_mem,
               initial_svstate=case["svstate"],

@@ -226,13 +226,14 @@ class LdSt:
         a = self.addr_op
         return a.slot[0] if a is not None and a.slot[0] in mapped else None
 
-    def view(self, s, mem, ks, kd, ews, tables=None):
+    def view(self, s, mem, ks, kd, ews, tables=None, zeroed=False):
         """The memory view of element (ks, kd): loads step memory with the source
         index, stores with the destination index (ldst.mdwn: i for LD, j for ST).
         A load whose offsets REMAP maps (:meth:`offset_slot`) takes its offset
         index from that schedule at srcstep (ISACaller's check_replace_d); a
         store's at dststep (remap.mdwn: for unit-strided LD/ST "it will be the
-        offset that is remapped")."""
+        offset that is remapped").  ``zeroed``: the element's register sources
+        read as 0 (profile ldst_zeroing "registers"), RB's offset too."""
         k = kd if self.store else ks
         slot = self.offset_slot(tables)
         if slot is not None:
@@ -263,8 +264,8 @@ class LdSt:
             # the page's EA is (RA) + (RB): the access goes back by (RB), the
             # element the page reads (at ELWIDTH_SRC, sign-extended with /sea)
             o = self.index_op
-            rb = read_elem(s.gpr, o.base, element_index(o, ks, kd, tables, False)
-                           if o.vec else 0, ews)
+            rb = 0 if zeroed else read_elem(s.gpr, o.base, element_index(
+                o, ks, kd, tables, False) if o.vec else 0, ews)
             if self.sea and ews != 64 and rb >> (ews - 1):
                 rb |= M64 ^ ((1 << ews) - 1)
 
@@ -528,6 +529,9 @@ class SVRecord:
             # the address register is never element-width overridden
             self.addr_fields = (ld.addr,)
             self.data_op = next((o for o in self.ops if o.field == ld.data), None)
+        # (profile ldst_zeroing "registers", ISACaller) a zeroed LD/ST element
+        # zeroes its register operands, RA and RB included, as any row's
+        self.ldst_zero_regs = self.kind == "ldst" and isa.profile.ldst_zeroing == "registers"
         self.addr_field = self.addr_fields[0] if self.addr_fields else None
         self.mview = self.ldst is not None and self.ldst.needs_view()
         signed = signed_sources().get(row.mnemonic)
