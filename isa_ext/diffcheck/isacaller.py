@@ -148,27 +148,11 @@ _LDST_EXCLUDED = r"^(st[bhwdq]cx\.|lqarx|lq|stfiwx)$"
 # ("Live differential", LD/ST)
 _LDST = r"(l[bhwdqf]|st)[a-z]*\.?"
 _LDST_LEFT_OUT = "|".join((
-    # /pi anywhere but an update-form immediate LD/ST: illegal (isa_ext
-    # traps, ldst.mdwn), ISACaller runs it (`sv.lbz/pi/w=16 *31, -51(*36)`)
-    rf"^sv\.(?![a-z]+u[/ ]){_LDST}\S*/pi\b",
     # larx with an element stride or width: isa_ext traps "not implemented"
     r"^sv\.l[bhwd]arx\S*/(els|[sd]?w=)",
     # FP loads/stores with element widths: isa_ext traps "not implemented",
     # ISACaller raises "TODO fix elwidth conversion" on an FPR read
     r"^sv\.(l|st)f\S*/[sd]?w=",
-    # zeroing: ISACaller zeroes the masked-out element's RA too (caller.py
-    # get_input, pred_src_zero), so its address is the displacement alone
-    # (`sv.lfsu/sm=gt/sz *70, 4(*21)`: r21 = 0 there, r23 = 4); isa_ext
-    # reads no memory for it and leaves RA (docs/svp64.md); untriaged
-    rf"^sv\.{_LDST}\S*/[sd]z\b",
-    # /els on an indexed form: ISACaller ignores it (check_replace_d changes
-    # D-form displacements only): `sv.lhzx/els *58, 13, 15` loads from
-    # (RA)+(RB) every element, isa_ext from (RA)+i*(RB) (ldst.mdwn)
-    rf"^sv\.{_LDST}x\S*/els\b",
-    # /els with a vector RA: ISACaller multiplies D by the step again
-    # (`sv.lfsu/els/vec4/dm=ne 25, 4(*57)`), ldst.mdwn's op_load takes
-    # immed unscaled when RA is a vector
-    rf"^sv\.{_LDST}(?=\S*/els\b)\S* .*\(\*\d+\)",
     # a source element width: ISACaller reads RA at ELWIDTH_SRC, a vector
     # RA's elements packed (caller.py get_input(name, ew_src, 64), against
     # its comment "LDST does *not* allow elwidth overrides on RA"), isa_ext
