@@ -131,7 +131,7 @@ def test_loads_and_stores_stay_in_the_data_region():
         if case.mem is None:
             continue
         sim = Simulator(isa=isa)
-        sim.load_words(case.words, addr=0)
+        sim.load_words(case.words, addr=D.PROGRAM_BASE)
         st = sim.state
         st.gpr[:D.NGPR], st.fpr[:D.NFPR], st.crval = case.gpr, case.fpr, case.cr
         for i, w in enumerate(case.mem):

@@ -183,8 +183,8 @@ LIVE = [
 
 def test_ldst_switches_agree_with_isacaller_under_the_profile(isacaller, isas):
     # the programs above (and a few more shapes), from the same registers and
-    # data region on both; isacaller.run_isa_ext loads the program at 0, where
-    # both simulators' data memory holds it (a zeroed RA's EA lands there)
+    # data region on both (the programs at isacaller.PROGRAM_BASE, away from
+    # the low addresses a zeroed RA's EA lands on)
     isa = isas["openpower-isa"]
     cases = []
     for k, (line, vl, regs) in enumerate(LIVE):
