@@ -182,6 +182,24 @@ class Profile:
     #: written, and CR fields copy XER.SO as in scalar code: caller.py skips
     #: handle_overflow "in parallel processing")
     svp64_xer: str = "spec"
+    #: ``/els`` on an indexed LD/ST with scalar RA and RB: element stride
+    #: EA_i = (RA) + i*(RB) ("stride", ldst.mdwn "register-strided"), or
+    #: "ignored": every element at (RA) + (RB) as without it (ISACaller:
+    #: its decoder sets ELSTRIDE, but caller.py check_replace_d rewrites only
+    #: a D-form displacement)
+    indexed_els: str = "stride"
+    #: ``/pi`` on a LD/ST that is not an update form: "illegal" (post-increment
+    #: applies to update forms only) or "ignored", the element run as without
+    #: it (ISACaller: caller.py redirects to the post-increment page only when
+    #: the mnemonic has a ``u``)
+    pi_without_update: str = "illegal"
+    #: LD/ST zeroing (``/zz``: sz = dz): the "data" element alone (a zeroed
+    #: load element is 0 with no memory access, a zeroed store source stores
+    #: 0, RA left alone) or every "register" as for any other row (ISACaller:
+    #: a source-zeroed element reads RA, RB and RS as 0 and accesses memory
+    #: at the EA those give; a destination-zeroed element runs, its access
+    #: included, and writes 0 to RT and to an update form's RA)
+    ldst_zeroing: str = "data"
     #: folder of the page overlay under pseudocode/profiles/, or None
     pages: str = None
     #: one line for ``--help`` and docs
@@ -207,6 +225,7 @@ PROFILES = {
         ffirst_subvl_group="kept",
         ffirst_cr_field_rc1_rows=r"mcrf$", rc_zero_extended_rows=r"extswsli\.?$",
         saturation="none", dest_zeroed_page="run", reverse_cr_fields="step",
+        indexed_els="ignored", pi_without_update="ignored", ldst_zeroing="registers",
         summary="what libre-soc's ISACaller (openpower-isa 3cb597b9) does"),
 }
 

@@ -3,6 +3,8 @@
 both simulators and must end in the same GPRs, FPRs, CR and SVSTATE.  The
 expected values are ISACaller's; the known divergences outside the core scope
 are listed in docs/compat.md."""
+import re
+
 import pytest
 
 from isa_ext.diffcheck import isacaller as D
@@ -112,7 +114,11 @@ def test_loads_and_stores_stay_in_the_data_region():
     # every access of the profile scope's LD/ST cases (any VL <= 4, SUBVL,
     # stride, post-increment, update form, vertical-first loop) lands in the
     # data region both simulators start from the same words: isa_ext's trace
-    # names each load's and store's address
+    # names each load's and store's address.  But under zeroing the profile
+    # (ldst_zeroing "registers", as ISACaller) reads a masked-out element's
+    # RA and RB as 0: its EA is the displacement and stride alone, within
+    # 64 KiB of 0 (wrapping), where both data memories hold the program and
+    # zeros (isacaller._DRIVER); the memory compared is the region's
     from isa_ext.sim import Simulator
     isa = _profile_isa()
     rows, options = D.scope_options(isa, "profile")
@@ -125,7 +131,7 @@ def test_loads_and_stores_stay_in_the_data_region():
         if case.mem is None:
             continue
         sim = Simulator(isa=isa)
-        sim.load_words(case.words, addr=0)
+        sim.load_words(case.words, addr=D.PROGRAM_BASE)
         st = sim.state
         st.gpr[:D.NGPR], st.fpr[:D.NFPR], st.crval = case.gpr, case.fpr, case.cr
         for i, w in enumerate(case.mem):
@@ -133,9 +139,14 @@ def test_loads_and_stores_stay_in_the_data_region():
         events = []
         sim.tracer = events.append
         sim.run(max_steps=200)
+        zeroing = any(re.search(r"/[sd]z\b", ln) for ln in case.lines)
         for e in events:
             for m in e.get("mem", ()):
                 accesses += 1
+                if zeroing and not lo <= m["addr"] < hi:
+                    assert m["addr"] < 0x10000 or m["addr"] >= (1 << 64) - 0x10000, \
+                        (case.lines, m)
+                    continue
                 assert lo <= m["addr"] and m["addr"] + m["size"] <= hi, (case.lines, m)
     assert accesses > 150
 

@@ -173,6 +173,26 @@ def test_post_increment_load_and_store(svisa):
     assert r2.gpr[8:10] == [0x1234, 0x1235] and r2.gpr[20] == BASE + 48
 
 
+def test_post_increment_indexed_update_form(svisa):
+    # /pi on an indexed update form (RM `els 0 PI zz SEA`; openpower-isa's
+    # pifixedload.mdwn ldupx: EA <- (RA), then RA <- (RA) + (RB)).  VL=3,
+    # r10 = BASE, r11 = 0x10, doubleword i at BASE + 8i holding 0x1000 + i:
+    #   sv.ldux/pi *4, 10, 11: EAs BASE, BASE+0x10, BASE+0x20 (RA re-read each
+    #   element): r4..r6 = 0x1000, 0x1002, 0x1004, r10 = BASE+0x30
+    sim = sim_for(svisa, "sv.ldux/pi *4, 10, 11", 3, {10: BASE, 11: 0x10})
+    tagged(sim)
+    r = sim.run()
+    assert r.stop == "end" and r.gpr[4:7] == [0x1000, 0x1002, 0x1004] and r.gpr[10] == BASE + 0x30
+    #   sv.ldux/pi *4, *10, 11 (a vector RA, r10..r12 = BASE, BASE+0x20,
+    #   BASE+0x40): each element at its own RA, then RA+i += 0x10
+    sim = sim_for(svisa, "sv.ldux/pi *4, *10, 14", 3,
+                  {10: BASE, 11: BASE + 0x20, 12: BASE + 0x40, 14: 0x10})
+    tagged(sim)
+    r = sim.run()
+    assert r.stop == "end" and r.gpr[4:7] == [0x1000, 0x1004, 0x1008]
+    assert r.gpr[10:13] == [BASE + 0x10, BASE + 0x30, BASE + 0x50]
+
+
 def test_golden_lbzu_pi_dw8(svisa):
     # golden sv.lbzu/pi/dw=8 *4, 1(*10), VL=4: element i loads the byte at
     # r(10+i) (post-increment: before adding D), then r(10+i) += 1.  The bytes go
@@ -575,7 +595,7 @@ def test_ldst_ff_mode_bits_by_hand(svisa):
 
 @pytest.mark.parametrize("line", ["sv.lbz/pi *4, 1(10)", "sv.ldx/pi *4, 10, 11"])
 def test_pi_without_update_form_traps_cleanly(svisa, line):
-    # /pi is defined for update forms with an immediate (RA <- (RA)+D afterwards)
+    # /pi is defined for update forms only (RA <- (RA)+D or (RA)+(RB) afterwards)
     sim = sim_for(svisa, line, 2, {10: BASE, 4: 5})
     r = sim.run()
     assert r.stop == "trap" and r.trap.kind == "illegal" and "/pi" in r.trap.reason

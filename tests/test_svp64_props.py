@@ -123,7 +123,7 @@ def resumed_runs_equal_isacaller(isa, isacaller, lines, vl):
         interrupted = 0
         for k in range(2 * vl + 1):
             sim = Simulator(isa=isa)
-            sim.load_words(case.words, addr=0)
+            sim.load_words(case.words, addr=D.PROGRAM_BASE)
             sim.state.gpr[:] = gpr
             sim.state.fpr[:] = fpr
             sim.state.crval = cr

@@ -510,9 +510,17 @@ class SVInsn:
             kcr = kd
         crf = rec.crbase + kcr if rec.crvec else rec.crbase
         ld = rec.ldst
-        if szero and ld is not None and not ld.store:
+        if szero and ld is not None and not ld.store and not rec.ldst_zero_regs:
             # a load's source element is the memory element: zero, no access
             dzero = True
+        if dzero and ld is not None and rec.ldst_zero_regs:
+            self._zeroed_ldst(s, CIA, args, crf, ks, kd, szero, tables)
+            if emit is not None:
+                reads.update((o.field, args[o.pos]) for o in rec.ops if o.src)
+                writes.update((o.field, args[o.pos]) for o in rec.dstops)
+                self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads,
+                            writes, tables, ks, kd)
+            return None
         if dzero and rec.cr_result_kept:
             dzero = False  # ISACaller: the CR-field result is written, not zeroed
         if dzero:
@@ -595,7 +603,8 @@ class SVInsn:
             mem = s.mem
             view = s.mem = journal.over(mem) if journal is not None else mem
             if rec.mview:
-                view = s.mem = ld.view(s, s.mem, ks, kd, r.ews, tables)
+                view = s.mem = ld.view(s, s.mem, ks, kd, r.ews, tables,
+                                       szero and rec.ldst_zero_regs)
         try:
             if szero and rec.zero_other_sources:
                 self._zeroed_call(s, CIA, args, crf, ks, kd, szero, tables, crk)
@@ -677,6 +686,29 @@ class SVInsn:
                         s.fpr[:] = back[1]
                 return (srcstep if rec.ffirst_vl_at_source else dststep) + (1 if r.vli else 0)
         return None
+
+    def _zeroed_ldst(self, s, CIA, args, crf, ks, kd, szero, tables):
+        """(profile ldst_zeroing "registers", ISACaller) a destination-zeroed
+        LD/ST element: it runs as an enabled one, its memory access included
+        (on zeroed register sources when source-zeroed too), then each of
+        its register results is written 0: RT (at ELWIDTH) and an update
+        form's RA (at 64 bits: the address register has no element width)."""
+        rec = self.rec
+        mem = s.mem
+        s.mem = rec.ldst.view(s, mem, ks, kd, rec.rm.ews, tables, szero)
+        try:
+            if szero and rec.zero_other_sources:
+                self._zeroed_call(s, CIA, args, crf, ks, kd, szero, tables)
+            else:
+                self._call(s, CIA, args, crf, ks, kd, szero, tables)
+        finally:
+            s.mem = mem
+        for o in rec.dstops:
+            if o.cls in ("gpr", "fpr"):
+                width = 64 if o.field == rec.addr_field or (o.cls == "fpr" and not rec.fp_elw) \
+                    else rec.rm.ew
+                write_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
+                           element_index(o, ks, kd, tables, True) if o.vec else 0, width, 0)
 
     def _call(self, s, CIA, args, crf, ks, kd, szero, tables):
         """Run the page for one element on the path its operands need (every
@@ -773,10 +805,11 @@ class SVInsn:
         index = ld.index if ld is not None else None
         for o in rec.gops:
             if o.field == rec.addr_field:
-                # LD/ST base address: 64 bits, never zeroed (only the data is)
-                v = read_elem(real, o.base, element_index(o, ks, kd, tables, False)
-                              if o.vec else 0, 64)
-            elif o.src and szero and o.field != index:
+                # LD/ST base address: 64 bits, never zeroed (only the data is;
+                # but under the profile's ldst_zeroing "registers")
+                v = 0 if szero and rec.ldst_zero_regs else read_elem(
+                    real, o.base, element_index(o, ks, kd, tables, False) if o.vec else 0, 64)
+            elif o.src and szero and (o.field != index or rec.ldst_zero_regs):
                 v = 0
             elif o.src:
                 k = element_index(o, ks, kd, tables, False) if o.vec else 0

@@ -21,7 +21,7 @@ from .elements import M64, read_elem, signed as _signed
 from .extra import parse_slots, etype, slot_spec, EXTENDERS
 from . import satexact
 from . import regfile_end
-from .indexmap import assign_slots
+from .indexmap import assign_slots, element_index
 
 _SIGNED = None
 
@@ -186,13 +186,20 @@ class LdSt:
         avec = a is not None and a.vec
         bvec = b is not None and b.vec
         self.mode = None
-        if r.pi:
-            if dop is None or self.addr not in row.outs:
-                raise Trap("SVP64 /pi applies to update-form immediate LD/ST only", "illegal")
-            self.mode = "pi"
+        pi = r.pi
+        if pi and self.addr not in row.outs:
+            if isa.profile.pi_without_update != "ignored":
+                raise Trap("SVP64 /pi applies to update-form LD/ST only", "illegal")
+            pi = 0  # (profile) the element runs as without /pi
+        if pi:
+            # post-increment: the access at (RA), then RA <- (RA) + D, or
+            # (RA) + (RB) on an indexed form (openpower-isa's pifixedload.mdwn
+            # lbzup / lbzupx pages; RM table `els 0 PI zz LF|SEA`)
+            self.mode = "pi" if dop is not None else "xpi"
         elif dop is not None and not avec:
             self.mode = "els" if r.els else "unit"
-        elif dop is None and r.els and not avec and not bvec and b is not None:
+        elif dop is None and r.els and not avec and not bvec and b is not None \
+                and isa.profile.indexed_els == "stride":
             self.mode = "xels"
         self.sea = bool(r.lfsea) and dop is None
         self.lf = bool(r.lfsea) and dop is not None
@@ -219,13 +226,14 @@ class LdSt:
         a = self.addr_op
         return a.slot[0] if a is not None and a.slot[0] in mapped else None
 
-    def view(self, s, mem, ks, kd, ews, tables=None):
+    def view(self, s, mem, ks, kd, ews, tables=None, zeroed=False):
         """The memory view of element (ks, kd): loads step memory with the source
         index, stores with the destination index (ldst.mdwn: i for LD, j for ST).
         A load whose offsets REMAP maps (:meth:`offset_slot`) takes its offset
         index from that schedule at srcstep (ISACaller's check_replace_d); a
         store's at dststep (remap.mdwn: for unit-strided LD/ST "it will be the
-        offset that is remapped")."""
+        offset that is remapped").  ``zeroed``: the element's register sources
+        read as 0 (profile ldst_zeroing "registers"), RB's offset too."""
         k = kd if self.store else ks
         slot = self.offset_slot(tables)
         if slot is not None:
@@ -252,6 +260,17 @@ class LdSt:
 
             def off(n):
                 return -d
+        elif mode == "xpi":
+            # the page's EA is (RA) + (RB): the access goes back by (RB), the
+            # element the page reads (at ELWIDTH_SRC, sign-extended with /sea)
+            o = self.index_op
+            rb = 0 if zeroed else read_elem(s.gpr, o.base, element_index(
+                o, ks, kd, tables, False) if o.vec else 0, ews)
+            if self.sea and ews != 64 and rb >> (ews - 1):
+                rb |= M64 ^ ((1 << ews) - 1)
+
+            def off(n):
+                return -rb
         else:
             def off(n):
                 return 0
@@ -517,6 +536,9 @@ class SVRecord:
             # the address register is never element-width overridden
             self.addr_fields = (ld.addr,)
             self.data_op = next((o for o in self.ops if o.field == ld.data), None)
+        # (profile ldst_zeroing "registers", ISACaller) a zeroed LD/ST element
+        # zeroes its register operands, RA and RB included, as any row's
+        self.ldst_zero_regs = self.kind == "ldst" and isa.profile.ldst_zeroing == "registers"
         self.addr_field = self.addr_fields[0] if self.addr_fields else None
         self.mview = self.ldst is not None and self.ldst.needs_view()
         signed = signed_sources().get(row.mnemonic)
