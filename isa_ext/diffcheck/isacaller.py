@@ -144,13 +144,14 @@ PROFILE_GROUPS = ("predicate", "zeroing", "mapreduce", "width", "subvl", "ffirst
                   "saturation", "ldst")
 # SVP64 load/store rows left out of the profile scope (docs/compat.md "Live
 # differential"): ISACaller raises KeyError on every sv.stXcx. ('stwcx')
-# and on sv.lqarx and sv.lq ('NONE': `sv.lq/dw=32 *70, 48(*43)`); the other LD/ST rows are drawn, with the ldst
+# and on sv.lqarx, sv.lq and sv.stq ('NONE': `sv.lq/dw=32 *70, 48(*43)`,
+# `sv.stq/dm=le *77, 32(*20)`); the other LD/ST rows are drawn, with the ldst
 # modifiers, their accesses placed in the data region (ldst_place).  Also
 # stfiwx: ISACaller stores 8 bytes, the word zero-extended, scalar too
 # (`stfiwx 1, 9, 10`: the doubleword 0xaaaaaaaaaaaaaaaa becomes 0x44444444
 # there, 0xaaaaaaaa44444444 here and in Book I: "stores the contents of the
 # low-order 32 bits of FRS ... into the word")
-_LDST_EXCLUDED = r"^(st[bhwdq]cx\.|lqarx|lq|stfiwx)$"
+_LDST_EXCLUDED = r"^(st[bhwdq]cx\.|lqarx|lq|stq|stfiwx)$"
 # LD/ST lines left out of the profile scope, each shown in docs/compat.md
 # ("Live differential", LD/ST).  Zeroing, /els on indexed forms and /pi off
 # update forms are drawn: the profile reproduces them (ldst_zeroing,
