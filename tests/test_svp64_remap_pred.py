@@ -180,8 +180,8 @@ CR_INIT = {33: 0b0010, 35: 0b0010}
 # predication); FP element widths (ISACaller leaves f8.. at 0 for
 # sv.fadd/w=32 -- docs/compat.md lists FP element widths as untriaged) are
 # not compared
-NOT_LIVE = {"pred_cr_rt", "reverse_gear_rt", "reverse_gear_rt_overlap",
-            "saturation_ra", "twin_pred_rt", "fp_elwidth32_ra"}
+NOT_LIVE = {"pred_cr_rt",
+            "saturation_ra", "fp_elwidth32_ra"}
 
 
 def _sim(isa, name, vf=False):
