@@ -108,16 +108,24 @@ def test_memory_differences_are_reported_as_address_ranges():
     assert D.compare({"gpr": [], "fpr": [], "mem": [1]}, {"gpr": [], "fpr": []}) == []
 
 
-def test_loads_and_stores_stay_in_the_data_region():
+@pytest.mark.parametrize("remap", [None, 1.0])
+def test_loads_and_stores_stay_in_the_data_region(remap):
     # every access of the profile scope's LD/ST cases (any VL <= 4, SUBVL,
-    # stride, post-increment, update form, vertical-first loop) lands in the
-    # data region both simulators start from the same words: isa_ext's trace
+    # stride, post-increment, update form, vertical-first loop; with remap
+    # 1.0 every case it can under a random REMAP shape, whose offsets and
+    # vector address elements reach any index below 8) lands in the data
+    # region both simulators start from the same words: isa_ext's trace
     # names each load's and store's address
     from isa_ext.sim import Simulator
     isa = _profile_isa()
     rows, options = D.scope_options(isa, "profile")
     rows = [r for r in rows if D.ldst_place.is_ldst_row(r)]
+    if remap is not None:
+        options["remap"] = remap
     cases = D.make_cases(isa, 11, 150, rows=rows, per_case=1, vertical=0.3, **options)
+    if remap:
+        assert sum(c.lines[0].startswith("svshape") and c.mem is not None
+                   for c in cases) > 50
     lo = D.ldst_place.REGION_BASE
     hi = lo + D.ldst_place.REGION_SIZE
     accesses = 0

@@ -55,6 +55,17 @@ PROGRAMS = {
     "twin_predicate": ([P.RT_IDX, "sv.extsw/sm=r3/dm=r30 *8, *0"], {3: 0b11, 30: 0b1100}, 6,
                        {"spec": (8, [100, 101, 1, 103, 104, 0]),
                         "openpower-isa": (8, [1, 0, 102, 103, 104, 105])}),
+    # the other way round: RS (extsw's in1, SVme 1) through SVSHAPE3, a copy
+    # of svindex's SVSHAPE0 (SPRs 705, 708), the same twin predicates.
+    # Spec: RS follows srcstep: pair (src 0, dst 2) reads r(IDXS[0]) = r1 =
+    # 1 into r10, pair (1, 3) r(IDXS[1]) = r0 = 0 into r11.  ISACaller:
+    # SVSHAPE3 follows dststep: r(IDXS[2]) = r5 = 5 into r10, r(IDXS[3]) =
+    # r2 = 2 into r11
+    "twin_predicate_source_on_svshape3": (
+        [P.RA_IDX, "mfspr 22, 705", "mtspr 708, 22", "svremap 1, 3, 0, 0, 0, 0, 0",
+         "sv.extsw/sm=r3/dm=r30 *8, *0"], {3: 0b11, 30: 0b1100}, 6,
+        {"spec": (8, [100, 101, 1, 0, 104, 105]),
+         "openpower-isa": (8, [100, 101, 5, 2, 104, 105])}),
     # a unit-strided load with only RT remapped (SVme 8): doublewords
     # 0x1000 + j at MEM + 8j (stored before REMAP is set up).  Spec: no EA
     # or RA slot enabled, so step i loads doubleword i into r(8 + IDXS[i]):
