@@ -174,3 +174,20 @@ def test_live_isacaller(isacaller):
         where, want = PROGRAMS[name][3]["openpower-isa"]
         got = t["mem"][:len(want)] if where == "mem" else t["gpr"][where:where + len(want)]
         assert got == want, name
+
+
+@pytest.mark.parametrize("profile, order", [
+    # the element each step writes (reverse_gear's derivation above): spec
+    # steps 5..0 write IDXS[5..0] = 3 4 2 5 0 1; ISACaller 5 - IDXS[0..5]
+    ("spec", [11, 12, 10, 13, 8, 9]),
+    ("openpower-isa", [12, 13, 8, 11, 9, 10])])
+def test_hfvf_dependencies_follow_the_profile(profile, order):
+    # isa_ext's HF/VF dependency analysis steps the operands as the executor
+    # does, the profile's REMAP switches included
+    from isa_ext.hfvf import dependencies
+    sim = _sim(_isa(profile), "reverse_gear")
+    sim.run(max_steps=1)  # svindex
+    mem = sim.state.mem
+    pc = sim.state.pc
+    deps = dependencies(sim.isa, sim.state, mem.read_word(pc), mem.read_word(pc + 4), pc)
+    assert [[a.name for a in s.writes] for s in deps.steps] == [[f"r{n}"] for n in order]

@@ -395,10 +395,7 @@ class SVInsn:
                 raise Trap(overflow, "illegal")
         tables = None if imap.identity else sub_tables(imap.tables(vl), subvl)
         if tables:
-            if rg and profile.remap_reverse == "twice":
-                tables = remap_profile.reversed_twice(tables, vl * subvl)
-            if profile.remap_step_side == "shape":
-                tables = remap_profile.step_tables(tables, sv)
+            tables = remap_profile.for_profile(tables, profile, sv, vl * subvl, rg)
             self._check_remap_overflow(tables)
         budget = self._budget()
         done = 0

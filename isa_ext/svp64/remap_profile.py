@@ -21,6 +21,18 @@ from .indexmap import LOAD_OFFSETS, StepTables
 _HOOK = {"in1": "in1", "in2": "in2", "in3": "in3", "out1": "out", "out2": "out2"}
 
 
+def for_profile(tables, profile, svstate, n, rg):
+    """A remapped run's ``tables`` (``n`` = VL * SUBVL steps, ``rg``
+    reverse gear) as ``profile`` reads them: :func:`reversed_twice` under
+    ``remap_reverse`` "twice", :func:`step_tables` under
+    ``remap_step_side`` "shape"."""
+    if rg and profile.remap_reverse == "twice":
+        tables = reversed_twice(tables, n)
+    if profile.remap_step_side == "shape":
+        tables = step_tables(tables, svstate)
+    return tables
+
+
 def reversed_twice(tables, n):
     """ISACaller's reverse gear under REMAP: its steps march up, the remapped
     index is looked up at the forward step and its decoder then reverses it
