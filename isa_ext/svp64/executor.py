@@ -1061,7 +1061,8 @@ def remap_index_map(s, sv, load_offsets=None):
     each through the schedule of its SVSHAPE (state ``s``).  An SVSHAPE of 0
     leaves its operand unmapped (ISACaller: 'zero is "disabled"'; see
     docs/errata.md SV-11).  Indexed shapes read their indices from the GPRs when the instruction
-    starts."""
+    starts.  ``load_offsets``: an SVSHAPE value a load's memory offsets
+    follow (profile remap_ldst_offsets, slot indexmap.LOAD_OFFSETS), or None."""
     shapes = (s.svshape0, s.svshape1, s.svshape2, s.svshape3)
     reader = remap.register_reader(s.gpr)
     schedules = {_HOOK_SLOT[slot]: _Schedule(value, reader)
