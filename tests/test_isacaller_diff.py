@@ -239,6 +239,27 @@ def test_cli_rejects_jobs_below_one_against_isacaller(capsys):
     assert "--jobs" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("value", ["1.5", "-0.1"])
+def test_cli_rejects_a_remap_fraction_outside_0_1(capsys, value):
+    from isa_ext.cli import main
+    assert main(["diffcheck", "--against", "isacaller", "--isacaller", "/nonexistent",
+                 "--remap", value]) == 2
+    assert "--remap" in capsys.readouterr().err
+
+
+def test_remap_fraction_puts_cases_under_remap():
+    # make_cases' remap fraction (what --remap F sets): at 1.0 every case whose
+    # lines have REMAP ports and fitting loads/stores runs under svshape,
+    # at 0 none does
+    isa = _profile_isa()
+    rows, options = D.scope_options(isa, "profile")
+    for remap, want in ((0.0, 0), (1.0, 40)):
+        options["remap"] = remap
+        cases = D.make_cases(isa, 3, 60, rows=rows, per_case=1, **options)
+        under = sum(c.lines[0].startswith("svshape") for c in cases)
+        assert under >= want if want else under == 0
+
+
 # svshape modes other than Matrix (SVrm, openpower-isa simplev.mdwn svshape)
 _BUTTERFLY_MODES = (1, 3, 4, 5, 6, 7, 11, 12, 13, 14, 15)
 
