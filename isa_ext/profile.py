@@ -200,6 +200,26 @@ class Profile:
     #: at the EA those give; a destination-zeroed element runs, its access
     #: included, and writes 0 to RT and to an update form's RA)
     ldst_zeroing: str = "data"
+    # -- REMAP (s29) --
+    #: reverse gear (/mrr) under REMAP: the steps march VL-1 downto 0 and
+    #: the schedule maps each step "once" (svp64 overview "REMAP and other
+    #: reordering": element = remap(step)), or the remapped index is reversed
+    #: again, "twice" (ISACaller: its steps march up, its decoder reverses
+    #: every vector offset, remapped or not: element VL-1-remap(VL-1-step),
+    #: sub-elements reversed as well)
+    remap_reverse: str = "once"
+    #: which step a REMAP slot's schedule follows: the "slot"'s own side
+    #: (remap.mdwn: in1-in3 srcstep, out/out2 dststep) or its SVSHAPE's
+    #: "shape" number (ISACaller's get_remap_indices: SVSHAPE3 dststep,
+    #: SVSHAPE0-2 srcstep, whichever operand uses them); they differ only
+    #: when srcstep and dststep do (twin predication, sz/dz stepping)
+    remap_step_side: str = "slot"
+    #: the memory offsets of a unit- or element-strided LD/ST under REMAP:
+    #: "spec" (a load's follow the EA slot, else RA's, else step order; a
+    #: store's likewise at dststep: LdSt.offset_slot) or "isacaller" (caller.py
+    #: check_replace_d: a load's follow SVSHAPE[mi0] whenever REMAP is
+    #: active, whatever SVme enables; a store's are never remapped)
+    remap_ldst_offsets: str = "spec"
     #: folder of the page overlay under pseudocode/profiles/, or None
     pages: str = None
     #: one line for ``--help`` and docs
@@ -222,7 +242,8 @@ PROFILES = {
         ffirst_scalar_sources="once", ffirst_vli_zz=True, pages="openpower_isa",
         svp64_xer="isacaller", ffirst_cr_vector_rows=r"(addg6s|mulli)$",
         ffirst_cr_whole_cr_rows=r"(set(b|n?bcr?)|isel)$", ffirst_vl_step="source",
-        ffirst_subvl_group="kept",
+        ffirst_subvl_group="kept", remap_reverse="twice", remap_step_side="shape",
+        remap_ldst_offsets="isacaller",
         ffirst_cr_field_rc1_rows=r"mcrf$", rc_zero_extended_rows=r"extswsli\.?$",
         saturation="none", dest_zeroed_page="run", reverse_cr_fields="step",
         indexed_els="ignored", pi_without_update="ignored", ldst_zeroing="registers",

@@ -148,17 +148,26 @@ def _accesses_in_the_region(isa, cases):
     return accesses
 
 
-def test_loads_and_stores_stay_in_the_data_region():
+@pytest.mark.parametrize("remap", [None, 1.0])
+def test_loads_and_stores_stay_in_the_data_region(remap):
     # the profile scope's LD/ST cases, one line each: any VL <= 4, SUBVL,
-    # stride, post-increment, update form, vertical-first loop
+    # stride, post-increment, update form, vertical-first loop; with remap
+    # 1.0 every case it can under a random REMAP shape, whose offsets and
+    # vector address elements reach any index below 8
     isa = _profile_isa()
     rows, options = D.scope_options(isa, "profile")
     rows = [r for r in rows if D.ldst_place.is_ldst_row(r)]
+    if remap is not None:
+        options["remap"] = remap
     cases = D.make_cases(isa, 11, 150, rows=rows, per_case=1, vertical=0.3, **options)
+    if remap:
+        assert sum(c.lines[0].startswith("svshape") and c.mem is not None
+                   for c in cases) > 50
     assert _accesses_in_the_region(isa, cases) > 150
 
 
-def test_loads_and_stores_among_other_lines_stay_in_the_data_region():
+@pytest.mark.parametrize("remap", [None, 1.0])
+def test_loads_and_stores_among_other_lines_stay_in_the_data_region(remap):
     # three lines a program (the CLI's default), any of the scope's rows: no
     # other line names a load's or store's address registers (make_cases
     # drops such a load or store), so every access still lands in the
@@ -168,6 +177,8 @@ def test_loads_and_stores_among_other_lines_stay_in_the_data_region():
     # store at 0x22040)
     isa = _profile_isa()
     rows, options = D.scope_options(isa, "profile")
+    if remap is not None:
+        options["remap"] = remap
     cases = D.make_cases(isa, 103, 300, rows=rows, per_case=3, vertical=0.3, **options)
     mixed = sum(c.mem is not None and sum(ln.startswith("sv.") for ln in c.lines) > 1
                 for c in cases)
@@ -267,6 +278,27 @@ def test_cli_rejects_jobs_below_one_against_isacaller(capsys):
     assert main(["diffcheck", "--against", "isacaller", "--isacaller", "/nonexistent",
                  "--jobs", "0"]) == 2
     assert "--jobs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["1.5", "-0.1"])
+def test_cli_rejects_a_remap_fraction_outside_0_1(capsys, value):
+    from isa_ext.cli import main
+    assert main(["diffcheck", "--against", "isacaller", "--isacaller", "/nonexistent",
+                 "--remap", value]) == 2
+    assert "--remap" in capsys.readouterr().err
+
+
+def test_remap_fraction_puts_cases_under_remap():
+    # make_cases' remap fraction (what --remap F sets): at 1.0 every case whose
+    # lines have REMAP ports and fitting loads/stores runs under svshape,
+    # at 0 none does
+    isa = _profile_isa()
+    rows, options = D.scope_options(isa, "profile")
+    for remap, want in ((0.0, 0), (1.0, 40)):
+        options["remap"] = remap
+        cases = D.make_cases(isa, 3, 60, rows=rows, per_case=1, **options)
+        under = sum(c.lines[0].startswith("svshape") for c in cases)
+        assert under >= want if want else under == 0
 
 
 # svshape modes other than Matrix (SVrm, openpower-isa simplev.mdwn svshape)

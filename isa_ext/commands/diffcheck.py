@@ -56,6 +56,9 @@ def register(sub):
     p.add_argument("--vertical", type=float, default=0.0, metavar="F",
                    help="with --against isacaller: the fraction of programs that are "
                         "vertical-first loops (0)")
+    p.add_argument("--remap", type=float, default=None, metavar="F",
+                   help="with --against isacaller: the fraction of programs run under a "
+                        "random REMAP shape (default: the scope's, 0.2 for 'profile')")
     add_profile_option(p, "with --against isacaller, how isa_ext reads the spec: ")
     p.set_defaults(func=_run)
 
@@ -63,8 +66,9 @@ def register(sub):
 def _run(args):
     if args.cases < 0 or args.batch < 1 or args.jobs < 1:
         raise IsaExtError("--cases must be >= 0, --batch and --jobs >= 1")
-    for flag, v in (("--sequences", args.sequences), ("--vertical", args.vertical)):
-        if not 0 <= v <= 1:
+    for flag, v in (("--sequences", args.sequences), ("--vertical", args.vertical),
+                    ("--remap", args.remap)):
+        if v is not None and not 0 <= v <= 1:
             raise IsaExtError(f"{flag} {v}: expected a fraction between 0 and 1")
     if args.per_case < 1:
         raise IsaExtError("--per-case must be >= 1")
@@ -144,6 +148,8 @@ def _run_isacaller(args):
                           "build one with ../shared/tools/isacaller-setup DIR")
     isa = ISA(extensions=["base", "svp64"], profile=args.profile)
     rows, options = isacaller.scope_options(isa, args.scope)
+    if args.remap is not None:
+        options["remap"] = args.remap
     if args.only:
         _check_only_rows(args.only, rows, args.scope)
         rows = [r for r in rows if r.mnemonic in args.only or set(r.variants) & set(args.only)]

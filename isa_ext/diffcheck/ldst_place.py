@@ -160,13 +160,16 @@ def gpr_footprint(isa, text, vl, rows_by_name):
     return out
 
 
-def _excursion(line, n, step):
+def _excursion(line, n, step, reach=None):
     """How far from its start an address can move over ``n`` elements when
     the displacement (and RB's elements) are at most ``step`` bytes: each
     element at most ``step`` plus its unit-stride (or element-stride)
-    offset, which an update form compounds (RA re-read each element)."""
+    offset, which an update form compounds (RA re-read each element).
+    ``reach``: under REMAP, each element's offset index is any below it
+    (not the element's own step)."""
     per = max(line.width, step)
-    return n * step + per * n * (n - 1) // 2 + _POINTER_SPREAD + line.width
+    strides = n * (n - 1) // 2 if reach is None else n * (reach - 1)
+    return n * step + per * strides + _POINTER_SPREAD + line.width
 
 
 def fitting_vl(line, vl):
@@ -176,7 +179,19 @@ def fitting_vl(line, vl):
     return vl
 
 
-def place(isa, line, n, rng):
+#: under REMAP the element indices the generator's shapes reach (isacaller
+#: _random_shape: Matrix VL <= 8, the others x * z <= 8): a remapped offset
+#: or vector register element is any below it
+REMAP_REACH = 8
+
+
+def fits_remapped(line):
+    """Whether ``line``'s accesses stay in the region under REMAP, any of
+    its REMAP_REACH elements' offsets at any of them."""
+    return _excursion(line, REMAP_REACH * line.subvl, 0, REMAP_REACH) <= _HALF
+
+
+def place(isa, line, n, rng, reach=None):
     """(new line text, {GPR: value, ("fpr", FPR): value}) putting every access of ``line`` over
     ``n`` elements in the region: the displacement redrawn as a multiple of
     the access width (and of its field's scale) at most the largest step that
@@ -184,10 +199,13 @@ def place(isa, line, n, rng):
     pointers near the middle (RA, each element of a vector RA) and RB's
     elements (at ELWIDTH_SRC, packed as the register file holds them)
     offsets of at most that step, non-negative below 64 bits (read
-    zero-extended)."""
+    zero-extended).  ``reach`` (under REMAP): the offsets and vector
+    register elements may be any below it, so that many are placed."""
     unit = max(line.width, line.scale(isa))
     step = 0
-    while step + unit <= 64 and _excursion(line, n, step + unit) <= _HALF:
+    if reach is not None:
+        n = max(n, reach)
+    while step + unit <= 64 and _excursion(line, n, step + unit, reach) <= _HALF:
         step += unit
     ops = list(line.ops)
     if line.displacement:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field as dc_field
 
 from ..errors import Trap
 from ..svp64 import svstate as SV
-from ..svp64.indexmap import element_index
+from ..svp64.indexmap import element_index, slot_index
 from ..svp64.predication import mask as pred_mask, zeroing, ALL
 from ..svp64.steps import settle, step_on, reverse_mask
 
@@ -188,6 +188,7 @@ def analyse(isa, state, prefix, suffix, pc):
 
 def _generic(isa, state, rec, sv, vl, pc, deps):
     from ..svp64.executor import remap_index_map, sub_tables
+    from ..svp64 import remap_profile
     deps.kind = "svp64"
     r = rec.rm
     subvl = r.subvl
@@ -211,7 +212,8 @@ def _generic(isa, state, rec, sv, vl, pc, deps):
         imap = remap_index_map(state, sv)
         if not imap.identity:
             rec.assign_slots()
-            tables = sub_tables(imap.tables(vl), subvl)
+            tables = remap_profile.for_profile(sub_tables(imap.tables(vl), subvl), profile,
+                                               sv, vl * subvl, r.rg)
     if rec.maxvl_ops:
         rec.place_maxvl(SV.get(sv, "maxvl"), tables or ())
     src, ssub = settle(smask, 0, 0, vl, subvl, sskip, pack)
@@ -254,7 +256,7 @@ def _generic(isa, state, rec, sv, vl, pc, deps):
                 step.writes.append(_operand_access(o, k, r.ew if wide else 64))
         if rec.rc and not dzero:
             if tables and "out" in tables:
-                kcr = tables["out"][kd]
+                kcr = slot_index(tables, "out", ks, kd)
             else:
                 kcr = dst if rec.cr_by_step else kd // rec.cr_step_div
             f = rec.crbase + kcr if rec.crvec else rec.crbase

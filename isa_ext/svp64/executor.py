@@ -38,11 +38,12 @@ from ..machine import MemoryView
 from . import remap
 from . import svstate as SV
 from .elements import M64, read_elem, write_elem
-from .indexmap import IDENTITY, OUT_SLOTS, IndexMap, element_index
+from .indexmap import IDENTITY, IndexMap, element_index, slot_index
 from .predication import mask as pred_mask, zeroing, ALL
 from .record import SVRecord
 from . import satexact
 from . import regfile_end
+from . import remap_profile
 from .steps import settle_mid_element, LoopContext, settle, step_on, reverse_mask
 
 # horizontal-first fast runs of one record before its specialised loop is built
@@ -197,7 +198,7 @@ class SVInsn:
                 s.remap_next = CIA + 8
                 return CIA + 8
         if vl:
-            imap = remap_index_map(s, sv)
+            imap = remap_index_map(s, sv, self._load_offsets_shape(s, sv))
             if imap.identity:
                 self._run_general(s, CIA, sv, vl, sv & 1, imap)
             else:
@@ -227,6 +228,17 @@ class SVInsn:
         # trap or interrupt it stays here, so a resumed run is still remapped
         s.remap_next = CIA + 8
         return CIA + 8
+
+    def _load_offsets_shape(self, s, sv):
+        """The SVSHAPE a strided load's memory offsets follow under profile
+        remap_ldst_offsets "isacaller" (remap_profile.load_offsets_shape), or
+        None (the spec: LdSt.offset_slot picks a register slot)."""
+        ld = self.rec.ldst
+        if ld is None or ld.store or ld.mode not in ("unit", "els", "xels") or \
+                self.rec.isa.profile.remap_ldst_offsets != "isacaller":
+            return None
+        return remap_profile.load_offsets_shape(
+            sv, (s.svshape0, s.svshape1, s.svshape2, s.svshape3), self.rec.mnemonic)
 
     def _checked_tables(self, imap, vl):
         """The index tables of a remapped run, checked against the register
@@ -383,6 +395,7 @@ class SVInsn:
                 raise Trap(overflow, "illegal")
         tables = None if imap.identity else sub_tables(imap.tables(vl), subvl)
         if tables:
+            tables = remap_profile.for_profile(tables, profile, sv, vl * subvl, rg)
             self._check_remap_overflow(tables)
         budget = self._budget()
         done = 0
@@ -505,7 +518,7 @@ class SVInsn:
         if rec.cr_by_step:
             kcr = dststep  # ISACaller: CR0 + dststep, reverse gear, REMAP or not
         elif tables and "out" in tables:
-            kcr = tables["out"][kd]
+            kcr = slot_index(tables, "out", ks, kd)
         else:
             kcr = kd
         crf = rec.crbase + kcr if rec.crvec else rec.crbase
@@ -965,8 +978,8 @@ class SVInsn:
         if tables:
             # under REMAP: the element each remapped slot uses at this step
             # (sources at the source step, destinations at the destination step)
-            event["remap"] = {slot: t[kd if slot in OUT_SLOTS else ks]
-                              for slot, t in sorted(tables.items())}
+            event["remap"] = {slot: slot_index(tables, slot, ks, kd)
+                              for slot in sorted(tables)}
         emit(event)
 
 
@@ -1084,13 +1097,17 @@ def _table_max(value, n):
     return max(_table(value, n))
 
 
-def remap_index_map(s, sv):
+def remap_index_map(s, sv, load_offsets=None):
     """The :class:`.indexmap.IndexMap` of the operands SVSTATE ``sv`` remaps,
     each through the schedule of its SVSHAPE (state ``s``).  An SVSHAPE of 0
     leaves its operand unmapped (ISACaller: 'zero is "disabled"'; see
     docs/errata.md SV-11).  Indexed shapes read their indices from the GPRs when the instruction
-    starts."""
+    starts.  ``load_offsets``: an SVSHAPE value a load's memory offsets
+    follow (profile remap_ldst_offsets, slot indexmap.LOAD_OFFSETS), or None."""
     shapes = (s.svshape0, s.svshape1, s.svshape2, s.svshape3)
     reader = remap.register_reader(s.gpr)
-    return IndexMap({_HOOK_SLOT[slot]: _Schedule(value, reader)
-                     for slot, value in remap.operand_shapes(sv, shapes).items() if value})
+    schedules = {_HOOK_SLOT[slot]: _Schedule(value, reader)
+                 for slot, value in remap.operand_shapes(sv, shapes).items() if value}
+    if load_offsets:
+        schedules[remap_profile.LOAD_OFFSETS] = _Schedule(load_offsets, reader)
+    return IndexMap(schedules)

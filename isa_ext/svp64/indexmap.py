@@ -30,6 +30,9 @@ from ..errors import Trap
 IN_SLOTS = ("in1", "in2", "in3")
 OUT_SLOTS = ("out", "out2")
 SLOTS = IN_SLOTS + OUT_SLOTS
+#: not a register operand's slot: the memory offsets of a load under profile
+#: remap_ldst_offsets "isacaller" (svp64/remap_profile.py), a source-side slot
+LOAD_OFFSETS = "ld_offsets"
 
 
 def assign_slots(ops, row, ports=None):
@@ -75,7 +78,7 @@ class IndexMap:
 
     def __init__(self, schedules=None):
         schedules = dict(schedules or {})
-        bad = set(schedules) - set(SLOTS)
+        bad = set(schedules) - set(SLOTS) - {LOAD_OFFSETS}
         if bad:
             raise ValueError(f"unknown index-mapping slot(s) {sorted(bad)}; slots are {SLOTS}")
         self.schedules = schedules
@@ -100,6 +103,25 @@ class IndexMap:
 IDENTITY = IndexMap()
 
 
+class StepTables(dict):
+    """{slot: element index per step} whose ``cross`` slots are looked up at
+    the other side's step (profile ``remap_step_side`` "shape": ISACaller
+    steps SVSHAPE3 by dststep and SVSHAPE0-2 by srcstep, whichever operand
+    uses them)."""
+
+    def __init__(self, tables, cross):
+        super().__init__(tables)
+        self.cross = frozenset(cross)
+
+
+def slot_index(tables, slot, ks, kd):
+    """The element ``slot``'s table gives at step (ks, kd): a source slot's
+    at ``ks``, a destination slot's at ``kd`` (:class:`StepTables`: the other
+    way round for its ``cross`` slots)."""
+    out = (slot in OUT_SLOTS) != (slot in getattr(tables, "cross", ()))
+    return tables[slot][kd if out else ks]
+
+
 def element_index(op, ks, kd, tables, write):
     """The element operand ``op`` uses at step (ks, kd): its slot's schedule
     when mapped, else ``kd`` for a destination being written / ``ks`` for a
@@ -111,5 +133,7 @@ def element_index(op, ks, kd, tables, write):
     slot)."""
     src_slot, dst_slot = op.slot
     if write or not op.src:
-        return tables[dst_slot][kd] if tables and dst_slot in tables else kd + op.eoff
-    return tables[src_slot][ks] if tables and src_slot in tables else ks + op.eoff
+        return slot_index(tables, dst_slot, ks, kd) if tables and dst_slot in tables \
+            else kd + op.eoff
+    return slot_index(tables, src_slot, ks, kd) if tables and src_slot in tables \
+        else ks + op.eoff

@@ -21,7 +21,7 @@ from .elements import M64, read_elem, signed as _signed
 from .extra import parse_slots, etype, slot_spec, EXTENDERS
 from . import satexact
 from . import regfile_end
-from .indexmap import assign_slots, element_index
+from .indexmap import LOAD_OFFSETS, assign_slots, element_index, slot_index
 
 _SIGNED = None
 
@@ -204,6 +204,7 @@ class LdSt:
         self.sea = bool(r.lfsea) and dop is None
         self.lf = bool(r.lfsea) and dop is not None
         self.mw = r.ew if self.store else r.ews
+        self.isacaller_offsets = isa.profile.remap_ldst_offsets == "isacaller"
         self.index_op = b
         self.addr_op = a
         self.ops = ops
@@ -221,6 +222,10 @@ class LdSt:
         register's source slot (RA: in1) when mapped."""
         if not mapped or self.mode not in ("unit", "els", "xels"):
             return None
+        if self.isacaller_offsets:
+            # profile remap_ldst_offsets: a load's follow SVSHAPE[mi0] (the
+            # executor's LOAD_OFFSETS table), a store's are never remapped
+            return None if self.store else LOAD_OFFSETS
         if "out2" in mapped and not any(o.slot[1] == "out2" for o in self.ops):
             return "out2"
         a = self.addr_op
@@ -237,7 +242,8 @@ class LdSt:
         k = kd if self.store else ks
         slot = self.offset_slot(tables)
         if slot is not None:
-            k = tables[slot][k]
+            # (ISACaller's load offsets step as SVSHAPE[mi0] does: slot_index)
+            k = slot_index(tables, slot, ks, kd) if slot == LOAD_OFFSETS else tables[slot][k]
         mode = self.mode
         if mode == "unit":
             def off(n):
