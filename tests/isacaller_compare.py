@@ -36,3 +36,17 @@ def assert_same_registers(lines, res, t, fpr=False, cr=True):
         assert list(res.fpr[:128]) == t["fpr"][:128], lines
     if cr:
         assert res.state.crval == t["cr"], lines
+
+
+def live_differences(isa, root, cases):
+    """Run :class:`isa_ext.diffcheck.isacaller.Case` s on both simulators (one
+    ISACaller batch); "lines: differences" for each that differs, an ISACaller
+    crash included (so an empty list means every case agreed)."""
+    from isa_ext.diffcheck import isacaller as D
+    theirs = D.run_isacaller(root, cases)
+    bad = []
+    for case, t in zip(cases, theirs):
+        diffs = D.compare(D.run_isa_ext(isa, case), t)
+        if diffs:
+            bad.append(f"{case.lines}: {diffs[:4]}")
+    return bad

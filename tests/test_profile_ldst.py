@@ -17,6 +17,7 @@ from isa_ext.isa import ISA
 from isa_ext.profile import PROFILES
 from isa_ext.sim import Simulator
 from isa_ext.svp64 import svstate as SV
+from isacaller_compare import live_differences
 
 M64 = (1 << 64) - 1
 BASE = ldst_place.REGION_BASE  # 0x10000
@@ -224,11 +225,5 @@ def test_ldst_switches_agree_with_isacaller_under_the_profile(isacaller, isas):
             gpr[r] = v
         words = assemble("\n".join(lines) + "\n", isa=isa).words
         cases.append(D.Case(k, lines, words, gpr, [0] * D.NFPR, 0, mem=region()))
-    theirs = D.run_isacaller(isacaller.root, cases)
-    bad = []
-    for case, t in zip(cases, theirs):
-        assert "error" not in t, (case.lines, t)
-        diffs = D.compare(D.run_isa_ext(isa, case), t)
-        if diffs:
-            bad.append(f"{case.lines}: {diffs[:4]}")
+    bad = live_differences(isa, isacaller.root, cases)
     assert not bad, "\n".join(bad)

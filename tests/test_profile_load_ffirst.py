@@ -20,6 +20,7 @@ from isa_ext.isa import ISA
 from isa_ext.profile import PROFILES
 from isa_ext.sim import Simulator
 from isa_ext.svp64 import svstate as SV
+from isacaller_compare import live_differences
 
 M64 = (1 << 64) - 1
 BASE = 0x10000  # the live differential's data region (ldst_place.REGION_BASE)
@@ -170,12 +171,7 @@ def test_load_fail_first_programs_agree_with_isacaller(isacaller, isas):
         words = assemble("\n".join(lines) + "\n", isa=isa).words
         region = list(mem) + [0] * (16 - len(mem))
         cases.append(D.Case(k, lines, words, regs, [0] * D.NFPR, CR, mem=region))
-    theirs = D.run_isacaller(isacaller.root, cases)
-    bad = []
-    for case, t in zip(cases, theirs):
-        diffs = D.compare(D.run_isa_ext(isa, case), t)
-        if diffs:
-            bad.append(f"{case.lines}: {diffs[:4]}")
+    bad = live_differences(isa, isacaller.root, cases)
     assert not bad, "\n".join(bad)
 
 
