@@ -588,3 +588,27 @@ def test_bigint_vector_maddedu_with_extra_bit_8_clear_runs(svisa):
             {16: 1 << 63, 17: 3, 3: 4, 4: 1})
     assert r.stop == "end", r.trap
     assert (r.gpr[16], r.gpr[17], r.gpr[4]) == (1, 14, 0)
+
+
+@pytest.mark.xfail(strict=True, reason="known wrong answer (README 'Known limits'): a "
+                   "fail-first element that fails keeps the CA its page wrote")
+def test_failing_fail_first_element_leaves_ca_alone():
+    # sv.sraw./ff=lt *8, *16, *24, VL=2, r16 = r24 = -1, XER = 0: element 0
+    # shifts -1 right by RB[58:63] = 63 (> 31: every bit the sign), so RA =
+    # -1, CA = CA32 = 1 (a negative value with 1-bits shifted out), CR0 = LT;
+    # /ff=lt fails on LT, VLi=0: VL = 0 and the element's operations are
+    # discarded (normal.mdwn "discards all element operations at and above
+    # the current one"): r8 and XER untouched, only CR0 written
+    from isa_ext.isa import ISA
+    from isa_ext.sim import Simulator
+    from isa_ext.svp64 import svstate as SV
+    sim = Simulator(isa=ISA(extensions=["base", "svp64"]))
+    sim.load_asm("setvl 0,0,2,0,1,1\nsv.sraw./ff=lt *8, *16, *24\n")
+    st = sim.state
+    st.gpr[8] = 0x55
+    st.gpr[16] = st.gpr[24] = (1 << 64) - 1
+    assert sim.run(max_steps=10).stop == "end"
+    assert SV.get(st.svstate, "vl") == 0
+    assert st.gpr[8] == 0x55
+    assert st.cr[0] & 0b1000
+    assert st.xer == 0
