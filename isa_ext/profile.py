@@ -122,6 +122,15 @@ class Profile:
     #: each element is "discarded" (normal.mdwn: "stores CRs but not the
     #: result") or "stored" as well (ISACaller)
     rc1_results: str = "discarded"
+    #: rows whose fail-first element keeps the XER (CA CA32 OV OV32 SO) its
+    #: page wrote when the element's results are discarded (a failing
+    #: element with VLi=0, an RC1 element); None: no row (normal.mdwn: the
+    #: failing element's operations are discarded, RC1 stores no results,
+    #: so XER and FPSCR are restored with the registers).  ISACaller: every
+    #: row but those whose page returns CA as an output (sraw srawi srad
+    #: sradi), which do_outregs skips on a fail-first hit; handle_carry_
+    #: writes the others' carry before the test
+    ffirst_kept_xer_rows: str = None
     #: data-dependent fail-first truncates VL at the failing "destination"
     #: element (normal.mdwn: "the new VL comprises a contiguous vector of
     #: results", plus one with VLi) or at the "source" step (ISACaller's
@@ -236,6 +245,7 @@ PROFILES = {
         scalar_dest="isacaller", vector_ra0="zero",
         reverse_gear_mask="step", mask_read="every element",
         rc1_results="stored", msr="register", elwidth_xlen=True,
+        ffirst_kept_xer_rows=r"(?!sra[wd]i?\.?$)",
         rc_ffirst_vli="ignored", cr_field_steps="start",
         cr_field_subvl="step", cr_field_zeroing="none",
         crop_rows=r"(cmp|cr)|(mfcr|mfocrf|mtcrf|mtocrf)$", reverse_subvl="reversed",

@@ -1725,3 +1725,45 @@ def test_cntlzw_at_64_bits_under_the_profile(isas, rs, zeros):
     # kills profiles/openpower_isa/fixedlogical.mdwn cntlzw "RA <- n - XLEN/2" -> "+"
     for name in ("openpower-isa", "spec"):
         assert run(isas[name], ["cntlzw 3,4"], {4: rs}).gpr[3] == zeros, name
+
+
+# -- ffirst_kept_xer_rows: the XER of a discarded fail-first element ---------------------
+
+# (line, gpr, {profile: XER}); VL=2, XER = 0 at the start; CA CA32 = 0x20040000
+FFIRST_XER = [
+    # sraw of -1 by RB[58:63] = 63: RA = -1, CA = 1, CR0 LT; /ff=lt fails at
+    # element 0 (VL = 0): its CA discarded in both (ISACaller: the sra pages
+    # return CA, which do_outregs skips on the hit)
+    ("sv.sraw./ff=lt *8, *16, *24", {16: -1, 17: -1, 24: -1, 25: -1},
+     {"spec": 0, "openpower-isa": 0}),
+    # addc of -1 + 1: 0 with CA = 1, CR0 EQ; /ff=eq fails at element 0: the
+    # spec discards its CA, ISACaller's handle_carry_ wrote it before the test
+    ("sv.addc./ff=eq *8, *16, *24", {16: -1, 17: -1, 24: 1, 25: 1},
+     {"spec": 0, "openpower-isa": 0x20040000}),
+    # RC1 (EQ tested, inv 0): 2 + -1 = 1 and -1 + 2 = 1, each CA = 1, GT, no
+    # failure; RC1 stores no results (spec: CA back to 0), ISACaller stores
+    # them (rc1_results) and the last CA with them
+    ("sv.addc/ff=RC1 *8, *16, *24", {16: 2, 17: -1, 24: -1, 25: 2},
+     {"spec": 0, "openpower-isa": 0x20040000}),
+]
+
+
+@pytest.mark.parametrize("line, gpr, want", FFIRST_XER)
+def test_discarded_fail_first_element_xer(isas, line, gpr, want):
+    for name, xer in want.items():
+        res = run(isas[name], ["setvl 0,0,2,0,1,1", line], gpr)
+        assert res.state.xer == xer, name
+
+
+def test_discarded_fail_first_element_xer_agrees_with_isacaller(isacaller, isas):
+    isa = isas["openpower-isa"]
+    cases = []
+    for k, (line, regs, _want) in enumerate(FFIRST_XER):
+        lines = ["setvl 0,0,2,0,1,1", line]
+        gpr = [0] * D.NGPR
+        for r, v in regs.items():
+            gpr[r] = v & M64
+        cases.append(D.Case(k, lines, assemble("\n".join(lines) + "\n", isa=isa).words,
+                            gpr, [0] * D.NFPR, 0))
+    bad = live_differences(isa, isacaller.root, cases)
+    assert not bad, "\n".join(bad)

@@ -211,15 +211,6 @@ _PROFILE_LEFT_OUT = "|".join((
     # here and in the spec); an ISACaller bug (docs/compat.md).  (/vli: Rc=1
     # fail-first zeroing, ffirst_vli_zz)
     r"^sv\.\S*(?=\S*/sw=)(?=\S*/(sz|vli)\b)/",
-    # fail-first on sraw srawi srad sradi: the failing element's CA and
-    # CA32 differ.  Rc=1: they stand in isa_ext, ISACaller withholds them
-    # (its sra pages return CA as an output, which do_outregs skips on a
-    # fail-first hit; addc & co, whose carry handle_carry_ writes first,
-    # agree): `sv.sraw./ff=lt *8, *16, *24`, VL=2, r16 = r24 = -1, XER = 0:
-    # XER 0x20040000 here, 0 there.  Rc=0 (RC1): the other way round,
-    # `sv.sraw/ff=RC1/w=16 *22, 59, 1` (VL=4) leaves CA set on ISACaller
-    # only (both run 2026-11-24); untriaged, docs/compat.md
-    r"^sv\.sra[wd]i?\.?(/\S*)?/ff=",
     # rldcl/rldcr only at XLEN < 64 (/w=, or both /sw= and /dw=): at 64
     # ISACaller rotates by (RB)[59:63], not (RB)[58:63] (docs/compat.md)
     r"^sv\.rldc[lr]\.?(?!\S*/w=)(?!(?=\S*/sw=)\S*/dw=)[/ ]"))

@@ -430,7 +430,7 @@ class SVInsn:
                     and not rec.ffirst_group_kept:
                 # fail-first over sub-vectors: a failing sub-element discards its
                 # group, and a store group's earlier memory writes too
-                s.sv_group = (CIA, (list(s.gpr), list(s.fpr)),
+                s.sv_group = (CIA, _snapshot(s),
                               _MemJournal(s.mem) if rec.ldst is not None and rec.ldst.store
                               else None)
             try:
@@ -595,8 +595,7 @@ class SVInsn:
                 if group is not None:
                     # the group is discarded: its earlier sub-elements' stores
                     # and RA updates are taken back (CR fields kept)
-                    s.gpr[:] = group[1][0]
-                    s.fpr[:] = group[1][1]
+                    _restore(s, group[1], rec.ffirst_xer_kept)
                     group[2].undo()
                 if emit is not None:
                     self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False,
@@ -608,7 +607,7 @@ class SVInsn:
         if rc1 or (rec.ffcr is not None and not r.vli and alone):
             # RC1: the result is never stored; otherwise the failing element's
             # register results are discarded (CR kept)
-            snap = (list(s.gpr), list(s.fpr))
+            snap = _snapshot(s)
         mem = None
         group = _open_group(s, CIA) if stcr is not None and r.subvl > 1 else None
         journal = group[2] if group is not None else None
@@ -677,8 +676,7 @@ class SVInsn:
                 if r.rc1:
                     s.cr[crf] = crval
                     if not rec.rc1_stores:
-                        s.gpr[:] = snap[0]
-                        s.fpr[:] = snap[1]
+                        _restore(s, snap, rec.ffirst_xer_kept)
             elif kind == "bit":
                 # a CR-bit result: the bit just written is the test (8 >> 3
                 # puts it where cr_sel 3 reads it)
@@ -695,8 +693,7 @@ class SVInsn:
                     group = _open_group(s, CIA) if r.subvl > 1 else None
                     back = snap if alone else (group[1] if group else None)
                     if back:
-                        s.gpr[:] = back[0]
-                        s.fpr[:] = back[1]
+                        _restore(s, back, rec.ffirst_xer_kept)
                 return (srcstep if rec.ffirst_vl_at_source else dststep) + (1 if r.vli else 0)
         return None
 
@@ -1005,6 +1002,22 @@ class SVInsn:
                 bit = (o.base + 4 * k) & 511
                 out[o.field] = (s.cr[bit >> 2] >> (3 - (bit & 3))) & 1
         return out
+
+
+def _snapshot(s):
+    """What a discarded fail-first element (or sub-vector group) takes back:
+    the register files, XER and FPSCR."""
+    return list(s.gpr), list(s.fpr), s.xer, s.fpscr
+
+
+def _restore(s, snap, xer_kept=False):
+    """Take back a :func:`_snapshot`; ``xer_kept``: the XER as the page left
+    it (profile ffirst_kept_xer_rows)."""
+    s.gpr[:] = snap[0]
+    s.fpr[:] = snap[1]
+    if not xer_kept:
+        s.xer = snap[2]
+    s.fpscr = snap[3]
 
 
 def _open_group(s, CIA):

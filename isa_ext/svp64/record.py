@@ -444,6 +444,10 @@ class SVRecord:
         # normal-mode RC1 fail-first: the result is discarded (spec) or stored
         # as well (ISACaller)
         self.rc1_stores = isa.profile.rc1_results == "stored"
+        # a discarded fail-first element's XER and FPSCR taken back with its
+        # registers (spec), or the XER kept (profile ffirst_kept_xer_rows)
+        kept = isa.profile.ffirst_kept_xer_rows
+        self.ffirst_xer_kept = bool(kept and re.match(kept, row.mnemonic))
         # (stores keep the spec's reading under every profile: ISACaller's
         # store fail-first raises or tests the updated RA, docs/compat.md)
         store = self.kind == "ldst" and "MEM" in row.outs
