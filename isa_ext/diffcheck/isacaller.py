@@ -190,7 +190,7 @@ _LDST_LEFT_OUT = "|".join((
     # source step (ffirst_vl_step), a failing sub-element's group kept
     # (ffirst_subvl_group), the CR at the operation width (rc_width)
     r"^sv\.l\S*/ff=\S* [^,]+,[^*]*$"))
-# Left out of the profile scope, each still to be triaged (docs/compat.md
+# Left out of the profile scope, each an ISACaller bug or crash (docs/compat.md
 # "Live differential"): element widths on the rows decoder/svp64/xlen_rows.txt
 # names without a field condition (most trap on element widths; maddedu
 # maddedus divmod2du, which agree with ISACaller at XLEN, are tested live in
