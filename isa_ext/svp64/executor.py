@@ -38,7 +38,7 @@ from ..machine import MemoryView
 from . import remap
 from . import svstate as SV
 from .elements import M64, read_elem, write_elem
-from .indexmap import IDENTITY, IndexMap, element_index, slot_index
+from .indexmap import HOOK_SLOT, IDENTITY, IndexMap, element_index, slot_index
 from .predication import mask as pred_mask, zeroing, ALL
 from .record import SVRecord
 from . import satexact
@@ -49,8 +49,6 @@ from .steps import settle_mid_element, LoopContext, settle, step_on, reverse_mas
 # horizontal-first fast runs of one record before its specialised loop is built
 # (building costs milliseconds: an instruction run a few times does without)
 TEMPLATE_AFTER = 8
-# remap.SLOTS names the RT slot out1; the index-mapping hook calls it out
-_HOOK_SLOT = {"in1": "in1", "in2": "in2", "in3": "in3", "out1": "out", "out2": "out2"}
 
 
 class ElementInterrupt(Trap):
@@ -1119,7 +1117,7 @@ def remap_index_map(s, sv, load_offsets=None):
     follow (profile remap_ldst_offsets, slot indexmap.LOAD_OFFSETS), or None."""
     shapes = (s.svshape0, s.svshape1, s.svshape2, s.svshape3)
     reader = remap.register_reader(s.gpr)
-    schedules = {_HOOK_SLOT[slot]: _Schedule(value, reader)
+    schedules = {HOOK_SLOT[slot]: _Schedule(value, reader)
                  for slot, value in remap.operand_shapes(sv, shapes).items() if value}
     if load_offsets:
         schedules[remap_profile.LOAD_OFFSETS] = _Schedule(load_offsets, reader)

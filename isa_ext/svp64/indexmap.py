@@ -30,6 +30,9 @@ from ..errors import Trap
 IN_SLOTS = ("in1", "in2", "in3")
 OUT_SLOTS = ("out", "out2")
 SLOTS = IN_SLOTS + OUT_SLOTS
+#: remap.SLOTS' operand names (svremap's mi0..mo1 targets) as slots here
+#: (remap.py calls RT's slot out1)
+HOOK_SLOT = {"in1": "in1", "in2": "in2", "in3": "in3", "out1": "out", "out2": "out2"}
 #: not a register operand's slot: the memory offsets of a load under profile
 #: remap_ldst_offsets "isacaller" (svp64/remap_profile.py), a source-side slot
 LOAD_OFFSETS = "ld_offsets"

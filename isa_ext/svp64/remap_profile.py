@@ -15,10 +15,7 @@ docs/compat.md (Profiles) gives the spec text and ISACaller's code for each.
 from ..errors import Trap
 from . import remap
 from . import svstate as SV
-from .indexmap import LOAD_OFFSETS, StepTables
-
-# the hook's slot names of remap.SLOTS (which calls RT's slot out1)
-_HOOK = {"in1": "in1", "in2": "in2", "in3": "in3", "out1": "out", "out2": "out2"}
+from .indexmap import HOOK_SLOT, LOAD_OFFSETS, StepTables
 
 
 def for_profile(tables, profile, svstate, n, rg):
@@ -60,7 +57,7 @@ def step_tables(tables, svstate):
     fields = dict(remap.SLOTS)
     fields[LOAD_OFFSETS] = "mi0"
     for slot, field in fields.items():
-        hook = _HOOK.get(slot, slot)
+        hook = HOOK_SLOT.get(slot, slot)
         if hook in tables and (SV.get(svstate, field) == 3) != field.startswith("mo"):
             cross.add(hook)
     return StepTables(tables, cross)
