@@ -550,10 +550,7 @@ class SVInsn:
                 # writes stand; its register results are zeroed below and
                 # its CR writes (Rc=1) taken back
                 cr = list(s.cr)
-                if szero and rec.zero_other_sources:
-                    self._zeroed_call(s, CIA, list(args), crf, ks, kd, szero, tables, crk)
-                else:
-                    self._call(s, CIA, list(args), crf, ks, kd, szero, tables)
+                self._run_page(s, CIA, list(args), crf, ks, kd, szero, tables, crk)
                 s.cr[:] = cr
                 reads.update((o.field, args[o.pos]) for o in rec.ops if o.src)
             for o in rec.dstops:
@@ -616,10 +613,7 @@ class SVInsn:
                 view = s.mem = ld.view(s, s.mem, ks, kd, r.ews, tables,
                                        szero and rec.ldst_zero_regs)
         try:
-            if szero and rec.zero_other_sources:
-                self._zeroed_call(s, CIA, args, crf, ks, kd, szero, tables, crk)
-            else:
-                self._call(s, CIA, args, crf, ks, kd, szero, tables)
+            self._run_page(s, CIA, args, crf, ks, kd, szero, tables, crk)
         finally:
             if mem is not None:
                 s.mem = mem
@@ -705,10 +699,7 @@ class SVInsn:
         mem = s.mem
         s.mem = rec.ldst.view(s, mem, ks, kd, rec.rm.ews, tables, szero)
         try:
-            if szero and rec.zero_other_sources:
-                self._zeroed_call(s, CIA, args, crf, ks, kd, szero, tables)
-            else:
-                self._call(s, CIA, args, crf, ks, kd, szero, tables)
+            self._run_page(s, CIA, args, crf, ks, kd, szero, tables)
         finally:
             s.mem = mem
         for o in rec.dstops:
@@ -717,6 +708,15 @@ class SVInsn:
                     else rec.rm.ew
                 write_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
                            element_index(o, ks, kd, tables, True) if o.vec else 0, width, 0)
+
+    def _run_page(self, s, CIA, args, crf, ks, kd, szero, tables, crk=None):
+        """Run the page for one enabled (or profile-run zeroed) element: on
+        zeroed copies of its FPR and CR sources when it is source-zeroed and
+        has such sources (:meth:`_zeroed_call`), else :meth:`_call`."""
+        if szero and self.rec.zero_other_sources:
+            self._zeroed_call(s, CIA, args, crf, ks, kd, szero, tables, crk)
+        else:
+            self._call(s, CIA, args, crf, ks, kd, szero, tables)
 
     def _call(self, s, CIA, args, crf, ks, kd, szero, tables):
         """Run the page for one element on the path its operands need (every
