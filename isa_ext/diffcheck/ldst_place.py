@@ -66,7 +66,7 @@ class Line:
         self.mods = [x for x in m["mods"].split("/") if x]
         self.ops = m["ops"].split(", ")
         self.width = access_width(self.mnemonic)
-        self.subvl = next((int(x[3]) for x in self.mods if re.fullmatch(r"vec[234]", x)), 1)
+        self.subvl = _subvl(self.mods)
         self.els = "els" in self.mods
         self.pi = "pi" in self.mods
         widths = dict(x.split("=") for x in self.mods if re.fullmatch(r"[sd]?w=\d+", x))
@@ -117,10 +117,14 @@ class Line:
             if field in ("RA", "RB") or isa.forms.regclass.get(field.rstrip("p")) != "gpr":
                 continue
             pair = 2 if field.endswith("p") else 1
-            data = {r for x in self._span(field, n * pair) for r in (x,)}
-            if data & addr:
+            if self._span(field, n * pair) & addr:
                 return False
         return True
+
+
+def _subvl(mods):
+    """SUBVL of a line's modifiers (``vec2`` ... ``vec4``; 1 without)."""
+    return next((int(x[3]) for x in mods if re.fullmatch(r"vec[234]", x)), 1)
 
 
 def _reg(text):
@@ -149,8 +153,7 @@ def gpr_footprint(isa, text, vl, rows_by_name):
     if not m or m["mnemonic"] not in rows_by_name:
         return set()
     row = rows_by_name[m["mnemonic"]]
-    mods = [x for x in m["mods"].split("/") if x]
-    subvl = next((int(x[3]) for x in mods if re.fullmatch(r"vec[234]", x)), 1)
+    subvl = _subvl(m["mods"].split("/"))
     regs, _ = _registers(isa, row, m["ops"].split(", "))
     out = set()
     for field, (num, vector) in regs.items():
