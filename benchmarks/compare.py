@@ -82,7 +82,7 @@ def scalar_source(n):
 
 def sv_words(lines):
     """isa_ext's assembler for SVP64 lines (proven against libre-soc's SVP64Asm by
-    tests/test_libresoc_asm.py): ``.long`` lines for GNU as."""
+    tests/svp64/test_libresoc_asm.py): ``.long`` lines for GNU as."""
     from isa_ext.asm import assemble
     from isa_ext.isa import ISA
     data = assemble("\n".join(lines), isa=ISA(extensions=["base", "svp64"]),

@@ -8,13 +8,21 @@ import contextvars
 import os
 import shutil
 import subprocess
+import sys
 from collections import Counter
 
 import pytest
 
 pytest_plugins = ["isa_ext.pytest_plugin", "pytester"]  # --isa-coverage; pytester: self-tests
 
-SHARED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "..", "shared")
+# tests live in folders by area below TESTS_DIR; data, C sources and helper modules stay here
+TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(TESTS_DIR)          # the checkout
+SHARED = os.path.join(ROOT, "..", "shared")
+# some test modules reuse another area's helpers (`from test_svp64_one_behaviour import
+# all_modes`): every area folder is importable by plain module name, as the flat folder was
+sys.path.extend(d for d, _, files in sorted(os.walk(TESTS_DIR))
+                if d != TESTS_DIR and any(f.startswith("test_") for f in files) and d not in sys.path)
 
 
 # --- which oracles each test used --------------------------------------------------

@@ -1,5 +1,5 @@
 """Run single instructions on openpower-isa's ISACaller (run in its PyPy venv by
-tests/test_openpower_plugin_e2e.py; not a test module).
+tests/compat/test_openpower_plugin_e2e.py; not a test module).
 
 stdin: JSON list of cases {"words": [int, ...] (one instruction: a word, or an
 SVP64 prefix and its suffix), "gpr": [ints], "fpr": [ints] (r0 up, at most 128),

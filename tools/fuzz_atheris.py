@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Coverage-guided fuzzing of isa_ext with atheris (where it installs:
 ``pip install atheris``), for long campaigns by hand; CI runs the seeded
-hypothesis suite in tests/test_fuzz.py instead.
+hypothesis suite in tests/core/test_fuzz.py instead.
 
     python tools/fuzz_atheris.py asm  [atheris/libFuzzer options, e.g. -runs=1000000]
     python tools/fuzz_atheris.py exec [...]
     python tools/fuzz_atheris.py disasm [...]
 
-Targets, with the same properties as tests/test_fuzz.py:
+Targets, with the same properties as tests/core/test_fuzz.py:
   asm     the input bytes as assembly source (UTF-8 with replacement): a Program
           or AsmError, nothing else
   exec    the input as instruction words at 0x10000, run 50 steps: a RunResult

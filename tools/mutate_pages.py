@@ -24,7 +24,7 @@ Used as a library by tools/mutation.py; on its own it lists the mutants of a pag
 or applies one mutant, runs the given tests and restores the page:
 
   python tools/mutate_pages.py list pseudocode/svp64/simplev.mdwn
-  python tools/mutate_pages.py run pseudocode/svp64/simplev.mdwn 17 -- tests/test_svp64_pages.py
+  python tools/mutate_pages.py run pseudocode/svp64/simplev.mdwn 17 -- tests/svp64/test_svp64_pages.py
 """
 import argparse
 import os

@@ -182,7 +182,7 @@ class Worker:
                 if rc and "[compile]" in out:
                     return Result(mutant.area, mutant.describe(), "invalid",
                                   time.monotonic() - t0, out.splitlines()[0])
-                if rc:   # tests/test_check_spec.py fails on any other problem
+                if rc:   # tests/tools/test_check_spec.py fails on any other problem
                     return Result(mutant.area, mutant.describe(), "killed",
                                   time.monotonic() - t0, "check-spec: " + out.splitlines()[0])
             else:

@@ -10,7 +10,7 @@ process takes a whole batch, with one decoder and one simulation for all cases
 (building them takes seconds; a case then takes about 0.1 s).
 
 Both run the same words (isa_ext's assembler, proven byte-exact with libre-soc's
-by ``tests/test_libresoc_asm.py``), so a mismatch is a difference in semantics.
+by ``tests/svp64/test_libresoc_asm.py``), so a mismatch is a difference in semantics.
 """
 from concurrent.futures import ThreadPoolExecutor
 import json
@@ -194,7 +194,7 @@ _LDST_LEFT_OUT = "|".join((
 # "Live differential"): element widths on the rows decoder/svp64/xlen_rows.txt
 # names without a field condition (most trap on element widths; maddedu
 # maddedus divmod2du, which agree with ISACaller at XLEN, are tested live in
-# tests/test_svp64_xlen_rows.py), but for those the profile's overlay runs
+# tests/svp64/test_svp64_xlen_rows.py), but for those the profile's overlay runs
 # in XLEN (elwidth_xlen: pseudocode/profiles/openpower_isa/, measured live
 # 2026-11-24); brh brw brd only at an operation width below 64 (isa_ext
 # traps, ISACaller raises AssertionError: their pages index a 64-bit RS)
@@ -476,7 +476,7 @@ _SHAPE_MODES = (0, 1, 3, 4, 5, 6, 7, 11, 12, 13, 14, 15)
 
 # rows with a CR-field or CR-bit operand, which has no REMAP port
 # (decoder/svp64/remap_ports.txt): isa_ext traps "not implemented" on a
-# vector one under REMAP (tests/test_svp64_remap_guard.py; `sv.isel/ff=~RC1/
+# vector one under REMAP (tests/svp64/test_svp64_remap_guard.py; `sv.isel/ff=~RC1/
 # m=so *54, 0, 45, *0`, BC a vector), so their cases use setvl
 _NO_PORT = re.compile(r"^sv\.(cmp\w*|cr[a-z]+|mcrf|setb|setn?bcr?|isel)\b")
 

@@ -98,7 +98,7 @@ class Line:
             return False
         # a memory-side element width (ELWIDTH_SRC of a load, ELWIDTH of a
         # store) narrower than the access is UNDEFINED (ldst.mdwn): isa_ext
-        # traps (tests/test_svp64_ldst.py), nothing to compare
+        # traps (tests/svp64/test_svp64_ldst.py), nothing to compare
         memory_width = self.dw if self.store else self.sw
         if memory_width < 64 and memory_width < 8 * self.width:
             return False

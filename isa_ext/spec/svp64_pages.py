@@ -4,7 +4,7 @@ mode, EXTRA2/EXTRA3, SVSTATE, SVSHAPE and REMAP.
 Every layout and table here is read from the code that implements it
 (``svp64/rm.py``, ``svp64/extra.py``, ``svp64/svstate.py``,
 ``svp64/remap.py``), and ``MODES`` is checked against ``rm.decode_mode`` by
-tests/test_spec_svp64_pages.py, so the pages say what the simulator does.
+tests/tools/test_spec_svp64_pages.py, so the pages say what the simulator does.
 """
 import html
 
