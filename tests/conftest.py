@@ -58,6 +58,50 @@ class _OracleCounter:
                 self.counts.update(value)
 
 
+def pytest_addoption(parser):
+    parser.addoption("--slow", action="store_true",
+                     help="also run the tests marked slow (long campaigns; CI runs them all)")
+
+
+def _quick_run(config):
+    """The default run (no paths, no -m, no --slow) leaves the slow campaigns out, so
+    the README's command stays quick; naming files or ISA_EXT_SLOW=1 runs them too."""
+    source = getattr(config, "args_source", None)
+    return not (config.getoption("--slow") or os.environ.get("ISA_EXT_SLOW") == "1"
+                or config.option.markexpr
+                or source is None or source != pytest.Config.ArgsSource.TESTPATHS)
+
+
+SLOW_LIST = os.path.join(TESTS_DIR, "slow_tests.txt")
+
+
+def _listed_slow():
+    if not os.path.exists(SLOW_LIST):   # a copy of this conftest elsewhere (pytester)
+        return set()
+    with open(SLOW_LIST, encoding="utf-8") as f:
+        return {line.strip() for line in f if line.strip() and not line.startswith("#")}
+
+
+def pytest_collection_modifyitems(config, items):
+    listed = _listed_slow()
+    seen = set()
+    for item in items:
+        name = item.nodeid.split("[", 1)[0]
+        if name in listed:
+            item.add_marker(pytest.mark.slow)
+            seen.add(name)
+    if getattr(config, "args_source", None) == pytest.Config.ArgsSource.TESTPATHS \
+            and not config.option.keyword and listed - seen:
+        raise pytest.UsageError(f"{SLOW_LIST} names tests that do not exist: "
+                                + ", ".join(sorted(listed - seen)))
+    if not _quick_run(config):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+
+
 def pytest_configure(config):
     config.stash[_FIXTURE_ORACLES] = {}
     config.stash[_PASSED_BY_ORACLE] = Counter()
@@ -113,6 +157,9 @@ def pytest_terminal_summary(terminalreporter, config):
     terminalreporter.write_sep("-", "passed tests per oracle")
     for name in sorted(set(counts) | set(ORACLE_FIXTURES.values())):
         terminalreporter.write_line(f"{counts[name]:6d}  {name}")
+    if _quick_run(config):
+        terminalreporter.write_line("quick run: tests marked slow were left out "
+                                    "(--slow or ISA_EXT_SLOW=1 runs them; CI does)")
 
 
 # --- oracle helpers ----------------------------------------------------------------
