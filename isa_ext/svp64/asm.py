@@ -430,7 +430,7 @@ def _modifiers(r, cat, kind, d, row, forms):
             mods.append(f"dw={r.ew}")
         if r.ews != 64:
             mods.append(f"sw={r.ews}")
-    rc = d.fields.get("Rc", 0) or any(
+    rc = row.records_cr(d.fields) or any(
         forms.regclass.get(o) in ("crf", "crb") for o in row.outs if o not in ("CR0", "CR1"))
     mods += _mode_text(r, kind, rc,
                        not any(op.base for op in row.operands))
