@@ -250,6 +250,12 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
         rm, smask = branch_modifiers(mods, error), 0
     else:
         rm, smask = parse_modifiers(mods, cat, kind)
+        if kind == "normal" and row.records_cr(flags) and any(
+                m.strip().lower().replace(" ", "") in ("ff=rc1", "ff=~rc1") for m in mods):
+            # MODE's RC1 row is the Rc=0 table's: with Rc=1 its bits mean a
+            # CR-bit test (ff=gt, ...), a different program
+            raise SVAsmError(f"/ff=RC1 is fail-first for Rc=0 instructions: {base} records "
+                             "its CR (Rc=1), test a CR bit instead (/ff=eq, /ff=lt, ...)")
     ops = [o for o in operands if o.strip()] if not (len(operands) == 1 and not operands[0].strip()) else []
     if not row.required_operands <= len(ops) <= len(row.operands):
         counts = (str(len(row.operands)) if row.required_operands == len(row.operands)

@@ -11,6 +11,7 @@ Book I 3.3.9 records CR0 for andi./andis./addic. always; libre-soc's decoder
 import pytest
 
 from isa_ext.asm import assemble
+from isa_ext.disasm import Disassembler
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 
@@ -122,3 +123,21 @@ def test_rc_always_rows_take_the_rc1_modes(mode, imm_row, reg_row, imm):
     assert a.gpr == b.gpr
     assert a.cr == b.cr
     assert (a.xer, a.svstate) == (b.xer, b.svstate)
+
+
+@pytest.mark.parametrize("line", ["sv.andi./ff=RC1 *8, *12, 5", "sv.and./ff=~RC1 *8, *12, 3",
+                                  "sv.addic./ff=RC1/zz *8, *12, 5"])
+def test_rc1_fail_first_is_refused_on_rc1_rows(line):
+    # normal.mdwn's MODE table: "VLi 1 inv zz RC1" is the Rc=0 row; with Rc=1
+    # the same bits are "VLi 1 inv CR-bit" (RC1 set reads as CR-bit bit 0:
+    # ff=RC1 would assemble ff=gt), so the assembler says so
+    from isa_ext.errors import AsmError
+    with pytest.raises(AsmError, match="ff=RC1 is fail-first for Rc=0 instructions"):
+        assemble(line + "\n", isa=ISA_ALL)
+
+
+def test_rc1_fail_first_stays_on_rc0_rows():
+    # and (Rc=0) keeps its RC1 spelling, and the disassembler prints it back
+    data = assemble("sv.and/ff=RC1 *8, *12, 3\n", isa=ISA_ALL).data
+    (_a, _w, text), = Disassembler(ISA_ALL).lines(data)
+    assert text.startswith("sv.and/ff=RC1 ")
