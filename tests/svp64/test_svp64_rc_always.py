@@ -72,6 +72,31 @@ def test_cr_field_vector_past_cr127_traps(name, trace):
     assert list(sim.state.gpr) == gpr and list(sim.state.cr) == cr
 
 
+# the CI fuzz's generator (tools/fuzz_campaign.py --pairs 200000 --seed 1, with
+# the fix reverted) found these three in 140,000 pairs: (prefix, suffix),
+# SVSTATE, strict.  VL*SUBVL CR fields from the slot's base pass CR127: VL is
+# SVSTATE bits 7:13 (0x22 = 34, 0x55 = 85, 0x28 = 40), SUBVL-1 is RM bits 8:9,
+# prefix bits 16:17 (0b11, 0b10, 0b11): 34*4 = 136, 85*3 = 255, 40*4 = 160.
+FUZZ_FOUND = [
+    ((0x057CF0D5, 0x760F4FB9), 0xFC88000000000000, True, "sv.andis.", 8, 136),
+    ((0x05DAAF37, 0x7408B988), 0xAB54000000000000, True, "sv.andis.", 4, 255),
+    ((0x077FE194, 0x732492CB), 0x76A0000000000000, False, "sv.andi.", 0, 160),
+]
+
+
+@pytest.mark.parametrize("words,svstate,strict,name,base,n", FUZZ_FOUND)
+def test_fuzz_found_words_trap(words, svstate, strict, name, base, n):
+    sim = Simulator(ISA_ALL, strict=strict)
+    sim.load_words(list(words))
+    sim.state.svstate = svstate
+    gpr, cr = fill(sim)
+    res = sim.run(max_steps=1)
+    assert res.stop == "trap" and res.trap.kind == "illegal", res.trap
+    assert res.trap.reason.startswith(f"{name}: CR result field vector CR{base} at cr{base} "
+                                      f"runs past cr127 ({n} elements")
+    assert list(sim.state.gpr) == gpr and list(sim.state.cr) == cr
+
+
 def run(lines, gpr, svstate_vl=None):
     sim = Simulator(ISA_ALL)
     sim.load_words(list(assemble("\n".join(lines) + "\n", isa=ISA_ALL).words))
