@@ -23,6 +23,7 @@ from isa_ext.diffcheck import isacaller as D
 from isa_ext.isa import ISA
 
 M64 = (1 << 64) - 1
+pytestmark = pytest.mark.slow  # each test starts ISACaller (about 25 s)
 
 
 @pytest.fixture(scope="module")
