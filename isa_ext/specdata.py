@@ -40,9 +40,10 @@ class SpecSource:
 
     def where(self, tree, *parts):
         """How messages name a file: relative to the current directory when it
-        is a plain file, else by its place in the source layout."""
+        is a plain file of a project, else (the copy inside an installed
+        package, a zip) by its place in the source layout, ``decoder/...``."""
         node = self._node(tree, parts)
-        if isinstance(node, Path):
+        if isinstance(node, Path) and self.project_dir is not None:
             try:
                 return os.path.relpath(node)
             except ValueError:  # another drive (Windows)

@@ -97,6 +97,13 @@ class InsnSpec:
     def flags_of(self, word):
         return {f: self.form.fields[f].extract(word) for f in self.suffix}
 
+    def records_cr(self, fields):
+        """Does the word with these field values record the ``rc`` column's CR
+        field: its Rc bit set, or always when the form has no Rc bit (andi.,
+        addic.: the pages record CR0 unconditionally)."""
+        return self.rc in ("CR0", "CR1") and bool(
+            fields.get("Rc", 1) if "Rc" in self.form.fields else 1)
+
     def mnemonic_for(self, flags):
         return self.mnemonic + "".join(
             SUFFIX_CHARS[f] for f in SUFFIX_ORDER if f in self.suffix and flags.get(f))

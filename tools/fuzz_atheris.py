@@ -10,8 +10,9 @@ hypothesis suite in tests/core/test_fuzz.py instead.
 Targets, with the same properties as tests/core/test_fuzz.py:
   asm     the input bytes as assembly source (UTF-8 with replacement): a Program
           or AsmError, nothing else
-  exec    the input as instruction words at 0x10000, run 50 steps: a RunResult
-          (traps included), never an escaping exception
+  exec    the input's first byte as VL = MAXVL (0..127, so SVP64 pairs run long
+          vectors without a setvl), the rest as instruction words at 0x10000,
+          run 50 steps: a RunResult (traps included), never an escaping exception
   disasm  the input as words: every disassembled line reassembles to the bytes
 """
 import sys
@@ -27,6 +28,7 @@ def main():
         from isa_ext.errors import AsmError
         from isa_ext.isa import ISA
         from isa_ext.sim import Simulator
+        from isa_ext.svp64 import svstate as SV
     isa = ISA()
     dis = Disassembler(isa)
 
@@ -38,6 +40,8 @@ def main():
 
     def fuzz_exec(data):
         sim = Simulator(isa, mem_limit=64 << 20)
+        vl, data = (data[0] & 0x7F, data[1:]) if data else (0, data)
+        sim.state.svstate = SV.put(SV.put(0, "maxvl", vl), "vl", vl)
         sim.load_bytes(data[: len(data) - len(data) % 4] or b"\0\0\0\0", addr=0x10000)
         sim.run(max_steps=50)
 

@@ -14,6 +14,7 @@ import struct
 from dataclasses import dataclass
 
 from ..tables import SUFFIX_CHARS
+from . import fp_boundary
 
 WINDOW_BYTES = 128  # per-case memory window (one dcbz block, 128-byte aligned)
 
@@ -76,6 +77,10 @@ FPR_CORNERS = (
     _dbl(3.4028234663852886e38), _dbl(3.4028235677973366e38), _dbl(1.1754943508222875e-38),
     _dbl(1.401298464324817e-45), _dbl(1e-300), _dbl(1e300),
 )
+
+# the share of FP arithmetic cases whose operands put the exact result next to
+# the normal/denormal boundary (isa_ext/diffcheck/fp_boundary.py)
+BOUNDARY_SHARE = 0.25
 
 # FPSCR (LSB0 positions): VX summarises the invalid-operation causes
 VX_BIT = 1 << (63 - 34)
@@ -329,6 +334,11 @@ class Generator:
     def _fix_special(self, row, values, case):
         """Operand constraints a few plain instructions need to be valid forms."""
         m = row.mnemonic
+        if fp_boundary.ROWS.match(m) and self.rng.random() < BOUNDARY_SHARE:
+            # the exact result within a few ulps of +-2**emin (fp_boundary.py)
+            for field, v in fp_boundary.operands(self.rng, m).items():
+                if field in values:
+                    case.fpr[values[field]] = v
         if m.startswith(("fnmadd", "fnmsub")):
             # QEMU 7.2 rounds the negated value, the ISA negates the rounded one:
             # they agree for round-to-nearest and toward zero only (docs/fpscr.md)

@@ -36,7 +36,7 @@ class InsnInfo:
     pairs: list = dc_field(default_factory=list)  # register-pair fields (RTp ...)
     compile_error: str = None
     errata: list = dc_field(default_factory=list)
-    references: dict = dc_field(default_factory=dict)
+    references: dict = dc_field(default_factory=dict)  # None: no tests/ to search
     aliases: list = dc_field(default_factory=list)  # [(name, Alias)]: extended, GLSL
     tests: dict = dc_field(default_factory=dict)  # {path: [test function, ...]}
 
@@ -48,13 +48,14 @@ class InsnInfo:
 def collect(isa, project_root):
     """One :class:`InsnInfo` per table row, in table order."""
     from ..asm import extended_mnemonics
-    _errata_path, errata = sources.load_errata(project_root)
+    _errata_text, errata = sources.load_errata(project_root)
     aliases = {}
     for name, alias in sorted(extended_mnemonics(isa).items()):
         aliases.setdefault(alias.base_mnemonic, []).append((name, alias))
     every_name = {v for row in isa.rows for v in row.variants} | \
         {name for mine in aliases.values() for name, _a in mine}
-    refs = sources.scan_references(project_root, every_name)
+    # (an installed package has no tests/ or examples/: None, not "none found")
+    refs = None if project_root is None else sources.scan_references(project_root, every_name)
     infos, slugs = [], set()
     for row in isa.rows:
         slug = re.sub(r"[^A-Za-z0-9_.-]", "_", row.mnemonic)
@@ -81,8 +82,8 @@ def collect(isa, project_root):
         infos.append(InsnInfo(row, slug, encoding_boxes(row, used), variants, reads, writes,
                               pairs,
                               error, sources.errata_for(errata, names),
-                              sources.references_for(refs, names), mine,
-                              sources.tests_for(refs, names)))
+                              None if refs is None else sources.references_for(refs, names),
+                              mine, {} if refs is None else sources.tests_for(refs, names)))
     return infos
 
 
@@ -222,6 +223,9 @@ def insn_html(info):
         out.append("<ul>" + "".join(f"<li><code>{e(p)}</code>{_tests_text(info.tests.get(p), e)}"
                                     f" lines {e(_lines_text(ls))}</li>"
                                     for p, ls in info.references.items()) + "</ul>")
+    elif info.references is None:
+        out.append("<p>Not listed: an installed package carries no tests/ or examples/ "
+                   "(render the site from a checkout for them).</p>")
     else:
         out.append("<p>None found in tests/ or examples/.</p>")
     return _page(f"{row.mnemonic} — {info.title}", "\n".join(out), depth=1)
@@ -376,11 +380,10 @@ def _md_anchor(info):
 def errata_html(project_root, infos):
     """docs/errata.md rendered; each entry's heading carries the anchor the
     instruction pages link to, followed by links to those pages."""
-    path, entries = sources.load_errata(project_root)
-    if path is None:
+    text, entries = sources.load_errata(project_root)
+    if text is None:
         return _page("Errata", "<h1>Errata</h1><p>No docs/errata.md beside this spec.</p>")
-    with open(path, encoding="utf-8") as f:
-        body = render_markdown(f.read(), anchor=sources._anchor)
+    body = render_markdown(text, anchor=sources._anchor)
     users = {}
     for i in infos:
         for x in i.errata:

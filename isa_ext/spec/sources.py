@@ -123,16 +123,26 @@ def _anchor(title, line):
 
 
 def load_errata(project_root):
-    """(path, entries) of docs/errata.md, or (None, []) when there is none
-    (``project_root`` None: an installed package, which ships no docs)."""
+    """(text, entries) of docs/errata.md, or (None, []) when there is none.
+    ``project_root`` None: an installed package, whose copy of the file sits
+    inside it (``isa_ext/spec_docs/errata.md``, setup.py), so an installed
+    spec site lists each page's errata as a checkout's does."""
     if project_root is None:
-        return None, []
-    path = os.path.join(project_root, "docs", "errata.md")
-    try:
-        with open(path, encoding="utf-8") as f:
-            return path, parse_errata(f.read())
-    except OSError:
-        return None, []
+        from ..specdata import package_text
+        try:
+            text = package_text("isa_ext.spec_docs", ERRATA_FILE)[1]
+        except (OSError, ModuleNotFoundError, KeyError):
+            return None, []
+    else:
+        try:
+            with open(os.path.join(project_root, "docs", ERRATA_FILE), encoding="utf-8") as f:
+                text = f.read()
+        except OSError:
+            return None, []
+    return text, parse_errata(text)
+
+
+ERRATA_FILE = "errata.md"
 
 
 def errata_for(entries, names):

@@ -250,6 +250,12 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
         rm, smask = branch_modifiers(mods, error), 0
     else:
         rm, smask = parse_modifiers(mods, cat, kind)
+        if kind == "normal" and row.records_cr(flags) and any(
+                m.strip().lower().replace(" ", "") in ("ff=rc1", "ff=~rc1") for m in mods):
+            # MODE's RC1 row is the Rc=0 table's: with Rc=1 its bits mean a
+            # CR-bit test (ff=gt, ...), a different program
+            raise SVAsmError(f"/ff=RC1 is fail-first for Rc=0 instructions: {base} records "
+                             "its CR (Rc=1), test a CR bit instead (/ff=eq, /ff=lt, ...)")
     ops = [o for o in operands if o.strip()] if not (len(operands) == 1 and not operands[0].strip()) else []
     if not row.required_operands <= len(ops) <= len(row.operands):
         counts = (str(len(row.operands)) if row.required_operands == len(row.operands)
@@ -430,7 +436,7 @@ def _modifiers(r, cat, kind, d, row, forms):
             mods.append(f"dw={r.ew}")
         if r.ews != 64:
             mods.append(f"sw={r.ews}")
-    rc = d.fields.get("Rc", 0) or any(
+    rc = row.records_cr(d.fields) or any(
         forms.regclass.get(o) in ("crf", "crb") for o in row.outs if o not in ("CR0", "CR1"))
     mods += _mode_text(r, kind, rc,
                        not any(op.base for op in row.operands))

@@ -304,7 +304,9 @@ class SVRecord:
         self.svp64_so = svp64_so = isa.profile.svp64_xer == "spec"
         self.c = c = isa.compiled(row, svp64_so=svp64_so)
         fields = d.fields
-        self.rc = bool(fields.get("Rc")) and row.rc in ("CR0", "CR1")
+        # Rc=1 (or no Rc bit: andi., addic. record always): the decoder's
+        # MODE table, the CR field per element and its register-file check
+        self.rc = row.records_cr(fields)
         regclass = isa.forms.regclass
         slots = parse_slots(row.extra)
         et = self.et = (cat.etype or etype(slots, cat.ptype))

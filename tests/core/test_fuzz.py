@@ -147,19 +147,36 @@ def step(sim, words, check_partial, trace=False):
     for i, w in enumerate(words):
         s.mem.write(CODE + 4 * i, 4, w)
     s.pc = CODE
-    before = s.copy_registers()
-    res = sim.run(max_steps=1, trace=trace)
+    before, sv = s.copy_registers(), s.svstate
+    try:
+        res = sim.run(max_steps=1, trace=trace)
+    except Exception as e:
+        # the reproducer: words, SVSTATE and the mode (the registers are the batch's)
+        e.add_note(f"fuzz escape: words {[hex(w) for w in words]} svstate "
+                   f"{sv:#x} strict={sim.strict} trace={trace}")
+        raise
     if check_partial and res.stop == "trap" and res.trap.kind not in ("program", "interrupt"):
         after = s.copy_registers()
         assert after == before, f"trap {res.trap} left partial state (words {words})"
     return res
 
 
+def random_vl(rng):
+    """VL (and MAXVL) for an SVP64 pair: mostly short vectors (0..8, fast),
+    a quarter anywhere up to 127 -- long enough that, times SUBVL and element
+    widths, vectors and their per-element CR fields reach past r127/CR127
+    (issue 36: an Rc=1 CR field vector past CR127 escaped as an IndexError
+    while VL stayed <= 8 here)."""
+    vl = rng.randint(0, 8) if rng.random() < 0.75 else rng.randint(0, 127)
+    maxvl = max(vl, 1) if rng.random() < 0.5 else rng.randint(max(vl, 1), 127)
+    return vl, maxvl
+
+
 def set_words(sim, rng, pairs):
     """The next instruction (one word or an SVP64 pair) and the SVSTATE for it."""
     if pairs:
-        vl = rng.randint(0, 8)
-        sim.state.svstate = SV.put(SV.put(0, "maxvl", max(vl, 1)), "vl", vl)
+        vl, maxvl = random_vl(rng)
+        sim.state.svstate = SV.put(SV.put(0, "maxvl", maxvl), "vl", vl)
         return list(random_pair(rng))
     sim.state.svstate = 0
     return [random_word(rng)]

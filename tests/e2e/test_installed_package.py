@@ -145,6 +145,9 @@ def test_wheel_carries_every_spec_file(dist):
         assert want <= have, sorted(want - have)
     assert "isa_ext/pseudocode/grammar.lark" in names
     assert "isa_ext/spec/openpower_po22.txt" in names
+    # the spec site's errata, and no other document (setup.py)
+    assert [n for n in names if n.startswith("isa_ext/spec_docs/")] == \
+        ["isa_ext/spec_docs/errata.md"]
 
 
 def test_sdist_carries_the_tests_and_what_the_build_needs(dist):
@@ -339,6 +342,29 @@ def test_spec_site(installed):
     assert "sum &lt;- ([0] || a) + ([0] || b)" in html
     assert os.path.isfile(os.path.join(site, "insn", "mv.swiz.html")) or \
         "mv.swiz" in open(os.path.join(site, "index.html"), encoding="utf-8").read()
+
+
+def test_spec_site_lists_errata_and_package_paths(installed):
+    # issue 36: the installed site said "Errata: None" on pages that have
+    # errata and named its table rows by site-packages paths.  mv.swiz's
+    # entries in docs/errata.md (read here from the checkout) must all be on
+    # its page, and the row is named as in the source tree
+    from isa_ext.spec.sources import errata_for, parse_errata
+    with open(os.path.join(ROOT, "docs", "errata.md"), encoding="utf-8") as f:
+        entries = errata_for(parse_errata(f.read()), ["mv.swiz"])
+    assert any(x.title.startswith("001-1 ") for x in entries)
+    site = os.path.join(installed.work, "site-errata")
+    installed.run("spec", "--out", site)
+    page = open(os.path.join(site, "insn", "mv.swiz.html"), encoding="utf-8").read()
+    errata = page[page.index("<h2>Errata</h2>"):page.index("<h2>Tests and examples</h2>")]
+    for x in entries:
+        assert f"(docs/errata.md:{x.line})" in errata and x.anchor in errata, x.title
+    assert "<p>None.</p>" not in errata
+    assert "Table row <code>decoder/swizzle/swizzle.csv:" in page
+    assert "site-packages" not in page and installed.venv not in page
+    assert "001-1" in open(os.path.join(site, "errata.html"), encoding="utf-8").read()
+    md = open(os.path.join(site, "spec.md"), encoding="utf-8").read()
+    assert "site-packages" not in md
 
 
 def test_hdl(installed):
