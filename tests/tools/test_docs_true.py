@@ -169,6 +169,10 @@ def test_speed_figures_only_in_the_generated_table_and_the_history():
     assert "`python benchmarks/compare.py --readme-table" in generated
     assert SPEED.findall(generated) == [] and "M (" in generated  # "9.16 M (1/714 of QEMU)"
     assert not SPEED.findall(README.replace(generated, ""))
+    # and kept: the README's table is the newest of the history's list of them
+    kept = history.split("### The README's tables (compare.py --readme-table)", 1)[1]
+    newest = kept[kept.index("Measured by `"):].split("\n\n|", 1)
+    assert generated.strip().split("\n\n|", 1) == [newest[0], newest[1].split("\n\n")[0].rstrip()]
 
 
 @pytest.mark.parametrize("doc", sorted(COMMAND_TABLES))
