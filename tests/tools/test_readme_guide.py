@@ -75,3 +75,16 @@ def test_pytest_plugin_example_runs_in_a_user_project(pytester, monkeypatch):
     pytester.makeconftest('pytest_plugins = ["isa_ext.pytest_plugin"]\n')
     pytester.makepyfile(example)
     pytester.runpytest_subprocess("-p", "no:randomly").assert_outcomes(passed=1)
+
+
+def test_limits_memory_never_written_reads_as_zero():
+    # README "Known limits": no fault on a load from memory the program never
+    # wrote; r3 starts non-zero so that the load must write it
+    from isa_ext.sim import Simulator
+    text = " ".join(README.split("## Known limits", 1)[1].split("\n## ", 1)[0].split())
+    assert "memory never written reads as 0" in text
+    sim = Simulator()
+    sim.load_asm("lis r4, 0x4000\nld r3, 8(r4)\n")
+    sim.state.gpr[3] = 7
+    res = sim.run()
+    assert res.stop == "end" and res.gpr[3] == 0
