@@ -2,7 +2,7 @@
 
     python3 benchmarks/compare.py [--quick] [--pypy PYTHON] [--isacaller DIR]
                                   [--engines qemu,cpython,pypy,isacaller]
-                                  [--memory-steps N]
+                                  [--memory-steps N] [--readme-table]
 
 Every program is built as a static ppc64le ELF with GNU binutils
 (powerpc64le-linux-gnu-as/ld; the SVP64 words come from isa_ext's assembler as
@@ -26,6 +26,11 @@ by the process's CPU time; ISACaller (``--isacaller``,
 default $ISA_EXT_ISACALLER or /work/isacaller; a short scalar run timed inside
 its process, differenced over two iteration counts).
 
+``--readme-table`` prints, instead of the report, the README's speed table:
+its caption (command, date, cores, load) and one Markdown row per program,
+rates by process CPU time (on a shared machine the wall clock also counts the
+other processes' turns), no memory run.
+
 Memory: a CPython process runs the scalar loop for ``--memory-steps`` steps
 (10^8; --quick 10^5) and reports its resident set after 1% of them and at the
 end, and the sizes of the decode caches against their limits.
@@ -34,6 +39,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import subprocess
 import sys
@@ -130,15 +136,24 @@ def build(lines, work, name):
 
 # --- engines -----------------------------------------------------------------------
 
+def children_cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def qemu_rate(work, name, make, sizes, per_iteration):
-    """Work units/s on QEMU, differencing two iteration counts (start-up cancels)."""
-    times = []
+    """Work units/s on QEMU, differencing two iteration counts (start-up cancels),
+    by the wall clock and by QEMU's CPU time."""
+    times, cpu_times = [], []
     for n in sizes:
         elf = build(make(n), work, f"{name}_qemu_{n}")
-        t = time.perf_counter()
+        t, c = time.perf_counter(), children_cpu_seconds()
         subprocess.run([QEMU, "-cpu", "power10", elf], check=True)
         times.append(time.perf_counter() - t)
-    return per_iteration * (sizes[1] - sizes[0]) / max(times[1] - times[0], 1e-9)
+        cpu_times.append(children_cpu_seconds() - c)
+    work_done = per_iteration * (sizes[1] - sizes[0])
+    return (work_done / max(times[1] - times[0], 1e-9),
+            work_done / max(cpu_times[1] - cpu_times[0], 1e-9))
 
 
 def worker(elf, warm_steps):
@@ -295,6 +310,60 @@ def ratio(a, b):
     return f"1/{b / a:,.0f}" if b >= 10 * a else f"1/{b / a:.2f}"
 
 
+# --- the README's table ------------------------------------------------------------
+
+README_ENGINES = ("qemu", "cpython", "pypy")
+README_HEADER = "| program | QEMU | isa_ext on CPython | isa_ext on PyPy |"
+README_TITLES = {"scalar": "scalar loop (`addi`/`cmpd`/`bne`), instructions/s",
+                 "hf": "HF `sv.add`, VL=64, element operations/s",
+                 "vf": "VF loop (`sv.add`, `svstep.`, `bc`), instructions/s"}
+README_NO_QEMU = "- (no SVP64)"
+
+
+def millions(rate):
+    m = rate / 1e6
+    return f"{m:,.0f} M" if m >= 100 else f"{m:.1f} M" if m >= 10 else f"{m:.2f} M"
+
+
+def readme_cell(prog, engine, cpu_rates):
+    rate = cpu_rates.get((prog, engine))
+    if engine == "qemu" and prog == "vf":
+        return README_NO_QEMU
+    if rate is None:
+        return "-"
+    if engine == "qemu":
+        return millions(rate) + (" (as 64 scalar `add`s)" if prog == "hf" else "")
+    qemu = cpu_rates.get((prog, "qemu"))
+    return millions(rate) + (f" ({ratio(rate, qemu)} of QEMU)" if qemu else "")
+
+
+def interpreter_version(python):
+    """"CPython 3.11.7" or "PyPy 7.3.11 (Python 3.9.16)" for ``python``."""
+    code = ("import platform, sys; v = getattr(sys, 'pypy_version_info', None); "
+            "print(platform.python_implementation(), "
+            "'%d.%d.%d' % tuple(v[:3]) + ' (Python %s)' % platform.python_version() "
+            "if v else platform.python_version())")
+    r = subprocess.run([python, "-c", code], capture_output=True, text=True)
+    return r.stdout.strip() or python
+
+
+def readme_table(cpu_rates, engines, versions, command, load, quick):
+    """The README's speed section: a caption naming the command, date, machine
+    and load, then the Markdown table (rates by CPU time, in millions)."""
+    ran = ", ".join(versions[e] for e in README_ENGINES if e in versions)
+    caption = (f"Measured by `{command}` on {time.strftime('%Y-%m-%d')}, "
+               f"a {os.cpu_count()}-core machine at load average {load[0]:.1f} before "
+               f"and {load[1]:.1f} after, with {ran}; rates by each "
+               "engine's process CPU time, every engine in the same run"
+               + ("; --quick: sizes too small to measure" if quick else "") + ".")
+    lines = [caption, "", README_HEADER, "|---|---|---|---|"]
+    for prog in ("scalar", "hf", "vf"):
+        cells = [readme_cell(prog, e, cpu_rates) if e in engines else "-"
+                 for e in README_ENGINES]
+        lines.append(f"| {README_TITLES[prog]} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def main(argv=None):
     if argv is None:
         argv = sys.argv[1:]
@@ -315,6 +384,9 @@ def main(argv=None):
                    help="comma-separated subset of " + ",".join(ENGINES))
     p.add_argument("--memory-steps", type=int, default=None,
                    help="steps of the memory run (10^8; --quick 10^5)")
+    p.add_argument("--readme-table", action="store_true",
+                   help="print the README's speed table (by CPU time) instead of the "
+                        "report; no memory run")
     args = p.parse_args(argv)
     engines = [e for e in args.engines.split(",") if e]
     bad = set(engines) - set(ENGINES)
@@ -328,21 +400,26 @@ def main(argv=None):
     quick = 1 if args.quick else 0
     load_before = os.getloadavg()[0]  # other work on the machine slows every engine
     rates = {}  # (program, engine) -> rate
-    cpu_rates = {}  # the same for isa_ext by its process's CPU time
+    cpu_rates = {}  # the same by each engine's process CPU time
+    versions = {}  # engine -> what ran, for the README table's caption
     notes = []
     with tempfile.TemporaryDirectory(prefix="isa_ext_compare_") as work:
         if "qemu" in engines:
+            versions["qemu"] = "QEMU " + subprocess.run(
+                [QEMU, "--version"], capture_output=True, text=True).stdout.split()[2]
             q = SIZES["qemu"]
-            rates["scalar", "qemu"] = qemu_rate(work, "scalar", scalar_source,
-                                                q["scalar"][quick], 3)
-            rates["hf", "qemu"] = qemu_rate(work, "hf", hf_scalar_equivalent,
-                                            q["hf"][quick], VL * HF_PER_ITER)
+            rates["scalar", "qemu"], cpu_rates["scalar", "qemu"] = qemu_rate(
+                work, "scalar", scalar_source, q["scalar"][quick], 3)
+            rates["hf", "qemu"], cpu_rates["hf", "qemu"] = qemu_rate(
+                work, "hf", hf_scalar_equivalent, q["hf"][quick], VL * HF_PER_ITER)
         if "cpython" in engines:
+            versions["cpython"] = interpreter_version(sys.executable)
             wall, cpu = isa_ext_rates(sys.executable, "cpython", work, quick)
             for prog, r in wall.items():
                 rates[prog, "cpython"], cpu_rates[prog, "cpython"] = r, cpu[prog]
         if "pypy" in engines:
             if imports_isa_ext(args.pypy):
+                versions["pypy"] = interpreter_version(args.pypy)
                 wall, cpu = isa_ext_rates(args.pypy, "pypy", work, quick)
                 for prog, r in wall.items():
                     rates[prog, "pypy"], cpu_rates[prog, "pypy"] = r, cpu[prog]
@@ -355,6 +432,14 @@ def main(argv=None):
                 rates["scalar", "isacaller"] = isacaller_rate(args.isacaller)
             else:
                 notes.append(f"ISACaller: none at {args.isacaller} (--isacaller DIR)")
+        if args.readme_table:
+            command = " ".join(["python", os.path.relpath(os.path.abspath(sys.argv[0]), TOP),
+                                *argv])
+            load = (load_before, os.getloadavg()[0])
+            print("\n".join(readme_table(cpu_rates, engines, versions, command, load, quick)))
+            for n in notes:
+                print("note: " + n, file=sys.stderr)
+            return 0
         big = args.memory_steps or (10**5 if quick else 10**8)
         small = max(1, big // 100)
         elf = build(scalar_source((1 << 31) - 1), work, "memory")

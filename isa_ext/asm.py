@@ -114,7 +114,7 @@ MAX_NESTING = 64
 MAX_SHIFT = 4096
 
 # Largest program image (all sections) the assembler builds: a `.space` beyond
-# it is an assembly error, not a host MemoryError (README "Known limits").
+# it is an assembly error, not a host MemoryError (docs/limits.md).
 MAX_IMAGE_BYTES = 256 << 20
 
 LABEL_RE = re.compile(r"\s*([A-Za-z_.$][\w.$]*|\d+)\s*:")

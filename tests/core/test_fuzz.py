@@ -15,8 +15,8 @@ which keeps the per-instruction cost low enough for the CI counts:
     assembler sources      >=   5,000  (random, mutated, non-UTF-8, huge)
     ELF files              >=     500  (truncated, corrupted, wrong machine)
 
-ISA_EXT_FUZZ_SCALE=N multiplies every count (longer campaigns by hand; the
-README records the campaigns run).  tools/fuzz_atheris.py drives the same
+ISA_EXT_FUZZ_SCALE=N multiplies every count (longer campaigns by hand;
+docs/testing.md, "Fuzzing", records the campaigns run).  tools/fuzz_atheris.py drives the same
 targets coverage-guided where atheris installs.
 """
 import os
@@ -43,7 +43,7 @@ COUNTS = {"exec32": 3_000 * SCALE, "exec64": 2_000 * SCALE, "disasm": 1_250 * SC
           "asm": 250 * SCALE, "elf": 25 * SCALE}
 SEEDS = settings(max_examples=BATCHES, deadline=None, derandomize=False,
                  suppress_health_check=list(HealthCheck))
-pytestmark = pytest.mark.slow  # still run in CI (the README's test command)
+pytestmark = pytest.mark.slow  # still run in CI (.ci/run)
 
 TOTALS = {k: 0 for k in COUNTS}
 

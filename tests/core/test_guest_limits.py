@@ -66,7 +66,7 @@ def test_write_above_the_cap_is_short(isa):
     # a mapped buffer of cap + 4096 bytes: one call writes MAX_WRITE_BYTES
     sim = Simulator(isa)
     sim.load_asm("li 0,4\nli 3,1\nlis 4,0x100\nlis 5,0x101\nsc\n")
-    assert MAX_WRITE_BYTES == 0x1000000  # 16 MiB, documented in the README
+    assert MAX_WRITE_BYTES == 0x1000000  # 16 MiB, documented in docs/limits.md
     sim.state.mem.load(0x1000000, b"x" * (0x1010000))
     res = sim.run()
     assert sim.state.gpr[3] == MAX_WRITE_BYTES and len(res.stdout) == MAX_WRITE_BYTES
@@ -84,7 +84,7 @@ def test_cli_mem_limit(tmp_path):
     src.write_text("li r5,0\nloop:\nstd r5,0(r5)\naddis r5,r5,1\nb loop\n")
     r = subprocess.run([sys.executable, "-m", "isa_ext", "run", str(src), "--mem-limit", "1M"],
                        capture_output=True, text=True)
-    # a trap's exit status is 132 (README "Exit status"; isa_ext.commands.run.EXIT_TRAP)
+    # a trap's exit status is 132 (docs/cli.md "Exit status"; isa_ext.commands.run.EXIT_TRAP)
     assert r.returncode == 132 and "(limit)" in r.stdout and "Traceback" not in r.stderr
     r = subprocess.run([sys.executable, "-m", "isa_ext", "run", str(src), "--mem-limit", "1x"],
                        capture_output=True, text=True)

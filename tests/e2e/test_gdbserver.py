@@ -147,7 +147,7 @@ def test_gdb_continue_in_element_step_mode(tmp_path):
     # continue runs whole instructions: the breakpoint on the sv.add is hit on
     # arrival, before any element.  Continuing from it, gdb first steps over the
     # breakpoint with one stepi, which in element-step mode is one element: the
-    # PC is then still on the breakpoint, so gdb reports it again (README, known
+    # PC is then still on the breakpoint, so gdb reports it again (docs/gdb.md,
     # limits).  With sv-step off, continue runs on to the nop.
     server = Server(tmp_path, SV_PROG, "--gpr", SV_GPRS)
     out = gdb_session(server, "monitor sv-step on", "break *0x1004", "break *0x100c",
@@ -210,11 +210,11 @@ def test_protocol_layout_without_gdb(tmp_path):
     assert server.finish() == 0
 
 
-def test_readme_gdb_session_is_what_gdb_prints(tmp_path):
-    # the README's session, replayed: every line it shows gdb printing appears
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
-        readme = f.read()
-    block = readme.split("### Debugging with gdb", 1)[1].split("```", 2)[1]
+def test_docs_gdb_session_is_what_gdb_prints(tmp_path):
+    # docs/gdb.md's session, replayed: every line it shows gdb printing appears
+    with open(os.path.join(ROOT, "docs", "gdb.md"), encoding="utf-8") as f:
+        doc = f.read()
+    block = doc.split("# Debugging with gdb", 1)[1].split("```", 2)[1]
     commands = [line[len("(gdb) "):] for line in block.splitlines()
                 if line.startswith("(gdb) ")]
     shown = [line for line in block.splitlines()

@@ -57,3 +57,58 @@ def test_unknown_engine_is_a_usage_error():
     r = subprocess.run([sys.executable, SCRIPT, "--engines", "qemu,bochs"],
                        capture_output=True, text=True, cwd=TOP)
     assert r.returncode == 2 and "bochs" in r.stderr and "Traceback" not in r.stderr
+
+
+README_TABLE_START = "<!-- the output of benchmarks/compare.py --readme-table, pasted whole -->"
+README_TABLE_END = "<!-- end of compare.py's output -->"
+CAPTION = re.compile(
+    r"^Measured by `python benchmarks/compare\.py (?P<args>[^`]*)` on \d{4}-\d\d-\d\d, "
+    r"a \d+-core machine at load average [\d.]+ before and [\d.]+ after, with .+; rates by "
+    r"each engine's process CPU time, every engine in the same run(?P<quick>; --quick.*)?\.$")
+
+
+def _table(text):
+    """(caption match, [[cell, ...] per table line]) of compare.py --readme-table output."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    caption = CAPTION.match(lines[0])
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in lines[1:]
+            if line.startswith("|")]
+    return caption, rows
+
+
+def _form(cell):
+    """A cell with its numbers blanked: "9.16 M (1/714 of QEMU)" -> "N M (N/N of QEMU)"."""
+    return re.sub(r"\d[\d,.]*", "N", cell)
+
+
+def test_readme_table_has_the_shape_the_script_prints():
+    # the README's "How fast" table is compare.py --readme-table's output pasted
+    # whole: run the command its caption names (with --quick) and require the
+    # same header, programs, and cell forms wherever this run measured the engine
+    for tool in ("powerpc64le-linux-gnu-as", "powerpc64le-linux-gnu-ld", "qemu-ppc64le"):
+        need_tool(tool)
+    with open(os.path.join(TOP, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    shown = readme.split(README_TABLE_START, 1)[1].split(README_TABLE_END, 1)[0]
+    caption, rows = _table(shown)
+    assert caption and not caption.group("quick"), shown.strip().splitlines()[0]
+    args = caption.group("args").split()
+    assert "--readme-table" in args and "--quick" not in args
+    r = subprocess.run([sys.executable, SCRIPT, *args, "--quick"],
+                       capture_output=True, text=True, cwd=TOP, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    printed_caption, printed = _table(r.stdout)
+    assert printed_caption and printed_caption.group("quick"), r.stdout
+    assert printed_caption.group("args").split() == args + ["--quick"]
+    assert len(rows) == len(printed) == 5  # header, rule, three programs
+    assert rows[:2] == printed[:2]
+    for shown_row, printed_row in zip(rows[2:], printed[2:]):
+        assert shown_row[0] == printed_row[0]
+        assert len(shown_row) == len(printed_row) == 4
+        for a, b in zip(shown_row[1:], printed_row[1:]):
+            if b != "-":  # "-": an engine this machine lacks (e.g. no PyPy)
+                assert _form(a) == _form(b), (shown_row[0], a, b)
+        # every figure the README shows is a rate in millions, or "-" with a reason
+        assert all(c == "- (no SVP64)" or re.fullmatch(
+            r"N M( \(N/N of QEMU\)| \(Nx of QEMU\)| \(as N scalar `add`s\))?", _form(c))
+            for c in shown_row[1:]), shown_row

@@ -262,13 +262,18 @@ def test_diffcheck_only_unknown_name_fails(capsys):
     assert "'frob'" in err and "'addd' (did you mean add?)" in err
 
 
-# -- the README says what the code does --------------------------------------------
+# -- the README and docs/cli.md say what the code does ------------------------------
 
-def _readme():
+def _readme(name="README.md"):
     import os
     root = ROOT
-    with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+    with open(os.path.join(root, name), encoding="utf-8") as f:
         return f.read()
+
+
+def _cli_doc():
+    import os
+    return _readme(os.path.join("docs", "cli.md"))
 
 
 def _options(command):
@@ -278,11 +283,12 @@ def _options(command):
     return {s for a in sub.choices[command]._actions for s in a.option_strings}
 
 
-def test_readme_run_and_gdbserver_flags_exist():
+@pytest.mark.parametrize("doc", ["README.md", "docs/cli.md"])
+def test_readme_run_and_gdbserver_flags_exist(doc):
     import re
-    readme = _readme()
+    text = _readme(doc)
     for command in ("run", "gdbserver", "diag"):
-        row = next(line for line in readme.splitlines()
+        row = next(line for line in text.splitlines()
                    if line.startswith(f"| `isa-ext {command} "))
         flags = set(re.findall(r"--[a-z][a-z-]*", row))
         assert flags and flags <= _options(command), (command, flags - _options(command))
@@ -290,10 +296,14 @@ def test_readme_run_and_gdbserver_flags_exist():
 
 def test_readme_exit_codes_are_the_codes():
     from isa_ext.commands.run import EXIT_INTERRUPTED, EXIT_STEP_LIMIT, EXIT_TRAP, EXIT_USAGE
-    table = _readme().split("Exit status of `isa-ext run`", 1)[1].split("A guest may", 1)[0]
+    table = _cli_doc().split("Exit status of `isa-ext run`", 1)[1].split("A guest may", 1)[0]
     for code, what in ((EXIT_TRAP, "a trap"), (EXIT_STEP_LIMIT, "`--max-steps` ran out"),
                        (EXIT_INTERRUPTED, "Ctrl-C"), (EXIT_USAGE, "usage errors")):
         assert f"| {code} | {what}" in table
+    # and the README's one-line summary of them
+    summary = " ".join(_readme().split())
+    assert (f"a trap exits {EXIT_TRAP}, `--max-steps` {EXIT_STEP_LIMIT}, Ctrl-C "
+            f"{EXIT_INTERRUPTED}, bad input {EXIT_USAGE}") in summary
 
 
 def test_ctrl_c_says_where_the_program_was(tmp_path):

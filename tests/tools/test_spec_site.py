@@ -223,7 +223,7 @@ def test_reference_po22_rows_load():
     ref = opcode_map.load_reference()
     assert all(len(a.key) == 11 and set(a.key) <= set("01-") for a in ref)
     names = {a.name for a in ref}
-    # README: the draft instructions openpower-isa places in PO22
+    # the draft instructions openpower-isa places in PO22 (docs/instruction-set.md)
     assert {"setvl", "svstep", "svshape", "svremap", "svindex", "fmvis", "fishmv", "bmask",
             "binlog", "crbinlog", "crfbinlog", "avgadd", "absdu", "cprop", "gbbd"} <= names
 
