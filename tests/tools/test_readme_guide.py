@@ -44,7 +44,7 @@ def test_quick_start_commands():
                         "pip install -e '.[test]' && python -m pytest -q -n 2"]
     with open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8") as f:
         ci = f.read()
-    assert "pip install -q -e '.[test" in ci and 'python -m pytest -q -n "${ISA_EXT_CI_JOBS:-2}"' in ci
+    assert "pip install -q -e '.[test" in ci and 'python -m pytest -q --slow -n "${ISA_EXT_CI_JOBS:-2}"' in ci
 
 
 def test_quick_start_output_is_what_run_prints(capsys):
