@@ -199,7 +199,7 @@ def compare_one(isa, new_sim, state, pc, prefix, suffix):
     snapshot = vfloop.clone(new_sim, state).state
     deps = item.dependencies = depsmod.analyse(isa, snapshot, prefix, suffix, pc)
     rec = _record_or_none(isa, prefix, suffix)
-    cat = rmmod.CATEGORIES.get(d.spec.sv) if d is not None and d.spec.sv else None
+    cat = isa.categories.get(d.spec.sv) if d is not None and d.spec.sv else None
     single = cat is not None and cat.ptype == 1 or (rec is not None and rec.kind == "ldst")
     mods = vfloop.step_modifiers(rec.rm if rec is not None else None, single,
                                  deps.kind == "swizzle", text)
@@ -246,7 +246,7 @@ def _record_or_none(isa, prefix, suffix):
     from ..svp64.engine import _record
     d = isa.decode(suffix)
     from ..svp64 import rm as rmmod
-    cat = rmmod.CATEGORIES.get(d.spec.sv) if d is not None and d.spec.sv else None
+    cat = isa.categories.get(d.spec.sv) if d is not None and d.spec.sv else None
     if d is None or cat is None or cat.execute is not None:
         return None
     try:

@@ -1,0 +1,270 @@
+"""Extensions as objects, and the registry each ISA builds from the ones it names.
+
+An extension is its spec (``decoder/<name>/*.csv`` tables and
+``pseudocode/<name>/*.mdwn`` pages, in the ISA's spec source or in a folder of
+its own) plus an :class:`Extension` object saying what else it adds: helpers
+for the pseudocode compiler, assembly operand notations, SVP64 RM categories,
+prefix and executor hooks, machine options, an HDL generator.  ``ISA(extensions
+=[...])`` takes names of built-in extensions (:data:`BUILTIN`) or objects and
+gives each one's :meth:`Extension.setup` a :class:`Registry` of that ISA alone,
+so two ISAs with different extensions coexist in one process and nothing an
+extension adds leaks into another ISA (docs/adding-an-extension.md).
+"""
+import functools
+import hashlib
+import importlib
+import inspect
+import os
+
+from .errors import SpecError
+from .pseudocode import library as base_library
+
+# built-in extensions whose Python lives in isa_ext/ext/<name>/ (its EXTENSION
+# object); a spec folder without an entry here (base, fptrans, ...) is tables
+# and pages alone
+BUILTIN = {"svp64": "isa_ext.ext.svp64", "swizzle": "isa_ext.ext.swizzle",
+           "gpu": "isa_ext.ext.gpu"}
+
+
+class Extension:
+    """What one extension adds to an ISA besides its tables and pages.
+
+    ``name``: the folder of its tables and pages; ``root``: a spec root
+    (holding ``decoder/<name>/`` and ``pseudocode/<name>/``) of its own, None
+    for the ISA's spec source; ``requires``: extensions it needs switched on
+    (named, or objects).  A subclass (or an instance given callables) overrides
+    :meth:`setup` to register its helpers into the ISA's :class:`Registry`;
+    ``categories``: :class:`isa_ext.svp64.rm.Category` objects it adds, known
+    before any table of another source is read; ``hdl``: a module path whose
+    ``generate(out_dir)`` writes its hardware models; ``plugin_helpers``: the
+    openpower-isa plugin's helpers it installs (a module path,
+    :mod:`isa_ext.compat`).
+    """
+    name = None
+    root = None
+    requires = ()
+    categories = ()
+    hdl = None
+    plugin_helpers = None
+
+    def __init__(self, name=None, *, root=None, setup=None, categories=None, hdl=None,
+                 requires=None):
+        if name is not None:
+            self.name = name
+        if root is not None:
+            self.root = os.fspath(root)
+        if setup is not None:
+            self._setup = setup
+        if categories is not None:
+            self.categories = tuple(categories)
+        if hdl is not None:
+            self.hdl = hdl
+        if requires is not None:
+            self.requires = tuple(requires)
+        if not self.name:
+            raise SpecError("an extension needs a name")
+
+    def setup(self, reg):
+        """Register what the extension adds into ``reg`` (a :class:`Registry`);
+        ``reg.isa`` has its rows and pages already."""
+        fn = getattr(self, "_setup", None)
+        if fn is not None:
+            fn(reg)
+
+    def fingerprint(self):
+        """Identifies the extension's helper code, for the compiled-page disk
+        cache: the source of the module defining its class or setup."""
+        return _source_hash(type(self).__module__ if type(self) is not Extension
+                            else getattr(getattr(self, "_setup", None), "__module__", ""),
+                            self.name)
+
+    def __repr__(self):
+        return f"<Extension {self.name}>"
+
+
+@functools.lru_cache(maxsize=None)
+def _source_hash(module_name, name):
+    h = hashlib.sha256(name.encode())
+    module = importlib.import_module(module_name) if module_name else None
+    folder = None
+    if module is not None:
+        path = inspect.getsourcefile(module) or ""
+        # a package's whole folder: its helpers may live in any module of it
+        folder = os.path.dirname(path) if path.endswith("__init__.py") else None
+        paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                       if f.endswith(".py")) if folder else [path]
+        for p in paths:
+            try:
+                with open(p, "rb") as f:
+                    h.update(f.read())
+            except OSError:
+                h.update(p.encode())
+    return h.hexdigest()
+
+
+def builtin(name):
+    """The built-in extension object of ``name``, or a plain :class:`Extension`
+    (tables and pages alone) when it has no Python."""
+    path = BUILTIN.get(name)
+    if path is None:
+        return Extension(name)
+    return importlib.import_module(path).EXTENSION
+
+
+def resolve(extensions, available):
+    """``extensions`` (names or :class:`Extension` objects) as objects, those
+    required added before the ones needing them; SpecError for a name the spec
+    source lacks."""
+    out, seen = [], set()
+
+    def add(ext):
+        obj = ext if isinstance(ext, Extension) else None
+        if obj is None:
+            if not isinstance(ext, str):
+                raise SpecError(f"extension {ext!r} is neither a name nor an Extension")
+            if ext not in available:
+                raise SpecError(f"unknown extension(s) {[ext]}; have {available}")
+            obj = builtin(ext)
+        if obj.name in seen:
+            return
+        seen.add(obj.name)
+        for req in obj.requires:
+            add(req)
+        out.append(obj)
+    for ext in extensions:
+        add(ext)
+    return out
+
+
+class Library:
+    """The pseudocode compiler's tables for one ISA: the base library
+    (:mod:`isa_ext.pseudocode.library`, looked up live) under what the ISA's
+    extensions add (see that module for what each table holds)."""
+    TABLES = ("intrinsics", "runtime", "constants", "setters", "names", "inline",
+              "inline_assign")
+
+    def __init__(self):
+        import collections
+        base = {"intrinsics": base_library.INTRINSICS, "runtime": base_library.RUNTIME,
+                "constants": base_library.CONSTANTS, "setters": base_library.SETTERS,
+                "names": base_library.NAMES, "inline": base_library.INLINE,
+                "inline_assign": base_library.INLINE_ASSIGN}
+        self.own = {t: {} for t in self.TABLES}
+        for t in self.TABLES:
+            setattr(self, t, collections.ChainMap(self.own[t], base[t]))
+        self.tag = ""
+
+
+BASE = None
+
+
+def base_library_tables():
+    """The library with no extension's helpers (pages compiled outside an ISA)."""
+    global BASE
+    if BASE is None:
+        BASE = Library()
+    return BASE
+
+
+class Registry:
+    """What the extensions of one ISA registered; the ISA reads it, nothing
+    else writes it.  Methods are the interface :meth:`Extension.setup` uses."""
+
+    def __init__(self, isa):
+        from .svp64 import rm as rmmod
+        self.isa = isa
+        self.library = Library()
+        self.categories = dict(rmmod.CATEGORIES)  # the base SVP64 categories
+        self.operand_types = {}
+        self.prefixed_forms = []
+        self.prefix_handler = None
+        self.sv_assemble = self.sv_disassemble = None
+        self.row_executors = []
+        self.machine_options = {}
+        self._owner = {}
+
+    def _put(self, table, name, value, ext=None):
+        self.library.own[table][name] = value
+
+    # -- the pseudocode compiler's helpers -----------------------------------
+    def intrinsic(self, name, gen):
+        """``name(args)`` in pseudocode: ``gen(compiler, *Val) -> Val`` at compile time."""
+        self._put("intrinsics", name, gen)
+
+    def runtime(self, name, fn):
+        """A Python function the generated code calls by ``name``."""
+        self._put("runtime", name, fn)
+
+    def runtime_function(self, name, width, pyname, fn):
+        """``name(args)`` in pseudocode calls ``fn`` (as ``pyname``) at run
+        time; the result has the fixed ``width``."""
+        self.runtime(pyname, fn)
+
+        def gen(comp, *args):
+            from .pseudocode.compiler import Val
+            return Val(f"{pyname}({', '.join(a.code for a in args)})", width)
+        self.intrinsic(name, gen)
+
+    def name(self, name, gen):
+        """A name read like a variable, computed at run time: ``gen(compiler) -> Val``."""
+        self._put("names", name, gen)
+
+    def constant(self, name, value, width):
+        self._put("constants", name, (value, width))
+
+    def setter(self, name, gen):
+        """``name(args) <- v``: ``gen(compiler, [Val], Val) -> code``."""
+        self._put("setters", name, gen)
+
+    def inline(self, name, form):
+        """Translated blocks' inline expression of run-time helper ``name``."""
+        self._put("inline", name, form)
+
+    def inline_assign(self, name, form):
+        """Translated blocks' statement form of ``t = name(...)``."""
+        self._put("inline_assign", name, form)
+
+    # -- the assembler, decoder and executor ---------------------------------
+    def operand_type(self, name, notation):
+        """Table column ``optype`` ``name``: ``parse(text) -> int``, ``format(int) -> text``."""
+        self.operand_types[name] = notation
+
+    def category(self, cat):
+        """An SVP64 RM category (:class:`isa_ext.svp64.rm.Category`)."""
+        self.categories[cat.name] = cat
+        return cat
+
+    def prefixed_form(self, form):
+        """A 64-bit form other than SVP64 (see ``ISA.prefixed_forms``)."""
+        self.prefixed_forms.append(form)
+
+    def svp64_prefix(self, handler):
+        """``handler(sim, prefix, suffix) -> callable`` for SVP64-prefixed words;
+        the first registered stands (they all dispatch by RM category)."""
+        if self.prefix_handler is None:
+            self.prefix_handler = handler
+
+    def svp64_syntax(self, assemble, disassemble):
+        """The ``sv.`` assembler and disassembler hooks."""
+        self.sv_assemble, self.sv_disassemble = assemble, disassemble
+
+    def row_executor(self, fn):
+        """``fn(decoded) -> callable or None``: runs a 32-bit word in place of
+        its compiled page (the gpu extension's one-lane warps)."""
+        self.row_executors.append(fn)
+
+    def machine_option(self, name, apply):
+        """``Simulator(name=value)``: ``apply(sim, value)`` when the machine is built."""
+        self.machine_options[name] = apply
+
+
+def activate(isa, extensions):
+    """Build ``isa.registry`` from ``extensions`` (objects, from :func:`resolve`)."""
+    reg = isa.registry
+    for ext in extensions:
+        for cat in ext.categories:
+            reg.category(cat)
+    for ext in extensions:
+        ext.setup(reg)
+    reg.library.tag = "|".join(f"{e.name}:{e.fingerprint()}" for e in extensions)
+    return reg
