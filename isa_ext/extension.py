@@ -19,11 +19,6 @@ import os
 from .errors import SpecError
 from .pseudocode import library as base_library
 
-# built-in extensions whose Python lives in isa_ext/ext/<name>/ (its EXTENSION
-# object); a spec folder without an entry here (base, fptrans, ...) is tables
-# and pages alone
-BUILTIN = {"svp64": "isa_ext.ext.svp64", "swizzle": "isa_ext.ext.swizzle",
-           "gpu": "isa_ext.ext.gpu"}
 
 
 class Extension:
@@ -88,7 +83,10 @@ def _source_hash(module_name, name):
     module = importlib.import_module(module_name) if module_name else None
     folder = None
     if module is not None:
-        path = inspect.getsourcefile(module) or ""
+        try:
+            path = inspect.getsourcefile(module) or ""
+        except TypeError:  # no source file (an interactive session)
+            path = ""
         # a package's whole folder: its helpers may live in any module of it
         folder = os.path.dirname(path) if path.endswith("__init__.py") else None
         paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
@@ -102,13 +100,24 @@ def _source_hash(module_name, name):
     return h.hexdigest()
 
 
+@functools.lru_cache(maxsize=None)
 def builtin(name):
-    """The built-in extension object of ``name``, or a plain :class:`Extension`
-    (tables and pages alone) when it has no Python."""
-    path = BUILTIN.get(name)
-    if path is None:
-        return Extension(name)
-    return importlib.import_module(path).EXTENSION
+    """The built-in extension ``name``: the ``EXTENSION`` object of package
+    ``isa_ext.ext.<name>`` when it has Python, else a plain :class:`Extension`
+    (tables and pages alone: base, fptrans)."""
+    module = f"isa_ext.ext.{name}"
+    try:
+        return importlib.import_module(module).EXTENSION
+    except ModuleNotFoundError as e:
+        if e.name != module:
+            raise
+    return Extension(name)
+
+
+def builtin_names():
+    """The extensions of isa_ext's own spec (its ``decoder/`` folders)."""
+    from . import specdata
+    return specdata.source().extensions()
 
 
 def resolve(extensions, available):
@@ -181,10 +190,14 @@ class Registry:
         self.sv_assemble = self.sv_disassemble = None
         self.row_executors = []
         self.machine_options = {}
-        self._owner = {}
+        self._memos = {}
 
-    def _put(self, table, name, value, ext=None):
+    def _put(self, table, name, value):
         self.library.own[table][name] = value
+
+    def memo(self, name):
+        """A dict an extension keeps per ISA (compiled pages of its own, ...)."""
+        return self._memos.setdefault(name, {})
 
     # -- the pseudocode compiler's helpers -----------------------------------
     def intrinsic(self, name, gen):

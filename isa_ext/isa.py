@@ -145,6 +145,7 @@ class ISA:
         self.sv_disassemble = reg.sv_disassemble and functools.partial(reg.sv_disassemble,
                                                                         self)
         self._row_executors = tuple(reg.row_executors)
+        self._own_way = set()  # words a row executor runs (runs_own_way)
 
     def extension_files(self, tree, ext, *parts, suffix=""):
         """[(where, text)] of the files in ``tree`` ("decoder" or "pseudocode")
@@ -371,6 +372,7 @@ class ISA:
         for run_row in self._row_executors:
             f = run_row(d)
             if f is not None:
+                self._own_way.add(word)
                 return self._remember(word, f)
         try:
             c = self.compiled(d.spec)
@@ -383,9 +385,15 @@ class ISA:
                        "illegal") from None
         return self._remember(word, c.make(*[d.fields[p] for p in c.params]))
 
+    def runs_own_way(self, word):
+        """Whether an extension runs ``word`` itself (Registry.row_executor)
+        rather than by its compiled page; known once :meth:`executable` saw it."""
+        return word in self._own_way
+
     def _remember(self, word, f):
         if len(self._exec_cache) >= self.DECODE_CACHE_LIMIT:
             self._exec_cache.clear()
+            self._own_way = {word} if word in self._own_way else set()
         self._exec_cache[word] = f
         return f
 

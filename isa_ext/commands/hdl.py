@@ -13,7 +13,7 @@ def _hdl(args):
     import importlib
     from .. import extension
     written = []
-    for name in extension.BUILTIN:
+    for name in extension.builtin_names():
         path = extension.builtin(name).hdl
         if path is None:
             continue

@@ -317,7 +317,7 @@ def _slot_of(slots, name):
 
 
 def _group_page(isa, row):
-    cache = isa.__dict__.setdefault("_sv_group_pages", {})
+    cache = isa.registry.memo("swizzle.group_pages")
     c = cache.get(id(row))
     if c is None:
         c = cache[id(row)] = compile_group_page(isa, row)
