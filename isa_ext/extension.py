@@ -33,7 +33,8 @@ class Extension:
     before any table of another source is read; ``hdl``: a module path whose
     ``generate(out_dir)`` writes its hardware models; ``plugin_helpers``: the
     openpower-isa plugin's helpers it installs (a module path,
-    :mod:`isa_ext.compat`).
+    :mod:`isa_ext.compat`); ``machine_options``: ``{name: apply(sim, value)}``,
+    the keywords ``Simulator(name=value)`` takes for it (gpu's ``gpu=``).
     """
     name = None
     root = None
@@ -41,6 +42,7 @@ class Extension:
     categories = ()
     hdl = None
     plugin_helpers = None
+    machine_options = {}
 
     def __init__(self, name=None, *, root=None, setup=None, categories=None, hdl=None,
                  requires=None):
@@ -112,6 +114,19 @@ def builtin(name):
         if e.name != module:
             raise
     return Extension(name)
+
+
+def machine_option(extensions, name):
+    """``apply(sim, value)`` of machine option ``name``: that of one of
+    ``extensions``, else of a built-in extension, else None."""
+    for ext in extensions:
+        if name in ext.machine_options:
+            return ext.machine_options[name]
+    for other in builtin_names():
+        ext = builtin(other)
+        if name in ext.machine_options:
+            return ext.machine_options[name]
+    return None
 
 
 def builtin_names():
@@ -189,7 +204,6 @@ class Registry:
         self.prefix_handler = None
         self.sv_assemble = self.sv_disassemble = None
         self.row_executors = []
-        self.machine_options = {}
         self._memos = {}
 
     def _put(self, table, name, value):
@@ -265,10 +279,6 @@ class Registry:
         """``fn(decoded) -> callable or None``: runs a 32-bit word in place of
         its compiled page (the gpu extension's one-lane warps)."""
         self.row_executors.append(fn)
-
-    def machine_option(self, name, apply):
-        """``Simulator(name=value)``: ``apply(sim, value)`` when the machine is built."""
-        self.machine_options[name] = apply
 
 
 def activate(isa, extensions):

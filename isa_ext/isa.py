@@ -13,7 +13,7 @@ import os
 
 from . import specdata
 from . import profile as profiles
-from .errors import SpecError, Trap
+from .errors import IsaExtError, SpecError, Trap
 from .forms import parse_forms
 from .tables import parse_table, overlaps, excluded
 from .pseudocode.pages import parse_pages
@@ -160,14 +160,13 @@ class ISA:
         return cat
 
     def configure_machine(self, sim, name, value):
-        """``Simulator(name=value)``: the option an extension registered
-        (Registry.machine_option); a built-in extension switched off still
-        configures the machine, as its option is the simulator's keyword."""
-        apply = self.registry.machine_options.get(name)
+        """``Simulator(name=value)``: the machine option of an extension
+        (``Extension.machine_options``); that of a built-in extension that is
+        switched off still configures the machine, as the option is a keyword
+        of the simulator."""
+        apply = extmod.machine_option(self.extension_objects, name)
         if apply is None:
-            probe = extmod.Registry(self)
-            extmod.builtin(name).setup(probe)
-            apply = probe.machine_options[name]
+            raise IsaExtError(f"no extension has the machine option {name!r}")
         apply(sim, value)
 
     def _overlay_profile_pages(self, spec):

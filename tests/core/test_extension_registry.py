@@ -137,3 +137,13 @@ def test_unknown_category_traps_in_an_isa_without_it():
     base = ISA(extensions=["base", "svp64"])
     with pytest.raises(Trap, match="MVRM-2P-2S1D"):
         base.category("MVRM-2P-2S1D")
+
+
+def test_machine_option_of_an_extension_configures_any_machine():
+    # Simulator(gpu=...) is the gpu extension's option: taken with the
+    # extension on, and (a keyword of the simulator) with it off
+    for exts in (["base", "gpu"], ["base"]):
+        sim = Simulator(isa=ISA(extensions=exts), gpu={"warp_id": 1, "warps_per_sm": 2})
+        assert (sim.state.gpu.warp_id, sim.state.gpu.warps_per_sm) == (1, 2)
+    with pytest.raises(Exception, match="no extension has the machine option 'nosuch'"):
+        ISA(extensions=["base"]).configure_machine(None, "nosuch", 1)

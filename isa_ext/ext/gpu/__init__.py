@@ -90,8 +90,15 @@ def _halves(fn):
     return lambda a, b: (fn(a >> 16, b >> 16) << 16) | fn(a & 0xFFFF, b & 0xFFFF)
 
 
+def _configure_gpu(sim, value):
+    """``Simulator(gpu=...)``: the GPU identity and geometry the gpu pages read."""
+    from .identity import GpuIdentity
+    sim.state.gpu = GpuIdentity.of(value)
+
+
 class Gpu(Extension):
     name = "gpu"
+    machine_options = {"gpu": _configure_gpu}
 
     def setup(self, reg):
         from .header_index import HeaderIndexForm
@@ -104,13 +111,6 @@ class Gpu(Extension):
         reg.operand_type("surfdim", SurfaceDim)
         vector_scope.install(reg)
         reg.prefixed_form(HeaderIndexForm(reg.isa))
-        reg.machine_option("gpu", _configure_gpu)
-
-
-def _configure_gpu(sim, value):
-    """``Simulator(gpu=...)``: the GPU identity and geometry the gpu pages read."""
-    from .identity import GpuIdentity
-    sim.state.gpu = GpuIdentity.of(value)
 
 
 EXTENSION = Gpu()
