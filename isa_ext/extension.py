@@ -10,6 +10,7 @@ gives each one's :meth:`Extension.setup` a :class:`Registry` of that ISA alone,
 so two ISAs with different extensions coexist in one process and nothing an
 extension adds leaks into another ISA (docs/adding-an-extension.md).
 """
+import collections
 import functools
 import hashlib
 import importlib
@@ -168,7 +169,6 @@ class Library:
               "inline_assign")
 
     def __init__(self):
-        import collections
         base = {"intrinsics": base_library.INTRINSICS, "runtime": base_library.RUNTIME,
                 "constants": base_library.CONSTANTS, "setters": base_library.SETTERS,
                 "names": base_library.NAMES, "inline": base_library.INLINE,
@@ -179,15 +179,10 @@ class Library:
         self.tag = ""
 
 
-BASE = None
-
-
+@functools.lru_cache(maxsize=None)
 def base_library_tables():
     """The library with no extension's helpers (pages compiled outside an ISA)."""
-    global BASE
-    if BASE is None:
-        BASE = Library()
-    return BASE
+    return Library()
 
 
 class Registry:
@@ -280,14 +275,3 @@ class Registry:
         its compiled page (the gpu extension's one-lane warps)."""
         self.row_executors.append(fn)
 
-
-def activate(isa, extensions):
-    """Build ``isa.registry`` from ``extensions`` (objects, from :func:`resolve`)."""
-    reg = isa.registry
-    for ext in extensions:
-        for cat in ext.categories:
-            reg.category(cat)
-    for ext in extensions:
-        ext.setup(reg)
-    reg.library.tag = "|".join(f"{e.name}:{e.fingerprint()}" for e in extensions)
-    return reg
