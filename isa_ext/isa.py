@@ -2,8 +2,10 @@
 
 Spec data lives in ``decoder/`` and ``pseudocode/``; each extension is a folder
 of its own in both (``decoder/base/*.csv`` with ``pseudocode/base/*.mdwn``), and
-an :class:`ISA` can be built with any subset of extensions switched on.
-Pseudocode is compiled lazily, on an instruction's first decode, and the
+an :class:`ISA` can be built with any subset of extensions switched on.  An
+extension's Python (helpers, hooks: :mod:`isa_ext.extension`) registers into
+the registry of the ISA that names it, so ISAs with different extensions
+coexist in one process.  Pseudocode is compiled lazily, on an instruction's first decode, and the
 generated Python is cached on disk keyed by a hash of its inputs.
 """
 import functools
@@ -44,6 +46,9 @@ class Decoded:
 
 
 class ISA:
+    """``extensions``: names of built-in extensions (the folders of
+    ``decoder/``) and :class:`isa_ext.extension.Extension` objects, in order;
+    None for every built-in one."""
     # entries in each per-word cache (decoded words, executables) before it is
     # emptied and refilled: a bound on memory for programs that run many
     # distinct words (fuzzing, self-modifying code), far above any loop's need
