@@ -82,24 +82,21 @@ class Extension:
 
 @functools.lru_cache(maxsize=None)
 def _source_hash(module_name, name):
+    """A hash of ``name`` and the source of ``module_name``: of every module of
+    it when it is a package (an extension's helpers may live in any), read
+    through importlib so that a zipped install hashes too."""
+    from . import specdata
     h = hashlib.sha256(name.encode())
-    module = importlib.import_module(module_name) if module_name else None
-    folder = None
-    if module is not None:
-        try:
-            path = inspect.getsourcefile(module) or ""
-        except TypeError:  # no source file (an interactive session)
-            path = ""
-        # a package's whole folder: its helpers may live in any module of it
-        folder = os.path.dirname(path) if path.endswith("__init__.py") else None
-        paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                       if f.endswith(".py")) if folder else [path]
-        for p in paths:
+    if module_name:
+        module = importlib.import_module(module_name)
+        if hasattr(module, "__path__"):
+            for _name, data in specdata.package_sources(module_name, (".py",)):
+                h.update(data)
+        else:
             try:
-                with open(p, "rb") as f:
-                    h.update(f.read())
-            except OSError:
-                h.update(p.encode())
+                h.update(inspect.getsource(module).encode())
+            except (OSError, TypeError):  # no source (an interactive session)
+                pass
     return h.hexdigest()
 
 
