@@ -181,7 +181,6 @@ def compare_one(isa, new_sim, state, pc, prefix, suffix):
     """The :class:`InstructionReport` of the SVP64 instruction at ``pc`` run
     from ``state`` (None for loop-control instructions)."""
     from ..disasm import Disassembler
-    from ..svp64 import rm as rmmod
     from ..svp64.asm import is_branch
     d = isa.decode(suffix)
     if d is not None and (d.mnemonic.rstrip(".") in LOOP_CONTROL or is_branch(isa, d.spec)):
@@ -245,7 +244,6 @@ def _trap_mismatch(hf, vf):
 def _record_or_none(isa, prefix, suffix):
     from ..svp64.engine import _record
     d = isa.decode(suffix)
-    from ..svp64 import rm as rmmod
     cat = isa.categories.get(d.spec.sv) if d is not None and d.spec.sv else None
     if d is None or cat is None or cat.execute is not None:
         return None

@@ -154,7 +154,6 @@ def predicate_accesses(mmode, code, vl, cr_offset):
 def analyse(isa, state, prefix, suffix, pc):
     """The :class:`Dependencies` of the SVP64 instruction (``prefix``,
     ``suffix``) at ``pc`` run horizontal-first from machine ``state``."""
-    from ..svp64 import rm as rmmod
     from ..svp64.engine import _record
     from ..svp64.asm import is_branch
     d = isa.decode(suffix)
