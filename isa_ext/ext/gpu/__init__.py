@@ -1,10 +1,10 @@
 """The gpu extension: GPU cross-lane operations (seeds 000, 002, 003, 004).
 
 Semantics are the pages of ``pseudocode/gpu/``, encodings ``decoder/gpu/gpu.csv``,
-GLSL-style names ``decoder/gpu/aliases/glsl.csv``.  This module holds only what is
-not semantics: the vector-scope engine hook (:mod:`.vector_scope`), SURED's
+GLSL-style names ``decoder/gpu/aliases/glsl.csv``.  This package holds only what
+is not semantics: the vector-scope engine (:mod:`.vector_scope`), SURED's
 header-index form (:mod:`.header_index`), the machine's GPU identity
-(:mod:`.identity`, ``Simulator(gpu=...)``) and
+(:mod:`.identity`, ``Simulator(gpu=...)``) and, here, the ``Extension`` object,
 the assembly notation ``surfdim`` of a surface reduction's dimensionality
 (``1d 1d_buffer 1d_array 2d 2d_array 3d``, or the encoded number), and the
 floating-point helpers of the surface atomics.
