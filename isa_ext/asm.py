@@ -439,7 +439,7 @@ def extended_mnemonics(isa):
         return cached
     aliases = {}
     for ext in isa.extensions:
-        for where, text in isa.spec.files("decoder", ext, "aliases", suffix=".csv"):
+        for where, text in isa.extension_files("decoder", ext, "aliases", suffix=".csv"):
             _load_aliases(text, where, isa, aliases)
     isa._extended_mnemonics = aliases
     return aliases

@@ -2,8 +2,10 @@
 
 Spec data lives in ``decoder/`` and ``pseudocode/``; each extension is a folder
 of its own in both (``decoder/base/*.csv`` with ``pseudocode/base/*.mdwn``), and
-an :class:`ISA` can be built with any subset of extensions switched on.
-Pseudocode is compiled lazily, on an instruction's first decode, and the
+an :class:`ISA` can be built with any subset of extensions switched on.  An
+extension's Python (helpers, hooks: :mod:`isa_ext.extension`) registers into
+the registry of the ISA that names it, so ISAs with different extensions
+coexist in one process.  Pseudocode is compiled lazily, on an instruction's first decode, and the
 generated Python is cached on disk keyed by a hash of its inputs.
 """
 import functools
@@ -13,12 +15,13 @@ import os
 
 from . import specdata
 from . import profile as profiles
-from .errors import SpecError, Trap
+from .errors import IsaExtError, SpecError, Trap
 from .forms import parse_forms
 from .tables import parse_table, overlaps, excluded
 from .pseudocode.pages import parse_pages
 from .pseudocode import compiler as pcompiler
 from . import openpower_root as openpower_root_mod
+from . import extension as extmod
 
 COMPILER_VERSION = "5"
 
@@ -43,6 +46,9 @@ class Decoded:
 
 
 class ISA:
+    """``extensions``: names of built-in extensions (the folders of
+    ``decoder/``) and :class:`isa_ext.extension.Extension` objects, in order;
+    None for every built-in one."""
     # entries in each per-word cache (decoded words, executables) before it is
     # emptied and refilled: a bound on memory for programs that run many
     # distinct words (fuzzing, self-modifying code), far above any loop's need
@@ -57,17 +63,30 @@ class ISA:
         allext = spec.extensions()
         if extensions is None:
             extensions = allext
-        unknown = set(extensions) - set(allext)
+        elif isinstance(extensions, (str, extmod.Extension)):
+            extensions = [extensions]
+        unknown = sorted(e for e in extensions if isinstance(e, str) and e not in allext)
         if unknown:
-            raise SpecError(f"unknown extension(s) {sorted(unknown)}; have {allext}")
-        self.extensions = list(extensions)
+            raise SpecError(f"unknown extension(s) {unknown}; have {allext}")
+        # the extension objects (isa_ext.extension), those required first
+        self.extension_objects = extmod.resolve(extensions, allext)
+        self.extensions = [e.name for e in self.extension_objects]
+        # where each extension's tables and pages are: the spec source, or a
+        # folder of the extension's own
+        self._ext_spec = {e.name: spec if e.root is None else specdata.folder(e.root)
+                          for e in self.extension_objects}
+        # everything the extensions add, for this ISA alone (extension.Registry)
+        self.registry = extmod.Registry(self)
+        for ext in self.extension_objects:
+            for cat in ext.categories:
+                self.registry.category(cat)
         self.rows = []
         self.pages = {}  # mnemonic (of any syntax line) -> Page
         self.all_pages = []
         for ext in self.extensions:
-            for where, text in spec.files("decoder", ext, suffix=".csv"):
+            for where, text in self.extension_files("decoder", ext, suffix=".csv"):
                 self.rows += parse_table(text, self.forms, ext, where)
-            for where, text in spec.files("pseudocode", ext, suffix=".mdwn"):
+            for where, text in self.extension_files("pseudocode", ext, suffix=".mdwn"):
                 for page in parse_pages(text, where, ext):
                     self.all_pages.append(page)
                     for syn in page.syntaxes:
@@ -79,7 +98,8 @@ class ISA:
             self.openpower = openpower_root_mod.read(openpower_root, openpower_pages)
             from . import openpower_tables
             have = {name for row in self.rows for name in row.variants}
-            extra = openpower_tables.rows_for(self.openpower, self.forms, have, self.rows)
+            extra = openpower_tables.rows_for(self.openpower, self.forms, have, self.rows,
+                                              self.registry.categories)
             self.openpower.table_rows = extra
             self.rows += extra
             self.openpower.own_pages = dict(self.pages)
@@ -102,20 +122,57 @@ class ISA:
         self._exec_cache = {}
         self.use_cache = use_cache
         self._disk = None
-        # hooks an extension may install (SVP64 installs a prefix handler)
-        self.prefix_handler = None
+        reg = self.registry
+        for ext in self.extension_objects:
+            ext.setup(reg)
+        reg.library.tag = "|".join(f"{e.name}:{e.fingerprint()}"
+                                   for e in self.extension_objects)
+        # the pseudocode compiler's tables: the base library and the helpers
+        # of this ISA's extensions (extension.Library)
+        self.library = reg.library
+        # SVP64 RM categories: the base ones and those of the extensions
+        self.categories = reg.categories
+        # the handler of SVP64-prefixed words (an extension with RM categories
+        # registers it), None when no extension does
+        self.prefix_handler = reg.prefix_handler
         # 64-bit forms other than SVP64 (a prefix word giving a 32-bit row an
         # immediate): objects with matches(prefix), accepts(row), replaces,
         # width, prefix_word(value), build(sim, prefix, suffix) and
         # disassemble(dis, prefix, suffix, pc) (the gpu extension's
-        # isa_ext/gpu/header_index.py)
-        self.prefixed_forms = []
+        # isa_ext/ext/gpu/header_index.py)
+        self.prefixed_forms = reg.prefixed_forms
         # operand notations (table column "optype"): name -> object with
         # parse(text) -> int (raising IsaExtError, optional .column) and
         # format(value) -> text
-        self.operand_types = {}
-        for ext in self.extensions:
-            _activate_extension(self, ext)
+        self.operand_types = reg.operand_types
+        # the sv. assembler and disassembler (the svp64 extension's), or None
+        self.sv_assemble = reg.sv_assemble and functools.partial(reg.sv_assemble, self)
+        self.sv_disassemble = reg.sv_disassemble and functools.partial(reg.sv_disassemble,
+                                                                        self)
+        self._row_executors = tuple(reg.row_executors)
+        self._own_way = set()  # words a row executor runs (runs_own_way)
+
+    def extension_files(self, tree, ext, *parts, suffix=""):
+        """[(where, text)] of the files in ``tree`` ("decoder" or "pseudocode")
+        folder ``ext/parts...`` of extension ``ext``, wherever its spec is."""
+        return self._ext_spec.get(ext, self.spec).files(tree, ext, *parts, suffix=suffix)
+
+    def category(self, name):
+        """The SVP64 RM category ``name`` of this ISA; traps if it has none."""
+        cat = self.categories.get(name)
+        if cat is None:
+            raise Trap(f"SVP64 RM category {name!r} is not implemented", "illegal")
+        return cat
+
+    def configure_machine(self, sim, name, value):
+        """``Simulator(name=value)``: the machine option of an extension
+        (``Extension.machine_options``); that of a built-in extension that is
+        switched off still configures the machine, as the option is a keyword
+        of the simulator."""
+        apply = extmod.machine_option(self.extension_objects, name)
+        if apply is None:
+            raise IsaExtError(f"no extension has the machine option {name!r}")
+        apply(sim, value)
 
     def _overlay_profile_pages(self, spec):
         """A profile's pages replace those of the same mnemonic (see
@@ -222,7 +279,7 @@ class ISA:
                                            rc_target=rc_target,
                                            name=row.mnemonic.replace(".", "_"),
                                            implicit=tuple(row.implicit), xlen=xlen,
-                                           svp64_so=svp64_so)
+                                           svp64_so=svp64_so, library=self.library)
             except SpecError as e:
                 fallback = openpower_root_mod.fall_back(self, row, e)
                 if fallback is None:
@@ -238,7 +295,7 @@ class ISA:
                      repr(sorted((k, v.pieces) for k, v in row.form.fields.items())),
                      repr(sorted(self.forms.regclass.items())), row.rc, str(rc_target),
                      repr(sorted(row.implicit)), str(xlen), str(svp64_so),
-                     _compiler_tag()):
+                     _compiler_tag(), self.library.tag):
             h.update(part.encode())
             h.update(b"\0")
         return h.hexdigest()
@@ -262,13 +319,13 @@ class ISA:
         if not entry:
             return None
         try:
-            ns = dict(pcompiler.library.RUNTIME)
+            ns = dict(self.library.runtime)
             exec(compile(entry["source"], f"<isa_ext:{entry['name']}>", "exec"), ns)
         except Exception:
             return None
         return pcompiler.Compiled(entry["name"], entry["source"], entry["params"], ns,
                                   set(entry["reads"]), set(entry["writes"]),
-                                  entry["uses_nia"], entry["line_map"])
+                                  entry["uses_nia"], entry["line_map"], self.library)
 
     def _store_cached(self, key, c):
         if not self.use_cache or pcompiler.COVERAGE is not None:
@@ -316,6 +373,11 @@ class ISA:
         d = self.decode(word)
         if d is None:
             raise Trap(self.why_illegal(word), "illegal")
+        for run_row in self._row_executors:
+            f = run_row(d)
+            if f is not None:
+                self._own_way.add(word)
+                return self._remember(word, f)
         try:
             c = self.compiled(d.spec)
         except SpecError as e:
@@ -325,9 +387,17 @@ class ISA:
             # isa_ext's to fall back on: the instruction traps, saying why
             raise Trap(f"{d.mnemonic}: openpower-isa's page does not compile: {e}",
                        "illegal") from None
-        f = c.make(*[d.fields[p] for p in c.params])
+        return self._remember(word, c.make(*[d.fields[p] for p in c.params]))
+
+    def runs_own_way(self, word):
+        """Whether an extension runs ``word`` itself (Registry.row_executor)
+        rather than by its compiled page; known once :meth:`executable` saw it."""
+        return word in self._own_way
+
+    def _remember(self, word, f):
         if len(self._exec_cache) >= self.DECODE_CACHE_LIMIT:
             self._exec_cache.clear()
+            self._own_way = {word} if word in self._own_way else set()
         self._exec_cache[word] = f
         return f
 
@@ -342,21 +412,3 @@ def _compiler_tag():
     """Invalidates cached compiled code when the compiler or library changes."""
     return "".join(hashlib.sha256(data).hexdigest()
                    for _, data in specdata.package_sources(pcompiler.__package__))
-
-
-# extension name -> activation function(isa); registered by extension modules
-EXTENSION_HOOKS = {}
-
-
-def _activate_extension(isa, ext):
-    hook = EXTENSION_HOOKS.get(ext)
-    if hook is None:
-        import importlib
-        try:
-            importlib.import_module(f"isa_ext.ext.{ext}")
-        except ModuleNotFoundError as e:
-            if e.name != f"isa_ext.ext.{ext}":
-                raise
-        hook = EXTENSION_HOOKS.get(ext)
-    if hook is not None:
-        hook(isa)

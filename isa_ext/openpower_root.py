@@ -169,7 +169,8 @@ def compile_pages(isa):
             pcompiler.compile_page(
                 page, form, isa.forms.regclass, rc=rc,
                 rc_target=isa.rc_target(row) if row is not None and rc == "CR0" else None,
-                implicit=tuple(row.implicit) if row is not None else ())
+                implicit=tuple(row.implicit) if row is not None else (),
+                library=isa.library)
             out.append((page, None))
         except SpecError as e:
             out.append((page, str(e)))

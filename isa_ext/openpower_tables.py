@@ -70,14 +70,14 @@ def _table_rows(root):
     return out
 
 
-def _rm_rows(root):
-    """{mnemonic: (RM category, EXTRA slots)} from the checkout's SVP64 tables."""
-    from .svp64.rm import CATEGORIES
+def _rm_rows(root, categories):
+    """{mnemonic: (RM category, EXTRA slots)} from the checkout's SVP64 tables,
+    for the categories the ISA has."""
     folder = os.path.join(root, TABLES)
     out = {}
     for fname in sorted(os.listdir(folder)):
         cat = fname[:-len(".csv")] if fname.endswith(".csv") else None
-        if cat not in CATEGORIES:
+        if cat not in categories:
             continue
         with open(os.path.join(folder, fname), encoding="utf-8") as f:
             for rec in csv.DictReader(f):
@@ -88,7 +88,7 @@ def _rm_rows(root):
     return out
 
 
-def rows_for(op, forms, have, existing):
+def rows_for(op, forms, have, existing, categories):
     """isa_ext rows (InsnSpec) for the pages of ``op`` (an OpenpowerPages)
     whose mnemonics ``have`` lacks, from the checkout's tables; each skipped
     one goes to ``op.table_skips`` with the reason."""
@@ -98,7 +98,7 @@ def rows_for(op, forms, have, existing):
         for syn in page.syntaxes:
             pages.setdefault(syn[0], (page, syn))
     out, cache = [], {}
-    rm = _rm_rows(op.root)
+    rm = _rm_rows(op.root, categories)
     for po, mask, value, rec in _table_rows(op.root):
         name = rec["comment"].strip()
         if name in have or name not in pages:

@@ -166,9 +166,9 @@ class Simulator:
         self.state = State(little=little, mem_limit=mem_limit or DEFAULT_MEM_LIMIT)
         self.strict = strict
         if gpu is not None:
-            # the GPU identity and geometry the gpu pages read (isa_ext/gpu/identity.py)
-            from .gpu.identity import GpuIdentity
-            self.state.gpu = GpuIdentity.of(gpu)
+            # the GPU identity and geometry the gpu pages read (the gpu
+            # extension's machine option, isa_ext/ext/gpu/identity.py)
+            isa.configure_machine(self, "gpu", gpu)
         self.end = None  # address at which the program is finished
         self._cache = {}
         # block translation (isa_ext.translate): start pc -> Block, or None where
@@ -232,7 +232,7 @@ class Simulator:
             suffix = mem.read_word(pc + 4)
             fn = self.isa.prefix_handler(self, word, suffix)
             return fn, 8, word
-        for form in getattr(self.isa, "prefixed_forms", ()):
+        for form in self.isa.prefixed_forms:
             if form.matches(word):
                 return form.build(self, word, mem.read_word(pc + 4)), 8, word
         return self.isa.executable(word), 4, word

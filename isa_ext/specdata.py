@@ -88,6 +88,14 @@ def source(root=None):
     return _own()
 
 
+def folder(root):
+    """The spec of an extension kept in a folder of its own: ``root`` holds
+    ``decoder/<name>/`` and ``pseudocode/<name>/`` (no forms.txt: the forms
+    are the ISA's)."""
+    root = Path(root)
+    return SpecSource(root / "decoder", root / "pseudocode", root)
+
+
 @functools.lru_cache(maxsize=None)
 def _own():
     package = resources.files("isa_ext")

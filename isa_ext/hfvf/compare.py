@@ -181,7 +181,6 @@ def compare_one(isa, new_sim, state, pc, prefix, suffix):
     """The :class:`InstructionReport` of the SVP64 instruction at ``pc`` run
     from ``state`` (None for loop-control instructions)."""
     from ..disasm import Disassembler
-    from ..svp64 import rm as rmmod
     from ..svp64.asm import is_branch
     d = isa.decode(suffix)
     if d is not None and (d.mnemonic.rstrip(".") in LOOP_CONTROL or is_branch(isa, d.spec)):
@@ -199,7 +198,7 @@ def compare_one(isa, new_sim, state, pc, prefix, suffix):
     snapshot = vfloop.clone(new_sim, state).state
     deps = item.dependencies = depsmod.analyse(isa, snapshot, prefix, suffix, pc)
     rec = _record_or_none(isa, prefix, suffix)
-    cat = rmmod.CATEGORIES.get(d.spec.sv) if d is not None and d.spec.sv else None
+    cat = isa.categories.get(d.spec.sv) if d is not None and d.spec.sv else None
     single = cat is not None and cat.ptype == 1 or (rec is not None and rec.kind == "ldst")
     mods = vfloop.step_modifiers(rec.rm if rec is not None else None, single,
                                  deps.kind == "swizzle", text)
@@ -245,8 +244,7 @@ def _trap_mismatch(hf, vf):
 def _record_or_none(isa, prefix, suffix):
     from ..svp64.engine import _record
     d = isa.decode(suffix)
-    from ..svp64 import rm as rmmod
-    cat = rmmod.CATEGORIES.get(d.spec.sv) if d is not None and d.spec.sv else None
+    cat = isa.categories.get(d.spec.sv) if d is not None and d.spec.sv else None
     if d is None or cat is None or cat.execute is not None:
         return None
     try:

@@ -7,7 +7,7 @@ SUBVL, predicates, Rc=1 CR field) walked in stepping order
 (:mod:`isa_ext.svp64.steps`), each operand at the element the REMAP schedules
 give it (:mod:`isa_ext.svp64.remap` through the executor's index map).  An
 ``sv.mv.swiz`` is walked group by group with its own executor's element
-offsets (:mod:`isa_ext.ext.swizzle_sv`).  Memory accesses are not analysed.
+offsets (:mod:`isa_ext.ext.swizzle.sv`).  Memory accesses are not analysed.
 
 An access is a bit range of one register: ``Access(file, reg, lo, hi, field,
 element)`` with ``file`` ``r`` / ``f`` (64-bit registers, elements packed from
@@ -22,7 +22,7 @@ from ..svp64.indexmap import element_index, slot_index
 from ..svp64.predication import mask as pred_mask, zeroing, ALL
 from ..svp64.steps import settle, step_on, reverse_mask
 
-SWIZZLE_CATEGORY = "MVRM-2P-2S1D"  # isa_ext/ext/swizzle_sv.py
+SWIZZLE_CATEGORY = "MVRM-2P-2S1D"  # isa_ext/ext/swizzle/sv.py
 _FILES = {"gpr": "r", "fpr": "f", "crf": "cr", "crb": "cr"}
 
 
@@ -154,7 +154,6 @@ def predicate_accesses(mmode, code, vl, cr_offset):
 def analyse(isa, state, prefix, suffix, pc):
     """The :class:`Dependencies` of the SVP64 instruction (``prefix``,
     ``suffix``) at ``pc`` run horizontal-first from machine ``state``."""
-    from ..svp64 import rm as rmmod
     from ..svp64.engine import _record
     from ..svp64.asm import is_branch
     d = isa.decode(suffix)
@@ -168,7 +167,7 @@ def analyse(isa, state, prefix, suffix, pc):
     if is_branch(isa, d.spec):
         deps.why = "SVP64 branches are not analysed"
         return deps
-    cat = rmmod.CATEGORIES.get(d.spec.sv) if d.spec.sv else None
+    cat = isa.categories.get(d.spec.sv) if d.spec.sv else None
     if cat is not None and cat.execute is not None:
         if cat.name == SWIZZLE_CATEGORY:
             return _swizzle(isa, state, prefix, suffix, d, deps, vl)
@@ -289,7 +288,7 @@ def _reach(rec, vl, tables, written):
 
 
 def _swizzle(isa, state, prefix, suffix, d, deps, vl):
-    from ..ext.swizzle_sv import SvSwizzle, offsets
+    from ..ext.swizzle.sv import SvSwizzle, offsets
     deps.kind = "swizzle"
 
     class _NoSim:  # the executor's constructor reads only sim.isa

@@ -167,8 +167,11 @@ class Compiled:
     """The result of compiling one page for one table row."""
 
     def __init__(self, name, source, params, namespace, reads, writes, uses_nia,
-                 line_map):
+                 line_map, library=None):
         self.name = name
+        # the tables it was compiled with (isa_ext.extension.Library): block
+        # translation inlines the run-time helpers they give an inline form
+        self.library = library
         self.source = source
         self.params = params  # field names in call order
         self.sem = namespace["sem"]
@@ -239,8 +242,14 @@ class PageCompiler:
 
     def __init__(self, form, regclass, rc=None, rc_target=None, name="insn",
                  where_file="<page>", first_line=1, extra_params=(), implicit=(),
-                 xlen=64, dialect="book", svp64_so=False):
+                 xlen=64, dialect="book", svp64_so=False, library=None):
         self.form = form
+        # the helper tables (isa_ext.extension.Library): the ISA's, or the
+        # base library with no extension's helpers
+        if library is None:
+            from ..extension import base_library_tables
+            library = base_library_tables()
+        self.lib = library
         # the page runs as an SVP64 element under the SVP64 appendix's "XER,
         # SO and other global flags" / "OE=1" rules: XER.SO is neither read
         # nor written; the name SO is a local of the element that starts at 0,
@@ -358,11 +367,11 @@ class PageCompiler:
             return Val(f"s.{attr}", w)
         if name == "XLEN":
             return const(self.xlen)
-        if name in library.CONSTANTS:
-            v, w = library.CONSTANTS[name]
+        if name in self.lib.constants:
+            v, w = self.lib.constants[name]
             return const(v, w)
-        if name in library.NAMES:  # run-time names an extension supplies (VL, ...)
-            return library.NAMES[name](self)
+        if name in self.lib.names:  # run-time names an extension supplies (VL, ...)
+            return self.lib.names[name](self)
         self.err(f"unknown name {name!r} (not a field of form {self.form.name}, "
                  f"a variable assigned earlier, or a register)", node)
 
@@ -442,7 +451,7 @@ class PageCompiler:
         if name == "SPR":
             idx = self.expr(args[0])
             return Val(f"s.spr_read({idx.code})", 64)
-        intr = self.dialect_helpers.get(name) or library.INTRINSICS.get(name)
+        intr = self.dialect_helpers.get(name) or self.lib.intrinsics.get(name)
         if intr is None:
             self.err(f"unknown function {name}()", node)
         vals = []
@@ -920,7 +929,7 @@ class PageCompiler:
                 self.note_write()
                 self.emit(f"s.spr_write({idx.code}, {self.fit(v, 64)})")
                 return
-            setter = library.SETTERS.get(fname)
+            setter = self.lib.setters.get(fname)
             if setter is not None:
                 # an extension-defined assignable function: F(args) <- v
                 self.note_write()
@@ -1073,12 +1082,13 @@ _PROLOGUE = {"G": "G = s.gpr", "F": "F = s.fpr", "CRF": "CRF = s.cr", "M": "M = 
 
 
 def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implicit=(),
-                 xlen=64, dialect=None, svp64_so=False):
+                 xlen=64, dialect=None, svp64_so=False, library=None):
     """Compile ``page`` (a pages.Page) for ``form``; return a :class:`Compiled`.
     ``implicit``: the row's implicit register operands (named like fields);
     ``xlen``: the GPR width the page runs at (see :func:`names_xlen`);
     ``svp64_so``: compiled for an SVP64 element whose XER.SO is not the
-    register's (see PageCompiler)."""
+    register's (see PageCompiler); ``library``: the ISA's helper tables
+    (isa_ext.extension.Library), None for the base library alone."""
     name = name or re.sub(r"\W", "_", page.mnemonic or "insn")
     dialect = dialect or getattr(page, "dialect", "book")
     if dialect == "openpower" and not page.code.strip():
@@ -1087,7 +1097,8 @@ def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implici
     tree = parse(page.code, page.filename, page.code_line, dialect)
     pc = PageCompiler(form, regclass, rc=rc, rc_target=rc_target, name=name,
                       where_file=page.filename, first_line=page.code_line,
-                      implicit=implicit, xlen=xlen, dialect=dialect, svp64_so=svp64_so)
+                      implicit=implicit, xlen=xlen, dialect=dialect, svp64_so=svp64_so,
+                      library=library)
     if dialect == "openpower":
         from . import openpower_envelope
         pc.op_wants = openpower_envelope.wants(page)
@@ -1167,7 +1178,7 @@ def build(pc, params, page=None):
     src.append("    return bound")
     line_map.append(0)
     source = "\n".join(src) + "\n"
-    ns = dict(library.RUNTIME)
+    ns = dict(pc.lib.runtime)
     if COVERAGE is not None:
         ns["_cov"] = COVERAGE.hit
     filename = f"<isa_ext:{pc.name}>"
@@ -1176,4 +1187,5 @@ def build(pc, params, page=None):
     except SyntaxError as e:  # a bug in the compiler, not in the page
         raise SpecError(f"internal: generated code does not compile: {e}\n{source}",
                         page.where if page else None) from None
-    return Compiled(pc.name, source, params, ns, pc.reads, pc.writes, pc.uses_nia, line_map)
+    return Compiled(pc.name, source, params, ns, pc.reads, pc.writes, pc.uses_nia, line_map,
+                    pc.lib)

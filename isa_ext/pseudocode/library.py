@@ -8,7 +8,11 @@ Two kinds of entries:
 * **run-time helpers** (``RUNTIME``): plain Python functions the generated code
   calls (rotations, masks, CR-field access, floating point).
 
-Extensions add their own with :func:`intrinsic` and :func:`runtime`.
+These module tables are the *base* library every ISA has (this module and
+:mod:`.fp` fill them at import).  An extension never writes into them: it
+registers its helpers into its ISA's :class:`isa_ext.extension.Registry`, whose
+:class:`~isa_ext.extension.Library` layers them over these tables for that ISA
+alone (docs/adding-an-extension.md).
 """
 import re as _re
 

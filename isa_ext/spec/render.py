@@ -447,7 +447,7 @@ def write_site(isa, out_dir, project_root):
     infos = collect(isa, project_root)
     allocs = opcode_map.allocations(isa)
     slugs = {i.row.mnemonic: i.slug for i in infos}
-    sv = svp64_pages.pages(infos)
+    sv = svp64_pages.pages(infos, isa.categories)
     try:
         os.makedirs(os.path.join(out_dir, "insn"), exist_ok=True)
         os.makedirs(os.path.join(out_dir, "svp64"), exist_ok=True)

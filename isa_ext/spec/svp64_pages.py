@@ -121,7 +121,7 @@ RM_MEANINGS = {"MASKMODE": "0: integer predicate (MASK names a GPR), 1: CR predi
                "MODE": "the mode (see the modes page)"}
 
 
-def rm_html(infos):
+def rm_html(infos, categories):
     e = html.escape
     boxes, _ = boxes_of(RMM.RM_FIELDS)
     out = ["<h1>RM fields</h1><p>The 24-bit RM field of the "
@@ -138,7 +138,7 @@ def rm_html(infos):
                "of an instruction's table row: 1P/2P single or twin predication, nS/nD sources "
                "and destinations. Each links the instructions in it.</p><table><tr>"
                "<th>category</th><th>predication</th><th>mode table</th><th>instructions</th></tr>")
-    for name, cat in sorted(RMM.CATEGORIES.items()):
+    for name, cat in sorted(categories.items()):
         members = [i for i in infos if i.row.sv == name]
         links = " ".join(f'<a href="../insn/{e(i.slug)}.html"><code>{e(i.row.mnemonic)}</code></a>'
                          for i in members)
@@ -267,9 +267,10 @@ def index_html():
     return f"<h1>SVP64</h1><ul>{items}</ul>"
 
 
-def pages(infos):
-    """{relative path: (title, body)} of the SVP64 pages."""
-    bodies = {"prefix": prefix_html(), "rm": rm_html(infos), "modes": modes_html(),
+def pages(infos, categories=None):
+    """{relative path: (title, body)} of the SVP64 pages; ``categories``: the
+    ISA's RM categories (the base ones when None)."""
+    bodies = {"prefix": prefix_html(), "rm": rm_html(infos, categories or RMM.CATEGORIES), "modes": modes_html(),
               "extra": extra_html(), "svstate": svstate_html(), "svshape": svshape_html(),
               "remap": remap_html()}
     out = {f"svp64/{slug}.html": (PAGES[slug][0], body) for slug, body in bodies.items()}

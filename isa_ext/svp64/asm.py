@@ -226,7 +226,7 @@ def sv_row(isa, base):
     row, flags = entry
     if not row.sv:
         raise SVAsmError(f"{base} is not SVP64-capable (no RM category in its table row)")
-    cat = rmmod.CATEGORIES.get(row.sv)
+    cat = isa.categories.get(row.sv)
     if cat is None:
         raise SVAsmError(f"{base}: RM category {row.sv} is not implemented")
     return row, flags, cat
@@ -394,10 +394,10 @@ def _pred_text(mmode, code):
 
 def sv_disassemble(isa, prefix, suffix):
     d = isa.decode(suffix)
-    if d is None or not d.spec.sv or d.spec.sv not in rmmod.CATEGORIES:
+    if d is None or not d.spec.sv or d.spec.sv not in isa.categories:
         return None
     row = d.spec
-    cat = rmmod.CATEGORIES[row.sv]
+    cat = isa.categories[row.sv]
     r = rmmod.RM(rmmod.rm_of(prefix), cat.ptype)
     kind = mode_kind(isa, row, cat)
     forms = isa.forms

@@ -29,12 +29,13 @@ from .record import SVRecord, Op, LdSt, signed_sources  # noqa: F401
 from .steps import LoopContext, PLAIN, next_enabled, advance_steps  # noqa: F401
 
 
-def install_dispatch(isa):
-    """Make ``isa`` run prefixed instructions through :func:`build` (by the RM
-    category of the suffix).  The svp64 extension installs it; an extension that
-    registers its own category installs it too, so its rows run with svp64 off."""
-    if isa.prefix_handler is None:
-        isa.prefix_handler = lambda sim, prefix, suffix: build(isa, sim, prefix, suffix)
+def install_dispatch(reg):
+    """Make the ISA of ``reg`` (an :class:`isa_ext.extension.Registry`) run
+    prefixed instructions through :func:`build` (by the RM category of the
+    suffix).  The svp64 extension registers it; an extension that adds its own
+    category registers it too, so its rows run with svp64 off."""
+    isa = reg.isa
+    reg.svp64_prefix(lambda sim, prefix, suffix: build(isa, sim, prefix, suffix))
 
 
 def build(isa, sim, prefix, suffix):
@@ -55,7 +56,7 @@ def build(isa, sim, prefix, suffix):
             run = SVBranch(isa, sim, prefix, suffix)
             return _reported(sim, run, why, "reserved-rm") if reserved else run
         if d.spec.sv:
-            cat = rmmod.CATEGORIES.get(d.spec.sv)
+            cat = isa.categories.get(d.spec.sv)
             reserved = _reserved_extra(cat, d.spec, prefix) if cat is not None else 0
             if reserved and getattr(sim, "strict", False):
                 return _reserved_trap(_reserved_why(d.mnemonic, prefix, reserved))

@@ -293,7 +293,7 @@ class SVRecord:
         row = d.spec
         if not row.sv:
             raise Trap(f"{d.mnemonic} is not SVP64-capable (no RM category)", "illegal")
-        self.cat = cat = rmmod.category(row.sv)
+        self.cat = cat = isa.category(row.sv)
         self.isa, self.d, self.row = isa, d, row
         self.prefix, self.suffix = prefix, suffix
         self.mnemonic = "sv." + d.mnemonic

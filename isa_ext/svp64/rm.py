@@ -7,8 +7,8 @@ EXTRA 10:18, MODE 19:23.
 
 Each instruction's RM *category* (the table's ``sv`` column, ``RM-1P-2S1D``...)
 says whether it is single- or twin-predicated, where MASK_SRC is, and which mode
-table applies.  Categories are a registry so that other extensions can add theirs
-(:func:`register_category`).
+table applies.  :data:`CATEGORIES` holds the appendix's; an extension adds its
+own to its ISA (``isa.categories``, isa_ext.extension.Registry.category).
 """
 from ..encoding import is_svp64_prefix
 from ..errors import Trap
@@ -89,33 +89,25 @@ class Category:
         return f"Category({self.name!r}, {self.ptype}P)"
 
 
+# the categories of the SVP64 appendix every ISA has; an extension adds its
+# own to its ISA's registry (isa_ext.extension.Registry.category), never here
 CATEGORIES = {}
 
 
-def register_category(name, ptype, mode_kind=None, decode_mode=None, **hooks):
-    """Add (or replace) a category; ``hooks``: ``execute etype length_fields
-    mode_mods`` (see :class:`Category`)."""
+def _base_category(name, ptype, mode_kind=None, decode_mode=None, **hooks):
     CATEGORIES[name] = Category(name, ptype, mode_kind, decode_mode, **hooks)
-    return CATEGORIES[name]
 
 
 for _n in ("RM-1P-2S1D", "RM-1P-1S", "RM-1P-1D"):
-    register_category(_n, 1)
+    _base_category(_n, 1)
 # every RM-1P-3S1D row is EXTRA2 in openpower-isa's RM table, also those whose
 # three operands share three slots (ffmadds: FRT is source and destination)
-register_category("RM-1P-3S1D", 1, etype=2)
+_base_category("RM-1P-3S1D", 1, etype=2)
 for _n in ("RM-2P-1S1D", "RM-2P-2S1D", "RM-2P-1S", "RM-2P-2S"):
-    register_category(_n, 2)
+    _base_category(_n, 2)
 for _n in ("LDSTRM-2P-1S1D", "LDSTRM-2P-1S2D", "LDSTRM-2P-2S", "LDSTRM-2P-2S1D",
            "LDSTRM-2P-3S"):
-    register_category(_n, 2, "ldst")
-
-
-def category(name):
-    cat = CATEGORIES.get(name)
-    if cat is None:
-        raise Trap(f"SVP64 RM category {name!r} is not implemented", "illegal")
-    return cat
+    _base_category(_n, 2, "ldst")
 
 
 class RM:

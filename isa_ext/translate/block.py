@@ -104,8 +104,8 @@ def _gather(sim, start, end):
             g = sp.namespace
         elif length == 4:
             d = isa.decode(word)
-            if d is None or type(isa).executable(isa, word) is not fn:
-                break  # an extension runs this word its own way (isa.executable wrapped)
+            if d is None or isa.runs_own_way(word):
+                break  # an extension runs this word its own way (Registry.row_executor)
             try:
                 c = isa.compiled(d.spec)
                 sp = specialise(c, d.fields, cache, word)

@@ -13,7 +13,6 @@ import operator
 import platform
 import re
 
-from ..pseudocode import library
 
 # names a block (block.py) uses itself, besides its GPR locals _gN
 BLOCK_NAMES = frozenset({"_n", "_nia", "_t", "_e", "_cw", "_budget", "_LINES", "_AFTER",
@@ -47,17 +46,22 @@ class _Fold(ast.NodeTransformer):
     the library's CR helpers with constant bit numbers inlined
     (library.INLINE)."""
 
-    def __init__(self, consts, namespace=None, values=None):
+    def __init__(self, consts, namespace=None, values=None, library=None):
         self.consts = consts
         self.namespace = namespace or {}
+        # the helper tables the page was compiled with (extension.Library)
+        if library is None:
+            from ..extension import base_library_tables
+            library = base_library_tables()
+        self.lib = library
         self.values = values or {}  # temporary -> every constant it may hold
 
     def _inline_source(self, node):
         """The inline form of a library helper call, or None."""
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.keywords:
             return None
-        form = library.INLINE.get(node.func.id)
-        if form is None or self.namespace.get(node.func.id) is not library.RUNTIME.get(
+        form = self.lib.inline.get(node.func.id)
+        if form is None or self.namespace.get(node.func.id) is not self.lib.runtime.get(
                 node.func.id):
             return None
         args = [a.value if _is_int_const(a) else a.id if isinstance(a, ast.Name)
@@ -76,8 +80,8 @@ class _Fold(ast.NodeTransformer):
                 not c.keywords and all(_is_int_const(a) or isinstance(a, ast.Name)
                                        for a in c.args)):
             return node
-        form = library.INLINE_ASSIGN.get(c.func.id)
-        if form is None or self.namespace.get(c.func.id) is not library.RUNTIME.get(c.func.id):
+        form = self.lib.inline_assign.get(c.func.id)
+        if form is None or self.namespace.get(c.func.id) is not self.lib.runtime.get(c.func.id):
             return node
         src = form(node.targets[0].id, *[a.value if _is_int_const(a) else a.id
                                          for a in c.args])
@@ -789,7 +793,7 @@ def _specialise_word(compiled, fields, overrides, symbolic=()):
                     n.id[:2] in ("_g", "_X", "_c") and n.id[2:].isdigit())):
                 raise Untranslatable(f"{compiled.name}: name {n.id} clashes with a block local")
     module = ast.Module(body=kept, type_ignores=[])
-    module = _Fold(consts, fn_globals(compiled)).visit(module)
+    module = _Fold(consts, fn_globals(compiled), library=compiled.library).visit(module)
     stmts = module.body
     ret = stmts.pop()
     if not isinstance(ret, ast.Return):

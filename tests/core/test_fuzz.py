@@ -95,7 +95,7 @@ GSR_ROWS = [r for r in ROWS if r.form.name == "GSR"]
 
 
 def random_header_pair(rng):
-    """SURED's 64-bit header-index form (isa_ext/gpu/header_index.py): an
+    """SURED's 64-bit header-index form (isa_ext/ext/gpu/header_index.py): an
     MLS-type prefix with a random index (sometimes reserved bits set) before a
     sured row (RC mostly 0, as the form requires) or any word."""
     prefix = 0x06000000 | rng.getrandbits(13)

@@ -81,30 +81,36 @@ def test_assembled_program_runs_through_category_executor(isa):
         sim.state.gpr[16 + i] = 100 + i
     r = sim.run()
     assert r.stop == "end" and r.gpr[8:12] == [103, 102, 101, 100]
-    cat = rmmod.CATEGORIES["MVRM-2P-2S1D"]
+    cat = isa.categories["MVRM-2P-2S1D"]
     assert cat.execute is not None and cat.etype == 2
 
 
 def test_executor_hook_is_generic(isa):
     # a category registered with an executor receives its rows' prefixed forms:
-    # give RM-1P-2S1D (sv.add) a recording executor, then restore it
+    # an extension gives RM-1P-2S1D (sv.add) a recording executor in an ISA of
+    # its own; the shared ISA keeps the generic loop
+    from isa_ext.extension import Extension
     seen = []
-    old = rmmod.CATEGORIES["RM-1P-2S1D"]
 
     def execute(sim, prefix, suffix, row, fields):
         seen.append((hex(prefix), row.mnemonic))
         return lambda s, cia: cia + 8
 
-    rmmod.register_category("RM-1P-2S1D", 1, execute=execute)
-    try:
-        sim = Simulator(isa=isa)
-        sim.load_words(assemble(isa, "sv.add", ["*1", "*5", "*9"]))
+    recorder = Extension("recorder", setup=lambda reg: reg.category(
+        rmmod.Category("RM-1P-2S1D", 1, execute=execute)))
+    mine = ISA(extensions=["base", "svp64", recorder])
+    words = assemble(mine, "sv.add", ["*1", "*5", "*9"])
+    runs = []
+    for which in (mine, isa):
+        sim = Simulator(isa=which)
+        sim.load_words(words)
         sim.state.svstate = SV.make(maxvl=2, vl=2)
         sim.state.gpr[5] = 7
-        r = sim.run()
-    finally:
-        rmmod.CATEGORIES["RM-1P-2S1D"] = old
-    assert r.stop == "end" and r.gpr[1] == 0 and seen and seen[0][1] == "add"
+        runs.append(sim.run())
+    r, plain = runs
+    assert r.stop == "end" and r.gpr[1] == 0 and seen == [(hex(words[0]), "add")]
+    # sv.add *1, *5, *9 with VL=2: r1 = r5 + r9 = 7 (r9 = 0), as the generic loop does
+    assert plain.gpr[1] == 7 and isa.categories["RM-1P-2S1D"].execute is None
 
 
 def test_swizzle_without_svp64_extension_still_runs():

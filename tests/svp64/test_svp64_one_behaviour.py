@@ -219,10 +219,9 @@ def step_mods_for(isa, line, mods):
     zeroing (sz or dz) means no element is skipped on either side, and for LD/ST,
     whose one zeroing bit is zz (both sides), it needs both /sz and /dz; other
     twin-predicated instructions' modifiers carry over as they are."""
-    from isa_ext.svp64 import rm as rmmod
     from isa_ext.svp64.asm import mode_kind
     row, _flags = isa.by_mnemonic[line.split()[0][3:].split("/")[0]]
-    cat = rmmod.category(row.sv)
+    cat = isa.category(row.sv)
     parts = [m for m in mods.split("/") if m]
     both = cat.ptype == 1 or mode_kind(isa, row, cat) == "ldst"
     if both and ("sz" in parts or "dz" in parts):

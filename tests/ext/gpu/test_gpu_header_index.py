@@ -1,5 +1,5 @@
 """SURED's immediate header-index form, seed 004's `#tsPtrIdxU13` (issue 20;
-docs/errata.md 004-12, isa_ext/gpu/header_index.py).
+docs/errata.md 004-12, isa_ext/ext/gpu/header_index.py).
 
 Seed 004: "#tsPtrIdxU13  This immediate index (word address) is used to fetch
 the packed header+sampler pointer entry from constant cache ... The constant

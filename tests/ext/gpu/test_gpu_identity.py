@@ -1,6 +1,6 @@
 """The seeds' GPU identity and geometry (issue 20, deliverable 2): seed 002's
 gl_WarpIDNV, gl_SMIDNV, gl_HelperThreadNV, gl_WarpSizeNV, gl_WarpsPerSMNV and
-gl_SMCountNV as a machine configuration (isa_ext/gpu/identity.py:
+gl_SMCountNV as a machine configuration (isa_ext/ext/gpu/identity.py:
 ``Simulator(gpu=...)``, ``isa-ext run --gpu``) read by the thread-group
 instructions warpid, smid, helperthread, warpsize, warpspersm, smcount
 (pseudocode/gpu/threadgroup.mdwn), and seed 004's SURED rules that depend on
@@ -20,7 +20,7 @@ import pytest
 from isa_ext.asm import assemble
 from isa_ext.cli import main
 from isa_ext.errors import IsaExtError
-from isa_ext.gpu.identity import GpuIdentity
+from isa_ext.ext.gpu.identity import GpuIdentity
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 

@@ -169,7 +169,7 @@ def test_undefined_subvl_combinations_trap_and_write_nothing(isa, line, why):
 def test_page_without_components_traps_under_subvl(isa):
     # The engine's safety net: a page that reads LANE(X, i) (one value per lane)
     # cannot run under /vecN -- checked through the pseudocode library directly.
-    from isa_ext.gpu.vector_scope import Scope, Operand
+    from isa_ext.ext.gpu.vector_scope import Scope, Operand
     from isa_ext.errors import Trap
     scope = Scope(None, Simulator(isa).state, 0x1000, "sv.x", 2, 3,
                   {"RA": Operand("RA", "gpr", 16, True, 64, False)}, 0, subvl=2)

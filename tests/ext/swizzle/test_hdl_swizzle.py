@@ -8,7 +8,7 @@ from amaranth.sim import Simulator as HdlSimulator
 
 from isa_ext.encoding import encode
 from isa_ext.ext.swizzle import decode_words, SwizzleDecode, KIND_COPY, KIND_ONE
-from isa_ext.hdl.swizzle import SwizzleDecoder
+from isa_ext.ext.swizzle.hdl import SwizzleDecoder
 from isa_ext.svp64 import rm as rmmod, extra as extramod
 
 from conftest import need_tool
@@ -115,7 +115,7 @@ def test_other_words_do_not_match(isa):
 def test_mvrm_decode_matches_the_svp64_engine(isa):
     # the SVP64 engine's own RM / EXTRA2 decoding (isa_ext/svp64/rm.py, extra.py, the
     # category's length field for src_SUBVL) against the hardware, random RM values
-    cat = rmmod.category("MVRM-2P-2S1D")
+    cat = isa.category("MVRM-2P-2S1D")
     assert cat.etype == 2
     sa, sb = cat.length_fields["s"]
     rng = random.Random(5)

@@ -21,9 +21,9 @@ The page (pseudocode/gpu/surface.mdwn) reads the 32-bit constant-bank entry
 ``HEADER_INDEX`` (samplerPtr[31:20] | headerPtr[19:0]), checks headerPtr
 against the pool's MaximumIndex (an invalid texture traps) and takes header
 headerPtr of the pool as the surface descriptor; the bank, pool and maximum
-are the machine configuration (isa_ext/gpu/identity.py).
+are the machine configuration (isa_ext/ext/gpu/identity.py).
 """
-from ..errors import Trap
+from ...errors import Trap
 from .vector_scope import VectorScopeInsn
 
 PREFIX = 0x06000000       # PO 1, MSB0 bits 6:7 = 0b10, bits 8:18 = 0

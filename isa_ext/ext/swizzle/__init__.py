@@ -1,7 +1,9 @@
 """The swizzle extension (seed 001): mv.swiz / fmv.swiz and their SVP64 forms.
 
 Semantics live in ``pseudocode/swizzle/swizzle.mdwn`` and the encodings in
-``decoder/swizzle/swizzle.csv``.  This module holds what is not semantics:
+``decoder/swizzle/swizzle.csv``.  This package holds what is not semantics
+(``sv.py``: the MVRM-2P-2S1D group walk; ``hdl.py``: the amaranth decoder);
+this module:
 
 * the assembly notation of the 12-bit selector immediate, a string of up to four
   of ``X Y Z W 0 1 .`` in destination order X, Y, Z, W (``"W.Y1"``), and the
@@ -9,7 +11,8 @@ Semantics live in ``pseudocode/swizzle/swizzle.mdwn`` and the encodings in
 * the hook that lets the assembler and disassembler use that notation for the
   ``imm`` operand of the swizzle rows.
 """
-from ..errors import IsaExtError
+from ...errors import IsaExtError
+from ...extension import Extension
 
 # Selector codes (3 bits per destination position, X in imm[0:2] MSB0).
 SEL_SKIP = 0b000
@@ -218,15 +221,14 @@ class SwizzleOperand:
     format = staticmethod(format_operand)
 
 
-def activate(isa):
-    isa.operand_types["swizzle"] = SwizzleOperand
-    from . import swizzle_sv
-    swizzle_sv.install(isa)
+class Swizzle(Extension):
+    name = "swizzle"
+    hdl = "isa_ext.ext.swizzle.hdl"
+
+    def setup(self, reg):
+        from . import sv
+        reg.operand_type("swizzle", SwizzleOperand)
+        sv.install(reg)
 
 
-def _register():
-    from ..isa import EXTENSION_HOOKS
-    EXTENSION_HOOKS["swizzle"] = activate
-
-
-_register()
+EXTENSION = Swizzle()

@@ -43,14 +43,13 @@ value is UNDEFINED: a strict simulator stops with an ``inactive-lane-read``
 diagnostic, a permissive one records the diagnostic and reads that lane's current
 register contents.
 """
-from ..diagnostics import report
-from ..errors import Trap
-from ..pseudocode import library
-from ..svp64 import rm as rmmod, svstate as SV
-from ..svp64.extra import parse_slots, etype, slot_spec, ext_reg
-from ..svp64.engine import install_dispatch, read_elem, write_elem
-from ..svp64.predication import mask as predicate_mask
-from ..svp64 import regfile_end
+from ...diagnostics import report
+from ...errors import Trap
+from ...svp64 import rm as rmmod, svstate as SV
+from ...svp64.extra import parse_slots, etype, slot_spec, ext_reg
+from ...svp64.engine import install_dispatch, read_elem, write_elem
+from ...svp64.predication import mask as predicate_mask
+from ...svp64 import regfile_end
 from .identity import identity as gpu_identity
 
 # RM category families, single-predicated (the predicate is the active-lane mask);
@@ -88,7 +87,7 @@ class Scope:
                  subvl=1, header_index=None):
         self.sim, self.state, self.pc, self.name = sim, state, pc, name
         self.vl, self.active, self.subvl = vl, active, subvl
-        # the immediate of SURED's header-index form (isa_ext/gpu/header_index.py)
+        # the immediate of SURED's header-index form (isa_ext/ext/gpu/header_index.py)
         self.header_index = header_index
         self.operands = operands
         self.source_zeroing = source_zeroing
@@ -209,30 +208,28 @@ def _field_name(comp, v, fn):
     return name
 
 
-def _install_page_functions():
-    from ..pseudocode.compiler import Val
-    library.RUNTIME["_vs"] = current_scope
-    library.RUNTIME["_LaneFault"] = LaneFault
-    library.NAMES["VL"] = lambda comp: Val("_vs(s).vl", None)
-    library.NAMES["SUBVL"] = lambda comp: Val("_vs(s).subvl", None)
-    library.NAMES["ACTIVE"] = lambda comp: Val("_vs(s).active", 64)
-    library.INTRINSICS["LANE_ACTIVE"] = lambda comp, i: Val(f"_vs(s).is_active({i.code})", 1)
-    # the warp's place on the GPU (seed 002; isa_ext/gpu/identity.py)
-    library.RUNTIME["_gpu"] = gpu_identity
-    library.NAMES["WARP_ID"] = lambda comp: Val("_gpu(s).warp_id", None)
-    library.NAMES["SM_ID"] = lambda comp: Val("_gpu(s).sm_id", None)
-    library.NAMES["WARPS_PER_SM"] = lambda comp: Val("_gpu(s).warps_per_sm", None)
-    library.NAMES["SM_COUNT"] = lambda comp: Val("_gpu(s).sm_count", None)
-    library.INTRINSICS["HELPER_LANE"] = lambda comp, i: Val(f"_gpu(s).helper({i.code})", 1)
+def _install_page_functions(reg):
+    from ...pseudocode.compiler import Val
+    reg.runtime("_vs", current_scope)
+    reg.runtime("_LaneFault", LaneFault)
+    reg.name("VL", lambda comp: Val("_vs(s).vl", None))
+    reg.name("SUBVL", lambda comp: Val("_vs(s).subvl", None))
+    reg.name("ACTIVE", lambda comp: Val("_vs(s).active", 64))
+    reg.intrinsic("LANE_ACTIVE", lambda comp, i: Val(f"_vs(s).is_active({i.code})", 1))
+    # the warp's place on the GPU (seed 002; isa_ext/ext/gpu/identity.py)
+    reg.runtime("_gpu", gpu_identity)
+    reg.name("WARP_ID", lambda comp: Val("_gpu(s).warp_id", None))
+    reg.name("SM_ID", lambda comp: Val("_gpu(s).sm_id", None))
+    reg.name("WARPS_PER_SM", lambda comp: Val("_gpu(s).warps_per_sm", None))
+    reg.name("SM_COUNT", lambda comp: Val("_gpu(s).sm_count", None))
+    reg.intrinsic("HELPER_LANE", lambda comp, i: Val(f"_gpu(s).helper({i.code})", 1))
     # SURED's header-index form (seed 004 #tsPtrIdxU13): whether the instruction
     # is that form, its immediate, and the machine's constant bank / header pool
-    library.NAMES["HEADER_INDEXED"] = lambda comp: Val(
-        "int(_vs(s).header_index is not None)", 1)
-    library.NAMES["HEADER_INDEX"] = lambda comp: Val("(_vs(s).header_index or 0)", None)
-    library.NAMES["CONST_BANK"] = lambda comp: Val("_gpu(s).const_bank", 64)
-    library.NAMES["HEADER_POOL"] = lambda comp: Val("_gpu(s).header_pool", 64)
-    library.INTRINSICS["HEADER_VALID"] = lambda comp, p: Val(
-        f"_gpu(s).header_valid({p.code})", 1)
+    reg.name("HEADER_INDEXED", lambda comp: Val("int(_vs(s).header_index is not None)", 1))
+    reg.name("HEADER_INDEX", lambda comp: Val("(_vs(s).header_index or 0)", None))
+    reg.name("CONST_BANK", lambda comp: Val("_gpu(s).const_bank", 64))
+    reg.name("HEADER_POOL", lambda comp: Val("_gpu(s).header_pool", 64))
+    reg.intrinsic("HEADER_VALID", lambda comp, p: Val(f"_gpu(s).header_valid({p.code})", 1))
 
     def lane(comp, x, j, k=None):
         component = "" if k is None else f", {k.code}"
@@ -254,10 +251,10 @@ def _install_page_functions():
         msg = reason.code if reason.code.startswith(("'", '"')) else repr(reason.code)
         return Val(f"raise _LaneFault({msg}, {i.code})", None)
 
-    library.INTRINSICS["LANE"] = lane
-    library.INTRINSICS["GROUP"] = group
-    library.SETTERS["LANE"] = set_lane
-    library.INTRINSICS["TRAP_AT_LANE"] = trap_at_lane
+    reg.intrinsic("LANE", lane)
+    reg.intrinsic("GROUP", group)
+    reg.setter("LANE", set_lane)
+    reg.intrinsic("TRAP_AT_LANE", trap_at_lane)
 
 
 # --- the engine -------------------------------------------------------------------
@@ -267,7 +264,7 @@ class VectorScopeInsn:
 
     def __init__(self, isa, sim, row, fields, prefix=None, header_index=None):
         """``header_index``: SURED's header-index form, a one-lane warp whose
-        8-byte instruction (isa_ext/gpu/header_index.py) gives the immediate."""
+        8-byte instruction (isa_ext/ext/gpu/header_index.py) gives the immediate."""
         self.isa, self.sim, self.row = isa, sim, row
         self.prefixed = prefix is not None
         self.header_index = header_index
@@ -359,24 +356,18 @@ def _execute(sim, prefix, suffix, row, fields):
     return VectorScopeInsn(sim.isa, sim, row, fields, prefix)
 
 
-def install(isa):
+def install(reg):
     """Register the page functions and the vector-scope categories, whose executor
     the SVP64 prefix dispatch calls; unprefixed rows run as one-lane warps."""
-    _install_page_functions()
+    isa = reg.isa
+    _install_page_functions(reg)
     for row in isa.rows:
         if is_vector_scope(row):
-            rmmod.register_category(row.sv, 1, execute=_execute)
-    install_dispatch(isa)
-    plain_executable = isa.executable
-    one_lane = {}
+            reg.category(rmmod.Category(row.sv, 1, execute=_execute))
+    install_dispatch(reg)
 
-    def executable(word):
-        d = isa.decode(word)
-        if d is not None and is_vector_scope(d.spec):
-            f = one_lane.get(word)
-            if f is None:
-                f = one_lane[word] = VectorScopeInsn(isa, None, d.spec, d.fields)
-            return f
-        return plain_executable(word)
-
-    isa.executable = executable
+    def one_lane(d):
+        if is_vector_scope(d.spec):
+            return VectorScopeInsn(isa, None, d.spec, d.fields)
+        return None
+    reg.row_executor(one_lane)

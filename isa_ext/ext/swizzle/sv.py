@@ -17,14 +17,13 @@ each group's writes together.
   only taken between groups; SVSTATE's steps record the progress so that
   re-executing the instruction resumes.
 """
-from ..diagnostics import report
-from ..errors import Trap
-from ..pseudocode import library
-from ..pseudocode.compiler import PageCompiler, Val, build, parse, CompileError
-from ..errors import SpecError
-from ..svp64 import rm as rmmod, extra as extramod, predication, svstate
-from ..svp64.engine import ElementInterrupt, install_dispatch
-from ..svp64 import regfile_end
+from ...diagnostics import report
+from ...errors import Trap
+from ...pseudocode.compiler import PageCompiler, Val, build, parse, CompileError
+from ...errors import SpecError
+from ...svp64 import rm as rmmod, extra as extramod, predication, svstate
+from ...svp64.engine import ElementInterrupt, install_dispatch
+from ...svp64 import regfile_end
 
 CATEGORY = "MVRM-2P-2S1D"
 M64 = (1 << 64) - 1
@@ -40,12 +39,13 @@ def _gen(code, width):
     return lambda comp, *args: Val(code.format(*[a.code for a in args]), width)
 
 
-def _install_page_functions():
-    library.INTRINSICS["SRC_SUB"] = _gen("f__grp.src({})", 64)
-    library.INTRINSICS["DST_SUB"] = _gen("f__grp.dst({})", 64)
-    library.SETTERS["DST_SUB"] = lambda comp, args, v: \
-        f"f__grp.set_dst({args[0].code}, {comp.fit(v, 64)})"
-    library.CONSTANTS.setdefault("SVP64_GROUP_PAGE", (1, 1))
+def _install_page_functions(reg):
+    reg.intrinsic("SRC_SUB", _gen("f__grp.src({})", 64))
+    reg.intrinsic("DST_SUB", _gen("f__grp.dst({})", 64))
+    reg.setter("DST_SUB", lambda comp, args, v:
+               f"f__grp.set_dst({args[0].code}, {comp.fit(v, 64)})")
+    if "SVP64_GROUP_PAGE" not in reg.library.constants:
+        reg.constant("SVP64_GROUP_PAGE", 1, 1)
 
 
 _GROUP_NAMES = {"SRC_N": ("f__grp.src_n", None), "DST_N": ("f__grp.dst_n", None),
@@ -71,7 +71,7 @@ def compile_group_page(isa, row):
     tree = parse(page.code, page.filename, page.code_line)
     pc = _GroupPageCompiler(row.form, isa.forms.regclass, name="sv_" + row.mnemonic.replace(".", "_"),
                             where_file=page.filename, first_line=page.code_line,
-                            extra_params=("_grp",))
+                            extra_params=("_grp",), library=isa.library)
     try:
         params = pc.compile(tree)
     except CompileError as e:
@@ -169,7 +169,7 @@ class SvSwizzle:
         self.ra, self.ra_vec = extramod.ext_reg(fields[ra_name], spec_s, 2)
         self.subvl = r.subvl
         self.src_subvl = rmmod.bits(rmv, 14, 15) + 1
-        from .swizzle import group_sizes
+        from . import group_sizes
         self.dst_n, self.src_n = group_sizes(self.subvl, self.src_subvl)
         self.dst_planar = self.subvl == 1 and self.src_subvl > 1
         self.src_planar = self.src_subvl == 1 and self.subvl > 1
@@ -178,7 +178,7 @@ class SvSwizzle:
         # illegal selectors are a property of the encoding, not of the data: trap at
         # decode even when predication would execute no group (the group page states
         # the same rules and would raise them at the first group)
-        from .swizzle import selectors, SEL_RESERVED
+        from . import selectors, SEL_RESERVED
         imm_sels = selectors(fields["imm"])
         if SEL_RESERVED in imm_sels:
             raise Trap(f"{self.name}: selector 0b001 is reserved", "illegal")
@@ -317,20 +317,23 @@ def _slot_of(slots, name):
 
 
 def _group_page(isa, row):
-    cache = isa.__dict__.setdefault("_sv_group_pages", {})
+    cache = isa.registry.memo("swizzle.group_pages")
     c = cache.get(id(row))
     if c is None:
         c = cache[id(row)] = compile_group_page(isa, row)
     return c
 
 
-def install(isa):
-    """Register the category (executor, EXTRA2 layout, src_SUBVL length field
-    ``/svecN``, zeroing-only modes); the SVP64 prefix handler dispatches to it."""
-    _install_page_functions()
-    rmmod.register_category(CATEGORY, 2, "mvrm", execute=build_executor, etype=2,
-                            length_fields={"s": (14, 15)}, mode_mods=("sz", "dz", "zz"))
-    install_dispatch(isa)  # runs sv.mv.swiz even with the svp64 extension off
+def install(reg):
+    """Register the group pages' functions and the category (executor, EXTRA2
+    layout, src_SUBVL length field ``/svecN``, zeroing-only modes) into ``reg``
+    (an :class:`isa_ext.extension.Registry`); the SVP64 prefix handler
+    dispatches to it."""
+    _install_page_functions(reg)
+    reg.category(rmmod.Category(CATEGORY, 2, "mvrm", execute=build_executor, etype=2,
+                                length_fields={"s": (14, 15)},
+                                mode_mods=("sz", "dz", "zz")))
+    install_dispatch(reg)  # runs sv.mv.swiz even with the svp64 extension off
 
 
 def build_executor(sim, prefix, suffix, row, fields):

@@ -19,7 +19,7 @@ from amaranth.hdl import Module, Signal, Cat, Const, Mux
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..ext.swizzle import (KIND_SKIP, KIND_ZERO, KIND_ONE, KIND_COPY, RM_FIELDS)
+from . import (KIND_SKIP, KIND_ZERO, KIND_ONE, KIND_COPY, RM_FIELDS)
 
 PO_SWIZZLE = 22
 XO_MV = 0b0011

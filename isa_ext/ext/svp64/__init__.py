@@ -1,18 +1,13 @@
 """The SVP64 extension: prefix handler, sv. assembler/disassembler hooks and the
-pseudocode helper SVSTATE_NEXT used by the svstep page."""
-from ..isa import EXTENSION_HOOKS
-from ..errors import Trap
-from ..pseudocode import library
-from ..svp64 import engine, asm as svasm, remap, svstate as SV
+pseudocode helpers SVSTATE_NEXT, SVSTEP_END and SVSTEP_LOOPENDS of the svstep page.
 
-
-def activate(isa):
-    engine.install_dispatch(isa)
-    isa.sv_assemble = lambda mn, ops, pc, resolve: svasm.sv_assemble(isa, mn, ops, pc, resolve)
-    isa.sv_disassemble = lambda p, s: svasm.sv_disassemble(isa, p, s)
-
-
-EXTENSION_HOOKS["svp64"] = activate
+Its tables and pages are ``decoder/svp64/`` and ``pseudocode/svp64/``; the
+engine the prefix handler runs is :mod:`isa_ext.svp64` (shared with the
+extensions that add RM categories of their own: swizzle, gpu).
+"""
+from ...errors import Trap
+from ...extension import Extension
+from ...svp64 import engine, asm as svasm, remap, svstate as SV
 
 
 def svstate_next(s, mode, vf):
@@ -99,7 +94,6 @@ ALL_ENDS = remap.END_INNER | remap.END_MIDDLE | remap.END_ALL  # no REMAP: CR0 L
 SH_VL, SH_SRC, SH_DST = SV.SH_VL, SV.SH_SRC, SV.SH_DST
 CLEAR_STEPS = ~SV.STEPS_MASK
 CLEAR_END = ~(SV.STEPS_MASK | 1)  # steps reset, vertical-first left
-library.RUNTIME["_svstate_next"] = svstate_next
 
 
 def _svstate_next_inline(target, s, mode, vf):
@@ -126,29 +120,41 @@ else:
 
 
 M64 = (1 << 64) - 1
-library.INLINE_ASSIGN["_svstate_next"] = _svstate_next_inline
-library.RUNTIME["_sv_end"] = _sv_end
-library.RUNTIME["_sv_loopends"] = _sv_loopends
 assert ALL_ENDS == 7  # State.sv_loopends starts at 7
-# translated blocks read the two as attributes (State starts them at 0 and 7)
-library.INLINE["_sv_end"] = lambda s: "s.sv_end" if s == "s" else None
-library.INLINE["_sv_loopends"] = lambda s: "s.sv_loopends" if s == "s" else None
 
 
-@library.intrinsic("SVSTATE_NEXT")
 def _svstate_next_intrinsic(comp, mode, vf):
-    from ..pseudocode.compiler import Val
+    from ...pseudocode.compiler import Val
     comp.note_write()
     return Val(f"_svstate_next(s, {mode.code}, {vf.code})", 7)
 
 
-@library.intrinsic("SVSTEP_END")
 def _svstep_end_intrinsic(comp):
-    from ..pseudocode.compiler import Val
+    from ...pseudocode.compiler import Val
     return Val("_sv_end(s)", 1)
 
 
-@library.intrinsic("SVSTEP_LOOPENDS")
 def _svstep_loopends_intrinsic(comp):
-    from ..pseudocode.compiler import Val
+    from ...pseudocode.compiler import Val
     return Val("_sv_loopends(s)", 3)
+
+
+class Svp64(Extension):
+    name = "svp64"
+
+    def setup(self, reg):
+        engine.install_dispatch(reg)
+        reg.svp64_syntax(svasm.sv_assemble, svasm.sv_disassemble)
+        reg.runtime("_svstate_next", svstate_next)
+        reg.runtime("_sv_end", _sv_end)
+        reg.runtime("_sv_loopends", _sv_loopends)
+        reg.inline_assign("_svstate_next", _svstate_next_inline)
+        # translated blocks read the two as attributes (State starts them at 0 and 7)
+        reg.inline("_sv_end", lambda s: "s.sv_end" if s == "s" else None)
+        reg.inline("_sv_loopends", lambda s: "s.sv_loopends" if s == "s" else None)
+        reg.intrinsic("SVSTATE_NEXT", _svstate_next_intrinsic)
+        reg.intrinsic("SVSTEP_END", _svstep_end_intrinsic)
+        reg.intrinsic("SVSTEP_LOOPENDS", _svstep_loopends_intrinsic)
+
+
+EXTENSION = Svp64()

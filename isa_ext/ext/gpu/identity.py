@@ -15,7 +15,7 @@ which helper threads do not perform (seed 004).
 """
 from dataclasses import dataclass, fields
 
-from ..errors import IsaExtError
+from ...errors import IsaExtError
 
 M64 = (1 << 64) - 1
 

@@ -1,1 +1,0 @@
-"""GPU cross-lane operations: the vector-scope instruction mechanism."""
