@@ -492,11 +492,20 @@ class Simulator:
     def _emit_insn(self, emit, pc, word, length, before, recording, step):
         from .trace import svstate_fields
         s = self.state
-        d = self.isa.decode(word if length == 4 else s.mem.read_word(pc + 4))
+        if length == 4:
+            d = self.isa.decode(word)
+            mnemonic = d and d.mnemonic
+        else:
+            suffix = s.mem.read_word(pc + 4)
+            if prefix_kind(word) == SVP64:
+                d = self.isa.decode(suffix)
+                mnemonic = d and "sv." + d.mnemonic
+            else:  # a v3.1 row, or an extension's form of the suffix's row
+                d = self.isa.decode_prefixed(word, suffix) or self.isa.decode(suffix)
+                mnemonic = d and d.mnemonic
         changes = register_changes(before, s.copy_registers(), TRACED_SPECIALS)
         event = {"type": "insn", "pc": pc, "word": word, "length": length,
-                 "mnemonic": None if d is None else
-                 d.mnemonic if length == 4 else "sv." + d.mnemonic,
+                 "mnemonic": mnemonic,
                  "changes": {k: new for k, (_old, new) in changes.items()},
                  "old": {k: old for k, (old, _new) in changes.items()},
                  "mem": recording.take(), "step": step}
