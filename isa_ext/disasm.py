@@ -20,7 +20,7 @@ REG_PREFIX = {"gpr": "r", "fpr": "f", "crf": "cr"}
 
 
 from .encoding import is_svp64_prefix  # noqa: E402,F401  (re-exported for callers)
-from .prefix import is_prefix, kind as prefix_kind, SVP64  # noqa: E402
+from .prefix import is_prefix, kind as prefix_kind, SVP64, crosses_boundary  # noqa: E402
 
 
 class Disassembler:
@@ -264,7 +264,11 @@ class Disassembler:
         i = 0
         while i < n:
             word = int.from_bytes(data[i:i + 4], order)
-            if i + 8 <= n and is_prefix(word):
+            # (a v3.1 prefixed instruction across a 64-byte boundary takes an
+            # alignment interrupt, and reassembled it would get GNU as's nop
+            # before it: its words print as words)
+            if i + 8 <= n and is_prefix(word) and (
+                    prefix_kind(word) == SVP64 or not crosses_boundary(base + i)):
                 suffix = int.from_bytes(data[i + 4:i + 8], order)
                 text = self.prefixed(word, suffix, base + i)
                 if text is not None:
