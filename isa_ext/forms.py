@@ -89,6 +89,7 @@ class FormSet:
     swaphalves: set = dc_field(default_factory=set)  # assembly value = field halves swapped
     signopt: set = dc_field(default_factory=set)  # (mnemonic, field): either signedness
     even: set = dc_field(default_factory=set)  # register-pair fields: assembly takes even only
+    ignored: set = dc_field(default_factory=set)  # bits no row reserves or matches (pnop's suffix)
     # a prefixed form's R bit -> its base register field: R=1 addresses from
     # CIA, and the base must then be 0 (forms.txt "relative R RA")
     relative: dict = dc_field(default_factory=dict)
@@ -125,7 +126,7 @@ def _parse_bits(text, where, size=32):
 
 
 # Operand attributes: "signed SI D ..." name fields; "scale DS 4" a field and a number.
-_FIELD_SETS = ("signed", "pcrel", "swaphalves", "even")
+_FIELD_SETS = ("signed", "pcrel", "swaphalves", "even", "ignored")
 _FIELD_NUMBERS = ("scale", "bias", "svbias")
 
 

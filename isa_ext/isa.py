@@ -183,7 +183,7 @@ class ISA:
         if d is not None or word in self._decode_cache:
             return d
         d = None
-        for row in self._prefixed_by_po.get(suffix >> 26, ()):
+        for row in self._prefixed_rows(suffix):
             if word & row.mask == row.value and not (row.excludes and excluded(row, word)):
                 fields = {name: f.extract(word) for name, f in row.form.fields.items()}
                 if self._relative_misused(row, fields):
@@ -196,6 +196,12 @@ class ISA:
         self._decode_cache[word] = d
         return d
 
+    def _prefixed_rows(self, suffix):
+        """The 64-bit rows for this suffix's primary opcode, then those that
+        match no suffix opcode (pnop)."""
+        by_po = self._prefixed_by_po
+        return [*by_po.get(suffix >> 26, ()), *by_po.get(None, ())]
+
     def _relative_misused(self, row, fields):
         """The (flag, base) of a CIA-relative form whose base is not 0 (R=1
         with RA != 0: an invalid form), or None."""
@@ -207,7 +213,7 @@ class ISA:
     def why_illegal_prefixed(self, prefix, suffix):
         """Why an 8-byte instruction that nothing runs is illegal."""
         word = prefix << 32 | suffix
-        for row in self._prefixed_by_po.get(suffix >> 26, ()):
+        for row in self._prefixed_rows(suffix):
             opcode_mask = row.mask & ~row.reserved_mask
             if word & opcode_mask != row.value or excluded(row, word):
                 continue

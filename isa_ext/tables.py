@@ -199,7 +199,8 @@ def parse_table(text, forms, extension, filename):
         # reserved: they must be 0, and a word with one set is an invalid form
         # that traps as illegal rather than running as the instruction.
         used = 0
-        for name in set(spec.fields_used) | set(suffix) | set(match):
+        for name in set(spec.fields_used) | set(suffix) | set(match) | (
+                forms.ignored & set(form.fields)):
             used |= form.fields[name].mask()
         spec.reserved_mask = ((1 << form.size) - 1) & ~used
         spec.mask, spec.value = mask | spec.reserved_mask, value
