@@ -304,7 +304,11 @@ class Generator:
         return f"{row.mnemonic_for(flags)} {','.join(ops)}".rstrip()
 
     def plain_values(self, row):
-        return {f: self.field_value(row, f) for f in row.fields_used}
+        values = {f: self.field_value(row, f) for f in row.fields_used}
+        for flag, base in self.forms.relative.items():
+            if values.get(flag) and base in values:
+                values[base] = 0  # R=1 (CIA-relative) takes RA=0 (else an invalid form)
+        return values
 
     # -- cases ----------------------------------------------------------------
     def case_for(self, target, index):
@@ -425,6 +429,9 @@ class Generator:
         base_op = next((op for op in row.operands if op.base), None)
         update = "RA" in row.outs
         dest = [f for f in row.outs if f in values and self.forms.regclass.get(f) in ("gpr",)]
+        for flag in self.forms.relative:
+            if flag in values:
+                values[flag] = 0  # the window is reached from the base register
         if base_op is not None:
             ra = base_op.base
             values[ra] = r.randrange(1, 32)
