@@ -53,7 +53,7 @@ def encoding_boxes(row, used=()):
             if name in row.match:
                 value = (row.match[name] >> remaining) & ((1 << n) - 1)
             boxes.append(Box(first, last, label, name, value))
-    free = [b for b in range(32) if b not in taken]
+    free = [b for b in range(form.size) if b not in taken]
     for first, last in _runs(free):
         boxes.append(Box(first, last, "/"))
     return sorted(boxes, key=lambda b: b.first)
