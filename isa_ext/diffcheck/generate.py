@@ -304,10 +304,14 @@ class Generator:
         return f"{row.mnemonic_for(flags)} {','.join(ops)}".rstrip()
 
     def plain_values(self, row):
-        values = {f: self.field_value(row, f) for f in row.fields_used}
+        return self._relative_base(
+            {f: self.field_value(row, f) for f in row.fields_used})
+
+    def _relative_base(self, values):
+        """R=1 (CIA-relative) takes RA=0 (else an invalid form)."""
         for flag, base in self.forms.relative.items():
             if values.get(flag) and base in values:
-                values[base] = 0  # R=1 (CIA-relative) takes RA=0 (else an invalid form)
+                values[base] = 0
         return values
 
     # -- cases ----------------------------------------------------------------
@@ -412,6 +416,7 @@ class Generator:
                     values[f] = r.choice(gpool)
                 elif cls == "fpr" and not f.endswith("p"):
                     values[f] = r.choice(fpool)
+            self._relative_base(values)
             self._fix_special(t.row, values, case)
             self._add(case, t, values)
         return self._finish(case)
