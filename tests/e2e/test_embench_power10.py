@@ -12,7 +12,7 @@ import tarfile
 import pytest
 
 from conftest import need_tool, shared_path
-from isa_ext.diffcheck import tools
+from isa_ext.diffcheck import cprograms, tools
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 
@@ -80,6 +80,7 @@ def test_benchmark_runs_as_under_qemu(embench, base, tmp_path, name):
     need_tool("qemu-ppc64le")
     elf = build(embench, name, str(tmp_path / f"{name}.elf"))
     assert prefixed_count(elf) > 0  # (what this test is about: gcc used them)
+    assert not cprograms.missing_instructions(base, elf)  # every word gcc wrote decodes
     q = tools.run_qemu(elf, timeout=300)
     assert q.signal is None and q.status == 0, f"QEMU: status {q.status} signal {q.signal}"
     sim = Simulator(isa=base)
