@@ -80,7 +80,10 @@ def test_benchmark_runs_as_under_qemu(embench, base, tmp_path, name):
     need_tool("qemu-ppc64le")
     elf = build(embench, name, str(tmp_path / f"{name}.elf"))
     assert prefixed_count(elf) > 0  # (what this test is about: gcc used them)
-    assert not cprograms.missing_instructions(base, elf)  # every word gcc wrote decodes
+    # every instruction gcc wrote decodes (objdump shows the traceback tables'
+    # 0x00000200 words after some functions as "attn": data, never run)
+    missing = cprograms.missing_instructions(base, elf)
+    assert set(missing) <= {"attn"}, missing
     q = tools.run_qemu(elf, timeout=300)
     assert q.signal is None and q.status == 0, f"QEMU: status {q.status} signal {q.signal}"
     sim = Simulator(isa=base)
