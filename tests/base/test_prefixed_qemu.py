@@ -202,3 +202,19 @@ def test_cia_relative_forms_by_hand(base):
     res = sim.run()
     assert res.stop == "end" and res.steps == 3
     assert sim.state.gpr[3] == 0xFF8 and sim.state.gpr[4] == 0x0123456789ABCDEF
+
+
+@pytest.mark.parametrize("words,reason", [
+    ((0x06100000, 0x38640005), "invalid form of paddi: R=1 (CIA-relative) with RA=4, not 0"),
+    ((0x07003000, 0x00000000), "invalid form of pnop: reserved bit(s) 18, 19 set"),
+    ((0x04000000, 0xE0A30000), "plq needs an even RTp"),
+    ((0x06800000, 0x38640005), "no instruction matches the MLS-type prefix 0x06800000"),
+    ((0x05000000, 0x38640005), "no instruction matches the 8RR-type prefix 0x05000000"),
+])
+def test_illegal_pairs_say_why_and_change_nothing(base, words, reason):
+    sim = Simulator(isa=base)
+    sim.load_words(list(words))
+    before = sim.state.copy_registers()
+    res = sim.run(max_steps=2)
+    assert res.stop == "trap" and res.trap.kind == "illegal" and reason in res.trap.reason
+    assert sim.state.copy_registers() == before
