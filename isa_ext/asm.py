@@ -15,6 +15,7 @@ import csv
 import re
 from dataclasses import dataclass, field as dc_field
 
+from . import prefix as prefixes
 from .encoding import encode_row
 from .errors import AsmError, IsaExtError
 from .tables import SUFFIX_CHARS, SUFFIX_ORDER
@@ -187,7 +188,7 @@ TOKEN_RE = re.compile(r"""\s*(?:
   | (?P<char>'(?:\\.|[^\\'])'?)
   | (?P<name>%?[A-Za-z_.$][\w.$]*)
   | (?P<op><<|>>|[-+*/%()&|^~])
-  | (?P<part>@(?:ha|h|l)(?![\w]))
+  | (?P<part>@(?:ha|h|l|pcrel)(?![\w]))
 )""", re.X)
 
 # GNU's 16-bit pieces of an address: sym@ha + sym@l (signed) == sym
@@ -197,11 +198,13 @@ HALF_PARTS = {"l": lambda v: v & 0xFFFF, "h": lambda v: (v >> 16) & 0xFFFF,
 
 class Value:
     """An expression value; ``reloc`` counts label terms (0 = absolute number).
-    ``half`` marks a 16-bit piece (``@l``...), valid in signed or unsigned fields."""
-    __slots__ = ("value", "reloc", "half")
+    ``half`` marks a 16-bit piece (``@l``...), valid in signed or unsigned fields;
+    ``pcrel`` an address written ``sym@pcrel`` (a prefixed instruction's
+    CIA-relative displacement)."""
+    __slots__ = ("value", "reloc", "half", "pcrel")
 
-    def __init__(self, value, reloc=0, half=False):
-        self.value, self.reloc, self.half = value, reloc, half
+    def __init__(self, value, reloc=0, half=False, pcrel=False):
+        self.value, self.reloc, self.half, self.pcrel = value, reloc, half, pcrel
 
 
 class Evaluator:
@@ -302,6 +305,8 @@ class Evaluator:
         kind, tok, pos = self.peek()
         if kind == "part":
             self.i += 1
+            if tok == "@pcrel":
+                return Value(v.value, v.reloc, pcrel=True)
             return Value(HALF_PARTS[tok[1:]](v.value), 0, True)
         return v
 
@@ -582,11 +587,20 @@ class Assembler:
         off = self.sizes[section]
         if mn.startswith("."):
             return self.directive(st, section, off)
-        # 8 bytes: an SVP64 instruction, or a 64-bit form with a "#N" operand
-        size = 8 if mn.startswith("sv.") or any(
-            o.text.startswith("#") for o in st.operands) else 4
+        # 8 bytes: an SVP64 instruction, a v3.1 prefixed one (a 64-bit form's
+        # row or an alias of one), or a 64-bit form with a "#N" operand
+        v31 = self.v31_prefixed(mn) or any(o.text.startswith("#") for o in st.operands)
+        size = 8 if mn.startswith("sv.") or v31 else 4
         if off % 4:
             self.error("instruction not on a 4-byte boundary", st.line, st.column)
+        if v31:
+            # GNU as: a section holding a prefixed instruction is 64-byte
+            # aligned, and a nop goes before one that would cross a 64-byte
+            # boundary (an alignment interrupt, isa_ext.prefix)
+            self.align[section] = max(self.align.get(section, 1), prefixes.BOUNDARY)
+            if prefixes.crosses_boundary(off):
+                self.items.append(_Item(section, off, "fill", st, 4, None))
+                off += 4
         self.items.append(_Item(section, off, "insn", st, size))
         self.sizes[section] = off + size
         return section
@@ -661,6 +675,14 @@ class Assembler:
         self.check_image_size(sum(self.sizes.values()) + size, st, st.column)
         self.sizes[section] = off + size
         return section
+
+    def v31_prefixed(self, mnemonic):
+        """The mnemonic names a v3.1 prefixed instruction (8 bytes)."""
+        entry = self.isa.by_mnemonic.get(mnemonic)
+        if entry is None:
+            alias = self.aliases.get(mnemonic)
+            entry = alias and self.isa.by_mnemonic.get(alias.base_mnemonic)
+        return bool(entry) and entry[0].form.prefixed
 
     def check_image_size(self, total, st, column):
         """An image beyond MAX_IMAGE_BYTES is an error at the statement that
@@ -834,7 +856,10 @@ class Assembler:
         for i, loc in enumerate(st.operands):
             if loc.text.startswith("#"):
                 return self.prefixed_form_words(row, flags, st, pc, i)
-        return [self.encode(row, flags, st, pc)]
+        word = self.encode(row, flags, st, pc)
+        if row.form.prefixed:  # prefix word first, then the suffix
+            return [word >> 32, word & 0xFFFFFFFF]
+        return [word]
 
     def prefixed_form_words(self, row, flags, st, pc, i):
         loc = st.operands[i]
@@ -864,19 +889,45 @@ class Assembler:
         self.check_count(st, min(max(given, need), most),
                          str(most) if need == most else f"{need} to {most}")
         values = {op.field: 0 for op in row.operands[given:] if op.optional}
+        relative = self.relative_flag(row, st, pc, flags)
+        # R=1: an address in a displacement or immediate is relative to CIA
+        rel_pc = pc if relative is not None and relative[1] else None
         for op, loc in zip(row.operands, st.operands):
-            if op.base:
+            if op.base and relative is not None and not loc.text.endswith(")"):
+                # GNU as: "pld 3,x" (no base) is CIA-relative, RA=0
+                values[op.base] = 0
+                values[op.field] = self.field_value(op.field, loc, st, pc, flags, rel_pc, row.form)
+            elif op.base:
                 disp, base = self.split_displacement(loc, st)
-                values[op.field] = self.field_value(op.field, disp, st, pc, flags)
-                values[op.base] = self.field_value(op.base, base, st, pc, flags)
+                values[op.field] = self.field_value(op.field, disp, st, pc, flags, rel_pc, row.form)
+                values[op.base] = self.field_value(op.base, base, st, pc, flags, form=row.form)
+            elif relative is not None and op.field == relative[0]:
+                pass  # (set below: given, or 1 for a D(RA) without the base)
             elif row.optypes:
                 values[op.field] = self.typed_value(row, op.field, loc, st, pc, flags)
             else:
-                values[op.field] = self.field_value(op.field, loc, st, pc, flags)
+                values[op.field] = self.field_value(op.field, loc, st, pc, flags, rel_pc, row.form)
+        if relative is not None:
+            values[relative[0]] = relative[1]
         try:
             return encode_row(self.forms, row, values, flags)
         except IsaExtError as e:
             self.error(str(e), st.line, st.column)
+
+    def relative_flag(self, row, st, pc, flags):
+        """(R field, its value) of a row whose form can address from CIA
+        (forms.txt ``relative R RA``), or None.  R is the operand when given,
+        else 1 when the D(RA) operand is written without "(RA)" (GNU as)."""
+        for flag, base in self.forms.relative.items():
+            if flag not in row.fields_used or base not in row.fields_used:
+                continue
+            for op, loc in zip(row.operands, st.operands):
+                if op.field == flag and loc.text:
+                    return flag, self.field_value(flag, loc, st, pc, flags)
+            bare = any(op.base == base and loc.text and not loc.text.endswith(")")
+                       for op, loc in zip(row.operands, st.operands))
+            return flag, int(bare)
+        return None
 
     def typed_value(self, row, name, loc, st, pc, flags):
         """An operand with its own notation (table column ``optype``)."""
@@ -902,7 +953,11 @@ class Assembler:
         lead = len(inner) - len(inner.lstrip())
         return Located(disp, loc.column), Located(inner.strip(), loc.column + i + 1 + lead)
 
-    def field_value(self, name, loc, st, pc, flags):
+    def field_value(self, name, loc, st, pc, flags, relative_to=None, form=None):
+        """``relative_to``: a prefixed instruction's address, which an address
+        in this displacement is made relative to when R=1 (``pld 3,x``,
+        ``sym@pcrel``); ``form``: the row's form, whose field width counts
+        (a prefixed form's D and SI are 34 bits)."""
         forms = self.forms
         width = None
         cls = forms.regclass.get(name)
@@ -916,7 +971,7 @@ class Assembler:
                     self.error(f"wrong register class: {text} given, {name} needs "
                                f"{CLASS_WORDS[cls]}", st.line, loc.column)
                 v = self.evaluate(loc, st.line, pc).value
-            width = self.field_width(name)
+            width = self.field_width(name, form)
             if not 0 <= v < (1 << width):
                 self.error(f"register number {v} out of range for {name}", st.line, loc.column)
             if name in forms.even and v % 2:
@@ -938,14 +993,20 @@ class Assembler:
             self.error(f"register {text} where {name} needs a number", st.line, loc.column)
         v = self.evaluate(loc, st.line, pc)
         value = v.value
-        if name in forms.pcrel:
+        if v.pcrel and relative_to is None:
+            self.error(f"@pcrel where {name} is not a prefixed instruction's displacement",
+                       st.line, loc.column)
+        if relative_to is not None:
+            if v.reloc:  # an address: relative to the instruction (R=1)
+                value -= relative_to
+        elif name in forms.pcrel:
             # GNU as: an address (label, ".") is made relative to the
             # instruction unless AA=1; a plain number is the displacement itself
             if v.reloc and not flags.get("AA"):
                 value -= pc
         elif v.reloc:
             value = v.value  # an absolute address used as a number
-        width = self.field_width(name)
+        width = self.field_width(name, form)
         if v.half and width == 16 and name in forms.signed and value >= 0x8000:
             value -= 0x10000  # a 16-bit piece fills the field as it is
         scale = forms.scale.get(name, 1)
@@ -973,7 +1034,9 @@ class Assembler:
             value = swap_halves(value, width)
         return value
 
-    def field_width(self, name):
+    def field_width(self, name, form=None):
+        if form is not None and name in form.fields:
+            return form.fields[name].width
         for form in self.forms.forms.values():
             f = form.fields.get(name)
             if f is not None:
@@ -998,6 +1061,8 @@ class Assembler:
         fill_defaults = len(given) != len(ops)
         texts, columns = dict(alias.bindings), {}
         it = iter(given)
+        relative = self.relative_base(alias)
+        bare = False
         for op in ops:
             if op.default is not None and fill_defaults:
                 texts[op.name] = op.default
@@ -1005,7 +1070,11 @@ class Assembler:
             loc = next(it)
             if not loc.text:
                 self.error("empty operand", st.line, loc.column)
-            if op.base:
+            if op.base and relative and not loc.text.endswith(")"):
+                # "pla 3,x": no base, CIA-relative (R=1), as GNU as takes it
+                texts[op.name], columns[op.name] = loc.text, loc.column
+                texts[op.base], bare = "0", True
+            elif op.base:
                 disp, base = self.split_displacement(loc, st)
                 texts[op.name], columns[op.name] = disp.text, disp.column
                 texts[op.base], columns[op.base] = base.text, base.column
@@ -1023,7 +1092,22 @@ class Assembler:
             cond = self.evaluate(Located(substitute(alias.when, texts), st.column), st.line, pc)
             if not cond.value:
                 return self.expansion(alias.fallback, st, pc)
+        if bare:
+            row = self.isa.by_mnemonic[alias.base_mnemonic][0]
+            at = [op.field for op in row.operands].index(relative)
+            if len(expanded) == at:
+                expanded.append(Located("1", st.column))
         return alias.base_mnemonic, expanded
+
+    def relative_base(self, alias):
+        """The R field of the row an alias expands to, when its form can
+        address from CIA (forms.txt ``relative``), else None."""
+        entry = self.isa.by_mnemonic.get(alias.base_mnemonic)
+        if entry is None:
+            return None
+        fields = entry[0].fields_used
+        return next((flag for flag, base in self.forms.relative.items()
+                     if flag in fields and base in fields), None)
 
     def svp64(self, st, pc):
         def resolve(text):

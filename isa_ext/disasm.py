@@ -19,7 +19,8 @@ CR_BIT_TEXT = {v: k for k, v in reversed(list(CR_BIT_NAMES.items()))}
 REG_PREFIX = {"gpr": "r", "fpr": "f", "crf": "cr"}
 
 
-from .encoding import is_svp64_prefix  # noqa: E402  (re-exported for callers)
+from .encoding import is_svp64_prefix  # noqa: E402,F401  (re-exported for callers)
+from .prefix import is_prefix, kind as prefix_kind, SVP64, crosses_boundary  # noqa: E402
 
 
 class Disassembler:
@@ -35,6 +36,12 @@ class Disassembler:
                 self._by_base.setdefault(alias.base_mnemonic, []).append(alias)
         self._cache = {}
         self._sv_cache = {}
+        # prefixed rows printed CIA-relative (R=1) without a base of their own
+        # (paddi): the alias that writes "RT,D(RA)" for them (pla)
+        self._relative_alias = {}
+        for alias in extended_mnemonics(isa).values():
+            if any(op.base for op in alias.operands):
+                self._relative_alias.setdefault(alias.base_mnemonic, alias.name)
 
     # -- single instructions ----------------------------------------------------
     def word(self, word, pc=0):
@@ -60,33 +67,74 @@ class Disassembler:
                    if name in d.spec.fields_used)
 
     def prefixed(self, prefix, suffix, pc=0):
-        """Text of an 8-byte SVP64 instruction, or None (print the words) without
-        the SVP64 hook or when the text would not reassemble to these two words:
-        bits the text cannot spell (set in an unused EXTRA slot, a record form's
+        """Text of an 8-byte instruction (a v3.1 prefixed row, a prefixed form
+        of an extension, SVP64), or None (print the words) when nothing
+        decodes it or the text would not reassemble to these two words: bits
+        the text cannot spell (set in an unused EXTRA slot, a record form's
         CR slot the text drops, a modifier the category forbids) make the words
         print as ``.long`` rather than as an instruction with other behaviour."""
-        form = self._prefixed_form(prefix)
-        hook = getattr(self.isa, "sv_disassemble", None)
-        if hook is None and form is None:
-            return None
         key = (prefix, suffix, pc)
         if key in self._sv_cache:
             return self._sv_cache[key]
-        text = form.disassemble(self, prefix, suffix, pc) if form is not None \
-            else hook(prefix, suffix)
-        if text is not None and not self._reassembles(text, (prefix, suffix), pc):
+        text = None
+        if prefix_kind(prefix) == SVP64:
+            hook = getattr(self.isa, "sv_disassemble", None)
+            if hook is not None:
+                text = hook(prefix, suffix)
+        else:
+            d = self.isa.decode_prefixed(prefix, suffix)
+            if d is not None and not self._odd_pair(d):
+                text = self.v31_text(d, pc)
+            elif d is None:
+                form = self._prefixed_form(prefix, suffix)
+                if form is not None:
+                    text = form.disassemble(self, prefix, suffix, pc)
+        # (a v3.1 text spells no address, and its 64-byte rule would move it
+        # off an unaligned pc: it reassembles at 0)
+        at = pc if prefix_kind(prefix) == SVP64 else 0
+        if text is not None and not self._reassembles(text, (prefix, suffix), at):
             text = None
         if len(self._sv_cache) > 100_000:
             self._sv_cache.clear()
         self._sv_cache[key] = text
         return text
 
-    def _prefixed_form(self, prefix):
-        """The ISA's non-SVP64 64-bit form whose prefix this is, or None."""
+    def _prefixed_form(self, prefix, suffix):
+        """The ISA's extension-defined 64-bit form of these words, or None."""
         for form in getattr(self.isa, "prefixed_forms", ()):
-            if form.matches(prefix):
+            if form.matches(prefix, suffix):
                 return form
         return None
+
+    def v31_text(self, d, pc):
+        """A v3.1 prefixed row's text as GNU objdump prints it: R=0 is not
+        written, R=1 drops the base ("pld r3,16"; paddi with RA=0 is "pla
+        r3,16"), a base of 0 prints as 0 ("pld r3,16(0)")."""
+        row = d.spec
+        ops = self.operand_texts(d, pc)
+        flag = next((f for f, b in self.forms.relative.items()
+                     if f in row.fields_used and b in row.fields_used), None)
+        if flag is None:
+            return self.extended(d, ops, pc) or _join(d.mnemonic, ops)
+        base = self.forms.relative[flag]
+        if not d.fields[flag]:
+            text = self.extended(d, ops, pc)
+            if text is not None:
+                return text
+        texts, based = [], False
+        for op, text in zip(row.operands, ops):
+            if op.field == flag or (d.fields[flag] and op.field == base):
+                continue
+            if op.base == base:
+                based = True
+                disp = self.field_text(op.field, d.fields[op.field], pc, {}, row.form)
+                reg = self.field_text(base, d.fields[base], pc, {}) if d.fields[base] else "0"
+                text = disp if d.fields[flag] else f"{disp}({reg})"
+            texts.append(text)
+        mnemonic = d.mnemonic
+        if d.fields[flag] and not based:
+            mnemonic = self._relative_alias.get(d.mnemonic, mnemonic)
+        return _join(mnemonic, texts)
 
     def _reassembles(self, text, words, pc):
         from .asm import assemble
@@ -106,13 +154,15 @@ class Disassembler:
             if ot is not None:
                 text = ot.format(d.fields[op.field])
             else:
-                text = self.field_text(op.field, d.fields[op.field], pc, flags)
+                text = self.field_text(op.field, d.fields[op.field], pc, flags, d.spec.form)
             if op.base:
                 text += f"({self.field_text(op.base, d.fields[op.base], pc, flags)})"
             out.append(text)
         return out
 
-    def field_text(self, name, raw, pc, flags):
+    def field_text(self, name, raw, pc, flags, form=None):
+        """``form``: the row's form, whose field width counts (a prefixed
+        form's D and SI are 34 bits)."""
         forms = self.forms
         cls = forms.regclass.get(name)
         if cls in REG_PREFIX:
@@ -121,7 +171,7 @@ class Disassembler:
             bit = CR_BIT_TEXT[raw & 3]
             return bit if raw < 4 else f"4*cr{raw >> 2}+{bit}"
         value = raw
-        width = self._width(name)
+        width = self._asm.field_width(name, form)
         if name in forms.swaphalves:
             value = swap_halves(raw, width)
         if name in forms.signed and raw >> (width - 1):
@@ -197,9 +247,12 @@ class Disassembler:
         return None
 
     def _reproduces(self, alias, shown, word, pc):
+        """The alias text assembles to ``word`` (a prefixed row's Decoded
+        word is prefix << 32 | suffix: two words)."""
         st = Statement(0, 1, alias.name, [Located(t, 1) for t in shown], "", 1)
+        want = [word >> 32, word & 0xFFFFFFFF] if word >> 32 else [word]
         try:
-            return self._asm.expand(alias, st, pc) == [word]
+            return self._asm.expand(alias, st, pc) == want
         except AsmError:
             return False
 
@@ -211,7 +264,11 @@ class Disassembler:
         i = 0
         while i < n:
             word = int.from_bytes(data[i:i + 4], order)
-            if i + 8 <= n and (is_svp64_prefix(word) or self._prefixed_form(word)):
+            # (a v3.1 prefixed instruction across a 64-byte boundary takes an
+            # alignment interrupt, and reassembled it would get GNU as's nop
+            # before it: its words print as words)
+            if i + 8 <= n and is_prefix(word) and (
+                    prefix_kind(word) == SVP64 or not crosses_boundary(base + i)):
                 suffix = int.from_bytes(data[i + 4:i + 8], order)
                 text = self.prefixed(word, suffix, base + i)
                 if text is not None:

@@ -1,5 +1,9 @@
 """Instruction forms: named fields of the 32-bit word (MSB0 bit numbering).
 
+A form declared ``form NAME 64`` is a v3.1 prefixed form: its fields number
+the 8-byte instruction's bits 0:63, the prefix word first (0:31) and the
+suffix word after it (32:63), and its values are ``prefix << 32 | suffix``.
+
 Loaded from ``decoder/forms.txt``.  A field may be a concatenation of several bit
 ranges.  Extraction and insertion are compiled to shift/mask lists once, so that
 decoding an instruction costs a few integer operations per field.
@@ -13,6 +17,7 @@ from .errors import SpecError
 class Field:
     name: str
     pieces: tuple  # ((first_bit, last_bit), ...) MSB0, most significant piece first
+    size: int = 32  # the bits of the value it is taken from (64: a prefixed form)
 
     @property
     def width(self):
@@ -27,7 +32,7 @@ class Field:
         value = 0
         for a, b in self.pieces:
             n = b - a + 1
-            value = (value << n) | ((word >> (31 - b)) & ((1 << n) - 1))
+            value = (value << n) | ((word >> (self.size - 1 - b)) & ((1 << n) - 1))
         return value
 
     def insert(self, word, value):
@@ -37,14 +42,14 @@ class Field:
             n = b - a + 1
             shift -= n
             piece = (value >> shift) & ((1 << n) - 1)
-            mask = ((1 << n) - 1) << (31 - b)
-            word = (word & ~mask) | (piece << (31 - b))
+            mask = ((1 << n) - 1) << (self.size - 1 - b)
+            word = (word & ~mask) | (piece << (self.size - 1 - b))
         return word
 
     def mask(self):
         m = 0
         for a, b in self.pieces:
-            m |= ((1 << (b - a + 1)) - 1) << (31 - b)
+            m |= ((1 << (b - a + 1)) - 1) << (self.size - 1 - b)
         return m
 
 
@@ -53,6 +58,11 @@ class Form:
     name: str
     fields: dict = dc_field(default_factory=dict)  # name -> Field
     where: str = ""
+    size: int = 32  # 64: a prefixed form (prefix word bits 0:31, suffix 32:63)
+
+    @property
+    def prefixed(self):
+        return self.size == 64
 
     def field(self, name):
         try:
@@ -79,6 +89,10 @@ class FormSet:
     swaphalves: set = dc_field(default_factory=set)  # assembly value = field halves swapped
     signopt: set = dc_field(default_factory=set)  # (mnemonic, field): either signedness
     even: set = dc_field(default_factory=set)  # register-pair fields: assembly takes even only
+    ignored: set = dc_field(default_factory=set)  # bits no row reserves or matches (pnop's suffix)
+    # a prefixed form's R bit -> its base register field: R=1 addresses from
+    # CIA, and the base must then be 0 (forms.txt "relative R RA")
+    relative: dict = dc_field(default_factory=dict)
 
     def __getitem__(self, name):
         try:
@@ -95,7 +109,7 @@ class FormSet:
         return self.svbias.get(name, self.bias.get(name, 0))
 
 
-def _parse_bits(text, where):
+def _parse_bits(text, where, size=32):
     pieces = []
     for tok in text:
         try:
@@ -105,14 +119,14 @@ def _parse_bits(text, where):
                 a = b = int(tok)
         except ValueError:
             raise SpecError(f"bad bit range {tok!r}", where) from None
-        if not (0 <= a <= b <= 31):
-            raise SpecError(f"bit range {tok!r} outside 0:31", where)
+        if not (0 <= a <= b < size):
+            raise SpecError(f"bit range {tok!r} outside 0:{size - 1}", where)
         pieces.append((a, b))
     return tuple(pieces)
 
 
 # Operand attributes: "signed SI D ..." name fields; "scale DS 4" a field and a number.
-_FIELD_SETS = ("signed", "pcrel", "swaphalves", "even")
+_FIELD_SETS = ("signed", "pcrel", "swaphalves", "even", "ignored")
 _FIELD_NUMBERS = ("scale", "bias", "svbias")
 
 
@@ -121,6 +135,7 @@ def parse_forms(text, filename="forms.txt"):
     sets = {name: set() for name in _FIELD_SETS}
     numbers = {name: {} for name in _FIELD_NUMBERS}
     signopt = set()
+    relative = {}
     current = None
     for lineno, raw in enumerate(text.splitlines(), 1):
         where = f"{filename}:{lineno}"
@@ -143,13 +158,20 @@ def parse_forms(text, filename="forms.txt"):
                     raise SpecError(f"{words[0]} {words[1]}: {words[2]!r} is not a number",
                                     where) from None
                 current = None
+            elif words[0] == "relative" and len(words) == 3:
+                relative[words[1]] = words[2]
+                current = None
             elif words[0] == "signopt" and len(words) == 3:
                 signopt.add((words[1], words[2]))
                 current = None
-            elif words[0] == "form" and len(words) == 2:
+            elif words[0] == "form" and len(words) in (2, 3):
                 if words[1] in forms:
                     raise SpecError(f"form {words[1]} defined twice", where)
-                current = forms[words[1]] = Form(words[1], where=where)
+                if words[2:] not in ([], ["64"]):
+                    raise SpecError(f"form {words[1]}: a form's size is 64 (a prefixed "
+                                    f"form) or not given (32), not {words[2]!r}", where)
+                current = forms[words[1]] = Form(words[1], where=where,
+                                                 size=64 if words[2:] else 32)
             else:
                 raise SpecError(f"expected 'form NAME' or 'regclass CLASS FIELDS', got {line!r}", where)
         else:
@@ -159,5 +181,6 @@ def parse_forms(text, filename="forms.txt"):
                 raise SpecError(f"field {words[0]!r} has no bits", where)
             if words[0] in current.fields:
                 raise SpecError(f"field {words[0]} defined twice in form {current.name}", where)
-            current.fields[words[0]] = Field(words[0], _parse_bits(words[1:], where))
-    return FormSet(forms, regclass, **sets, **numbers, signopt=signopt)
+            current.fields[words[0]] = Field(words[0], _parse_bits(words[1:], where, current.size),
+                                             current.size)
+    return FormSet(forms, regclass, **sets, **numbers, signopt=signopt, relative=relative)

@@ -22,6 +22,7 @@ from .pseudocode.pages import parse_pages
 from .pseudocode import compiler as pcompiler
 from . import openpower_root as openpower_root_mod
 from . import extension as extmod
+from . import prefix as prefixes
 
 COMPILER_VERSION = "5"
 
@@ -115,8 +116,11 @@ class ISA:
             for name, flags in row.variants.items():
                 self.by_mnemonic[name] = (row, flags)
         self._by_po = {}
+        # v3.1 prefixed rows (64-bit forms), by their suffix's primary opcode
+        self._prefixed_by_po = {}
         for row in sorted(self.rows, key=lambda r: -bin(r.mask).count("1")):
-            self._by_po.setdefault(row.match.get("PO"), []).append(row)
+            by_po = self._prefixed_by_po if row.form.prefixed else self._by_po
+            by_po.setdefault(row.match.get("PO"), []).append(row)
         self._decode_cache = {}
         self._compiled = {}
         self._exec_cache = {}
@@ -135,11 +139,13 @@ class ISA:
         # the handler of SVP64-prefixed words (an extension with RM categories
         # registers it), None when no extension does
         self.prefix_handler = reg.prefix_handler
-        # 64-bit forms other than SVP64 (a prefix word giving a 32-bit row an
-        # immediate): objects with matches(prefix), accepts(row), replaces,
-        # width, prefix_word(value), build(sim, prefix, suffix) and
+        # 64-bit forms other than SVP64 and the 64-bit table rows (a prefix
+        # word giving a 32-bit row an immediate): objects with
+        # matches(prefix, suffix), accepts(row), replaces, width,
+        # prefix_word(value), build(sim, prefix, suffix) and
         # disassemble(dis, prefix, suffix, pc) (the gpu extension's
-        # isa_ext/ext/gpu/header_index.py)
+        # isa_ext/ext/gpu/header_index.py); :meth:`prefixed` tries them after
+        # the table rows
         self.prefixed_forms = reg.prefixed_forms
         # operand notations (table column "optype"): name -> object with
         # parse(text) -> int (raising IsaExtError, optional .column) and
@@ -223,6 +229,101 @@ class ISA:
             self._decode_cache.clear()
         self._decode_cache[word] = d
         return d
+
+    def decode_prefixed(self, prefix, suffix):
+        """Decode an 8-byte v3.1 instruction against the 64-bit table rows
+        (forms.txt ``form NAME 64``); None if no row matches, or the words
+        are an invalid form of one (see :meth:`why_illegal_prefixed`).  The
+        Decoded's ``word`` is ``prefix << 32 | suffix``."""
+        word = prefix << 32 | suffix
+        d = self._decode_cache.get(word)
+        if d is not None or word in self._decode_cache:
+            return d
+        d = None
+        for row in self._prefixed_rows(suffix):
+            if word & row.mask == row.value and not (row.excludes and excluded(row, word)):
+                fields = {name: f.extract(word) for name, f in row.form.fields.items()}
+                if self._relative_misused(row, fields):
+                    break
+                flags = {k: fields[k] for k in row.suffix}
+                d = Decoded(row, word, fields, row.mnemonic_for(flags))
+                break
+        if len(self._decode_cache) >= self.DECODE_CACHE_LIMIT:
+            self._decode_cache.clear()
+        self._decode_cache[word] = d
+        return d
+
+    def _prefixed_rows(self, suffix):
+        """The 64-bit rows for this suffix's primary opcode, then those that
+        match no suffix opcode (pnop)."""
+        by_po = self._prefixed_by_po
+        return [*by_po.get(suffix >> 26, ()), *by_po.get(None, ())]
+
+    def _relative_misused(self, row, fields):
+        """The (flag, base) of a CIA-relative form whose base is not 0 (R=1
+        with RA != 0: an invalid form), or None."""
+        for flag, base in self.forms.relative.items():
+            if fields.get(flag) and base in row.fields_used and fields.get(base):
+                return flag, base
+        return None
+
+    def why_illegal_prefixed(self, prefix, suffix):
+        """Why an 8-byte instruction that nothing runs is illegal."""
+        word = prefix << 32 | suffix
+        for row in self._prefixed_rows(suffix):
+            opcode_mask = row.mask & ~row.reserved_mask
+            if word & opcode_mask != row.value or excluded(row, word):
+                continue
+            bad = word & row.reserved_mask
+            if bad:
+                bits = [b for b in range(64) if bad >> (63 - b) & 1]
+                return (f"invalid form of {row.mnemonic}: reserved bit(s) "
+                        f"{', '.join(map(str, bits))} set in 0x{prefix:08x} 0x{suffix:08x} "
+                        f"(bits 0:31 the prefix, 32:63 the suffix)")
+            fields = {name: f.extract(word) for name, f in row.form.fields.items()}
+            misuse = self._relative_misused(row, fields)
+            if misuse:
+                return (f"invalid form of {row.mnemonic}: {misuse[0]}=1 (CIA-relative) "
+                        f"with {misuse[1]}={fields[misuse[1]]}, not 0")
+        kind = prefixes.kind(prefix)
+        return (f"no instruction matches the {kind}-type prefix 0x{prefix:08x} with the "
+                f"suffix 0x{suffix:08x}")
+
+    def prefixed(self, sim, prefix, suffix):
+        """``f(state, CIA) -> NIA`` for the 8-byte instruction ``prefix``,
+        ``suffix`` (prefix.is_prefix(prefix)): the one place that pairs a
+        prefix with a suffix.  SVP64 goes to the extension's prefix handler;
+        a v3.1 prefix to the 64-bit table rows, then to ``prefixed_forms``.
+        Raises :class:`Trap` for an illegal pair."""
+        kind = prefixes.kind(prefix)
+        if kind == prefixes.SVP64:
+            if self.prefix_handler is None:
+                raise Trap(f"SVP64 prefix 0x{prefix:08x}: the svp64 extension is off",
+                           "illegal")
+            return self.prefix_handler(sim, prefix, suffix)
+        f = self.executable_prefixed(prefix, suffix)
+        if f is not None:
+            return f
+        for form in self.prefixed_forms:
+            if form.matches(prefix, suffix):
+                return form.build(sim, prefix, suffix)
+        raise Trap(self.why_illegal_prefixed(prefix, suffix), "illegal")
+
+    def executable_prefixed(self, prefix, suffix):
+        """``f(state, CIA)`` of a 64-bit table row's instruction, or None."""
+        word = prefix << 32 | suffix
+        f = self._exec_cache.get(word)
+        if f is not None:
+            return f
+        d = self.decode_prefixed(prefix, suffix)
+        if d is None:
+            return None
+        c = self.compiled(d.spec)
+        f = c.make(*[d.fields[p] for p in c.params])
+        if len(self._exec_cache) >= self.DECODE_CACHE_LIMIT:
+            self._exec_cache.clear()
+        self._exec_cache[word] = f
+        return f
 
     def operand_type(self, row, field):
         """The registered notation of ``row``'s operand ``field``, or None."""
@@ -325,7 +426,8 @@ class ISA:
             return None
         return pcompiler.Compiled(entry["name"], entry["source"], entry["params"], ns,
                                   set(entry["reads"]), set(entry["writes"]),
-                                  entry["uses_nia"], entry["line_map"], self.library)
+                                  entry["uses_nia"], entry["line_map"], self.library,
+                                  entry.get("length", 4))
 
     def _store_cached(self, key, c):
         if not self.use_cache or pcompiler.COVERAGE is not None:
@@ -333,7 +435,7 @@ class ISA:
         disk = self._disk_cache()
         disk[key] = {"name": c.name, "source": c.source, "params": c.params,
                      "reads": sorted(c.reads), "writes": sorted(c.writes),
-                     "uses_nia": c.uses_nia, "line_map": c.line_map}
+                     "uses_nia": c.uses_nia, "line_map": c.line_map, "length": c.length}
         self._disk_dirty = True
 
     def save_cache(self):

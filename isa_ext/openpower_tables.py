@@ -133,6 +133,8 @@ def _add_row(out, name, page, syn, rec, mask, value, forms, others, op, form_for
         mask &= ~form.fields[f].mask()
         value &= ~form.fields[f].mask()
     for o in others:
+        if o.form.size != form.size:
+            continue  # (a v3.1 prefixed row is 8 bytes: never this 32-bit word)
         if (o.value ^ value) & o.mask & mask == 0:
             return f"its encoding overlaps {o.mnemonic}'s"
     ins = [_REGS[rec[c]] for c in ("in1", "in2", "in3") if rec.get(c) in _REGS]

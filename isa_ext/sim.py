@@ -11,7 +11,7 @@ import os
 import platform
 from dataclasses import dataclass, field as dc_field
 
-from .encoding import is_svp64_prefix
+from .prefix import is_prefix, kind as prefix_kind, SVP64, crosses_boundary
 from . import profile as profiles
 from .errors import IsaExtError, Trap
 from .isa import ISA
@@ -228,13 +228,11 @@ class Simulator:
         """(callable, length, word) for the instruction at ``pc``; traps if illegal."""
         mem = self.state.mem
         word = mem.read_word(pc)
-        if self.isa.prefix_handler is not None and is_svp64_prefix(word):
-            suffix = mem.read_word(pc + 4)
-            fn = self.isa.prefix_handler(self, word, suffix)
-            return fn, 8, word
-        for form in self.isa.prefixed_forms:
-            if form.matches(word):
-                return form.build(self, word, mem.read_word(pc + 4)), 8, word
+        if is_prefix(word):
+            if prefix_kind(word) != SVP64 and crosses_boundary(pc):
+                raise Trap(f"prefixed instruction at 0x{pc:x} crosses a 64-byte boundary",
+                           "alignment")
+            return self.isa.prefixed(self, word, mem.read_word(pc + 4)), 8, word
         return self.isa.executable(word), 4, word
 
     def invalidate(self):
@@ -494,11 +492,20 @@ class Simulator:
     def _emit_insn(self, emit, pc, word, length, before, recording, step):
         from .trace import svstate_fields
         s = self.state
-        d = self.isa.decode(word if length == 4 else s.mem.read_word(pc + 4))
+        if length == 4:
+            d = self.isa.decode(word)
+            mnemonic = d and d.mnemonic
+        else:
+            suffix = s.mem.read_word(pc + 4)
+            if prefix_kind(word) == SVP64:
+                d = self.isa.decode(suffix)
+                mnemonic = d and "sv." + d.mnemonic
+            else:  # a v3.1 row, or an extension's form of the suffix's row
+                d = self.isa.decode_prefixed(word, suffix) or self.isa.decode(suffix)
+                mnemonic = d and d.mnemonic
         changes = register_changes(before, s.copy_registers(), TRACED_SPECIALS)
         event = {"type": "insn", "pc": pc, "word": word, "length": length,
-                 "mnemonic": None if d is None else
-                 d.mnemonic if length == 4 else "sv." + d.mnemonic,
+                 "mnemonic": mnemonic,
                  "changes": {k: new for k, (_old, new) in changes.items()},
                  "old": {k: old for k, (old, _new) in changes.items()},
                  "mem": recording.take(), "step": step}

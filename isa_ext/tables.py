@@ -206,9 +206,10 @@ def parse_table(text, forms, extension, filename):
         # reserved: they must be 0, and a word with one set is an invalid form
         # that traps as illegal rather than running as the instruction.
         used = 0
-        for name in set(spec.fields_used) | set(suffix) | set(match):
+        for name in set(spec.fields_used) | set(suffix) | set(match) | (
+                forms.ignored & set(form.fields)):
             used |= form.fields[name].mask()
-        spec.reserved_mask = 0xFFFFFFFF & ~used
+        spec.reserved_mask = ((1 << form.size) - 1) & ~used
         spec.mask, spec.value = mask | spec.reserved_mask, value
         spec.excludes = tuple(excludes)
         for item in row.get("optype", "").split():
@@ -292,12 +293,14 @@ def overlaps(rows):
     found = []
     by_po = {}
     for r in rows:
-        by_po.setdefault(r.match.get("PO"), []).append(r)
+        # a prefixed (64-bit) row and a 32-bit one are never the same instruction
+        by_po.setdefault((r.form.size, r.match.get("PO")), []).append(r)
     groups = list(by_po.values())
-    wild = by_po.get(None, [])
+    wild = by_po.get((32, None), [])
     for group in groups:
         for i, a in enumerate(group):
-            for b in group[i + 1:] + (wild if group is not wild else []):
+            others = wild if group is not wild and a.form.size == 32 else []
+            for b in group[i + 1:] + others:
                 common = a.mask & b.mask
                 if (a.value ^ b.value) & common == 0 and not (
                         _inside_exclusion(a, b) or _inside_exclusion(b, a)):

@@ -11,6 +11,7 @@ import os
 import subprocess
 from dataclasses import dataclass, field as dc_field
 
+from .. import prefix
 from ..errors import IsaExtError
 from ..isa import ISA
 from . import tools
@@ -61,7 +62,8 @@ def compile_program(source, start, opt, out_path):
 
 
 def text_instructions(elf_path):
-    """[(address, word, GNU mnemonic)] for the ELF's executable code (objdump -d)."""
+    """[(address, word, GNU mnemonic)] for the ELF's executable code (objdump -d);
+    a prefixed instruction's word is ``prefix << 32 | suffix``."""
     r = subprocess.run([tools.tool(tools.OBJDUMP), "-d", "--no-show-raw-insn", elf_path],
                        capture_output=True, text=True)
     if r.returncode != 0:
@@ -86,7 +88,10 @@ def text_instructions(elf_path):
             continue
         mnem = parts[1].split()[0] if parts[1].split() else ""
         if addr in words and not mnem.startswith("."):  # ".long": data (traceback tables)
-            out.append((addr, words[addr], mnem))
+            word = words[addr]
+            if prefix.is_prefix(word) and addr + 4 in words:
+                word = word << 32 | words[addr + 4]
+            out.append((addr, word, mnem))
     return out
 
 
@@ -94,7 +99,8 @@ def missing_instructions(isa, elf_path):
     """{GNU mnemonic: count} of instructions the core cannot execute."""
     missing = {}
     for _addr, word, mnem in text_instructions(elf_path):
-        d = isa.decode(word)
+        d = isa.decode_prefixed(word >> 32, word & 0xFFFFFFFF) if word >> 32 \
+            else isa.decode(word)
         if d is None or d.spec.page is None:
             missing[mnem] = missing.get(mnem, 0) + 1
     return missing

@@ -309,7 +309,15 @@ class Generator:
         return f"{row.mnemonic_for(flags)} {','.join(ops)}".rstrip()
 
     def plain_values(self, row):
-        return {f: self.field_value(row, f) for f in row.fields_used}
+        return self._relative_base(
+            {f: self.field_value(row, f) for f in row.fields_used})
+
+    def _relative_base(self, values):
+        """R=1 (CIA-relative) takes RA=0 (else an invalid form)."""
+        for flag, base in self.forms.relative.items():
+            if values.get(flag) and base in values:
+                values[base] = 0
+        return values
 
     # -- cases ----------------------------------------------------------------
     def case_for(self, target, index):
@@ -418,6 +426,7 @@ class Generator:
                     values[f] = r.choice(gpool)
                 elif cls == "fpr" and not f.endswith("p"):
                     values[f] = r.choice(fpool)
+            self._relative_base(values)
             self._fix_special(t.row, values, case)
             self._add(case, t, values)
         return self._finish(case)
@@ -435,6 +444,9 @@ class Generator:
         base_op = next((op for op in row.operands if op.base), None)
         update = "RA" in row.outs
         dest = [f for f in row.outs if f in values and self.forms.regclass.get(f) in ("gpr",)]
+        for flag in self.forms.relative:
+            if flag in values:
+                values[flag] = 0  # the window is reached from the base register
         if base_op is not None:
             ra = base_op.base
             values[ra] = r.randrange(1, 32)

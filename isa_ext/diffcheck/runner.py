@@ -11,12 +11,15 @@ import tempfile
 import time
 from dataclasses import dataclass, field as dc_field
 
+from .. import prefix
 from ..errors import IsaExtError
 from ..isa import ISA
 from .generate import Generator, Case, targets as all_targets
 from .program import (program, Record, RECORD_BYTES, CASETAB_ENTRY, CASETAB_SECTION,
                       OFF_WINDOW, XER_MASK)
 from . import tools
+
+NOP = 0x60000000  # ori 0,0,0
 from .report import Mismatch, write_reproducer
 
 # FPSCR bits compared (LSB0 mask over the 64-bit image mffs returns): the fields
@@ -380,12 +383,11 @@ class DiffCheck:
         figures.cases += 1
         figures.by_kind[case.kind] = figures.by_kind.get(case.kind, 0) + 1
         figures.exercised.update(i.mnemonic for i in case.insns)
-        for insn, word in zip(case.insns, result.words):
-            d = self.isa.decode(word)
+        for insn, d, shown in self.decoded(case, result.words):
             got = d.mnemonic if d else None
             if got != insn.mnemonic:
                 figures.decode_mismatches.setdefault(
-                    insn.mnemonic, f"GNU as encodes `{insn.asm}` as 0x{word:08x}, "
+                    insn.mnemonic, f"GNU as encodes `{insn.asm}` as {shown}, "
                     f"isa_ext decodes it as {got or 'nothing'}")
         diffs = result.differences()
         if not diffs:
@@ -395,6 +397,25 @@ class DiffCheck:
         if len(figures.mismatches) < self.max_reports:
             m = self.minimise(case, result, work)
             figures.mismatches.append(m)
+
+    def decoded(self, case, words):
+        """(insn, Decoded or None, the words as text) for each instruction of
+        the case: a v3.1 prefixed one is two words, after the nop GNU as puts
+        before one that would cross a 64-byte boundary."""
+        i = 0
+        for insn in case.insns:
+            if i >= len(words):
+                return
+            if insn.row.form.prefixed and words[i] == NOP and i + 1 < len(words) \
+                    and prefix.is_prefix(words[i + 1]):
+                i += 1
+            if prefix.is_prefix(words[i]) and i + 1 < len(words):
+                pre, suf = words[i], words[i + 1]
+                i += 2
+                yield insn, self.isa.decode_prefixed(pre, suf), f"0x{pre:08x} 0x{suf:08x}"
+            else:
+                i += 1
+                yield insn, self.isa.decode(words[i - 1]), f"0x{words[i - 1]:08x}"
 
     # -- minimisation --------------------------------------------------------
     def minimise(self, case, result, work):

@@ -167,11 +167,12 @@ class Compiled:
     """The result of compiling one page for one table row."""
 
     def __init__(self, name, source, params, namespace, reads, writes, uses_nia,
-                 line_map, library=None):
+                 line_map, library=None, length=4):
         self.name = name
         # the tables it was compiled with (isa_ext.extension.Library): block
         # translation inlines the run-time helpers they give an inline form
         self.library = library
+        self.length = length  # bytes of the instruction (8: a v3.1 prefixed form)
         self.source = source
         self.params = params  # field names in call order
         self.sem = namespace["sem"]
@@ -1110,7 +1111,8 @@ def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implici
             line = e.node.meta.line
         raise SpecError(f"pseudocode error in {page.mnemonic}: {e}",
                         f"{page.filename}:{page.code_line + max(line, 1) - 1}") from None
-    return build(pc, params, page)
+    # a prefixed form's instruction is 8 bytes: the next one is at CIA + 8
+    return build(pc, params, page, length=8 if getattr(form, "prefixed", False) else 4)
 
 
 _XLEN_NAME = re.compile(r"\bXLEN\b")
@@ -1122,14 +1124,14 @@ def names_xlen(page):
     return bool(_XLEN_NAME.search(page.code))
 
 
-def build(pc, params, page=None):
+def build(pc, params, page=None, length=4):
     fargs = ", ".join(f"f_{p}" for p in params)
     pro = [_PROLOGUE[k] for k in ("G", "F", "CRF", "M") if k in pc.prologue]
     for name, cls in sorted(pc.deferred.items()):
         pro.append(f"w_{name} = {'G' if cls == 'gpr' else 'F'}[f_{name}]")
     if pc.uses_nia:
-        pro.append("NIA = CIA + 4")
-    tail = "return NIA" if pc.uses_nia else "return CIA + 4"
+        pro.append(f"NIA = CIA + {length}")
+    tail = "return NIA" if pc.uses_nia else f"return CIA + {length}"
 
     # a page using the FP helpers writes the FPSCR as it goes: an illegal-
     # instruction trap part-way (a second result's enabled exception that is
@@ -1188,4 +1190,4 @@ def build(pc, params, page=None):
         raise SpecError(f"internal: generated code does not compile: {e}\n{source}",
                         page.where if page else None) from None
     return Compiled(pc.name, source, params, ns, pc.reads, pc.writes, pc.uses_nia, line_map,
-                    pc.lib)
+                    pc.lib, length)

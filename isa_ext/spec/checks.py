@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from ..errors import IsaExtError, SpecError
 from .rm import RC_FIELDS, parse_category, parse_slots
 
-WORD_BITS = set(range(32))
 
 # EXTRA is 9 bits of RM: three 3-bit slots (EXTRA3) or four 2-bit slots
 # (EXTRA2, one bit spare).  Whatever the category, a row has at most 4 slots.
@@ -35,11 +34,12 @@ class Problem:
 
 
 def check_forms(isa):
-    """Every form's fields together cover bits 0..31 exactly once or more, and
+    """Every form's fields together cover bits 0..31 (a prefixed form's
+    0..63) exactly once or more, and
     every ``signopt`` names an instruction operand."""
     out = []
     for form in isa.forms.forms.values():
-        missing = sorted(WORD_BITS - form.covered_bits())
+        missing = sorted(set(range(form.size)) - form.covered_bits())
         if missing:
             out.append(Problem("forms", form.where,
                                f"form {form.name} leaves bit(s) {_bit_ranges(missing)} "

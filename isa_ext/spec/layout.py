@@ -4,7 +4,8 @@ A form may give several names to the same bits (RT/RS/FRT); the diagram shows
 the names this instruction uses: its constant (match) fields first, then its
 operands and suffix flags.  Bits none of those covers are reserved: they must
 be 0 (the decoder treats a word with one set as an invalid form) and are drawn
-as "/", as the Power ISA books draw them.
+as "/", as the Power ISA books draw them; bits the instruction ignores
+(forms.txt ``ignored``) are drawn as "ignored".
 """
 from dataclasses import dataclass
 
@@ -53,9 +54,13 @@ def encoding_boxes(row, used=()):
             if name in row.match:
                 value = (row.match[name] >> remaining) & ((1 << n) - 1)
             boxes.append(Box(first, last, label, name, value))
-    free = [b for b in range(32) if b not in taken]
-    for first, last in _runs(free):
+    free = [b for b in range(form.size) if b not in taken]
+    reserved = [b for b in free if row.reserved_mask >> (form.size - 1 - b) & 1]
+    for first, last in _runs(reserved):
         boxes.append(Box(first, last, "/"))
+    # bits the instruction ignores (forms.txt "ignored": pnop's suffix)
+    for first, last in _runs([b for b in free if b not in reserved]):
+        boxes.append(Box(first, last, "ignored"))
     return sorted(boxes, key=lambda b: b.first)
 
 

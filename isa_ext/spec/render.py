@@ -104,9 +104,11 @@ def _pairs_text(pairs):
 # --- HTML -----------------------------------------------------------------
 
 def encoding_svg(boxes, mnemonic):
-    """An inline SVG of the 32-bit word: one labelled box per field."""
+    """An inline SVG of the 32-bit word (a prefixed instruction's 64 bits,
+    prefix first): one labelled box per field."""
     e = html.escape
-    width, height = 32 * BIT_PX + 2, 66
+    bits = max([32] + [b.last + 1 for b in boxes])
+    width, height = bits * BIT_PX + 2, 66
     parts = [f'<svg class="encoding" xmlns="http://www.w3.org/2000/svg" width="{width}" '
              f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="{e(mnemonic)} encoding">']

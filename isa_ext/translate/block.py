@@ -30,6 +30,7 @@ import struct
 
 from ..errors import IsaExtError, Trap
 from ..machine import Memory
+from ..prefix import SVP64, kind as prefix_kind
 from .specialise import Untranslatable, cached, specialise
 from .svp64 import CALL, FLUSH, RELOAD, specialise_sv
 
@@ -84,7 +85,19 @@ def _gather(sim, start, end):
             fn, length, word = sim._fetch(pc)
         except (Trap, IsaExtError):
             break
-        if length == 8:
+        if length == 8 and prefix_kind(word) != SVP64:
+            # a v3.1 prefixed instruction: a table row, specialised like a word
+            suffix = sim.state.mem.read_word(pc + 4)
+            d = isa.decode_prefixed(word, suffix)
+            if d is None or isa.executable_prefixed(word, suffix) is not fn:
+                break  # (a prefixed form an extension runs its own way)
+            try:
+                c = isa.compiled(d.spec)
+                sp = specialise(c, d.fields, cache, word << 32 | suffix)
+            except (Untranslatable, IsaExtError):
+                break
+            g = c.sem.__globals__
+        elif length == 8:
             if sets_svstate:
                 # its specialisation follows the SVSTATE seen now, which an
                 # earlier instruction of the block changes (setvl): a block of

@@ -698,7 +698,7 @@ class Specialised:
     uses ``G`` itself and the block flushes its locals around it), ``stores``
     (may write memory) and ``names`` (the globals it uses)."""
 
-    def __init__(self, stmts, next_pc, localised, regs, stores):
+    def __init__(self, stmts, next_pc, localised, regs, stores, length=4):
         self.lines = [line for st in stmts for line in ast.unparse(st).splitlines()]
         self.next_src = ast.unparse(next_pc)
         nodes = stmts + [ast.Expr(next_pc)]
@@ -707,7 +707,7 @@ class Specialised:
         self.falls_through = isinstance(next_pc, ast.BinOp) and \
             isinstance(next_pc.op, ast.Add) and isinstance(next_pc.left, ast.Name) and \
             next_pc.left.id == "CIA" and _is_int_const(next_pc.right) and \
-            next_pc.right.value == 4
+            next_pc.right.value == length
         self.localised, self.regs, self.stores = localised, regs, stores
         self.written = {int(n[2:]) for n in _stores(nodes) if n.startswith("_g")
                         and n[2:].isdigit()}
@@ -812,13 +812,13 @@ def _specialise_word(compiled, fields, overrides, symbolic=()):
         ret = ast.Return(next_value)
     if _sees_register_file(stmts + [ast.Expr(ret.value)]):
         stmts, next_value = _for_interpreter(stmts, ret.value)
-        return Specialised(stmts, next_value, False, set(), stores)
+        return Specialised(stmts, next_value, False, set(), stores, compiled.length)
     loc = _Localise()
     stmts = [loc.visit(st) for st in stmts]
     next_pc = loc.visit(ret.value)
     stmts, next_pc = _propagate_copies(stmts, next_pc)
     stmts, next_pc = _for_interpreter(stmts, next_pc)
-    return Specialised(stmts, next_pc, True, loc.regs, stores)
+    return Specialised(stmts, next_pc, True, loc.regs, stores, compiled.length)
 
 
 # PyPy's ints are machine words up to 2**63 - 1 and big integers above: the

@@ -50,8 +50,10 @@ TOTALS = {k: 0 for k in COUNTS}
 
 # --- random instruction words ------------------------------------------------------
 
-ROWS = [r for r in ISA_ALL.rows]
+ROWS = [r for r in ISA_ALL.rows if not r.form.prefixed]
 SV_ROWS = [r for r in ROWS if r.sv]
+# v3.1 prefixed rows (8 bytes): drawn as pairs, like SVP64's
+PREFIXED_ROWS = [r for r in ISA_ALL.rows if r.form.prefixed]
 
 
 def row_word(rng, row):
@@ -110,9 +112,21 @@ def random_header_pair(rng):
     return prefix, suffix
 
 
+def random_v31_pair(rng):
+    """A v3.1 prefixed row's instance: fixed bits, random elsewhere (reserved
+    bits set, R=1 with RA != 0 and odd pairs included)."""
+    row = rng.choice(PREFIXED_ROWS)
+    w = row.value | (rng.getrandbits(64) & ~row.mask)
+    if rng.random() < 0.1:
+        w |= rng.getrandbits(64) & row.reserved_mask
+    return w >> 32, w & 0xFFFFFFFF
+
+
 def random_pair(rng):
     if rng.random() < 0.05:
         return random_header_pair(rng)
+    if rng.random() < 0.1:
+        return random_v31_pair(rng)
     branch = rng.random() < 0.1
     return random_prefix(rng, branch), row_word(rng, rng.choice(BRANCH_ROWS if branch
                                                                 else SV_ROWS))

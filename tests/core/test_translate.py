@@ -26,8 +26,19 @@ ROWS = [r for r in ISA_ALL.rows if r.mnemonic not in ("darn",)]
 
 
 def row_word(rng, row):
-    """A word matching ``row``: its fixed bits, random everywhere else."""
-    return row.value | (rng.getrandbits(32) & ~row.mask & 0xFFFFFFFF)
+    """A word matching ``row``: its fixed bits, random everywhere else (a
+    prefixed row's: prefix << 32 | suffix)."""
+    size = row.form.size
+    return row.value | (rng.getrandbits(size) & ~row.mask & ((1 << size) - 1))
+
+
+def row_line(rng, row):
+    """``.long`` of a random instance of ``row`` (8 bytes for a prefixed row:
+    placed across a 64-byte boundary, it traps on either path)."""
+    w = row_word(rng, row)
+    if row.form.prefixed:
+        return f".long 0x{w >> 32:08x}, 0x{w & 0xFFFFFFFF:08x}"
+    return f".long 0x{w:08x}"
 
 
 def word_of(line):
@@ -44,7 +55,7 @@ def random_line(rng, i, n):
     k = rng.random()
     r = lambda: rng.randrange(32)  # noqa: E731
     if k < 0.45:
-        return f".long 0x{row_word(rng, rng.choice(ROWS)):08x}"
+        return row_line(rng, rng.choice(ROWS))
     if k < 0.55:
         bo = rng.choice([4, 12, 16, 18, 20, 20])
         return f"bc {bo}, {rng.randrange(32)}, L{rng.randrange(n + 1)}"

@@ -82,18 +82,19 @@ def test_diagrams_show_each_rows_fixed_bits(site, isa):
     for row in isa.rows:
         boxes = _svg_boxes((site / "insn" / f"{slug_of[row.mnemonic]}.html").read_text())
         covered = [b for first, last, *_ in boxes for b in range(first, last + 1)]
-        assert sorted(covered) == list(range(32)), row.mnemonic
+        size = row.form.size  # (a prefixed row: 64 bits, prefix first)
+        assert sorted(covered) == list(range(size)), row.mnemonic
         mask = value = 0
         for first, last, label, shown in boxes:
             if label == "/":
-                mask |= ((1 << (last - first + 1)) - 1) << (31 - last)
+                mask |= ((1 << (last - first + 1)) - 1) << (size - 1 - last)
                 continue
             if shown is None:
                 continue
             n = last - first + 1
             v = int(shown, 2) if n <= 3 else int(shown)
-            mask |= ((1 << n) - 1) << (31 - last)
-            value |= v << (31 - last)
+            mask |= ((1 << n) - 1) << (size - 1 - last)
+            value |= v << (size - 1 - last)
         assert (mask, value) == (row.mask, row.value), row.mnemonic
 
 

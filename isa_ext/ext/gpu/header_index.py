@@ -12,7 +12,9 @@ paddi's immediate to an addi suffix:
     prefix  PO=1 (0:5) | 0b10 (6:7, the MLS type) | 0 (8:18) | HIDX (19:31)
     suffix  a GSR-form sured row (PO 22), its RC field (16:20) reserved 0
 
-v3.1 gives an MLS prefix no PO 22 suffix, and an SVP64 prefix has MSB0 bit 7
+v3.1 gives an MLS prefix no PO 22 suffix (isa_ext/prefix.py classifies the
+prefix, ISA.prefixed pairs it with the v3.1 rows first, then with this form
+only for a GSR-form suffix), and an SVP64 prefix has MSB0 bit 7
 set (this one has 0), so the pair collides with neither.  One word cannot carry
 two prefixes: the form is a one-lane warp, never SVP64-prefixed (a warp uses
 the register form with a scalar RC, the descriptor address).
@@ -42,9 +44,14 @@ class HeaderIndexForm:
     def __init__(self, isa):
         self.isa = isa
 
-    @staticmethod
-    def matches(prefix):
-        return prefix & PREFIX_MASK == PREFIX
+    def matches(self, prefix, suffix):
+        """The pair is this form: its prefix, and a GSR-form suffix (a v3.1
+        MLS prefix takes no PO 22 suffix, so a real MLS instruction never
+        pairs here: isa_ext.isa.ISA.prefixed tries the v3.1 rows first)."""
+        if prefix & PREFIX_MASK != PREFIX:
+            return False
+        d = self.isa.decode(suffix)
+        return d is not None and self.accepts(d.spec)
 
     @staticmethod
     def accepts(row):
