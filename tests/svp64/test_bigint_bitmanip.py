@@ -503,10 +503,9 @@ def test_against_isacaller_live(isacaller):
 def test_implicit_scalar_offset_notation(isa, item, offset):
     # decoding maddedu 3,5,6,7 with the row's RS rule rewritten: RS = RC + offset
     from isa_ext.tables import parse_table
-    row = next(r for r in isa.rows if r.mnemonic == "maddedu")
     text = ("mnemonic,form,match,syntax,suffix,in,out,rc,sv,extra\n"
             f'maddedu,VA,PO=4 XO=50,"RT,RA,RB,RC",,RA RB RC,RT {item},,,\n')
-    (spec,) = parse_table(text, {"VA": row.form}, "t", "t.csv")
+    (spec,) = parse_table(text, isa.forms, "t", "t.csv")
     base = item.split("=")[1].split("+")[0]
     assert spec.implicit == {"RS": base} and spec.implicit_scalar_offset == {"RS": offset}
 
@@ -515,9 +514,8 @@ def test_implicit_scalar_offset_notation(isa, item, offset):
 def test_bad_implicit_notation_names_the_row(isa, item):
     from isa_ext.errors import SpecError
     from isa_ext.tables import parse_table
-    row = next(r for r in isa.rows if r.mnemonic == "maddedu")
     text = ("mnemonic,form,match,syntax,suffix,in,out,rc,sv,extra\n"
             f'maddedu,VA,PO=4 XO=50,"RT,RA,RB,RC",,RA RB RC,RT {item},,,\n')
     with pytest.raises(SpecError) as e:
-        parse_table(text, {"VA": row.form}, "t", "t.csv")
+        parse_table(text, isa.forms, "t", "t.csv")
     assert "t.csv:2" in str(e.value) and "bad implicit operand" in str(e.value)
