@@ -17,6 +17,7 @@ Both return the next instruction address (``CIA + 4`` unless the page assigns NI
 ``s`` is the machine state (:class:`isa_ext.machine.State`).
 """
 import re
+from dataclasses import dataclass, field
 
 from lark import Lark, Tree, Token
 from lark.exceptions import UnexpectedInput, UnexpectedCharacters, UnexpectedToken
@@ -28,7 +29,7 @@ from . import library
 
 
 
-class _PseudoIndenter(Indenter):
+class PseudoIndenter(Indenter):
     NL_type = "_NL"
     OPEN_PAREN_types = []
     CLOSE_PAREN_types = []
@@ -37,18 +38,46 @@ class _PseudoIndenter(Indenter):
     tab_len = 4
 
 
-class _OpenpowerIndenter(_PseudoIndenter):
-    """openpower-isa's lexer makes no newline tokens inside brackets: a
-    parenthesised expression may run over several lines."""
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+@dataclass(frozen=True)
+class Dialect:
+    """A pseudocode dialect: how a page of it is parsed and which helpers its
+    names find first.  "book" is the Power ISA book's (isa_ext's own pages);
+    another is registered by the package that reads such pages (the
+    "openpower" dialect of an openpower-isa checkout's pages:
+    isa_ext.compat.dialect).
+
+    ``package``/``grammar``: the grammar file (the package's sources also key
+    the compiled-code cache); ``indenter``: the lark postlexer class;
+    ``comment_starts``: what starts a whole-line comment; ``helpers``: name
+    -> gen(compiler, *args), looked up before the library's intrinsics;
+    ``names``: name -> (constant, width); ``envelope``: None, or an object
+    with wants(page), add_terms(compiler, value) and epilogue(compiler), the
+    register updates a simulator of that dialect makes around a page."""
+    name: str
+    package: str
+    grammar: str
+    indenter: type
+    comment_starts: tuple = ("#",)
+    helpers: dict = field(default_factory=dict)
+    names: dict = field(default_factory=dict)
+    envelope: object = None
 
 
-# page dialect -> (grammar file, indenter): "book" is the Power ISA book's
-# operator precedence (isa_ext's own pages), "openpower" the one of
-# openpower-isa's parser (pages read from an openpower-isa checkout)
-DIALECTS = {"book": ("grammar.lark", _PseudoIndenter),
-            "openpower": ("grammar_openpower.lark", _OpenpowerIndenter)}
+DIALECTS = {"book": Dialect("book", __package__, "grammar.lark", PseudoIndenter)}
+
+
+def register_dialect(d):
+    DIALECTS[d.name] = d
+    _parsers.pop(d.name, None)
+
+
+def get_dialect(name):
+    d = DIALECTS.get(name)
+    if d is None:
+        raise SpecError(f"unknown pseudocode dialect {name!r}; have {sorted(DIALECTS)}")
+    return d
+
+
 _parsers = {}
 
 # Pseudocode coverage (isa_ext.pytest_plugin).  While set, the compiler reports
@@ -61,25 +90,18 @@ _BLOCK_NODES = ("start", "suite", "one_line")
 def parser(dialect="book"):
     p = _parsers.get(dialect)
     if p is None:
-        if dialect not in DIALECTS:
-            raise SpecError(f"unknown pseudocode dialect {dialect!r}; have {sorted(DIALECTS)}")
-        grammar_file, indenter = DIALECTS[dialect]
-        _, grammar = specdata.package_text(__package__, grammar_file)
-        p = _parsers[dialect] = Lark(grammar, parser="lalr", postlex=indenter(),
+        d = get_dialect(dialect)
+        _, grammar = specdata.package_text(d.package, d.grammar)
+        p = _parsers[dialect] = Lark(grammar, parser="lalr", postlex=d.indenter(),
                                      propagate_positions=True, maybe_placeholders=False)
     return p
-
-
-# whole-line comments: "#" in both dialects, and the "<!-- ... -->" lines
-# openpower-isa's page reader skips inside a pseudocode block
-_COMMENT_STARTS = {"book": ("#",), "openpower": ("#", "<!--")}
 
 
 def parse(code, where_file="<pseudocode>", first_line=1, dialect="book"):
     """Parse pseudocode text; syntax errors name the page file and line."""
     # a whole-line comment is a blank line to the indenter (it may sit at any
     # indentation inside a block); line numbers stay as they are
-    starts = _COMMENT_STARTS.get(dialect, ("#",))
+    starts = get_dialect(dialect).comment_starts
     code = "\n".join("" if line.lstrip().startswith(starts) else line
                      for line in code.split("\n"))
     try:
@@ -246,16 +268,14 @@ class PageCompiler:
         # nor written; the name SO is a local of the element that starts at 0,
         # so that an Rc=1 record's SO is this element's own overflow (OE=1)
         self.so = "_so" if svp64_so else "s.so"
-        # "openpower": openpower-isa's reading of names (see x_name) and its
-        # helper functions (openpower_helpers), found before the library's
+        # "openpower": openpower-isa's reading of names (see x_name); the
+        # dialect's helper functions, found before the library's
         self.dialect = dialect
-        self.dialect_helpers, self.dialect_names = {}, {}
-        if dialect == "openpower":
-            from . import openpower_helpers
-            self.dialect_helpers = openpower_helpers.INTRINSICS
-            self.dialect_names = openpower_helpers.NAMES
-        # the simulator's XER updates around an openpower page
-        # (openpower_envelope): what its altered list names, the terms of its
+        d = get_dialect(dialect)
+        self.dialect_helpers, self.dialect_names = d.helpers, d.names
+        self.envelope = d.envelope
+        # the simulator's XER updates around a page of a dialect with an
+        # envelope (Dialect.envelope): what its altered list names, the terms of its
         # last addition into a GPR, the special registers it assigns itself
         self.op_wants = (False, False)
         self.op_add_terms = None
@@ -310,7 +330,7 @@ class PageCompiler:
 
     def field(self, name):
         if self.dialect == "openpower" and "op__" + name in self.form.fields:
-            name = "op__" + name  # openpower_root.OPENPOWER_ORDER: its bit order
+            name = "op__" + name  # isa_ext.compat.root.OPENPOWER_ORDER: its bit order
         self.fields_used.add(name)
         if name in self.implicit:
             return Val(f"f_{name}", 7)  # a register number, 0..127
@@ -804,8 +824,7 @@ class PageCompiler:
         target, _op, value = node.children
         if any(self.op_wants) and isinstance(target, Tree) and target.data == "name" \
                 and self.regclass_of(str(target.children[0])) == "gpr":
-            from . import openpower_envelope
-            terms = openpower_envelope.add_terms(self, value)
+            terms = self.envelope.add_terms(self, value)
             if terms is not None:
                 self.op_add_terms = terms
                 self.emit(f"_addterms = ({', '.join(terms)},)")
@@ -1014,8 +1033,7 @@ class PageCompiler:
             self.fields_used.add(name)
             self.emit(f"{arr}[f_{name}] = w_{name}")
         if any(self.op_wants):
-            from . import openpower_envelope
-            openpower_envelope.epilogue(self)
+            self.envelope.epilogue(self)
         if self.so != "s.so":
             self.lines.insert(0, (1, "_so = 0", 0))
         if self.dialect == "openpower" and "overflow" in self.vars:
@@ -1088,9 +1106,8 @@ def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implici
     pc = PageCompiler(form, regclass, rc=rc, rc_target=rc_target, name=name,
                       where_file=page.filename, first_line=page.code_line,
                       implicit=implicit, xlen=xlen, dialect=dialect, svp64_so=svp64_so)
-    if dialect == "openpower":
-        from . import openpower_envelope
-        pc.op_wants = openpower_envelope.wants(page)
+    if pc.envelope is not None:
+        pc.op_wants = pc.envelope.wants(page)
     try:
         params = pc.compile(tree)
     except CompileError as e:

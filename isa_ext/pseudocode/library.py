@@ -382,12 +382,6 @@ def _signed(v, w):
 # floating-point helpers register themselves on import (kept last: fp uses the
 # above; fp imports the transcendentals, which use fp, at its own end)
 from . import fp  # noqa: E402,F401
-# the openpower-isa dialect's runtime (openpower_root pages): registered here,
-# not when the compiler first meets such a page, because compiled pages loaded
-# from the on-disk cache run without the compiler (a cached openpower addc
-# found no _op_carry)
-# (openpower_helpers uses fp, which imports it at its end)
-from . import openpower_envelope  # noqa: E402,F401
 
 
 # --- alignment and darn ------------------------------------------------------

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from isa_ext.asm import assemble
-from isa_ext.diffcheck import isacaller as D
+from isa_ext.compat import isacaller as D
 from isa_ext.errors import IsaExtError
 from isa_ext.isa import ISA
 from isa_ext.profile import PROFILES, get
