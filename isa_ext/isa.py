@@ -215,7 +215,8 @@ class ISA:
                                            rc_target=rc_target,
                                            name=row.mnemonic.replace(".", "_"),
                                            implicit=tuple(row.implicit), xlen=xlen,
-                                           svp64_so=svp64_so)
+                                           svp64_so=svp64_so,
+                                           fptrans_fpscr=self.profile.fptrans_fpscr)
             except SpecError as e:
                 fallback = None if self.page_source is None else \
                     self.page_source.fall_back(self, row, e)
@@ -232,7 +233,7 @@ class ISA:
                      repr(sorted((k, v.pieces) for k, v in row.form.fields.items())),
                      repr(sorted(self.forms.regclass.items())), row.rc, str(rc_target),
                      repr(sorted(row.implicit)), str(xlen), str(svp64_so),
-                     _compiler_tag(page.dialect)):
+                     self.profile.fptrans_fpscr, _compiler_tag(page.dialect)):
             h.update(part.encode())
             h.update(b"\0")
         return h.hexdigest()

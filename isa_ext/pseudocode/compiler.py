@@ -261,8 +261,12 @@ class PageCompiler:
 
     def __init__(self, form, regclass, rc=None, rc_target=None, name="insn",
                  where_file="<page>", first_line=1, extra_params=(), implicit=(),
-                 xlen=64, dialect="book", svp64_so=False):
+                 xlen=64, dialect="book", svp64_so=False, fptrans_fpscr="page"):
         self.form = form
+        # "kept": a page calling a transcendental (fptrans.py) leaves the
+        # FPSCR as it found it (profile switch fptrans_fpscr)
+        self.fptrans_fpscr = fptrans_fpscr
+        self.calls_transcendental = False
         # the page runs as an SVP64 element under the SVP64 appendix's "XER,
         # SO and other global flags" / "OE=1" rules: XER.SO is neither read
         # nor written; the name SO is a local of the element that starts at 0,
@@ -1027,6 +1031,12 @@ class PageCompiler:
         self.stmt(tree)
         self.cur_line = 0
         self.indent = 1
+        if self.fptrans_fpscr == "kept" and self.calls_transcendental:
+            # put back as the page's last statement: before the deferred
+            # register writes, the Rc=1 record (CR1 copies this FPSCR) and a
+            # pending enabled-exception interrupt
+            self.lines.insert(0, (1, "_fpscr_kept = s.fpscr", 0))
+            self.emit("s.fpscr = _fpscr_kept")
         for name, cls in sorted(self.deferred.items()):
             arr = "G" if cls == "gpr" else "F"
             self.prologue.add(arr)
@@ -1091,12 +1101,13 @@ _PROLOGUE = {"G": "G = s.gpr", "F": "F = s.fpr", "CRF": "CRF = s.cr", "M": "M = 
 
 
 def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implicit=(),
-                 xlen=64, dialect=None, svp64_so=False):
+                 xlen=64, dialect=None, svp64_so=False, fptrans_fpscr="page"):
     """Compile ``page`` (a pages.Page) for ``form``; return a :class:`Compiled`.
     ``implicit``: the row's implicit register operands (named like fields);
     ``xlen``: the GPR width the page runs at (see :func:`names_xlen`);
     ``svp64_so``: compiled for an SVP64 element whose XER.SO is not the
-    register's (see PageCompiler)."""
+    register's (see PageCompiler); ``fptrans_fpscr``: the profile switch
+    (:class:`isa_ext.profile.Profile`)."""
     name = name or re.sub(r"\W", "_", page.mnemonic or "insn")
     dialect = dialect or getattr(page, "dialect", "book")
     if dialect == "openpower" and not page.code.strip():
@@ -1105,7 +1116,8 @@ def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implici
     tree = parse(page.code, page.filename, page.code_line, dialect)
     pc = PageCompiler(form, regclass, rc=rc, rc_target=rc_target, name=name,
                       where_file=page.filename, first_line=page.code_line,
-                      implicit=implicit, xlen=xlen, dialect=dialect, svp64_so=svp64_so)
+                      implicit=implicit, xlen=xlen, dialect=dialect, svp64_so=svp64_so,
+                      fptrans_fpscr=fptrans_fpscr)
     if pc.envelope is not None:
         pc.op_wants = pc.envelope.wants(page)
     try:
