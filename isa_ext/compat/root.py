@@ -30,9 +30,7 @@ from . import dialect
 from .fields import parse_fields_text
 
 MODES = ("replace", "beside")
-# the prefix of a field an openpower page reads in openpower-isa's bit order
-# (see form_for; PageCompiler.field looks it up first in the openpower dialect)
-OPENPOWER_ORDER = "op__"
+OPENPOWER_ORDER = dialect.OPENPOWER_ORDER  # (see form_for)
 PAGES_DIR = os.path.join("openpower", "isa")
 FIELDS_TEXT = os.path.join("openpower", "isatables", "fields.text")
 

@@ -52,7 +52,21 @@ class Dialect:
     -> gen(compiler, *args), looked up before the library's intrinsics;
     ``names``: name -> (constant, width); ``envelope``: None, or an object
     with wants(page), add_terms(compiler, value) and epilogue(compiler), the
-    register updates a simulator of that dialect makes around a page."""
+    register updates a simulator of that dialect makes around a page.
+
+    The rest are options of the language the compiler implements, off for
+    the book's pages: ``register_operands``, operand names a page may use
+    bare for the register's contents ("RA" as "(RA)"; "_RA" and a subscript
+    "GPR[RA]" its number); ``field_prefix``, a field looked up first under
+    this prefix (the same bits in another order); ``checked_ranges``, a bit
+    range known only at run time traps when it runs backwards or off the
+    value; ``repeat_at_width``, "[x] * n" repeats a multi-bit x; ``loops_count_down``,
+    "do i = a to b" counts down when a > b; ``assignable_fields``, assigning
+    a field's name makes a variable that hides it; ``path_widths``, a
+    variable given another width on one path only becomes a plain number;
+    ``overflow_variable``, a variable "overflow" read by the envelope and the
+    Rc=1 record (CR0.SO, when the form has no OE); ``needs_code``, a page
+    without pseudocode is an error."""
     name: str
     package: str
     grammar: str
@@ -61,6 +75,15 @@ class Dialect:
     helpers: dict = field(default_factory=dict)
     names: dict = field(default_factory=dict)
     envelope: object = None
+    register_operands: frozenset = frozenset()
+    field_prefix: str = None
+    checked_ranges: bool = False
+    repeat_at_width: bool = False
+    loops_count_down: bool = False
+    assignable_fields: bool = False
+    path_widths: bool = False
+    overflow_variable: bool = False
+    needs_code: bool = False
 
 
 DIALECTS = {"book": Dialect("book", __package__, "grammar.lark", PseudoIndenter)}
@@ -171,9 +194,6 @@ SPECIALS = {
 }
 
 
-# the operands openpower-isa's parser treats as registers (parser.py regs, fregs)
-OPENPOWER_REGS = frozenset({"RA", "RB", "RC", "RS", "RT", "FRA", "FRB", "FRC", "FRS", "FRT"})
-
 
 class CompileError(Exception):
     def __init__(self, message, node=None):
@@ -272,10 +292,10 @@ class PageCompiler:
         # nor written; the name SO is a local of the element that starts at 0,
         # so that an Rc=1 record's SO is this element's own overflow (OE=1)
         self.so = "_so" if svp64_so else "s.so"
-        # "openpower": openpower-isa's reading of names (see x_name); the
-        # dialect's helper functions, found before the library's
+        # the dialect's options (Dialect), its reading of names (see
+        # dialect_name) and helper functions, found before the library's
         self.dialect = dialect
-        d = get_dialect(dialect)
+        self.d = d = get_dialect(dialect)
         self.dialect_helpers, self.dialect_names = d.helpers, d.names
         self.envelope = d.envelope
         # the simulator's XER updates around a page of a dialect with an
@@ -333,8 +353,8 @@ class PageCompiler:
         return self.regclass.get(name) if self.is_field(name) else None
 
     def field(self, name):
-        if self.dialect == "openpower" and "op__" + name in self.form.fields:
-            name = "op__" + name  # isa_ext.compat.root.OPENPOWER_ORDER: its bit order
+        if self.d.field_prefix and self.d.field_prefix + name in self.form.fields:
+            name = self.d.field_prefix + name  # the dialect's bit order of the field
         self.fields_used.add(name)
         if name in self.implicit:
             return Val(f"f_{name}", 7)  # a register number, 0..127
@@ -359,10 +379,9 @@ class PageCompiler:
         name = str(node.children[0])
         if name in self.vars:
             return Val(f"v_{name}", self.vars[name])
-        if self.dialect == "openpower":
-            op = self.openpower_name(name)
-            if op is not None:
-                return op
+        op = self.dialect_name(name)
+        if op is not None:
+            return op
         if self.is_field(name):
             return self.field(name)
         if name == "CIA":
@@ -390,12 +409,14 @@ class PageCompiler:
         self.err(f"unknown name {name!r} (not a field of form {self.form.name}, "
                  f"a variable assigned earlier, or a register)", node)
 
-    def openpower_name(self, name):
-        """openpower-isa's parser reads a bare register operand (RA, FRB) as
-        the register's contents, as "(RA)" is, and "_RA" as its number."""
-        if name in OPENPOWER_REGS and self.regclass_of(name) in ("gpr", "fpr"):
+    def dialect_name(self, name):
+        """A name as the dialect reads it (Dialect.register_operands: a bare
+        register operand, RA or FRB, is the register's contents, as "(RA)"
+        is, and "_RA" its number; Dialect.names), or None."""
+        regs = self.d.register_operands
+        if name in regs and self.regclass_of(name) in ("gpr", "fpr"):
             return self.reg_read(name, self.regclass_of(name))
-        if name.startswith("_") and name[1:] in OPENPOWER_REGS and self.is_field(name[1:]):
+        if name.startswith("_") and name[1:] in regs and self.is_field(name[1:]):
             return self.field(name[1:])
         if name in self.dialect_names and not self.is_field(name):
             return const(*self.dialect_names[name])
@@ -493,10 +514,10 @@ class PageCompiler:
             i = self.expr(idx)
             self.prologue.add("CRF")
             return Val(f"_cr_bit(CRF, {i.code})", 1)
-        if self.dialect == "openpower":
+        if self.d.register_operands:
             # a register operand alone as a subscript is its number ("GPR[RA]")
             if isinstance(idx, Tree) and idx.data == "name" \
-                    and str(idx.children[0]) in OPENPOWER_REGS \
+                    and str(idx.children[0]) in self.d.register_operands \
                     and self.is_field(str(idx.children[0])):
                 i = self.field(str(idx.children[0]))
             else:
@@ -531,9 +552,9 @@ class PageCompiler:
             self.prologue.add("CRF")
             w = (b.const - a.const + 1) if a.const is not None and b.const is not None \
                 else f"{b.code} - ({a.code}) + 1"
-            if self.dialect == "openpower" and not isinstance(w, int):
-                # a range that runs backwards traps, named (see _op_slice)
-                return Val(f"_op_cr_slice(CRF, {a.code}, {b.code})", w)
+            if self.d.checked_ranges and not isinstance(w, int):
+                # a range that runs backwards traps, named (see _checked_slice)
+                return Val(f"_checked_cr_slice(CRF, {a.code}, {b.code})", w)
             return Val(f"_cr_slice(CRF, {a.code}, {b.code})", w)
         v = self.expr(base)
         a, b = self.expr(lo), self.expr(hi)
@@ -552,9 +573,9 @@ class PageCompiler:
                 code = f"({code} & {mask_code(w)})"
             return Val(code, w)
         w = f"({b.code}) - ({a.code}) + 1"
-        if self.dialect == "openpower":
+        if self.d.checked_ranges:
             # a range that runs backwards or off the value traps, named
-            return Val(f"_op_slice({v.code}, {wcode(v.width)}, {a.code}, {b.code})", w)
+            return Val(f"_checked_slice({v.code}, {wcode(v.width)}, {a.code}, {b.code})", w)
         return Val(f"(({v.code} >> ({wcode(v.width)} - 1 - ({b.code}))) & {mask_code(w)})", w)
 
     def x_bitlist(self, node):
@@ -566,8 +587,8 @@ class PageCompiler:
     def replicate(self, bit, count):
         b, n = self.expr(bit), self.expr(count)
         w = n.const if n.const is not None else n.code
-        if self.dialect == "openpower" and isinstance(b.width, int) and b.width > 1:
-            # openpower-isa's "[x] * n" repeats x at its own width
+        if self.d.repeat_at_width and isinstance(b.width, int) and b.width > 1:
+            # "[x] * n" repeats x at its own width
             # ("[0b0001] * 16" is 0x1111...1), as a list of n x's would
             if n.const is None:
                 self.err("[x]*n of a multi-bit x needs a constant n", count)
@@ -780,9 +801,9 @@ class PageCompiler:
         step = self.expr(node.children[3]) if len(node.children) > 4 else None
         suite = node.children[-1]
         self.vars[var] = None
-        if step is None and self.dialect == "openpower":
-            # helpers.py RANGE: "do i = 7 to 0" counts down there
-            self.emit(f"for v_{var} in _op_range({lo.code}, {hi.code}):")
+        if step is None and self.d.loops_count_down:
+            # "do i = 7 to 0" counts down (openpower-isa's helpers.py RANGE)
+            self.emit(f"for v_{var} in _loop_range({lo.code}, {hi.code}):")
         elif step is None:
             self.emit(f"for v_{var} in range({lo.code}, {hi.code} + 1):")
         else:
@@ -903,15 +924,15 @@ class PageCompiler:
                 loc = self.so if name == "SO" else f"s.{attr}"
                 self.emit(f"{loc} = {self.fit_state(v, w)}")
                 return
-            if self.is_field(name) and self.dialect != "openpower":
-                # (openpower-isa's pages may: "D <- d0||d1||d2" makes a
+            if self.is_field(name) and not self.d.assignable_fields:
+                # (Dialect.assignable_fields: "D <- d0||d1||d2" makes a
                 # variable that hides the field from there on)
                 self.err(f"cannot assign to instruction field {name}", node)
             old = self.vars.get(name, v.width)
             width = v.width
-            if self.dialect == "openpower" and self.indent > 1 and old != v.width \
+            if self.d.path_widths and self.indent > 1 and old != v.width \
                     and isinstance(old, int):
-                # widths are static here, dynamic in openpower-isa's simulator:
+                # widths are static here, dynamic in the dialect's simulator:
                 # a width set on one path only would be wrong on the other (an
                 # unsized number taking a width is not: it has no bit positions), so
                 # the variable is a plain number from here on, and reading its
@@ -1046,7 +1067,7 @@ class PageCompiler:
             self.envelope.epilogue(self)
         if self.so != "s.so":
             self.lines.insert(0, (1, "_so = 0", 0))
-        if self.dialect == "openpower" and "overflow" in self.vars:
+        if self.d.overflow_variable and "overflow" in self.vars:
             # read by the envelope and the Rc=1 record on every path
             self.lines.insert(0, (1, "v_overflow = None", 0))
         if self.op_add_terms is not None:
@@ -1081,7 +1102,7 @@ class PageCompiler:
                 bias = hex(1 << (self.xlen - 1))
                 v = f"((({v} ^ {bias}) - {bias}) & {hex(library.M64)})"
             so = self.so
-            if self.dialect == "openpower" and "overflow" in self.vars \
+            if self.d.overflow_variable and "overflow" in self.vars \
                     and not self.is_field("OE"):
                 # openpower-isa's simulator records SO=1 in CR0 when the page's
                 # "overflow" is 1 (caller.py handle_comparison): how a page
@@ -1110,7 +1131,7 @@ def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implici
     (:class:`isa_ext.profile.Profile`)."""
     name = name or re.sub(r"\W", "_", page.mnemonic or "insn")
     dialect = dialect or getattr(page, "dialect", "book")
-    if dialect == "openpower" and not page.code.strip():
+    if get_dialect(dialect).needs_code and not page.code.strip():
         # (an instruction that silently did nothing would be a wrong answer)
         raise SpecError(f"page {page.title!r} has no pseudocode", page.where)
     tree = parse(page.code, page.filename, page.code_line, dialect)

@@ -104,32 +104,6 @@ def _mask32(comp, x, y):
                                       _val(f"({y.code} + {h})", None))
 
 
-@library.runtime()
-def _op_slice(v, width, a, b):
-    """v[a:b] with bounds known only at run time (openpower dialect)."""
-    if not 0 <= a <= b < width:
-        from ...errors import Trap
-        raise Trap(f"bit range [{a}:{b}] of a {width}-bit value runs backwards or "
-                   f"off the value (an openpower-isa page's range)", "illegal")
-    return (v >> (width - 1 - b)) & ((1 << (b - a + 1)) - 1)
-
-
-@library.runtime()
-def _op_cr_slice(crf, a, b):
-    """CR[a:b] with bounds known only at run time (openpower dialect)."""
-    if b < a:
-        from ...errors import Trap
-        raise Trap(f"CR bit range [{a}:{b}] runs backwards (an openpower-isa page's "
-                   f"range)", "illegal")
-    return library.RUNTIME["_cr_slice"](crf, a, b)
-
-
-@library.runtime()
-def _op_range(start, end):
-    """A "do i = start to end" loop's values: counting down when start > end."""
-    return range(start, end - 1, -1) if start > end else range(start, end + 1)
-
-
 # --- floating point: binary64 with round-to-nearest, FPSCR untouched --------
 
 class _Scratch:
