@@ -259,7 +259,7 @@ def isacaller_rate(root):
     """Instructions/s of the scalar loop on ISACaller (in-process timing of two
     iteration counts, differenced)."""
     from isa_ext.asm import assemble
-    from isa_ext.diffcheck.libresoc import run_python
+    from isa_ext.compat.libresoc import run_python
     data = assemble("li 3, 0\nloop: addi 3, 3, 1\ncmpd 3, 4\nbne loop\n", base=0).data
     words = [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
     cases = [[words, [0] * 4 + [n] + [0] * 27] for n in ISACALLER_ITERATIONS]

@@ -20,7 +20,6 @@ from .forms import parse_forms
 from .tables import parse_table, overlaps, excluded
 from .pseudocode.pages import parse_pages
 from .pseudocode import compiler as pcompiler
-from . import openpower_root as openpower_root_mod
 from . import extension as extmod
 from . import prefix as prefixes
 
@@ -56,7 +55,7 @@ class ISA:
     DECODE_CACHE_LIMIT = 1 << 16
 
     def __init__(self, extensions=None, use_cache=True, root=None, profile=None,
-                 openpower_root=None, openpower_pages="replace"):
+                 page_source=None):
         self.spec = spec = specdata.source(root)
         self.profile = profiles.get(profile)
         where, text = spec.read("decoder", "forms.txt")
@@ -93,26 +92,19 @@ class ISA:
                     for syn in page.syntaxes:
                         self.pages.setdefault(syn[0], page)
         self._overlay_profile_pages(spec)
-        # an openpower-isa checkout's own pages (isa_ext.openpower_root)
-        self.openpower = None
-        if openpower_root is not None:
-            self.openpower = openpower_root_mod.read(openpower_root, openpower_pages)
-            from . import openpower_tables
-            have = {name for row in self.rows for name in row.variants}
-            extra = openpower_tables.rows_for(self.openpower, self.forms, have, self.rows,
-                                              self.registry.categories)
-            self.openpower.table_rows = extra
-            self.rows += extra
-            self.openpower.own_pages = dict(self.pages)
-            openpower_root_mod.overlay(self.openpower, self.pages,
-                                       {name for row in self.rows for name in row.variants})
-        op_forms = {}
+        # pages and rows from outside the spec data, laid over the extensions'
+        # (an openpower-isa checkout's: isa_ext.compat.root.read); an object
+        # with apply(isa), form_for(row, cache), fall_back(isa, row, error)
+        # and trap_reason(row, error)
+        self.page_source = page_source
+        if page_source is not None:
+            page_source.apply(self)
+        source_forms = {}
         self.by_mnemonic = {}  # every variant mnemonic -> (row, flags)
         for row in self.rows:
             row.page = self.pages.get(row.mnemonic)
-            if row.page is not None and row.page.dialect == "openpower":
-                row.form = openpower_root_mod.form_for(self.openpower, row.form, row.page,
-                                                       op_forms)
+            if page_source is not None and row.page is not None:
+                row.form = page_source.form_for(row, source_forms)
             for name, flags in row.variants.items():
                 self.by_mnemonic[name] = (row, flags)
         self._by_po = {}
@@ -380,9 +372,11 @@ class ISA:
                                            rc_target=rc_target,
                                            name=row.mnemonic.replace(".", "_"),
                                            implicit=tuple(row.implicit), xlen=xlen,
-                                           svp64_so=svp64_so, library=self.library)
+                                           svp64_so=svp64_so, library=self.library,
+                                           fptrans_fpscr=self.profile.fptrans_fpscr)
             except SpecError as e:
-                fallback = openpower_root_mod.fall_back(self, row, e)
+                fallback = None if self.page_source is None else \
+                    self.page_source.fall_back(self, row, e)
                 if fallback is None:
                     raise
                 return self.compiled(row, xlen, svp64_so)
@@ -396,7 +390,7 @@ class ISA:
                      repr(sorted((k, v.pieces) for k, v in row.form.fields.items())),
                      repr(sorted(self.forms.regclass.items())), row.rc, str(rc_target),
                      repr(sorted(row.implicit)), str(xlen), str(svp64_so),
-                     _compiler_tag(), self.library.tag):
+                     self.profile.fptrans_fpscr, _compiler_tag(page.dialect), self.library.tag):
             h.update(part.encode())
             h.update(b"\0")
         return h.hexdigest()
@@ -483,12 +477,12 @@ class ISA:
         try:
             c = self.compiled(d.spec)
         except SpecError as e:
-            if d.spec.page is None or d.spec.page.dialect != "openpower":
-                raise
-            # an openpower-isa page that does not compile, with no page of
+            # a page source's page that does not compile, with no page of
             # isa_ext's to fall back on: the instruction traps, saying why
-            raise Trap(f"{d.mnemonic}: openpower-isa's page does not compile: {e}",
-                       "illegal") from None
+            why = None if self.page_source is None else self.page_source.trap_reason(d.spec, e)
+            if why is None:
+                raise
+            raise Trap(f"{d.mnemonic}: {why}", "illegal") from None
         return self._remember(word, c.make(*[d.fields[p] for p in c.params]))
 
     def runs_own_way(self, word):
@@ -510,7 +504,9 @@ class ISA:
 
 
 @functools.lru_cache(maxsize=None)
-def _compiler_tag():
-    """Invalidates cached compiled code when the compiler or library changes."""
-    return "".join(hashlib.sha256(data).hexdigest()
-                   for _, data in specdata.package_sources(pcompiler.__package__))
+def _compiler_tag(dialect="book"):
+    """Invalidates cached compiled code when the compiler or library changes,
+    or the package of the page's dialect (its grammar and helpers)."""
+    packages = {pcompiler.__package__, pcompiler.get_dialect(dialect).package}
+    return "".join(hashlib.sha256(data).hexdigest() for package in sorted(packages)
+                   for _, data in specdata.package_sources(package))

@@ -229,6 +229,13 @@ class Profile:
     #: check_replace_d: a load's follow SVSHAPE[mi0] whenever REMAP is
     #: active, whatever SVme enables; a store's are never remapped)
     remap_ldst_offsets: str = "spec"
+    #: the FPSCR around a page that calls a transcendental (FP<name> of
+    #: pseudocode/fptrans.py: fsin ...): "page" (the updates the page's
+    #: helpers make, docs/fptrans.md) or "kept" (saved before the page and
+    #: put back after it, as ISACaller's helpers.py bfp64_SIN ... return the
+    #: host's math result and alter no FPSCR bit; CR1 of the Rc=1 forms then
+    #: copies the unchanged FPSCR)
+    fptrans_fpscr: str = "page"
     #: folder of the page overlay under pseudocode/profiles/, or None
     pages: str = None
     #: one line for ``--help`` and docs
@@ -253,7 +260,7 @@ PROFILES = {
         svp64_xer="isacaller", ffirst_cr_vector_rows=r"(addg6s|mulli)$",
         ffirst_cr_whole_cr_rows=r"(set(b|n?bcr?)|isel)$", ffirst_vl_step="source",
         ffirst_subvl_group="kept", remap_reverse="twice", remap_step_side="shape",
-        remap_ldst_offsets="isacaller",
+        remap_ldst_offsets="isacaller", fptrans_fpscr="kept",
         ffirst_cr_field_rc1_rows=r"mcrf$", rc_zero_extended_rows=r"extswsli\.?$",
         saturation="none", dest_zeroed_page="run", reverse_cr_fields="step",
         indexed_els="ignored", pi_without_update="ignored", ldst_zeroing="registers",

@@ -11,7 +11,7 @@ from isa_ext.sim import Simulator
 
 
 def run_on_both(root, isa, programs, max_steps=10):
-    from isa_ext.diffcheck.isacaller import run_batch
+    from isa_ext.compat.isacaller import run_batch
     batch, ours = [], []
     for lines, gpr, fpr, cr in programs:
         fpr = fpr if fpr is not None else [0] * 128
@@ -39,10 +39,10 @@ def assert_same_registers(lines, res, t, fpr=False, cr=True):
 
 
 def live_differences(isa, root, cases):
-    """Run :class:`isa_ext.diffcheck.isacaller.Case` s on both simulators (one
+    """Run :class:`isa_ext.compat.isacaller.Case` s on both simulators (one
     ISACaller batch); "lines: differences" for each that differs, an ISACaller
     crash included (so an empty list means every case agreed)."""
-    from isa_ext.diffcheck import isacaller as D
+    from isa_ext.compat import isacaller as D
     theirs = D.run_isacaller(root, cases)
     bad = []
     for case, t in zip(cases, theirs):

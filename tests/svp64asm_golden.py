@@ -33,7 +33,7 @@ def svp64asm_word_tests(table):
         # the table is libre-soc's assembler's output (one batch); a suffix it
         # prints in GNU syntax (not as .long) is assembled by GNU as, as
         # libre-soc's own toolchain does
-        from isa_ext.diffcheck.libresoc import svp64asm
+        from isa_ext.compat.libresoc import svp64asm
         got = svp64asm(isacaller.root, [line for line, _ in table])
         texts = []
         for (line, words), (status, out) in zip(table, got):

@@ -141,7 +141,7 @@ def _run_isacaller(args):
     import os
     from collections import Counter
     from ..isa import ISA
-    from ..diffcheck import isacaller
+    from ..compat import isacaller
     root = args.isacaller or os.environ.get("ISA_EXT_ISACALLER")
     if not root:
         raise IsaExtError("--against isacaller needs --isacaller DIR (or $ISA_EXT_ISACALLER): "

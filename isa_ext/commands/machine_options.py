@@ -96,8 +96,8 @@ def machine_isa(args, profile=None):
             raise IsaExtError("--openpower-pages needs --openpower-root PATH")
         return None
     from ..isa import ISA
-    return ISA(profile=profile, openpower_root=args.openpower_root,
-               openpower_pages=args.openpower_pages)
+    from ..compat import root
+    return ISA(profile=profile, page_source=root.read(args.openpower_root, args.openpower_pages))
 
 
 # -- values -------------------------------------------------------------------

@@ -17,6 +17,7 @@ Both return the next instruction address (``CIA + 4`` unless the page assigns NI
 ``s`` is the machine state (:class:`isa_ext.machine.State`).
 """
 import re
+from dataclasses import dataclass, field
 
 from lark import Lark, Tree, Token
 from lark.exceptions import UnexpectedInput, UnexpectedCharacters, UnexpectedToken
@@ -28,7 +29,7 @@ from . import library
 
 
 
-class _PseudoIndenter(Indenter):
+class PseudoIndenter(Indenter):
     NL_type = "_NL"
     OPEN_PAREN_types = []
     CLOSE_PAREN_types = []
@@ -37,18 +38,69 @@ class _PseudoIndenter(Indenter):
     tab_len = 4
 
 
-class _OpenpowerIndenter(_PseudoIndenter):
-    """openpower-isa's lexer makes no newline tokens inside brackets: a
-    parenthesised expression may run over several lines."""
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+@dataclass(frozen=True)
+class Dialect:
+    """A pseudocode dialect: how a page of it is parsed and which helpers its
+    names find first.  "book" is the Power ISA book's (isa_ext's own pages);
+    another is registered by the package that reads such pages (the
+    "openpower" dialect of an openpower-isa checkout's pages:
+    isa_ext.compat.dialect).
+
+    ``package``/``grammar``: the grammar file (the package's sources also key
+    the compiled-code cache); ``indenter``: the lark postlexer class;
+    ``comment_starts``: what starts a whole-line comment; ``helpers``: name
+    -> gen(compiler, *args), looked up before the library's intrinsics;
+    ``names``: name -> (constant, width); ``envelope``: None, or an object
+    with wants(page), add_terms(compiler, value) and epilogue(compiler), the
+    register updates a simulator of that dialect makes around a page.
+
+    The rest are options of the language the compiler implements, off for
+    the book's pages: ``register_operands``, operand names a page may use
+    bare for the register's contents ("RA" as "(RA)"; "_RA" and a subscript
+    "GPR[RA]" its number); ``field_prefix``, a field looked up first under
+    this prefix (the same bits in another order); ``checked_ranges``, a bit
+    range known only at run time traps when it runs backwards or off the
+    value; ``repeat_at_width``, "[x] * n" repeats a multi-bit x; ``loops_count_down``,
+    "do i = a to b" counts down when a > b; ``assignable_fields``, assigning
+    a field's name makes a variable that hides it; ``path_widths``, a
+    variable given another width on one path only becomes a plain number;
+    ``overflow_variable``, a variable "overflow" read by the envelope and the
+    Rc=1 record (CR0.SO, when the form has no OE); ``needs_code``, a page
+    without pseudocode is an error."""
+    name: str
+    package: str
+    grammar: str
+    indenter: type
+    comment_starts: tuple = ("#",)
+    helpers: dict = field(default_factory=dict)
+    names: dict = field(default_factory=dict)
+    envelope: object = None
+    register_operands: frozenset = frozenset()
+    field_prefix: str = None
+    checked_ranges: bool = False
+    repeat_at_width: bool = False
+    loops_count_down: bool = False
+    assignable_fields: bool = False
+    path_widths: bool = False
+    overflow_variable: bool = False
+    needs_code: bool = False
 
 
-# page dialect -> (grammar file, indenter): "book" is the Power ISA book's
-# operator precedence (isa_ext's own pages), "openpower" the one of
-# openpower-isa's parser (pages read from an openpower-isa checkout)
-DIALECTS = {"book": ("grammar.lark", _PseudoIndenter),
-            "openpower": ("grammar_openpower.lark", _OpenpowerIndenter)}
+DIALECTS = {"book": Dialect("book", __package__, "grammar.lark", PseudoIndenter)}
+
+
+def register_dialect(d):
+    DIALECTS[d.name] = d
+    _parsers.pop(d.name, None)
+
+
+def get_dialect(name):
+    d = DIALECTS.get(name)
+    if d is None:
+        raise SpecError(f"unknown pseudocode dialect {name!r}; have {sorted(DIALECTS)}")
+    return d
+
+
 _parsers = {}
 
 # Pseudocode coverage (isa_ext.pytest_plugin).  While set, the compiler reports
@@ -61,25 +113,18 @@ _BLOCK_NODES = ("start", "suite", "one_line")
 def parser(dialect="book"):
     p = _parsers.get(dialect)
     if p is None:
-        if dialect not in DIALECTS:
-            raise SpecError(f"unknown pseudocode dialect {dialect!r}; have {sorted(DIALECTS)}")
-        grammar_file, indenter = DIALECTS[dialect]
-        _, grammar = specdata.package_text(__package__, grammar_file)
-        p = _parsers[dialect] = Lark(grammar, parser="lalr", postlex=indenter(),
+        d = get_dialect(dialect)
+        _, grammar = specdata.package_text(d.package, d.grammar)
+        p = _parsers[dialect] = Lark(grammar, parser="lalr", postlex=d.indenter(),
                                      propagate_positions=True, maybe_placeholders=False)
     return p
-
-
-# whole-line comments: "#" in both dialects, and the "<!-- ... -->" lines
-# openpower-isa's page reader skips inside a pseudocode block
-_COMMENT_STARTS = {"book": ("#",), "openpower": ("#", "<!--")}
 
 
 def parse(code, where_file="<pseudocode>", first_line=1, dialect="book"):
     """Parse pseudocode text; syntax errors name the page file and line."""
     # a whole-line comment is a blank line to the indenter (it may sit at any
     # indentation inside a block); line numbers stay as they are
-    starts = _COMMENT_STARTS.get(dialect, ("#",))
+    starts = get_dialect(dialect).comment_starts
     code = "\n".join("" if line.lstrip().startswith(starts) else line
                      for line in code.split("\n"))
     try:
@@ -148,9 +193,6 @@ SPECIALS = {
     "RESERVE_ADDR": ("mem.reserve_addr", 64),
 }
 
-
-# the operands openpower-isa's parser treats as registers (parser.py regs, fregs)
-OPENPOWER_REGS = frozenset({"RA", "RB", "RC", "RS", "RT", "FRA", "FRB", "FRC", "FRS", "FRT"})
 
 
 class CompileError(Exception):
@@ -243,7 +285,8 @@ class PageCompiler:
 
     def __init__(self, form, regclass, rc=None, rc_target=None, name="insn",
                  where_file="<page>", first_line=1, extra_params=(), implicit=(),
-                 xlen=64, dialect="book", svp64_so=False, library=None):
+                 xlen=64, dialect="book", svp64_so=False, library=None,
+                 fptrans_fpscr="page"):
         self.form = form
         # the helper tables (isa_ext.extension.Library): the ISA's, or the
         # base library with no extension's helpers
@@ -251,21 +294,23 @@ class PageCompiler:
             from ..extension import base_library_tables
             library = base_library_tables()
         self.lib = library
+        # "kept": a page calling a transcendental (fptrans.py) leaves the
+        # FPSCR as it found it (profile switch fptrans_fpscr)
+        self.fptrans_fpscr = fptrans_fpscr
+        self.calls_transcendental = False
         # the page runs as an SVP64 element under the SVP64 appendix's "XER,
         # SO and other global flags" / "OE=1" rules: XER.SO is neither read
         # nor written; the name SO is a local of the element that starts at 0,
         # so that an Rc=1 record's SO is this element's own overflow (OE=1)
         self.so = "_so" if svp64_so else "s.so"
-        # "openpower": openpower-isa's reading of names (see x_name) and its
-        # helper functions (openpower_helpers), found before the library's
+        # the dialect's options (Dialect), its reading of names (see
+        # dialect_name) and helper functions, found before the library's
         self.dialect = dialect
-        self.dialect_helpers, self.dialect_names = {}, {}
-        if dialect == "openpower":
-            from . import openpower_helpers
-            self.dialect_helpers = openpower_helpers.INTRINSICS
-            self.dialect_names = openpower_helpers.NAMES
-        # the simulator's XER updates around an openpower page
-        # (openpower_envelope): what its altered list names, the terms of its
+        self.d = d = get_dialect(dialect)
+        self.dialect_helpers, self.dialect_names = d.helpers, d.names
+        self.envelope = d.envelope
+        # the simulator's XER updates around a page of a dialect with an
+        # envelope (Dialect.envelope): what its altered list names, the terms of its
         # last addition into a GPR, the special registers it assigns itself
         self.op_wants = (False, False)
         self.op_add_terms = None
@@ -319,8 +364,8 @@ class PageCompiler:
         return self.regclass.get(name) if self.is_field(name) else None
 
     def field(self, name):
-        if self.dialect == "openpower" and "op__" + name in self.form.fields:
-            name = "op__" + name  # openpower_root.OPENPOWER_ORDER: its bit order
+        if self.d.field_prefix and self.d.field_prefix + name in self.form.fields:
+            name = self.d.field_prefix + name  # the dialect's bit order of the field
         self.fields_used.add(name)
         if name in self.implicit:
             return Val(f"f_{name}", 7)  # a register number, 0..127
@@ -345,10 +390,9 @@ class PageCompiler:
         name = str(node.children[0])
         if name in self.vars:
             return Val(f"v_{name}", self.vars[name])
-        if self.dialect == "openpower":
-            op = self.openpower_name(name)
-            if op is not None:
-                return op
+        op = self.dialect_name(name)
+        if op is not None:
+            return op
         if self.is_field(name):
             return self.field(name)
         if name == "CIA":
@@ -376,12 +420,14 @@ class PageCompiler:
         self.err(f"unknown name {name!r} (not a field of form {self.form.name}, "
                  f"a variable assigned earlier, or a register)", node)
 
-    def openpower_name(self, name):
-        """openpower-isa's parser reads a bare register operand (RA, FRB) as
-        the register's contents, as "(RA)" is, and "_RA" as its number."""
-        if name in OPENPOWER_REGS and self.regclass_of(name) in ("gpr", "fpr"):
+    def dialect_name(self, name):
+        """A name as the dialect reads it (Dialect.register_operands: a bare
+        register operand, RA or FRB, is the register's contents, as "(RA)"
+        is, and "_RA" its number; Dialect.names), or None."""
+        regs = self.d.register_operands
+        if name in regs and self.regclass_of(name) in ("gpr", "fpr"):
             return self.reg_read(name, self.regclass_of(name))
-        if name.startswith("_") and name[1:] in OPENPOWER_REGS and self.is_field(name[1:]):
+        if name.startswith("_") and name[1:] in regs and self.is_field(name[1:]):
             return self.field(name[1:])
         if name in self.dialect_names and not self.is_field(name):
             return const(*self.dialect_names[name])
@@ -479,10 +525,10 @@ class PageCompiler:
             i = self.expr(idx)
             self.prologue.add("CRF")
             return Val(f"_cr_bit(CRF, {i.code})", 1)
-        if self.dialect == "openpower":
+        if self.d.register_operands:
             # a register operand alone as a subscript is its number ("GPR[RA]")
             if isinstance(idx, Tree) and idx.data == "name" \
-                    and str(idx.children[0]) in OPENPOWER_REGS \
+                    and str(idx.children[0]) in self.d.register_operands \
                     and self.is_field(str(idx.children[0])):
                 i = self.field(str(idx.children[0]))
             else:
@@ -517,9 +563,9 @@ class PageCompiler:
             self.prologue.add("CRF")
             w = (b.const - a.const + 1) if a.const is not None and b.const is not None \
                 else f"{b.code} - ({a.code}) + 1"
-            if self.dialect == "openpower" and not isinstance(w, int):
-                # a range that runs backwards traps, named (see _op_slice)
-                return Val(f"_op_cr_slice(CRF, {a.code}, {b.code})", w)
+            if self.d.checked_ranges and not isinstance(w, int):
+                # a range that runs backwards traps, named (see _checked_slice)
+                return Val(f"_checked_cr_slice(CRF, {a.code}, {b.code})", w)
             return Val(f"_cr_slice(CRF, {a.code}, {b.code})", w)
         v = self.expr(base)
         a, b = self.expr(lo), self.expr(hi)
@@ -538,9 +584,9 @@ class PageCompiler:
                 code = f"({code} & {mask_code(w)})"
             return Val(code, w)
         w = f"({b.code}) - ({a.code}) + 1"
-        if self.dialect == "openpower":
+        if self.d.checked_ranges:
             # a range that runs backwards or off the value traps, named
-            return Val(f"_op_slice({v.code}, {wcode(v.width)}, {a.code}, {b.code})", w)
+            return Val(f"_checked_slice({v.code}, {wcode(v.width)}, {a.code}, {b.code})", w)
         return Val(f"(({v.code} >> ({wcode(v.width)} - 1 - ({b.code}))) & {mask_code(w)})", w)
 
     def x_bitlist(self, node):
@@ -552,8 +598,8 @@ class PageCompiler:
     def replicate(self, bit, count):
         b, n = self.expr(bit), self.expr(count)
         w = n.const if n.const is not None else n.code
-        if self.dialect == "openpower" and isinstance(b.width, int) and b.width > 1:
-            # openpower-isa's "[x] * n" repeats x at its own width
+        if self.d.repeat_at_width and isinstance(b.width, int) and b.width > 1:
+            # "[x] * n" repeats x at its own width
             # ("[0b0001] * 16" is 0x1111...1), as a list of n x's would
             if n.const is None:
                 self.err("[x]*n of a multi-bit x needs a constant n", count)
@@ -766,9 +812,9 @@ class PageCompiler:
         step = self.expr(node.children[3]) if len(node.children) > 4 else None
         suite = node.children[-1]
         self.vars[var] = None
-        if step is None and self.dialect == "openpower":
-            # helpers.py RANGE: "do i = 7 to 0" counts down there
-            self.emit(f"for v_{var} in _op_range({lo.code}, {hi.code}):")
+        if step is None and self.d.loops_count_down:
+            # "do i = 7 to 0" counts down (openpower-isa's helpers.py RANGE)
+            self.emit(f"for v_{var} in _loop_range({lo.code}, {hi.code}):")
         elif step is None:
             self.emit(f"for v_{var} in range({lo.code}, {hi.code} + 1):")
         else:
@@ -814,8 +860,7 @@ class PageCompiler:
         target, _op, value = node.children
         if any(self.op_wants) and isinstance(target, Tree) and target.data == "name" \
                 and self.regclass_of(str(target.children[0])) == "gpr":
-            from . import openpower_envelope
-            terms = openpower_envelope.add_terms(self, value)
+            terms = self.envelope.add_terms(self, value)
             if terms is not None:
                 self.op_add_terms = terms
                 self.emit(f"_addterms = ({', '.join(terms)},)")
@@ -890,15 +935,15 @@ class PageCompiler:
                 loc = self.so if name == "SO" else f"s.{attr}"
                 self.emit(f"{loc} = {self.fit_state(v, w)}")
                 return
-            if self.is_field(name) and self.dialect != "openpower":
-                # (openpower-isa's pages may: "D <- d0||d1||d2" makes a
+            if self.is_field(name) and not self.d.assignable_fields:
+                # (Dialect.assignable_fields: "D <- d0||d1||d2" makes a
                 # variable that hides the field from there on)
                 self.err(f"cannot assign to instruction field {name}", node)
             old = self.vars.get(name, v.width)
             width = v.width
-            if self.dialect == "openpower" and self.indent > 1 and old != v.width \
+            if self.d.path_widths and self.indent > 1 and old != v.width \
                     and isinstance(old, int):
-                # widths are static here, dynamic in openpower-isa's simulator:
+                # widths are static here, dynamic in the dialect's simulator:
                 # a width set on one path only would be wrong on the other (an
                 # unsized number taking a width is not: it has no bit positions), so
                 # the variable is a plain number from here on, and reading its
@@ -1018,17 +1063,22 @@ class PageCompiler:
         self.stmt(tree)
         self.cur_line = 0
         self.indent = 1
+        if self.fptrans_fpscr == "kept" and self.calls_transcendental:
+            # put back as the page's last statement: before the deferred
+            # register writes, the Rc=1 record (CR1 copies this FPSCR) and a
+            # pending enabled-exception interrupt
+            self.lines.insert(0, (1, "_fpscr_kept = s.fpscr", 0))
+            self.emit("s.fpscr = _fpscr_kept")
         for name, cls in sorted(self.deferred.items()):
             arr = "G" if cls == "gpr" else "F"
             self.prologue.add(arr)
             self.fields_used.add(name)
             self.emit(f"{arr}[f_{name}] = w_{name}")
         if any(self.op_wants):
-            from . import openpower_envelope
-            openpower_envelope.epilogue(self)
+            self.envelope.epilogue(self)
         if self.so != "s.so":
             self.lines.insert(0, (1, "_so = 0", 0))
-        if self.dialect == "openpower" and "overflow" in self.vars:
+        if self.d.overflow_variable and "overflow" in self.vars:
             # read by the envelope and the Rc=1 record on every path
             self.lines.insert(0, (1, "v_overflow = None", 0))
         if self.op_add_terms is not None:
@@ -1063,7 +1113,7 @@ class PageCompiler:
                 bias = hex(1 << (self.xlen - 1))
                 v = f"((({v} ^ {bias}) - {bias}) & {hex(library.M64)})"
             so = self.so
-            if self.dialect == "openpower" and "overflow" in self.vars \
+            if self.d.overflow_variable and "overflow" in self.vars \
                     and not self.is_field("OE"):
                 # openpower-isa's simulator records SO=1 in CR0 when the page's
                 # "overflow" is 1 (caller.py handle_comparison): how a page
@@ -1083,26 +1133,27 @@ _PROLOGUE = {"G": "G = s.gpr", "F": "F = s.fpr", "CRF": "CRF = s.cr", "M": "M = 
 
 
 def compile_page(page, form, regclass, rc="", rc_target=None, name=None, implicit=(),
-                 xlen=64, dialect=None, svp64_so=False, library=None):
+                 xlen=64, dialect=None, svp64_so=False, library=None,
+                 fptrans_fpscr="page"):
     """Compile ``page`` (a pages.Page) for ``form``; return a :class:`Compiled`.
     ``implicit``: the row's implicit register operands (named like fields);
     ``xlen``: the GPR width the page runs at (see :func:`names_xlen`);
     ``svp64_so``: compiled for an SVP64 element whose XER.SO is not the
     register's (see PageCompiler); ``library``: the ISA's helper tables
-    (isa_ext.extension.Library), None for the base library alone."""
+    (isa_ext.extension.Library), None for the base library alone;
+    ``fptrans_fpscr``: the profile switch (:class:`isa_ext.profile.Profile`)."""
     name = name or re.sub(r"\W", "_", page.mnemonic or "insn")
     dialect = dialect or getattr(page, "dialect", "book")
-    if dialect == "openpower" and not page.code.strip():
+    if get_dialect(dialect).needs_code and not page.code.strip():
         # (an instruction that silently did nothing would be a wrong answer)
         raise SpecError(f"page {page.title!r} has no pseudocode", page.where)
     tree = parse(page.code, page.filename, page.code_line, dialect)
     pc = PageCompiler(form, regclass, rc=rc, rc_target=rc_target, name=name,
                       where_file=page.filename, first_line=page.code_line,
                       implicit=implicit, xlen=xlen, dialect=dialect, svp64_so=svp64_so,
-                      library=library)
-    if dialect == "openpower":
-        from . import openpower_envelope
-        pc.op_wants = openpower_envelope.wants(page)
+                      library=library, fptrans_fpscr=fptrans_fpscr)
+    if pc.envelope is not None:
+        pc.op_wants = pc.envelope.wants(page)
     try:
         params = pc.compile(tree)
     except CompileError as e:

@@ -714,6 +714,5 @@ runtime_function("FPSCR_RECOMPUTE", 64, "_fpscr_recompute_summary")(recompute_su
 # the transcendental helpers (fptrans.py) build on this module: imported last,
 # so that importing fp first or library first both find every name defined
 from . import fptrans  # noqa: E402,F401
-from . import openpower_helpers  # noqa: E402,F401  (the openpower dialect's FP helpers)
 from . import fpgpr  # noqa: E402,F401  (cffpr: FP to an integer in a GPR)
 from . import fp_frsp_model  # noqa: E402,F401  (FRSP_MODEL: the openpower-isa profile's)

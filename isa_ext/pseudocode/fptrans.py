@@ -712,6 +712,7 @@ def _i_trans(name):
         if len(args) != len(kinds) + 1:
             raise TypeError(f"FP{name} takes {len(kinds)} operand(s) and the precision")
         operands = ", ".join(a.code for a in args[:-1])
+        comp.calls_transcendental = True  # (PageCompiler's fptrans_fpscr)
         return _state_call(comp, f"_fp_trans(s, {name!r}, {_bits_arg(args[-1])}, {operands})",
                            64)
     return gen

@@ -383,15 +383,38 @@ def _signed(v, w):
     return v - (1 << w) if v >> (w - 1) else v
 
 
+# --- dialect options (compiler.Dialect) --------------------------------------
+
+@runtime()
+def _checked_slice(v, width, a, b):
+    """v[a:b] with bounds known only at run time (Dialect.checked_ranges)."""
+    if not 0 <= a <= b < width:
+        from ..errors import Trap
+        raise Trap(f"bit range [{a}:{b}] of a {width}-bit value runs backwards or "
+                   f"off the value (a range known only at run time)", "illegal")
+    return (v >> (width - 1 - b)) & ((1 << (b - a + 1)) - 1)
+
+
+@runtime()
+def _checked_cr_slice(crf, a, b):
+    """CR[a:b] with bounds known only at run time (Dialect.checked_ranges)."""
+    if b < a:
+        from ..errors import Trap
+        raise Trap(f"CR bit range [{a}:{b}] runs backwards (a range known only at "
+                   f"run time)", "illegal")
+    return RUNTIME["_cr_slice"](crf, a, b)
+
+
+@runtime()
+def _loop_range(start, end):
+    """A "do i = start to end" loop's values, counting down when start > end
+    (Dialect.loops_count_down)."""
+    return range(start, end - 1, -1) if start > end else range(start, end + 1)
+
+
 # floating-point helpers register themselves on import (kept last: fp uses the
 # above; fp imports the transcendentals, which use fp, at its own end)
 from . import fp  # noqa: E402,F401
-# the openpower-isa dialect's runtime (openpower_root pages): registered here,
-# not when the compiler first meets such a page, because compiled pages loaded
-# from the on-disk cache run without the compiler (a cached openpower addc
-# found no _op_carry)
-# (openpower_helpers uses fp, which imports it at its end)
-from . import openpower_envelope  # noqa: E402,F401
 
 
 # --- alignment and darn ------------------------------------------------------

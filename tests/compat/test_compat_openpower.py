@@ -502,7 +502,7 @@ def test_svp64asm_ff_with_mapreduce_gives_libresocs_words():
 
 
 def test_svp64asm_ff_with_mapreduce_live(isacaller):
-    from isa_ext.diffcheck.libresoc import svp64asm
+    from isa_ext.compat.libresoc import svp64asm
     from isa_ext.asm import assemble as isa_ext_assemble
     theirs = svp64asm(isacaller.root, FF_WITH_MAPREDUCE)
     # libre-soc's assembler raises on some (AttributeError: RG on add./ff=/mr)

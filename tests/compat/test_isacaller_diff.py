@@ -1,5 +1,5 @@
 """Live differential against libre-soc's ISACaller: random SVP64 programs of the
-"core" scope (isa_ext/diffcheck/isacaller.py) run from random register state on
+"core" scope (isa_ext/compat/isacaller.py) run from random register state on
 both simulators and must end in the same GPRs, FPRs, CR and SVSTATE.  The
 expected values are ISACaller's; the known divergences outside the core scope
 are listed in docs/compat.md."""
@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from isa_ext.diffcheck import isacaller as D
+from isa_ext.compat import isacaller as D
 from isa_ext.asm import assemble
 
 CASES, PER_CASE, SEED = 300, 2, 20261123

@@ -19,7 +19,7 @@ exactly as documented -- so the note goes stale loudly if ISACaller changes.
 import pytest
 
 from isa_ext.asm import assemble
-from isa_ext.diffcheck import isacaller as D
+from isa_ext.compat import isacaller as D
 from isa_ext.isa import ISA
 
 M64 = (1 << 64) - 1

@@ -9,6 +9,7 @@ import textwrap
 import pytest
 
 from isa_ext.compat import plugin as openpower
+from isa_ext.compat.plugin import installer, planner, rewriter
 from isa_ext.isa import ISA
 
 EXTS = [e for e in openpower.DEFAULT_EXTENSIONS]
@@ -154,7 +155,7 @@ def test_install_adds_what_openpower_isa_lacks_and_uninstall_restores_bytes(chec
     assert "                    if LANE('RA', i, k) != 0 then votes[63 - i] <- 1\n" in pages
     assert "        if GOP = 1 then LANE_assign('RT', i, ACTIVE())\n" in pages
     # our loops run zero times when start > end, its RANGE() counts down: a loop
-    # with a non-constant bound becomes a counted "do while" (plugin.integer_width)
+    # with a non-constant bound becomes a counted "do while" (rewriter.integer_width)
     assert ("    i <- 0\n    do while ¬(i >u ISA_EXT_VL() - 1)\n") in pages
     assert "do i = 0 to ISA_EXT_VL() - 1" not in pages
     assert rows["lanemasklt"]["opcode"] == "00111001100" and rows["ballot"]["form"] == "GTG"
@@ -173,7 +174,7 @@ def test_install_adds_what_openpower_isa_lacks_and_uninstall_restores_bytes(chec
     assert not [r for r in report if r.startswith(("shfl", "fshfl", "qswz"))]
     # SURED: its calls of functions openpower-isa defines with another meaning go to
     # ones of ours (EXTS to XLEN, EXTZ64 keeping 64 bits), its stores store the
-    # value's low bytes as a SelectableInt (plugin._mem_store)
+    # value's low bytes as a SelectableInt (rewriter._mem_store)
     assert "            x <- EXTS64(c0[32:63])\n" in pages
     assert "            rowpitch <- ISA_EXT_EXTZ64(MEM(dp + 8, 4))\n" in pages
     assert "                    MEM(ea, 4) <- ISA_EXT_MEMVAL(r, 4)\n" in pages
@@ -213,7 +214,7 @@ def test_check_names_an_svp64_category_no_installed_walk_handles(checkout, full_
                                                                   monkeypatch):
     # breakage 10's class: an sv.* group page of a category openpower-isa has no table
     # for and the installed helper does not walk (here: as if MVRM were not walked)
-    monkeypatch.setattr(openpower, "GROUP_CATEGORIES", ())
+    monkeypatch.setattr(planner, "GROUP_CATEGORIES", ())
     problems = openpower.check(["swizzle"], root=str(checkout), isa=full_isa)
     assert any(p.startswith("sv.mv.swiz: SVP64 category MVRM-2P-2S1D: a table openpower-isa "
                             "does not read") for p in problems)
@@ -249,7 +250,7 @@ def test_cli_reports_errors_without_traceback(tmp_path, capsys):
 
 def test_assignments_openpower_cannot_parse_become_call_statements():
     # openpower-isa's parser assigns to names, slices, MEM(...) and GPR/FPR/SPR(name)
-    conv = openpower._rewrite_call_assignment
+    conv = rewriter._rewrite_call_assignment
     assert conv("    LANE(RT, i) <- v + 1") == "    LANE_assign(RT, i, v + 1)"
     assert conv("    if a = 1 then DST_SUB(i) <- src[0:63]") == \
         "    if a = 1 then DST_SUB_assign(i, src[0:63])"
@@ -348,7 +349,7 @@ def test_rm_row_slots_and_table_match_openpower_isa_for_every_shared_row(full_is
     ("    z <- [0]*128", "    z <- [0]*128"),
 ])
 def test_conversion_keeps_meaning_under_openpower_isas_parser(line, converted):
-    assert openpower._requote(line) == converted
+    assert rewriter._requote(line) == converted
 
 
 def test_cli_check_and_install_the_gpu_ops(checkout, capsys):
@@ -392,7 +393,7 @@ def test_a_failing_install_leaves_nothing_behind(checkout, full_isa, monkeypatch
 
     def fail(*args):
         raise OSError("disk full")
-    monkeypatch.setattr(openpower, "_insert_before_close", fail)
+    monkeypatch.setattr(installer, "_insert_before_close", fail)
     with pytest.raises(OSError):
         openpower.install(["swizzle"], root=str(checkout), isa=full_isa)
     assert snapshot(checkout) == before
@@ -404,17 +405,16 @@ def test_installed_helper_module_stands_alone_in_openpower_isa():
     # is a function it defines
     import ast
     import sys
-    from isa_ext.compat import plugin
-    tree = ast.parse(plugin._helpers_source())
+    tree = ast.parse(planner._helpers_source())
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import)
                 for a in n.names}
     imported |= {n.module.split(".")[0] for n in ast.walk(tree)
                  if isinstance(n, ast.ImportFrom)}
     assert "openpower" in imported and imported - {"openpower"} <= set(sys.stdlib_module_names)
     defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-    assert set(plugin.provided_helpers()) <= defined
+    assert set(planner.provided_helpers()) <= defined
     # the names the group pages read are among them (as calls)
-    assert set(plugin.GROUP_NAMES) <= set(plugin.provided_helpers())
+    assert set(rewriter.GROUP_NAMES) <= set(planner.provided_helpers())
 
 
 # --- integer width (the shuffles' and quad swizzles' lane arithmetic) ---------------

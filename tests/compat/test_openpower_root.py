@@ -1,5 +1,5 @@
 """openpower-isa's own instruction pages read unchanged (issue 15, deliverable 5):
-``ISA(openpower_root=PATH)`` / ``isa-ext run --openpower-root PATH``.
+``ISA(page_source=root.read(PATH))`` / ``isa-ext run --openpower-root PATH``.
 
 The "openpower" page dialect follows openpower-isa 3cb597b9's parser
 (src/openpower/decoder/pseudo/parser.py): its PLY precedence table, lowest
@@ -29,7 +29,7 @@ from isa_ext.isa import ISA
 from isa_ext.machine import State
 from isa_ext.pseudocode import compiler
 from isa_ext.pseudocode.pages import Page, parse_pages
-from isa_ext import openpower_compare, openpower_root
+from isa_ext.compat import compare as openpower_compare, root as openpower_root
 
 from conftest import ROOT as CHECKOUT
 ROOT = Path(CHECKOUT)
@@ -193,7 +193,7 @@ def test_xer_envelope_of_add_family(isa):
 
 def test_bad_openpower_root_is_one_error_line(tmp_path):
     with pytest.raises(SpecError, match="not an openpower-isa checkout"):
-        ISA(openpower_root=str(tmp_path))
+        ISA(page_source=openpower_root.read(str(tmp_path)))
     r = subprocess.run([sys.executable, "-m", "isa_ext.cli", "run", "/dev/null",
                         "--openpower-root", str(tmp_path)],
                        capture_output=True, text=True, cwd=ROOT)
@@ -228,7 +228,7 @@ def snapshot(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def theirs(snapshot):
-    return ISA(use_cache=False, openpower_root=snapshot)
+    return ISA(use_cache=False, page_source=openpower_root.read(snapshot))
 
 
 def documented():
@@ -259,7 +259,7 @@ def test_every_page_compiles_or_is_documented(theirs):
 def test_pages_replace_isa_ext_ones_and_beside_keeps_them(snapshot, theirs):
     add = theirs.by_mnemonic["add"][0]
     assert add.page.dialect == "openpower" and "fixedarith.mdwn" in add.page.filename
-    beside = ISA(use_cache=False, openpower_root=snapshot, openpower_pages="beside")
+    beside = ISA(use_cache=False, page_source=openpower_root.read(snapshot, "beside"))
     assert beside.by_mnemonic["add"][0].page.dialect == "book"
 
 
@@ -322,7 +322,7 @@ def test_instructions_only_their_tables_encode_run(snapshot):
     # row too, so it is left out here: the row comes from their table alone
     from isa_ext.asm import assemble
     own = [e for e in ISA(use_cache=False).extensions if e != "fptrans"]
-    theirs = ISA(use_cache=False, extensions=own, openpower_root=snapshot)
+    theirs = ISA(use_cache=False, extensions=own, page_source=openpower_root.read(snapshot))
     word = int.from_bytes(assemble("frecip 1,2\n", isa=theirs).data[:4], "little")
     assert word == (63 << 26) | (1 << 21) | (2 << 11) | (0b1010001100 << 1)
     # results exact in binary32 and binary64: 1/4, 1/sqrt(16), log2(8), 2**8
@@ -350,7 +350,7 @@ def test_instructions_only_their_tables_encode_run(snapshot):
 
 
 def test_privileged_pages_get_no_rows(theirs):
-    assert theirs.openpower.table_skips["mtmsr"].startswith("privileged")
+    assert theirs.page_source.table_skips["mtmsr"].startswith("privileged")
     assert "mtmsr" not in theirs.by_mnemonic and "tlbie" not in theirs.by_mnemonic
 
 
@@ -358,22 +358,22 @@ def test_a_page_that_does_not_compile(snapshot, theirs):
     # mtspr's page says "see(Book_III_p974)": isa_ext's own page runs instead
     res = run_asm(theirs, "mtspr 9,3\n", gpr=[(3, 77)])  # SPR 9 is CTR
     assert res.stop == "end" and res.changed()["ctr"] == (0, 77)
-    assert "mtspr" in theirs.openpower.fell_back
+    assert "mtspr" in theirs.page_source.fell_back
     # so does cffpr's (reset_xflags() is not a helper): 2.5 rounds to even, 2
     res = run_asm(theirs, "cffpr 3,1,0,0\n", fpr=[(1, double(2.5))])
     assert res.stop == "end" and res.changed()["r3"] == (0, 2)
-    assert "cffpr" in theirs.openpower.fell_back
+    assert "cffpr" in theirs.page_source.fell_back
     # without isa_ext's svp64 extension cffpr has only openpower-isa's page
     # (and its minor_63.csv row): it traps
     own = [e for e in ISA(use_cache=False).extensions if e != "svp64"]
-    only_theirs = ISA(use_cache=False, extensions=own, openpower_root=snapshot)
-    assert [r.mnemonic for r in only_theirs.openpower.table_rows if r.mnemonic == "cffpr"]
+    only_theirs = ISA(use_cache=False, extensions=own, page_source=openpower_root.read(snapshot))
+    assert [r.mnemonic for r in only_theirs.page_source.table_rows if r.mnemonic == "cffpr"]
     res = run_asm(only_theirs, "cffpr 3,1,0,0\n")
     assert res.stop == "trap" and "openpower-isa's page does not compile" in res.trap.reason
 
 
 def test_fields_text_tables_and_definition_order():
-    from isa_ext.openpower_fields import parse_fields_text
+    from isa_ext.compat.fields import parse_fields_text
     # drawn as openpower-isa's fields.text draws them (V3.0B 1.6.6, 1.6.19)
     text = ("# V3.0B 1.6.6 DX-FORM\n"
             "    |0    |6   |11   |16   |26   |31\n"

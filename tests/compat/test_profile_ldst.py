@@ -11,7 +11,7 @@ its address; the doubleword at 8 holds LOW (the program is at 0x1000 here).
 import pytest
 
 from isa_ext.asm import assemble
-from isa_ext.diffcheck import isacaller as D
+from isa_ext.compat import isacaller as D
 from isa_ext.diffcheck import ldst_place
 from isa_ext.isa import ISA
 from isa_ext.profile import PROFILES

@@ -15,7 +15,7 @@ profiles (ISACaller raises on them, docs/compat.md).
 import pytest
 
 from isa_ext.asm import assemble
-from isa_ext.diffcheck import isacaller as D
+from isa_ext.compat import isacaller as D
 from isa_ext.isa import ISA
 from isa_ext.profile import PROFILES
 from isa_ext.sim import Simulator

@@ -155,7 +155,7 @@ def test_load_offsets_through_a_zero_svshape_trap_under_the_profile():
 def test_live_isacaller(isacaller):
     # the programs on ISACaller against the openpower-isa profile (registers,
     # CR, SVSTATE and the data region compared)
-    from isa_ext.diffcheck.isacaller import (Case, NGPR, NFPR, run_isacaller, run_isa_ext,
+    from isa_ext.compat.isacaller import (Case, NGPR, NFPR, run_isacaller, run_isa_ext,
                                              compare)
     from isa_ext.diffcheck.ldst_place import REGION_WORDS
     isa = _isa("openpower-isa")

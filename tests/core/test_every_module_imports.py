@@ -18,7 +18,7 @@ from conftest import ROOT
 TOP = ROOT
 # the hdl extra; the helper module the openpower plugin copies into an
 # openpower-isa checkout (it runs there, importing openpower)
-OPTIONAL = {"isa_ext.ext.swizzle.hdl": "amaranth", "isa_ext.compat.installed_helpers": "openpower"}
+OPTIONAL = {"isa_ext.ext.swizzle.hdl": "amaranth", "isa_ext.compat.plugin.installed_helpers": "openpower"}
 
 IMPORT_ALL = r"""
 import importlib, json, pkgutil, isa_ext

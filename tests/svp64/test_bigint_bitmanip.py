@@ -69,7 +69,7 @@ def test_random_lines_match_svp64asm_live(isa, isacaller, tmp_path):
     # random SVP64 lines of these rows (predicates, widths, modes: the
     # generator of tests/svp64/test_libresoc_asm.py); every line SVP64Asm accepts
     # must give the same words; it rejects only for its known reasons
-    from isa_ext.diffcheck.libresoc import svp64asm
+    from isa_ext.compat.libresoc import svp64asm
     from isa_ext.diffcheck.svp64_lines import random_lines
     from test_libresoc_asm import KNOWN_REJECTIONS
     names = {"maddedu", "maddedus", "divmod2du", "dsld", "dsrd", "gbbd", *V31}

@@ -176,7 +176,7 @@ def _random_double(rng):
 
 def test_against_isacaller_live(isacaller):
     from isa_ext.asm import assemble
-    from isa_ext.diffcheck.isacaller import run_batch
+    from isa_ext.compat.isacaller import run_batch
     isa = ISA()
     rng = random.Random(20261124)
     cases, ours, lines = [], [], []

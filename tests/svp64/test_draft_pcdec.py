@@ -77,7 +77,7 @@ INPUTS = ["", "10111", "0_1001_10101", "0_11_1001_10101_10111_10111_10101_1001_1
 
 def test_against_isacaller_live(isacaller):
     # openpower-isa's prefix_codes_cases.py inputs: bits beyond 63 go to RA
-    from isa_ext.diffcheck.isacaller import run_batch
+    from isa_ext.compat.isacaller import run_batch
     isa = ISA(profile="openpower-isa")
     batch, ours = [], []
     for bits in INPUTS:

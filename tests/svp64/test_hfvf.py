@@ -431,7 +431,7 @@ def test_vf_loops_on_isacaller(isacaller):
     # state under the openpower-isa profile (ISACaller reads a predicate again
     # before every element: docs/compat.md).
     from isa_ext.asm import assemble
-    from isa_ext.diffcheck.isacaller import run_batch, NGPR
+    from isa_ext.compat.isacaller import run_batch, NGPR
     from isa_ext.hfvf.vfloop import step_line
     from isa_ext.isa import ISA
     isa = ISA(extensions=["base", "svp64"])

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import gnu_as_words
 from isa_ext.asm import assemble
-from isa_ext.diffcheck.libresoc import svp64asm
+from isa_ext.compat.libresoc import svp64asm
 from isa_ext.diffcheck.svp64_lines import random_lines, sv_rows
 from isa_ext.svp64.asm import mode_kind, sv_row
 

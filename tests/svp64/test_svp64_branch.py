@@ -450,7 +450,7 @@ def live_cases():
 
 
 def test_live_isacaller(svisa, isacaller):
-    from isa_ext.diffcheck.isacaller import run_batch
+    from isa_ext.compat.isacaller import run_batch
     cases = live_cases()
     theirs = run_batch(isacaller.root, [
         dict(c, gpr=c["gpr"] + [0] * 96, fpr=[0] * 128, sprs={"CTR": c["ctr"], "LR": c["lr"]},

@@ -67,7 +67,7 @@ def test_isacaller_reads_cr4(svisa, isacaller):
     # ISACaller, with the predicate fields at CR4.. as the file sets them,
     # gives the file's expected values (r1 untouched, r8 = ...ff92)
     from isa_ext.asm import assemble
-    from isa_ext.diffcheck.isacaller import Case, NGPR, NFPR, run_isacaller
+    from isa_ext.compat.isacaller import Case, NGPR, NFPR, run_isacaller
     cr4 = lambda fields: sum(v << (4 * (7 - f)) for f, v in fields.items())
     cases = []
     for k, (line, vl, regs, fields, steps) in enumerate([

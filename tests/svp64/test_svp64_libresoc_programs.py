@@ -77,7 +77,7 @@ def test_insertion_sort_program_live(isacaller):
     # the program as libre-soc wrote it: the same final registers and CR on
     # ISACaller and on isa_ext under the openpower-isa profile (both paths)
     from isa_ext.asm import assemble
-    from isa_ext.diffcheck.isacaller import run_batch
+    from isa_ext.compat.isacaller import run_batch
     from isa_ext.isa import ISA
     isa = ISA(extensions=["base", "svp64"], profile="openpower-isa")
     gpr = [0] * 128
@@ -174,7 +174,7 @@ def test_dct_cos_precompute():
 def test_dct_cos_precompute_live(isacaller):
     # the same GPRs as ISACaller; FPRs within single-precision rounding of it
     # (isa_ext's fcoss is correctly rounded, ISACaller's goes through libm)
-    from isa_ext.diffcheck.isacaller import run_batch, NGPR, NFPR
+    from isa_ext.compat.isacaller import run_batch, NGPR, NFPR
     from test_svp64_one_behaviour import make_sim
     isa = ISA(extensions=["base", "svp64", "fptrans"])
     fpr = [0] * NFPR

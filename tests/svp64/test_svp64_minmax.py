@@ -161,7 +161,7 @@ def test_element_widths_live_isacaller(svisa, isacaller):
     # vector CR fields are CR0 + element; the default profile extends them)
     import random
     from isa_ext.isa import ISA
-    from isa_ext.diffcheck.isacaller import Case, NGPR, NFPR, run_isacaller, run_isa_ext, \
+    from isa_ext.compat.isacaller import Case, NGPR, NFPR, run_isacaller, run_isa_ext, \
         compare
     prof = ISA(extensions=["base", "svp64"], profile="openpower-isa")
     rng = random.Random(7)
@@ -334,7 +334,7 @@ def test_maxloc_program(svisa, a):
 # --- live against ISACaller -------------------------------------------------------
 
 def _live_cases(svisa):
-    from isa_ext.diffcheck.isacaller import Case, NGPR, NFPR
+    from isa_ext.compat.isacaller import Case, NGPR, NFPR
     import random
     rng = random.Random(13)
     vals = [0, 1, 5, M64, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 1 << 63, (1 << 63) - 1,
@@ -367,7 +367,7 @@ def _live_cases(svisa):
 
 
 def test_live_isacaller(svisa, isacaller):
-    from isa_ext.diffcheck.isacaller import run_isacaller, run_isa_ext, compare
+    from isa_ext.compat.isacaller import run_isacaller, run_isa_ext, compare
     cases = _live_cases(svisa)
     theirs = run_isacaller(isacaller.root, cases)
     for case, t in zip(cases, theirs):

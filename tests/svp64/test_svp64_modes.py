@@ -401,7 +401,7 @@ def test_isacaller_does_not_saturate(svisa, isacaller):
     # and 0x01+0x01: 0x04, 0x02 (isa_ext 0xFF, 0x02); sv.add/sats of
     # (2^63-1) + 1: 2^63 (isa_ext 2^63-1)
     from isa_ext.asm import assemble
-    from isa_ext.diffcheck.isacaller import Case, NGPR, NFPR, run_isacaller
+    from isa_ext.compat.isacaller import Case, NGPR, NFPR, run_isacaller
     progs = [("sv.add/satu/w=8 *1, *5, *9", 2, {5: 0x01FA, 9: 0x010A}),
              ("sv.add/sats *1, *5, *9", 1, {5: (1 << 63) - 1, 9: 1})]
     cases = [Case(k, [line], assemble(line + "\n", isa=svisa).words,

@@ -109,7 +109,7 @@ def resumed_runs_equal_isacaller(isa, isacaller, lines, vl):
     """For each line: ISACaller's final GPRs/FPRs/CR after ``setvl`` + line, and ours
     interrupted after every k element operations then resumed; mismatches."""
     from isa_ext.asm import assemble
-    from isa_ext.diffcheck import isacaller as D
+    from isa_ext.compat import isacaller as D
     gpr, fpr, cr = anchor_state()
     cases = []
     for n, line in enumerate(lines):

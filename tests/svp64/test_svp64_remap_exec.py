@@ -180,7 +180,7 @@ def test_remap_programs_interrupted(svisa, name):
 
 
 def test_live_isacaller(svisa, isacaller):
-    from isa_ext.diffcheck.isacaller import (Case, NGPR, NFPR, run_isacaller, run_isa_ext,
+    from isa_ext.compat.isacaller import (Case, NGPR, NFPR, run_isacaller, run_isa_ext,
                                              compare)
     from isa_ext.asm import assemble
     cases = []
@@ -339,7 +339,7 @@ def test_svstep_remap_index_without_svremap(svisa):
 
 
 def test_svstep_remap_prefixed_forms_live(svisa, isacaller):
-    from isa_ext.diffcheck.isacaller import Case, NGPR, NFPR, run_isacaller, run_isa_ext, \
+    from isa_ext.compat.isacaller import Case, NGPR, NFPR, run_isacaller, run_isa_ext, \
         compare
     from isa_ext.asm import assemble
     gpr = [0] * NGPR
@@ -353,7 +353,7 @@ def test_svstep_remap_prefixed_forms_live(svisa, isacaller):
 
 
 def test_svstep_remap_index_live(svisa, isacaller):
-    from isa_ext.diffcheck.isacaller import (Case, NGPR, NFPR, run_isacaller, run_isa_ext,
+    from isa_ext.compat.isacaller import (Case, NGPR, NFPR, run_isacaller, run_isa_ext,
                                              compare)
     from isa_ext.asm import assemble
     cases = [Case(k, lines, assemble("\n".join(lines) + "\n", isa=svisa).words,

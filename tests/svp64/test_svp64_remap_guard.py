@@ -125,7 +125,7 @@ def test_fp_rows_take_their_ports_by_name(svisa, name, remap, line, sources, neg
 
 def test_fp_ports_live_isacaller(svisa, isacaller):
     from isa_ext.asm import assemble
-    from isa_ext.diffcheck.isacaller import Case, NGPR, NFPR, run_isacaller, run_isa_ext, compare
+    from isa_ext.compat.isacaller import Case, NGPR, NFPR, run_isacaller, run_isa_ext, compare
     cases = []
     for k, (name, remap, line, _s, _n) in enumerate(FP_PORT_PROGRAMS):
         lines = [SHAPE, remap, line]
@@ -139,7 +139,7 @@ def test_fp_ports_live_isacaller(svisa, isacaller):
 
 def test_live_isacaller(svisa, isacaller):
     from isa_ext.asm import assemble
-    from isa_ext.diffcheck.isacaller import (Case, NGPR, NFPR, run_isacaller, run_isa_ext,
+    from isa_ext.compat.isacaller import (Case, NGPR, NFPR, run_isacaller, run_isa_ext,
                                              compare)
     cases = []
     for k, name in enumerate(sorted(set(PROGRAMS) - {"zero_shapes"})):
@@ -253,7 +253,7 @@ def test_isel_with_a_vector_bc_traps_under_remap(svisa):
     # decoder/svp64/remap_ports.txt `isel RA RB - RT -`): remapping RA RB RT
     # while BC stepped in order is defined by no source, so a vector BC
     # traps "not implemented", nothing written (ISACaller runs it: the live
-    # differential leaves isel out of its REMAP cases, diffcheck/isacaller.py
+    # differential leaves isel out of its REMAP cases, compat/isacaller.py
     # _NO_PORT).  A scalar BC has nothing to remap.
     for bc, stop in (("*0", "trap"), ("2", "end")):
         sim = Simulator(isa=svisa)

@@ -285,7 +285,7 @@ def test_live_isacaller(isacaller):
     from isa_ext.isa import ISA
     from isa_ext.asm import assemble
     svisa = ISA(extensions=["base", "svp64"], profile="openpower-isa")
-    from isa_ext.diffcheck.isacaller import (Case, NGPR, NFPR, run_isacaller, run_isa_ext,
+    from isa_ext.compat.isacaller import (Case, NGPR, NFPR, run_isacaller, run_isa_ext,
                                              compare)
     cases = []
     names = sorted(set(PROGRAMS) - NOT_LIVE)

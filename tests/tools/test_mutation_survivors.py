@@ -164,7 +164,7 @@ def test_passthrough_takes_what_follows_the_double_dash():
 
 
 def test_layout_problem_names_its_line():
-    # kills compat/plugin.py "i + 1" -> "i * 1" in the layout checker's message:
+    # kills compat/plugin/rewriter.py "i + 1" -> "i * 1" in the layout checker's message:
     # line 5 of the page is the stray description
     from isa_ext.compat import plugin as openpower
     text = "# T\n\nX-Form\n\nsome description\n* t RT\n\nPseudo-code:\n\n    x <- 1\n"

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from ..errors import IsaExtError
 from .libresoc import run_python
 from ..svp64.record import xlen_rows
-from . import ldst_place
-from .svp64_lines import random_lines, sv_rows
+from ..diffcheck import ldst_place
+from ..diffcheck.svp64_lines import random_lines, sv_rows
 
 NGPR = NFPR = 128
 M64 = (1 << 64) - 1
@@ -242,7 +242,7 @@ SCOPES = ("core", "profile", "all")
 
 def scope_options(isa, scope):
     """(rows, line options) of a scope (one of :data:`SCOPES`)."""
-    from .svp64_lines import MODIFIER_GROUPS
+    from ..diffcheck.svp64_lines import MODIFIER_GROUPS
     regclass = isa.forms.regclass
     rows = [r for r in sv_rows(isa) if not ldst_place.is_ldst_row(r)]
     if scope == "all":

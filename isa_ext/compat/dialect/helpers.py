@@ -1,5 +1,5 @@
 """The helper functions openpower-isa's pages call, for the "openpower" page
-dialect (pages read from an openpower-isa checkout, :mod:`isa_ext.openpower_root`).
+dialect (pages read from an openpower-isa checkout, :mod:`isa_ext.compat.root`).
 
 Their meaning is the one openpower-isa's simulator gives them (its
 ``src/openpower/decoder/helpers.py`` and ``isa/caller.py``), written here over
@@ -17,8 +17,8 @@ from the book's, the difference is theirs and is kept on purpose:
 import math
 import struct
 
-from . import library
-from .fp import fp_muladd, fp_div, fp_round_single
+from ...pseudocode import library
+from ...pseudocode.fp import fp_muladd, fp_div, fp_round_single
 
 INTRINSICS = {}  # name -> gen(compiler, *args) -> Val
 # name -> (constant value, width): the simulator's 64-bit mode and its real
@@ -34,7 +34,7 @@ def helper(name):
 
 
 def _val(code, width, const=None):
-    from .compiler import Val
+    from ...pseudocode.compiler import Val
     return Val(code, width, const)
 
 
@@ -102,32 +102,6 @@ def _mask32(comp, x, y):
     h = comp.xlen // 2
     return library.INTRINSICS["MASK"](comp, _val(f"({x.code} + {h})", None),
                                       _val(f"({y.code} + {h})", None))
-
-
-@library.runtime()
-def _op_slice(v, width, a, b):
-    """v[a:b] with bounds known only at run time (openpower dialect)."""
-    if not 0 <= a <= b < width:
-        from ..errors import Trap
-        raise Trap(f"bit range [{a}:{b}] of a {width}-bit value runs backwards or "
-                   f"off the value (an openpower-isa page's range)", "illegal")
-    return (v >> (width - 1 - b)) & ((1 << (b - a + 1)) - 1)
-
-
-@library.runtime()
-def _op_cr_slice(crf, a, b):
-    """CR[a:b] with bounds known only at run time (openpower dialect)."""
-    if b < a:
-        from ..errors import Trap
-        raise Trap(f"CR bit range [{a}:{b}] runs backwards (an openpower-isa page's "
-                   f"range)", "illegal")
-    return library.RUNTIME["_cr_slice"](crf, a, b)
-
-
-@library.runtime()
-def _op_range(start, end):
-    """A "do i = start to end" loop's values: counting down when start > end."""
-    return range(start, end - 1, -1) if start > end else range(start, end + 1)
 
 
 # --- floating point: binary64 with round-to-nearest, FPSCR untouched --------

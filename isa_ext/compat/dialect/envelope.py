@@ -20,7 +20,7 @@ The epilogue runs before the Rc=1 record, so CR0.SO sees the new SO.
 """
 import re
 
-from . import library
+from ...pseudocode import library
 
 _CA = re.compile(r"\bCA\b")
 _OV = re.compile(r"\bOV\b")

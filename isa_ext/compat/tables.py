@@ -1,7 +1,7 @@
 """Decoder rows from openpower-isa's own opcode tables
 (``openpower/isatables/major.csv`` and ``minor_*.csv``), for the instructions
 an openpower-isa checkout's pages define and isa_ext's tables do not (its
-users' own instructions included), so that ``ISA(openpower_root=PATH)`` can
+users' own instructions included), so that ``ISA(page_source=read(PATH))`` (:mod:`.root`) can
 assemble, decode and run them.
 
 Each minor table keys on a range of the instruction word that openpower-isa
@@ -20,8 +20,8 @@ import csv
 import io
 import os
 
-from .spec.mnemonics import PRIVILEGED
-from .tables import InsnSpec, SUFFIX_CHARS, parse_operands, _variants
+from ..spec.mnemonics import PRIVILEGED
+from ..tables import InsnSpec, SUFFIX_CHARS, parse_operands, _variants
 
 TABLES = os.path.join("openpower", "isatables")
 # primary opcode -> (lo, hi): the LSB0 bit range its minor table keys on
@@ -92,7 +92,7 @@ def rows_for(op, forms, have, existing, categories):
     """isa_ext rows (InsnSpec) for the pages of ``op`` (an OpenpowerPages)
     whose mnemonics ``have`` lacks, from the checkout's tables; each skipped
     one goes to ``op.table_skips`` with the reason."""
-    from .openpower_root import form_for
+    from .root import form_for
     pages = {}
     for page in op.pages:
         for syn in page.syntaxes:

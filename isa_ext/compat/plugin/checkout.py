@@ -1,6 +1,6 @@
 """Facts read from an openpower-isa checkout, and reversible edits to it.
 
-The plugin (:mod:`isa_ext.compat.plugin`) asks these before installing, so that
+The plugin (:mod:`isa_ext.compat.plugin`) finds the checkout (:func:`locate`) and asks these before installing, so that
 it installs nothing openpower-isa already defines and nothing it cannot read:
 the mnemonics its pages define, its instruction forms and their fields
 (``openpower/isatables/fields.text``), the members of its typed table columns
@@ -12,11 +12,14 @@ import json
 import os
 import re
 
+from ...errors import IsaExtError
+
 ENUMS_PY = os.path.join("src", "openpower", "decoder", "power_enums.py")
 HELPERS_PY = os.path.join("src", "openpower", "decoder", "helpers.py")
 CALLER_PY = os.path.join("src", "openpower", "decoder", "isa", "caller.py")
 HELPER_MODULE = os.path.join("src", "openpower", "decoder", "isa_ext_helpers.py")
 FIELDS_TEXT = os.path.join("openpower", "isatables", "fields.text")
+MINOR22 = os.path.join("openpower", "isatables", "minor_22.csv")
 MANIFEST = os.path.join("openpower", "isa_ext_installed.json")
 # caller.py's list of instructions binutils cannot assemble (names it takes from
 # the decoder instead of the program's ".long" text)
@@ -182,3 +185,33 @@ class Edits:
         self.saved = {}
         if os.path.exists(self.manifest):
             os.remove(self.manifest)
+
+
+class OpenPowerError(IsaExtError):
+    pass
+
+
+# --- locating openpower-isa ---------------------------------------------------
+
+def locate(root=None):
+    """(isa_dir, tables_dir) of openpower-isa: under ``root`` (a checkout) if
+    given, else of the importable ``openpower`` package (installed from a checkout)."""
+    if root is None:
+        try:
+            from openpower.decoder.power_enums import find_wiki_dir
+        except ImportError:
+            raise OpenPowerError("openpower-isa is not importable (install it from a "
+                                 "checkout, or pass --root CHECKOUT)") from None
+        tables = find_wiki_dir()
+        root = os.path.dirname(os.path.dirname(tables))
+    isa_dir = os.path.join(root, "openpower", "isa")
+    tables = os.path.join(root, "openpower", "isatables")
+    if not os.path.isdir(isa_dir) or not os.path.isfile(os.path.join(tables, "minor_22.csv")):
+        raise OpenPowerError(f"{root}: not an openpower-isa checkout "
+                             "(no openpower/isa/ or openpower/isatables/minor_22.csv)")
+    lacking = [rel for rel in (FIELDS_TEXT, ENUMS_PY, HELPERS_PY, CALLER_PY)
+               if not os.path.isfile(os.path.join(root, rel))]
+    if lacking:
+        raise OpenPowerError(f"{root}: not a complete openpower-isa checkout (no "
+                             f"{', '.join(lacking)}: install edits them)")
+    return isa_dir, tables

@@ -1,10 +1,9 @@
 """An openpower-isa checkout's own instruction pages, read unchanged.
 
-``ISA(openpower_root=PATH)`` (``isa-ext run --openpower-root PATH``) reads the
+``ISA(page_source=read(PATH))`` (``isa-ext run --openpower-root PATH``) reads the
 pages under ``PATH/openpower/isa/*.mdwn`` exactly as that project writes them
 and compiles them in its pseudocode dialect ("openpower": its parser's
-operator precedence, names and helpers; see :mod:`isa_ext.pseudocode.compiler`
-and :mod:`isa_ext.pseudocode.openpower_helpers`).  Its form tables
+operator precedence, names and helpers; see :mod:`isa_ext.compat.dialect`).  Its form tables
 (``openpower/isatables/fields.text``) supply the field names its pages use
 that isa_ext's forms do not have (``d0``, ``d1``, ``d2`` of DX-form).
 
@@ -16,7 +15,7 @@ that isa_ext's forms do not have (``d0``, ``d1``, ``d2`` of DX-form).
 
 Encodings stay isa_ext's (its decoder tables) for the instructions isa_ext
 has; the others get rows from the checkout's own opcode tables
-(:mod:`isa_ext.openpower_tables`: scalar only).  A page with neither is read
+(:mod:`.tables`: scalar only).  A page with neither is read
 and compiled (so its errors are reported) but cannot run:
 :attr:`OpenpowerPages.unplaced` lists them, ``table_skips`` says why.
 """
@@ -24,15 +23,14 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .errors import SpecError
-from .forms import Field, Form
-from .openpower_fields import parse_fields_text
-from .pseudocode.pages import parse_pages
+from ..errors import SpecError
+from ..forms import Field, Form
+from ..pseudocode.pages import parse_pages
+from . import dialect
+from .fields import parse_fields_text
 
 MODES = ("replace", "beside")
-# the prefix of a field an openpower page reads in openpower-isa's bit order
-# (see form_for; PageCompiler.field looks it up first in the openpower dialect)
-OPENPOWER_ORDER = "op__"
+OPENPOWER_ORDER = dialect.OPENPOWER_ORDER  # (see form_for)
 PAGES_DIR = os.path.join("openpower", "isa")
 FIELDS_TEXT = os.path.join("openpower", "isatables", "fields.text")
 
@@ -50,6 +48,38 @@ class OpenpowerPages:
     own_pages: dict = field(default_factory=dict)  # isa_ext's pages, before the overlay
     fell_back: dict = field(default_factory=dict)  # mnemonic -> why isa_ext's page runs
 
+    # the page source protocol of isa_ext.isa.ISA (ISA(page_source=...)):
+    # one OpenpowerPages serves one ISA
+
+    def apply(self, isa):
+        """Lay the pages over ``isa``'s (``mode``), adding rows from the
+        checkout's tables for the instructions isa_ext has none for."""
+        if self.own_pages:
+            raise SpecError(f"{self.root}: these pages are already applied to an ISA; "
+                            "read() them again for another")
+        from .tables import rows_for
+        have = {name for row in isa.rows for name in row.variants}
+        self.table_rows = rows_for(self, isa.forms, have, isa.rows, isa.registry.categories)
+        isa.rows += self.table_rows
+        self.own_pages = dict(isa.pages)
+        overlay(self, isa.pages, {name for row in isa.rows for name in row.variants})
+
+    def form_for(self, row, cache):
+        """The form ``row``'s page compiles against (see :func:`form_for`)."""
+        if row.page.dialect != dialect.NAME:
+            return row.form
+        return form_for(self, row.form, row.page, cache)
+
+    def fall_back(self, isa, row, error):
+        return fall_back(isa, row, error)
+
+    def trap_reason(self, row, error):
+        """Why an instruction whose page does not compile traps (None: not
+        one of these pages, the error stands)."""
+        if row.page is None or row.page.dialect != dialect.NAME:
+            return None
+        return f"openpower-isa's page does not compile: {error}"
+
 
 def read(root, mode="replace"):
     """The pages and form fields of the openpower-isa checkout at ``root``."""
@@ -66,7 +96,7 @@ def read(root, mode="replace"):
         with open(path, encoding="utf-8") as f:
             text = f.read()
         for page in parse_pages(text, _where(path), "openpower", html_comments=True):
-            page.dialect = "openpower"
+            page.dialect = dialect.NAME
             pages.append(page)
     fields = {}
     ftext = os.path.join(root, FIELDS_TEXT)
@@ -108,8 +138,8 @@ def fall_back(isa, row, error):
     own page instead when there is one (recorded in ``fell_back`` with the
     reason), so "replace" never loses an instruction isa_ext can run.
     Returns that page, or None."""
-    op = isa.openpower
-    if op is None or row.page is None or row.page.dialect != "openpower":
+    op = isa.page_source
+    if op is None or row.page is None or row.page.dialect != dialect.NAME:
         return None
     own = op.own_pages.get(row.mnemonic)
     if own is None:
@@ -149,12 +179,12 @@ def form_for(op, form, page, cache):
 
 
 def compile_pages(isa):
-    """[(page, error text or None)] for every page of ``isa.openpower``: each
+    """[(page, error text or None)] for every page of ``isa.page_source``: each
     compiled for the table row of its first mnemonic isa_ext has, else for
     isa_ext's form of the page's form name (so that a page isa_ext cannot run
     yet is still checked)."""
-    from .pseudocode import compiler as pcompiler
-    op = isa.openpower
+    from ..pseudocode import compiler as pcompiler
+    op = isa.page_source
     out, cache = [], {}
     for page in op.pages:
         row = next((isa.by_mnemonic[s[0]][0] for s in page.syntaxes

@@ -16,7 +16,7 @@ concatenated in the order the file's "Instruction Fields" section gives it
 """
 import re
 
-from .errors import SpecError
+from ..errors import SpecError
 
 _HEADER = re.compile(r"^#.*?\b([A-Z0-9]+)-FORM\s*$")
 _RESERVED = re.compile(r"^/*$")

@@ -1,5 +1,5 @@
 """Run random operands through an instruction as isa_ext's page and as an
-openpower-isa checkout's page (:mod:`isa_ext.openpower_root`), and compare.
+openpower-isa checkout's page (:mod:`isa_ext.compat.root`), and compare.
 
 The two pages share everything but the pseudocode: the encoding (isa_ext's
 table row), the machine and the starting state, so a difference is a
@@ -10,8 +10,8 @@ enough to run in CI.
 import random
 from dataclasses import dataclass, field
 
-from .errors import IsaExtError, Trap
-from .machine import State
+from ..errors import IsaExtError, Trap
+from ..machine import State
 
 # Memory instructions get base registers pointing into a window of known
 # random bytes: GPR values BASE + k*8 (k < 512), displacements within +-32 KiB
@@ -101,7 +101,7 @@ def compare(own, theirs, trials=20, seed=1, rows=None, skip=()):
             out.skipped = f"does not compile: {e}"
             continue
         if other.page.dialect != "openpower":  # it fell back to isa_ext's page
-            out.skipped = f"does not compile: {theirs.openpower.fell_back[other.mnemonic]}"
+            out.skipped = f"does not compile: {theirs.page_source.fell_back[other.mnemonic]}"
             continue
         for _ in range(trials):
             word = _random_word(own, row, rng)
