@@ -35,7 +35,7 @@ WORD = "isacaller"
 # differential's CLI and generators; item 3 of issue #31 renames them
 KNOWN_ISACALLER = frozenset({
     "isa_ext/profile.py",
-    "isa_ext/ext/svp64.py",
+    "isa_ext/ext/svp64/__init__.py",
     "isa_ext/svp64/svstate.py",
     "isa_ext/svp64/executor.py",
     "isa_ext/svp64/record.py",
