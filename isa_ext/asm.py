@@ -469,6 +469,8 @@ def _load_aliases(text, filename, isa, aliases):
             if base + chars not in isa.by_mnemonic:
                 continue  # the base instruction is not in the tables (yet)
             for hint_char, at in hints:
+                if not hint_char and row.get("hint") and row["mnemonic"] == base:
+                    continue  # a hint-only row ("bc+"): the plain name is the instruction
                 name = row["mnemonic"] + chars + hint_char
                 alias = Alias(name, operands, base + chars, templates, {"at": at},
                               row.get("disasm", "") == "1", where, row.get("when") or None)
@@ -798,16 +800,25 @@ class Assembler:
         mn = st.mnemonic
         entry = self.isa.by_mnemonic.get(mn)
         alias = self.aliases.get(mn)
-        if entry is not None and (alias is None or entry[0].required_operands <= len(
-                [o for o in st.operands if o.text])):
+        given = len([o for o in st.operands if o.text])
+        if entry is not None and alias is not None and alias.when is not None:
+            # a conditional alias of the instruction's own name ("mtcrf" with one
+            # FXM bit is written as mtocrf, as GNU as does): it goes first
+            words = self.expand(alias, st, pc)
+            if words is not None:
+                return words
             return self.encode_words(entry[0], entry[1], st, pc)
-        if alias is not None:  # also an instruction's short form: "sc" for "sc 0"
-            return self.expand(alias, st, pc)
+        if entry is not None and (alias is None or entry[0].required_operands <= given
+                                  <= len(entry[0].operands)):
+            return self.encode_words(entry[0], entry[1], st, pc)
+        if alias is not None:  # also an instruction's short form: "sc" for "sc 0",
+            return self.expand(alias, st, pc)  # or its longer one: "mfcr RT,FXM"
         if mn.startswith("sv.") and getattr(self.isa, "sv_assemble", None) is not None:
             name, slash, mods = mn[3:].partition("/")
             sv_alias = self.aliases.get(name)
             if sv_alias is not None:  # an extended mnemonic under an SVP64 prefix
-                base, expanded = self.expansion(sv_alias, st, pc)
+                found = self.expansion(sv_alias, st, pc)
+                base, expanded = found if found is not None else (name, st.operands)
                 st = Statement(st.line, st.column, "sv." + base + slash + mods, expanded,
                                st.source, st.end_column, st.order)
             return self.svp64(st, pc)
@@ -981,7 +992,12 @@ class Assembler:
         return 32
 
     def expand(self, alias, st, pc):
-        base, expanded = self.expansion(alias, st, pc)
+        """The words of an alias statement; None when its ``when`` is false and
+        no other row of its name follows."""
+        found = self.expansion(alias, st, pc)
+        if found is None:
+            return None
+        base, expanded = found
         inner = Statement(st.line, st.column, base, expanded, st.source,
                           st.end_column, st.order)
         row, flags = self.isa.by_mnemonic[base]
@@ -1019,10 +1035,13 @@ class Assembler:
                     col = columns[name]
                     break
             expanded.append(Located(substitute(tmpl, texts), col))
-        if alias.when is not None and alias.fallback is not None:
+        if alias.when is not None:
             cond = self.evaluate(Located(substitute(alias.when, texts), st.column), st.line, pc)
             if not cond.value:
-                return self.expansion(alias.fallback, st, pc)
+                if alias.fallback is not None:
+                    return self.expansion(alias.fallback, st, pc)
+                if alias.name in self.isa.by_mnemonic:
+                    return None  # the instruction of that name itself
         return alias.base_mnemonic, expanded
 
     def svp64(self, st, pc):
