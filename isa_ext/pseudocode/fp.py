@@ -717,3 +717,4 @@ from . import fptrans  # noqa: E402,F401
 from . import openpower_helpers  # noqa: E402,F401  (the openpower dialect's FP helpers)
 from . import fpgpr  # noqa: E402,F401  (cffpr: FP to an integer in a GPR)
 from . import fp_frsp_model  # noqa: E402,F401  (FRSP_MODEL: the openpower-isa profile's)
+from . import fpestimate  # noqa: E402,F401  (round to integral, estimates, ftdiv/ftsqrt)
