@@ -187,12 +187,21 @@ TOKEN_RE = re.compile(r"""\s*(?:
   | (?P<char>'(?:\\.|[^\\'])'?)
   | (?P<name>%?[A-Za-z_.$][\w.$]*)
   | (?P<op><<|>>|[-+*/%()&|^~])
-  | (?P<part>@(?:ha|h|l)(?![\w]))
+  | (?P<part>@(?:highesta|highest|highera|higher|higha|high|ha|h|l)(?![\w]))
 )""", re.X)
 
 # GNU's 16-bit pieces of an address: sym@ha + sym@l (signed) == sym
+# (the "a" forms add 0x8000 first, for the signed @l below, as GNU's PPC_HA
+# and kin do); ppc64's @high(a) are @h(a) without the overflow check,
+# @higher(a)/@highest(a) bits 16..31 and 0..15 of a 64-bit value
 HALF_PARTS = {"l": lambda v: v & 0xFFFF, "h": lambda v: (v >> 16) & 0xFFFF,
-              "ha": lambda v: ((v + 0x8000) >> 16) & 0xFFFF}
+              "ha": lambda v: ((v + 0x8000) >> 16) & 0xFFFF,
+              "high": lambda v: (v >> 16) & 0xFFFF,
+              "higha": lambda v: ((v + 0x8000) >> 16) & 0xFFFF,
+              "higher": lambda v: (v >> 32) & 0xFFFF,
+              "highera": lambda v: ((v + 0x8000) >> 32) & 0xFFFF,
+              "highest": lambda v: (v >> 48) & 0xFFFF,
+              "highesta": lambda v: ((v + 0x8000) >> 48) & 0xFFFF}
 
 
 class Value:
@@ -482,6 +491,24 @@ def _load_aliases(text, filename, isa, aliases):
 
 
 IDENT_PATTERN = r"(?<![\w.$%]){}(?![\w.$])"
+
+# an alias template MASKBEGIN(m) / MASKEND(m): the MB / ME of a 32-bit mask
+MASK_CALL = re.compile(r"\s*(MASKBEGIN|MASKEND)\((.*)\)\s*$")
+
+
+def mask_bounds(mask, fail):
+    """(MB, ME) of a 32-bit mask of contiguous ones (wrapping allowed), as GNU
+    as takes ``rlwinm RA,RS,SH,MASK``; ``fail(message)`` for any other mask."""
+    bits = [(mask >> (31 - i)) & 1 for i in range(32)]
+    if mask & ~0xFFFFFFFF or not any(bits):
+        fail(f"mask {mask:#x} is not a non-zero 32-bit value")
+    if all(bits):
+        return 0, 31
+    begins = [i for i in range(32) if bits[i] and not bits[i - 1]]
+    ends = [i for i in range(32) if bits[i] and not bits[(i + 1) % 32]]
+    if len(begins) != 1:
+        fail(f"mask {mask:#x} is not one run of ones")
+    return begins[0], ends[0]
 
 
 def substitute(template, texts):
@@ -1034,7 +1061,13 @@ class Assembler:
                 if re.search(IDENT_PATTERN.format(re.escape(name)), tmpl):
                     col = columns[name]
                     break
-            expanded.append(Located(substitute(tmpl, texts), col))
+            text = substitute(tmpl, texts)
+            call = MASK_CALL.match(text)
+            if call:  # MB or ME of a 32-bit mask operand (rlwinm's 4-operand form)
+                mask = self.evaluate(Located(call.group(2), col), st.line, pc).value
+                text = str(mask_bounds(mask, lambda m: self.error(m, st.line, col))[
+                    call.group(1) == "MASKEND"])
+            expanded.append(Located(text, col))
         if alias.when is not None:
             cond = self.evaluate(Located(substitute(alias.when, texts), st.column), st.line, pc)
             if not cond.value:

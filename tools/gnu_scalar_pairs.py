@@ -26,6 +26,7 @@ OUT_OF_SCOPE = {
     "privileged (Book III)": "mtmsr mfmsr rfid hrfid tlbie slbia mtsr stop msgsnd "
                              "lbzcix ldcix stbcix mfspefscr",
     "embedded (Book E)": "wrtee msync mbar dcbna",
+    "implementation-specific (PowerPC 970's dcbz of 128 bytes)": "dcbzl",
     "hardware transactional memory": "tbegin. tend. tabort.",
     "decimal floating point": "dadd",
     "VMX/VSX (helper s30-vsx)": "vaddubm lxvl mfvscr",
