@@ -42,6 +42,8 @@ NOT_SANDWICHABLE = {
     "icbi": "a random effective address faults on QEMU (storage interrupt, SIGSEGV); "
             "isa_ext has no unmapped memory, and icbi changes no register",
     "icbt": "QEMU 7.2 raises SIGILL for it (user level since v2.07; a no-op here)",
+    "copy": "the copy-paste facility: an illegal instruction here and on QEMU 7.2 (SIGILL)",
+    "paste.": "the copy-paste facility: an illegal instruction here and on QEMU 7.2 (SIGILL)",
     "hashst": "not implemented here (traps): ROP protection's hash key",
     "hashchk": "not implemented here (traps): ROP protection's hash key",
 }
