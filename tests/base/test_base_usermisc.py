@@ -135,3 +135,37 @@ def test_atomic_of_a_misaligned_address_traps_untouched(isa, line):
     res, mem = run(isa, line)  # r4 = 5: not aligned
     assert res.stop == "trap" and res.trap.kind == "alignment"
     assert mem == bytes(range(1, 65)) and res.gpr[6] == 0
+
+
+PATHS_PROGRAM = """
+    li 9,20
+    mtctr 9
+loop:
+    lwat 6,3,0
+    ldat 10,4,16
+    stwat 7,5,2
+    dcbz 0,5
+    stdat 7,4,1
+    frin 1,2
+    fre 3,2
+    bdnz loop
+"""
+
+
+def test_interpreted_and_translated_runs_agree(isa):
+    # one loop of the new instructions: block translation (the default) and the
+    # interpreter end in the same registers and memory
+    finals = []
+    for translate in (False, True):
+        sim = Simulator(isa=isa, translate=translate)
+        sim.load_words(assemble(PATHS_PROGRAM, isa=isa, base=0x1000).words, addr=0x1000)
+        st = sim.state
+        st.gpr[3], st.gpr[4], st.gpr[5], st.gpr[7] = 0x20000, 0x20100, 0x20200, 3
+        st.gpr[11], st.gpr[12] = 5, 0x40
+        st.fpr[2] = 0x3FF8000000000000
+        res = sim.run(max_steps=1000)
+        assert res.stop == "end", res.trap
+        finals.append((list(st.gpr), list(st.fpr[:4]), st.fpscr,
+                       st.mem.read_bytes(0x20000, 0x300)))
+    assert finals[0] == finals[1]
+    assert finals[0][3][:4] == (3 * 20).to_bytes(4, "little")  # 20 fetch-and-adds of 3
