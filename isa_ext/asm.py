@@ -188,12 +188,21 @@ TOKEN_RE = re.compile(r"""\s*(?:
   | (?P<char>'(?:\\.|[^\\'])'?)
   | (?P<name>%?[A-Za-z_.$][\w.$]*)
   | (?P<op><<|>>|[-+*/%()&|^~])
-  | (?P<part>@(?:ha|h|l|pcrel)(?![\w]))
+  | (?P<part>@(?:highesta|highest|highera|higher|higha|high|ha|h|l|pcrel)(?![\w]))
 )""", re.X)
 
 # GNU's 16-bit pieces of an address: sym@ha + sym@l (signed) == sym
+# (the "a" forms add 0x8000 first, for the signed @l below, as GNU's PPC_HA
+# and kin do); ppc64's @high(a) are @h(a) without the overflow check,
+# @higher(a)/@highest(a) bits 16..31 and 0..15 of a 64-bit value
 HALF_PARTS = {"l": lambda v: v & 0xFFFF, "h": lambda v: (v >> 16) & 0xFFFF,
-              "ha": lambda v: ((v + 0x8000) >> 16) & 0xFFFF}
+              "ha": lambda v: ((v + 0x8000) >> 16) & 0xFFFF,
+              "high": lambda v: (v >> 16) & 0xFFFF,
+              "higha": lambda v: ((v + 0x8000) >> 16) & 0xFFFF,
+              "higher": lambda v: (v >> 32) & 0xFFFF,
+              "highera": lambda v: ((v + 0x8000) >> 32) & 0xFFFF,
+              "highest": lambda v: (v >> 48) & 0xFFFF,
+              "highesta": lambda v: ((v + 0x8000) >> 48) & 0xFFFF}
 
 
 class Value:
@@ -474,6 +483,8 @@ def _load_aliases(text, filename, isa, aliases):
             if base + chars not in isa.by_mnemonic:
                 continue  # the base instruction is not in the tables (yet)
             for hint_char, at in hints:
+                if not hint_char and row.get("hint") and row["mnemonic"] == base:
+                    continue  # a hint-only row ("bc+"): the plain name is the instruction
                 name = row["mnemonic"] + chars + hint_char
                 alias = Alias(name, operands, base + chars, templates, {"at": at},
                               row.get("disasm", "") == "1", where, row.get("when") or None)
@@ -485,6 +496,24 @@ def _load_aliases(text, filename, isa, aliases):
 
 
 IDENT_PATTERN = r"(?<![\w.$%]){}(?![\w.$])"
+
+# an alias template MASKBEGIN(m) / MASKEND(m): the MB / ME of a 32-bit mask
+MASK_CALL = re.compile(r"\s*(MASKBEGIN|MASKEND)\((.*)\)\s*$")
+
+
+def mask_bounds(mask, fail):
+    """(MB, ME) of a 32-bit mask of contiguous ones (wrapping allowed), as GNU
+    as takes ``rlwinm RA,RS,SH,MASK``; ``fail(message)`` for any other mask."""
+    bits = [(mask >> (31 - i)) & 1 for i in range(32)]
+    if mask & ~0xFFFFFFFF or not any(bits):
+        fail(f"mask {mask:#x} is not a non-zero 32-bit value")
+    if all(bits):
+        return 0, 31
+    begins = [i for i in range(32) if bits[i] and not bits[i - 1]]
+    ends = [i for i in range(32) if bits[i] and not bits[(i + 1) % 32]]
+    if len(begins) != 1:
+        fail(f"mask {mask:#x} is not one run of ones")
+    return begins[0], ends[0]
 
 
 def substitute(template, texts):
@@ -820,16 +849,25 @@ class Assembler:
         mn = st.mnemonic
         entry = self.isa.by_mnemonic.get(mn)
         alias = self.aliases.get(mn)
-        if entry is not None and (alias is None or entry[0].required_operands <= len(
-                [o for o in st.operands if o.text])):
+        given = len([o for o in st.operands if o.text])
+        if entry is not None and alias is not None and alias.when is not None:
+            # a conditional alias of the instruction's own name ("mtcrf" with one
+            # FXM bit is written as mtocrf, as GNU as does): it goes first
+            words = self.expand(alias, st, pc)
+            if words is not None:
+                return words
             return self.encode_words(entry[0], entry[1], st, pc)
-        if alias is not None:  # also an instruction's short form: "sc" for "sc 0"
-            return self.expand(alias, st, pc)
+        if entry is not None and (alias is None or entry[0].required_operands <= given
+                                  <= len(entry[0].operands)):
+            return self.encode_words(entry[0], entry[1], st, pc)
+        if alias is not None:  # also an instruction's short form: "sc" for "sc 0",
+            return self.expand(alias, st, pc)  # or its longer one: "mfcr RT,FXM"
         if mn.startswith("sv.") and getattr(self.isa, "sv_assemble", None) is not None:
             name, slash, mods = mn[3:].partition("/")
             sv_alias = self.aliases.get(name)
             if sv_alias is not None:  # an extended mnemonic under an SVP64 prefix
-                base, expanded = self.expansion(sv_alias, st, pc)
+                found = self.expansion(sv_alias, st, pc)
+                base, expanded = found if found is not None else (name, st.operands)
                 st = Statement(st.line, st.column, "sv." + base + slash + mods, expanded,
                                st.source, st.end_column, st.order)
             return self.svp64(st, pc)
@@ -1044,7 +1082,12 @@ class Assembler:
         return 32
 
     def expand(self, alias, st, pc):
-        base, expanded = self.expansion(alias, st, pc)
+        """The words of an alias statement; None when its ``when`` is false and
+        no other row of its name follows."""
+        found = self.expansion(alias, st, pc)
+        if found is None:
+            return None
+        base, expanded = found
         inner = Statement(st.line, st.column, base, expanded, st.source,
                           st.end_column, st.order)
         row, flags = self.isa.by_mnemonic[base]
@@ -1087,11 +1130,20 @@ class Assembler:
                 if re.search(IDENT_PATTERN.format(re.escape(name)), tmpl):
                     col = columns[name]
                     break
-            expanded.append(Located(substitute(tmpl, texts), col))
-        if alias.when is not None and alias.fallback is not None:
+            text = substitute(tmpl, texts)
+            call = MASK_CALL.match(text)
+            if call:  # MB or ME of a 32-bit mask operand (rlwinm's 4-operand form)
+                mask = self.evaluate(Located(call.group(2), col), st.line, pc).value
+                text = str(mask_bounds(mask, lambda m: self.error(m, st.line, col))[
+                    call.group(1) == "MASKEND"])
+            expanded.append(Located(text, col))
+        if alias.when is not None:
             cond = self.evaluate(Located(substitute(alias.when, texts), st.column), st.line, pc)
             if not cond.value:
-                return self.expansion(alias.fallback, st, pc)
+                if alias.fallback is not None:
+                    return self.expansion(alias.fallback, st, pc)
+                if alias.name in self.isa.by_mnemonic:
+                    return None  # the instruction of that name itself
         if bare:
             row = self.isa.by_mnemonic[alias.base_mnemonic][0]
             at = [op.field for op in row.operands].index(relative)

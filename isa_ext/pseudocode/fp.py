@@ -716,3 +716,4 @@ runtime_function("FPSCR_RECOMPUTE", 64, "_fpscr_recompute_summary")(recompute_su
 from . import fptrans  # noqa: E402,F401
 from . import fpgpr  # noqa: E402,F401  (cffpr: FP to an integer in a GPR)
 from . import fp_frsp_model  # noqa: E402,F401  (FRSP_MODEL: the openpower-isa profile's)
+from . import fpestimate  # noqa: E402,F401  (round to integral, estimates, ftdiv/ftsqrt)

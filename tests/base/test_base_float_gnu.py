@@ -8,7 +8,7 @@ from isa_ext.encoding import encode
 
 # operand values: distinct registers, a negative displacement, non-trivial masks
 VALUES = {"FRT": 1, "FRS": 5, "FRA": 2, "FRB": 3, "FRC": 4, "RA": 6, "RB": 7, "D": -8,
-          "BF": 3, "BT": 5, "FLM": 0x55, "L": 0, "W": 1, "U": 9}
+          "BF": 3, "BT": 5, "FLM": 0x55, "L": 0, "W": 1, "U": 9, "BFA": 6, "DRM": 5, "RM": 2}
 
 
 def float_rows(isa):
