@@ -865,6 +865,9 @@ class Assembler:
         if mn.startswith("sv.") and getattr(self.isa, "sv_assemble", None) is not None:
             name, slash, mods = mn[3:].partition("/")
             sv_alias = self.aliases.get(name)
+            own = self.isa.by_mnemonic.get(name)
+            if own is not None and own[0].required_operands <= given <= len(own[0].operands):
+                sv_alias = None  # the instruction itself ("rlwinm" with 5 operands)
             if sv_alias is not None:  # an extended mnemonic under an SVP64 prefix
                 found = self.expansion(sv_alias, st, pc)
                 base, expanded = found if found is not None else (name, st.operands)
