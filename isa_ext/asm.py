@@ -25,9 +25,12 @@ REG_PATTERNS = {
     "gpr": re.compile(r"%?r(\d+)$"),
     "fpr": re.compile(r"%?f(\d+)$"),
     "crf": re.compile(r"%?cr(\d+)$"),
+    "vsr": re.compile(r"%?vs(\d+)$"),
+    "vr": re.compile(r"%?v(\d+)$"),
 }
 ANY_REG = re.compile(r"%?(r|f|cr|v|vs)(\d+)$")
 CLASS_WORDS = {"gpr": "a GPR (r0..r31)", "fpr": "an FPR (f0..f31)",
+               "vsr": "a VSR (vs0..vs63)", "vr": "a VR (v0..v31)",
                "crf": "a CR field (cr0..cr7)", "crb": "a CR bit (e.g. 4*cr1+eq)"}
 DATA_SIZES = {".byte": 1, ".short": 2, ".hword": 2, ".2byte": 2, ".long": 4, ".int": 4,
               ".4byte": 4, ".quad": 8, ".8byte": 8}

@@ -230,6 +230,20 @@ class Compiled:
         return fn
 
 
+# register files the pages address by field: class -> (prologue name or None,
+# read code for register number {i}, write statement, width; None: XLEN).
+# The VSX files go through the state (State.vsr_read: VSR i < 32 shares
+# doubleword 0 with FPR i), docs/vector.md.
+REGFILES = {
+    "gpr": ("G", "G[{i}]", "G[{i}] = {v}", None),
+    "fpr": ("F", "F[{i}]", "F[{i}] = {v}", 64),
+    "vsr": (None, "s.vsr_read({i})", "s.vsr_write({i}, {v})", 128),
+    "vr": (None, "s.vr[{i}]", "s.vr[{i}] = {v}", 128),
+}
+# the same files addressed by number in a page: GPR(n), FPR(n), VSR(n), VR(n)
+REGFILE_CALLS = {"GPR": "gpr", "FPR": "fpr", "VSR": "vsr", "VR": "vr"}
+
+
 def _uses_k(code):
     return re.search(r"\bk\b", code) is not None
 
@@ -308,6 +322,21 @@ class PageCompiler:
     def regclass_of(self, name):
         return self.regclass.get(name) if self.is_field(name) else None
 
+    def regfile_width(self, cls):
+        return REGFILES[cls][3] or self.xlen
+
+    def regfile_read(self, cls, index_code):
+        arr, read, _w, _width = REGFILES[cls]
+        if arr:
+            self.prologue.add(arr)
+        return read.format(i=index_code)
+
+    def regfile_write(self, cls, index_code, value_code):
+        arr, _r, write, _width = REGFILES[cls]
+        if arr:
+            self.prologue.add(arr)
+        return write.format(i=index_code, v=value_code)
+
     def field(self, name):
         if self.dialect == "openpower" and "op__" + name in self.form.fields:
             name = "op__" + name  # openpower_root.OPENPOWER_ORDER: its bit order
@@ -383,7 +412,7 @@ class PageCompiler:
         if isinstance(inner, Tree) and inner.data == "name":
             name = str(inner.children[0])
             cls = self.regclass_of(name)
-            if cls in ("gpr", "fpr"):
+            if cls in REGFILES:
                 return self.reg_read(name, cls)
         if isinstance(inner, Tree) and inner.data == "bitor":
             a, b = inner.children
@@ -399,12 +428,10 @@ class PageCompiler:
     def reg_read(self, name, cls):
         self.fields_used.add(name)
         self.reads.add(name)
-        width = self.xlen if cls == "gpr" else 64
+        width = self.regfile_width(cls)
         if name in self.deferred:
             return Val(f"w_{name}", width)
-        self.prologue.add("G" if cls == "gpr" else "F")
-        arr = "G" if cls == "gpr" else "F"
-        return Val(f"{arr}[f_{name}]", width)
+        return Val(self.regfile_read(cls, f"f_{name}"), width)
 
     def prescan(self, tree):
         """Register operands the page writes.  Their writes are deferred to the
@@ -418,19 +445,18 @@ class PageCompiler:
                 t = t.children[0]
             if isinstance(t, Tree) and t.data == "name":
                 name = str(t.children[0])
-                if self.regclass_of(name) in ("gpr", "fpr"):
+                if self.regclass_of(name) in REGFILES:
                     self.deferred[name] = self.regclass_of(name)
 
     def x_call(self, node):
         name = str(node.children[0])
         args = [c for c in node.children[1:] if c is not None]
-        if name in ("GPR", "FPR"):
+        if name in REGFILE_CALLS:
             if len(args) != 1:
                 self.err(f"{name}(n) takes one argument", node)
             idx = self.expr(args[0])
-            arr = "G" if name == "GPR" else "F"
-            self.prologue.add(arr)
-            return Val(f"{arr}[{idx.code}]", 64)
+            cls = REGFILE_CALLS[name]
+            return Val(self.regfile_read(cls, idx.code), REGFILES[cls][3] or 64)
         if name == "MEM":
             if len(args) != 2:
                 self.err("MEM(EA, n) takes two arguments", node)
@@ -836,7 +862,7 @@ class PageCompiler:
         if kind == "name":
             name = str(target.children[0])
             cls = self.regclass_of(name)
-            if cls in ("gpr", "fpr") and name not in self.vars:
+            if cls in REGFILES and name not in self.vars:
                 self.fields_used.add(name)
                 self.writes.add(name)
                 self.note_write()
@@ -850,7 +876,7 @@ class PageCompiler:
                     self.emit(f"w_{name} = {self.fit(Val(tmp, v.width), 64)}")  # an FPR
                     self.indent -= 1
                     return
-                self.emit(f"w_{name} = {self.fit(v, self.xlen if cls == 'gpr' else 64)}")
+                self.emit(f"w_{name} = {self.fit(v, self.regfile_width(cls))}")
                 return
             if name == "NIA":
                 self.uses_nia = True
@@ -900,12 +926,11 @@ class PageCompiler:
         if kind == "call":
             fname = str(target.children[0])
             args = [c for c in target.children[1:] if c is not None]
-            if fname in ("GPR", "FPR"):
+            if fname in REGFILE_CALLS:
                 idx = self.expr(args[0])
-                arr = "G" if fname == "GPR" else "F"
-                self.prologue.add(arr)
+                cls = REGFILE_CALLS[fname]
                 self.note_write()
-                self.emit(f"{arr}[{idx.code}] = {self.fit(v, 64)}")
+                self.emit(self.regfile_write(cls, idx.code, self.fit(v, REGFILES[cls][3] or 64)))
                 return
             if fname == "MEM":
                 ea, n = self.expr(args[0]), self.expr(args[1])
@@ -956,11 +981,11 @@ class PageCompiler:
     def partial_assign(self, name, kind, target, v, node):
         """x[i] <- v and x[a:b] <- v, for variables and register fields."""
         cls = self.regclass_of(name) if name not in self.vars else None
-        if cls in ("gpr", "fpr"):
+        if cls in REGFILES:
             self.fields_used.add(name)
             self.writes.add(name)
             self.note_write()
-            loc, width = f"w_{name}", self.xlen if cls == "gpr" else 64
+            loc, width = f"w_{name}", self.regfile_width(cls)
         elif name in self.vars:
             loc, width = f"v_{name}", self.vars[name]
         elif name in SPECIALS and SPECIALS[name][1] > 1:
@@ -1009,10 +1034,8 @@ class PageCompiler:
         self.cur_line = 0
         self.indent = 1
         for name, cls in sorted(self.deferred.items()):
-            arr = "G" if cls == "gpr" else "F"
-            self.prologue.add(arr)
             self.fields_used.add(name)
-            self.emit(f"{arr}[f_{name}] = w_{name}")
+            self.emit(self.regfile_write(cls, f"f_{name}", f"w_{name}"))
         if any(self.op_wants):
             from . import openpower_envelope
             openpower_envelope.epilogue(self)
@@ -1115,7 +1138,7 @@ def build(pc, params, page=None):
     fargs = ", ".join(f"f_{p}" for p in params)
     pro = [_PROLOGUE[k] for k in ("G", "F", "CRF", "M") if k in pc.prologue]
     for name, cls in sorted(pc.deferred.items()):
-        pro.append(f"w_{name} = {'G' if cls == 'gpr' else 'F'}[f_{name}]")
+        pro.append(f"w_{name} = {REGFILES[cls][1].format(i='f_' + name)}")
     if pc.uses_nia:
         pro.append("NIA = CIA + 4")
     tail = "return NIA" if pc.uses_nia else "return CIA + 4"

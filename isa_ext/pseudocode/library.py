@@ -382,6 +382,7 @@ def _signed(v, w):
 # floating-point helpers register themselves on import (kept last: fp uses the
 # above; fp imports the transcendentals, which use fp, at its own end)
 from . import fp  # noqa: E402,F401
+from . import vector  # noqa: E402,F401
 # the openpower-isa dialect's runtime (openpower_root pages): registered here,
 # not when the compiler first meets such a page, because compiled pages loaded
 # from the on-disk cache run without the compiler (a cached openpower addc
