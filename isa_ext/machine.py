@@ -286,7 +286,10 @@ class State:
         # 128-bit int in self.vr.  FPRs 32..127 are SVP64's alone.
         self.vsr_dw1 = [0] * 32
         self.vr = [0] * 32
-        self.vscr = 0  # 32 bits: NJ (bit 47 of the 64-bit view, 0x10000), SAT (bit 63, 1)
+        # 32 bits: NJ is 0x10000, SAT is 1.  NJ starts set, as Linux starts a
+        # process (arch/powerpc/kernel/process.c start_thread), and QEMU's
+        # linux-user does
+        self.vscr = 0x10000
         self.vrsave = 0
         self.svstate = 0
         # darn's deterministic random number generator: a splitmix64 sequence

@@ -16,6 +16,7 @@ Each page compiles to a module with two functions sharing one body:
 Both return the next instruction address (``CIA + 4`` unless the page assigns NIA).
 ``s`` is the machine state (:class:`isa_ext.machine.State`).
 """
+import ast
 import re
 
 from lark import Lark, Tree, Token
@@ -138,6 +139,7 @@ SPECIALS = {
     "FPSCR": ("fpscr", 64), "SVSTATE": ("svstate", 64), "TAR": ("tar", 64),
     "SVSHAPE0": ("svshape0", 32), "SVSHAPE1": ("svshape1", 32),
     "SVSHAPE2": ("svshape2", 32), "SVSHAPE3": ("svshape3", 32),
+    "VSCR": ("vscr", 32), "VRSAVE": ("vrsave", 32),
     # not an architected register: the address a one-shot REMAP applies to
     # (svremap/svindex/svshape2: "the next instruction"), see machine.State
     "REMAPNEXT": ("remap_next", 64),
@@ -242,6 +244,38 @@ REGFILES = {
 }
 # the same files addressed by number in a page: GPR(n), FPR(n), VSR(n), VR(n)
 REGFILE_CALLS = {"GPR": "gpr", "FPR": "fpr", "VSR": "vsr", "VR": "vr"}
+
+
+_SPAN_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Add, ast.Sub, ast.Mult,
+               ast.USub, ast.UAdd, ast.Constant, ast.Name, ast.Load)
+
+
+def const_span(a, b):
+    """b - a + 1 when it is the same for every value of the names in it (a
+    range x[8*i:8*i+7] over a loop counter), else None.  Only sums and
+    products of names and integers qualify: the difference is then a
+    polynomial in the names, and one that takes one value at 6 points of each
+    name (degree 5 or less, as these are) is that constant."""
+    if a.const is not None and b.const is not None:
+        return b.const - a.const + 1
+    try:
+        tree = ast.parse(f"({b.code}) - ({a.code})", mode="eval")
+    except SyntaxError:
+        return None
+    if not all(isinstance(n, _SPAN_NODES) for n in ast.walk(tree)):
+        return None
+    if any(isinstance(n, ast.Constant) and not isinstance(n.value, int) for n in ast.walk(tree)):
+        return None
+    names = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
+    code = compile(tree, "<span>", "eval")
+    seen = set()
+    for point in range(6):
+        env = {name: point * (3 + k) + k for k, name in enumerate(names)}
+        seen.add(eval(code, {"__builtins__": {}}, env))
+        if len(seen) > 1:
+            return None
+    d = seen.pop()
+    return d + 1 if d >= 0 else None
 
 
 def _uses_k(code):
@@ -553,6 +587,11 @@ class PageCompiler:
             if a.const != 0:
                 code = f"({code} & {mask_code(w)})"
             return Val(code, w)
+        w = const_span(a, b) if self.dialect == "book" else None
+        if w is not None and isinstance(v.width, int):
+            # an element of a vector, x[e*i:e*i+e-1]: a constant width, so
+            # that the element's arithmetic and comparisons have one
+            return Val(f"(({v.code} >> ({v.width - 1} - ({b.code}))) & {mask_code(w)})", w)
         w = f"({b.code}) - ({a.code}) + 1"
         if self.dialect == "openpower":
             # a range that runs backwards or off the value traps, named
@@ -1019,7 +1058,9 @@ class PageCompiler:
         else:
             a, b = self.expr(target.children[1]), self.expr(target.children[2])
             w = (b.const - a.const + 1) if a.const is not None and b.const is not None \
-                else f"({b.code}) - ({a.code}) + 1"
+                else const_span(a, b) if self.dialect == "book" else None
+            if w is None:
+                w = f"({b.code}) - ({a.code}) + 1"
         if isinstance(width, int) and b.const is not None:
             sh = str(width - 1 - b.const)
         else:

@@ -54,3 +54,64 @@ def _set_mem_elements(comp, args, v):
 
 
 library.SETTERS["MEM_ELEMENTS"] = _set_mem_elements
+
+
+# --- element shifts, rotates and counts --------------------------------------
+# SHL(x, n), SHR(x, n), SHRA(x, n), ROTL(x, n): x shifted/rotated by n bits
+# within x's own width (n < that width); CLZ(x), CTZ(x): leading/trailing
+# zero bits of x (its width when x is 0).  The book writes these with
+# variable-width ranges and concatenations; one helper each keeps the
+# element loops of the vector pages to constant widths.
+
+def _width_of(comp, x, name):
+    if not isinstance(x.width, int):
+        comp.err(f"{name}(x, ...) needs x of a known width")
+    return x.width
+
+
+@library.intrinsic("SHL")
+def _i_shl(comp, x, n):
+    w = _width_of(comp, x, "SHL")
+    return library._val(f"(({x.code} << ({n.code})) & {hex((1 << w) - 1)})", w)
+
+
+@library.intrinsic("SHR")
+def _i_shr(comp, x, n):
+    w = _width_of(comp, x, "SHR")
+    return library._val(f"({x.code} >> ({n.code}))", w)
+
+
+@library.intrinsic("SHRA")
+def _i_shra(comp, x, n):
+    w = _width_of(comp, x, "SHRA")
+    sign = hex(1 << (w - 1))
+    return library._val(f"(((({x.code} ^ {sign}) - {sign}) >> ({n.code})) & {hex((1 << w) - 1)})", w)
+
+
+@library.runtime("_rotl_n")
+def _rotl_n(x, n, w):
+    n %= w
+    return ((x << n) | (x >> (w - n))) & ((1 << w) - 1)
+
+
+@library.intrinsic("ROTL")
+def _i_rotl(comp, x, n):
+    w = _width_of(comp, x, "ROTL")
+    return library._val(f"_rotl_n({x.code}, {n.code}, {w})", w)
+
+
+@library.intrinsic("CLZ")
+def _i_clz(comp, x):
+    w = _width_of(comp, x, "CLZ")
+    return library._val(f"({w} - ({x.code}).bit_length())", w)
+
+
+@library.runtime("_ctz_n")
+def _ctz_n(x, w):
+    return (x & -x).bit_length() - 1 if x else w
+
+
+@library.intrinsic("CTZ")
+def _i_ctz(comp, x):
+    w = _width_of(comp, x, "CTZ")
+    return library._val(f"_ctz_n({x.code}, {w})", w)
