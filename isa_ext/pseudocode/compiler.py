@@ -912,7 +912,7 @@ class PageCompiler:
                     self.emit(f"{tmp} = {keep}")
                     self.emit(f"if {tmp} is not None:")
                     self.indent += 1
-                    self.emit(f"w_{name} = {self.fit(Val(tmp, v.width), 64)}")  # an FPR
+                    self.emit(f"w_{name} = {self.fit(Val(tmp, v.width), self.regfile_width(cls))}")
                     self.indent -= 1
                     return
                 self.emit(f"w_{name} = {self.fit(v, self.regfile_width(cls))}")
@@ -1066,6 +1066,17 @@ class PageCompiler:
         else:
             sh = f"({wcode(width)} - 1 - ({b.code}))"
         m = mask_code(w)
+        keep = self.fp_keep.get(v.code) if cls in REGFILES else None
+        if keep is not None:
+            # an FP result into part of a register (a VSX scalar's doubleword
+            # 0): an enabled invalid operation / zero divide leaves it unchanged
+            tmp = self.newtmp()
+            self.emit(f"{tmp} = {keep}")
+            self.emit(f"if {tmp} is not None:")
+            self.indent += 1
+            self.emit(f"{loc} = ({loc} & ~({m} << {sh})) | ({self.fit(Val(tmp, v.width), w)} << {sh})")
+            self.indent -= 1
+            return
         self.emit(f"{loc} = ({loc} & ~({m} << {sh})) | ({self.fit(v, w)} << {sh})")
 
     # --- whole page ----------------------------------------------------

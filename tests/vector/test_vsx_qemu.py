@@ -120,15 +120,66 @@ def _vmx_cases(rows, per_row=6):
     return cases
 
 
+SPECIAL_DOUBLES = (0, 1 << 63, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000,
+                   0x7FF4000000000001, 0xFFFC00000000BEEF, 1, 0x000FFFFFFFFFFFFF,
+                   0x0010000000000000, 0x3FF0000000000000, 0xBFF8000000000000,
+                   0x7FEFFFFFFFFFFFFF, 0x41DFFFFFFFC00000, 0x43E0000000000000,
+                   0xC3E0000000000001, 0x41F0000000000000, 0x3E70000000000001,
+                   0x380FFFFFF0000000, 0x36A0000000000000, 0x47EFFFFFE0000000)
+SPECIAL_SINGLES = (0, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0x7FA00001, 1,
+                   0x007FFFFF, 0x00800000, 0x3F800000, 0xBFC00000, 0x7F7FFFFF)
+
+
+def _fp_operand(rng):
+    """A VSR whose doubleword 0 is a special double, a random double or a
+    single in word 0 (for the single-precision sources), dword 1 random."""
+    k = rng.randrange(4)
+    if k == 0:
+        hi = rng.choice(SPECIAL_DOUBLES)
+    elif k == 1:
+        hi = rng.choice(SPECIAL_SINGLES) << 32 | rng.getrandbits(32)
+    else:
+        exp = rng.choice((rng.randrange(2048), 1023 + rng.randrange(-60, 60)))
+        hi = rng.getrandbits(1) << 63 | exp << 52 | rng.getrandbits(52)
+    return hi << 64 | rng.getrandbits(64)
+
+
+def _fp_cases(rows, per_row=24):
+    """VSX floating-point rows: operands from _fp_operand, the FPSCR with a
+    random rounding mode.  Left out, as the departures from QEMU 7.2 that
+    docs/fpscr.md lists (the book wins; tests/base pins them on the shared
+    helpers): sticky exception bits set beforehand (QEMU sets FX again),
+    negative multiply-adds rounding toward +/-infinity (QEMU rounds the
+    negated value), enabled exceptions (with MSR.FE0/FE1 off the book still
+    suppresses the result, QEMU writes it)."""
+    rng = random.Random(7)
+    cases = []
+    for row in rows:
+        for n in range(per_row):
+            fpscr = rng.randrange(2 if row.mnemonic.startswith("xsnm") else 4)
+            init = {"vs1": _fp_operand(rng), "vs2": _fp_operand(rng), "vs3": _fp_operand(rng),
+                    "vs40": _fp_operand(rng), "fpscr": fpscr}
+            text = {"XT": "3", "XA": "1", "XB": "2" if n % 4 else "40"}
+            line = f"{row.mnemonic} {','.join(text[o.field] for o in row.operands)}"
+            cases.append((init, [line], ["vs3", "fpscr"]))
+    return cases
+
+
 def _vmx_rows():
     from isa_ext.isa import ISA
     explicit = {line.split()[0] for _i, lines, _o in _cases() for line in lines}
     return [r for r in ISA().rows if r.extension == "vector" and r.mnemonic not in explicit]
 
 
-CASES = _cases() + _vmx_cases(_vmx_rows())
+def _is_fp(row):
+    return row.form.name in ("XX2", "XX3") and row.mnemonic.startswith("xs")
 
 
+CASES = _cases() + _vmx_cases([r for r in _vmx_rows() if not _is_fp(r)]) + \
+    _fp_cases([r for r in _vmx_rows() if _is_fp(r)])
+
+
+@pytest.mark.slow
 def test_vsx_cases_match_qemu(tmp_path):
     need_tool("qemu-ppc64le")
     bad = vp.compare(tmp_path, CASES)
