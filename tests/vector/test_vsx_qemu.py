@@ -125,6 +125,9 @@ def _vmx_cases(rows, per_row=6):
                 outs += ["vs5", "vs6", "vs7"]
             if row.mnemonic == "mtvscr":
                 lines.append("mfvscr 1")
+            elif "VSCR" in row.page.code:  # saturation: read VSCR.SAT back
+                lines.append("mfvscr 5")
+                outs.append("v5")
             cases.append((init, lines, outs))
     return cases
 
