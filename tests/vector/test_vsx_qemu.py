@@ -107,22 +107,29 @@ def _vmx_cases(rows, per_row=6):
                 rng.getrandbits(128) & rng.getrandbits(128)))
             init = {"v1": _rand(rng), "v2": a, "v3": b, "v4": _rand(rng),
                     "r9": rng.randrange(0, 64), "r3": rng.getrandbits(64), "cr": rng.getrandbits(32)}
+            if row.mnemonic in ("lxvl", "lxvll"):  # the byte count is RB's high byte
+                init["r9"] = rng.randrange(0, 24) << 56
             text = []
             for f in ops:
                 text.append({"VRT": "1", "VRS": "2", "VRA": "2", "VRB": "3", "VRC": "4", "RT": "3",
                              "RA": "28" if "MEM" in row.ins or stores or row.mnemonic.startswith("lvs")
                              else "9", "RB": "9",
-                             "XT": "33", "XA": "34", "XB": "35",
+                             "XT": "33", "XS": "34", "XA": "34", "XB": "35",
+                             "DS": str(4 * rng.randrange(-4, 64)),
                              "SHB": str(rng.randrange(16)),
                              "UIM4": str(rng.randrange(UIM4_LIMIT.get(row.mnemonic, 15) + 1)),
                              "UIM3": str(rng.randrange(8)), "UIM2": str(rng.randrange(4)),
                              "SIM": str(rng.randrange(-16, 16))}[f])
+            for i, o in enumerate(row.operands):
+                if o.base:  # D(RA): the base register is the scratch area
+                    text[i] += "(28)"
             mnemonic = row.mnemonic + ("." if "Rc" in row.suffix and n % 2 else "")
             lines = [f"{mnemonic} {','.join(text)}"]
             outs = ["v1", "r3", "cr"]
             if stores:
-                lines += ["lxvd2x 5,0,28", "addi 10,28,16", "lxvd2x 6,9,10", "lxvd2x 7,0,10"]
-                outs += ["vs5", "vs6", "vs7"]
+                lines += ["lxvd2x 5,0,28", "addi 10,28,16", "lxvd2x 6,9,10", "lxvd2x 7,0,10",
+                          "lxvd2x 8,28,9"]
+                outs += ["vs5", "vs6", "vs7", "vs8"]
             if row.mnemonic == "mtvscr":
                 lines.append("mfvscr 1")
             elif "VSCR" in row.page.code:  # saturation: read VSCR.SAT back
