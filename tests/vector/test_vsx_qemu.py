@@ -181,7 +181,7 @@ def _fp_cases(rows, per_row=24):
             fpscr = rng.randrange(2 if row.mnemonic.startswith(("xsnm", "xvnm")) else 4)
             init = {"vs1": _fp_operand(rng), "vs2": _fp_operand(rng), "vs3": _fp_operand(rng),
                     "vs40": _fp_operand(rng), "fpscr": fpscr}
-            text = {"XT": "3", "XA": "1", "XB": "2" if n % 4 else "40"}
+            text = {"XT": "3", "XA": "1", "XB": "2" if n % 4 else "40", "BF": str(n % 8)}
             dot = "." if "Rc" in row.suffix and n % 2 else ""
             line = f"{row.mnemonic}{dot} {','.join(text[o.field] for o in row.operands)}"
             cases.append((init, [line], ["vs3", "fpscr", "cr"]))
