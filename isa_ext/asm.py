@@ -26,9 +26,15 @@ REG_PATTERNS = {
     "gpr": re.compile(r"%?r(\d+)$"),
     "fpr": re.compile(r"%?f(\d+)$"),
     "crf": re.compile(r"%?cr(\d+)$"),
+    "vsr": re.compile(r"%?vs(\d+)$"),
+    "vr": re.compile(r"%?v(\d+)$"),
 }
 ANY_REG = re.compile(r"%?(r|f|cr|v|vs)(\d+)$")
+# a VR or FPR inside a VSR-number expression: "32+(v1)" (an extended
+# mnemonic's expansion); a bare "v1" there is refused (docs/vector.md)
+FPR_OR_VR_IN_SUM = re.compile(r"(?<![\w%])%?[vf](\d+)\b")
 CLASS_WORDS = {"gpr": "a GPR (r0..r31)", "fpr": "an FPR (f0..f31)",
+               "vsr": "a VSR (vs0..vs63)", "vr": "a VR (v0..v31)",
                "crf": "a CR field (cr0..cr7)", "crb": "a CR bit (e.g. 4*cr1+eq)"}
 DATA_SIZES = {".byte": 1, ".short": 2, ".hword": 2, ".2byte": 2, ".long": 4, ".int": 4,
               ".4byte": 4, ".quad": 8, ".8byte": 8}
@@ -1003,6 +1009,14 @@ class Assembler:
         width = None
         cls = forms.regclass.get(name)
         text = loc.text
+        if cls == "vsr" and "+" in text and FPR_OR_VR_IN_SUM.search(text):
+            # a VR named in a VSR number ("32+(v1)", an extended mnemonic's
+            # expansion: VR n is VSR 32+n) stands for its number
+            text = FPR_OR_VR_IN_SUM.sub(lambda m: m.group(1), text)
+            loc = Located(text, loc.column)
+        if cls == "vsr" and REG_PATTERNS["fpr"].match(text):
+            text = text.lstrip("%")[1:]  # FPR n is VSR n (GNU as takes it too)
+            loc = Located(text, loc.column)
         if cls in REG_PATTERNS:
             m = REG_PATTERNS[cls].match(text)
             if m:

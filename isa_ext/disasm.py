@@ -16,7 +16,7 @@ from .asm import (Assembler, AsmError, CR_BIT_NAMES, Located, Statement, extende
                   swap_halves, IDENT_PATTERN)
 
 CR_BIT_TEXT = {v: k for k, v in reversed(list(CR_BIT_NAMES.items()))}
-REG_PREFIX = {"gpr": "r", "fpr": "f", "crf": "cr"}
+REG_PREFIX = {"gpr": "r", "fpr": "f", "crf": "cr", "vsr": "vs", "vr": "v"}
 
 
 from .encoding import is_svp64_prefix  # noqa: E402,F401  (re-exported for callers)

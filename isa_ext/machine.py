@@ -235,12 +235,12 @@ class Memory:
 # darn's initial seed (State.darn_seed): any fixed value makes runs repeatable
 DARN_SEED = 0x0123456789ABCDEF
 
-SPR_ATTRS = {1: "xer", 8: "lr", 9: "ctr", 815: "tar", 720: "svstate",
+SPR_ATTRS = {1: "xer", 8: "lr", 9: "ctr", 815: "tar", 720: "svstate", 256: "vrsave",
              705: "svshape0", 706: "svshape1", 707: "svshape2", 708: "svshape3"}
 SPR_NAMES = {attr: n for n, attr in SPR_ATTRS.items()}
 # SPRs narrower than 64 bits (SVSHAPE0-3 are 32-bit, openpower-isa sprs.csv):
 # mtspr keeps the low bits
-SPR_WIDTHS = {705: 32, 706: 32, 707: 32, 708: 32}
+SPR_WIDTHS = {705: 32, 706: 32, 707: 32, 708: 32, 256: 32}
 
 
 def cr_pack(fields):
@@ -280,6 +280,17 @@ class State:
         self.xer_rest = 0
         self.msr = (1 << 63) | (1 if little else 0)  # SF (64-bit) and LE
         self.fpscr = 0
+        # the vector-scalar registers (docs/vector.md): VSR i < 32 is FPR i
+        # (doubleword 0, in self.fpr, so the FP instructions keep their one
+        # list) joined to vsr_dw1[i] (doubleword 1); VSR 32 + i is VR i, a
+        # 128-bit int in self.vr.  FPRs 32..127 are SVP64's alone.
+        self.vsr_dw1 = [0] * 32
+        self.vr = [0] * 32
+        # 32 bits: NJ is 0x10000, SAT is 1.  NJ starts set, as Linux starts a
+        # process (arch/powerpc/kernel/process.c start_thread), and QEMU's
+        # linux-user does
+        self.vscr = 0x10000
+        self.vrsave = 0
         self.svstate = 0
         # darn's deterministic random number generator: a splitmix64 sequence
         # from this seed (random_number); set it to vary or replay the values
@@ -338,6 +349,20 @@ class State:
             raise Trap(f"SPR {n} is not implemented", "illegal")
         setattr(self, attr, v & ((1 << SPR_WIDTHS.get(n, 64)) - 1))
 
+    # -- vector-scalar registers ----------------------------------------
+    def vsr_read(self, n):
+        """VSR n (0..63) as a 128-bit int, doubleword 0 in the high bits."""
+        if n < 32:
+            return (self.fpr[n] << 64) | self.vsr_dw1[n]
+        return self.vr[n - 32]
+
+    def vsr_write(self, n, v):
+        if n < 32:
+            self.fpr[n] = v >> 64
+            self.vsr_dw1[n] = v & M64
+        else:
+            self.vr[n - 32] = v
+
     @property
     def crval(self):
         return cr_pack(self.cr)
@@ -377,6 +402,8 @@ class State:
             "msr": self.msr, "fpscr": self.fpscr, "svstate": self.svstate,
             "svshape0": self.svshape0, "svshape1": self.svshape1,
             "svshape2": self.svshape2, "svshape3": self.svshape3,
+            "vsr_dw1": list(self.vsr_dw1), "vr": list(self.vr),
+            "vscr": self.vscr, "vrsave": self.vrsave,
         }
 
     def restore_registers(self, snap):
@@ -388,6 +415,10 @@ class State:
         self.msr, self.fpscr, self.svstate = snap["msr"], snap["fpscr"], snap["svstate"]
         for name in ("svshape0", "svshape1", "svshape2", "svshape3"):
             setattr(self, name, snap[name])
+        # (a snapshot taken before the vector state existed has none)
+        self.vsr_dw1[:] = snap.get("vsr_dw1", [0] * 32)
+        self.vr[:] = snap.get("vr", [0] * 32)
+        self.vscr, self.vrsave = snap.get("vscr", 0), snap.get("vrsave", 0)
 
 
 SYS_WRITE = 4

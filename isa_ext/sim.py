@@ -517,7 +517,7 @@ class Simulator:
 # the SPRs a trace event reports (MSR left out: only the syscall to set FP
 # exception modes changes it)
 TRACED_SPECIALS = ("lr", "ctr", "tar", "xer", "fpscr", "svstate", "svshape0", "svshape1",
-                   "svshape2", "svshape3")
+                   "svshape2", "svshape3", "vscr", "vrsave")
 
 
 def _block_exit(exc, pc, steps):
@@ -532,13 +532,18 @@ def _block_exit(exc, pc, steps):
 
 def register_changes(before, after, specials=("lr", "ctr", "tar", "xer", "msr", "fpscr",
                                                "svstate", "svshape0", "svshape1",
-                                               "svshape2", "svshape3")):
-    """{register name: (before, after)} between two State.copy_registers() snapshots."""
+                                               "svshape2", "svshape3", "vscr", "vrsave")):
+    """{register name: (before, after)} between two State.copy_registers() snapshots.
+    A change to doubleword 1 of VSR i < 32 shows as vs<i> (all 128 bits; a
+    change to doubleword 0 alone shows as f<i>), a VR's as v<i>."""
     out = {}
-    for kind, prefix in (("gpr", "r"), ("fpr", "f"), ("cr", "cr")):
+    for kind, prefix in (("gpr", "r"), ("fpr", "f"), ("cr", "cr"), ("vr", "v")):
         for i, (a, b) in enumerate(zip(before[kind], after[kind])):
             if a != b:
                 out[f"{prefix}{i}"] = (a, b)
+    for i, (a, b) in enumerate(zip(before["vsr_dw1"], after["vsr_dw1"])):
+        if a != b:
+            out[f"vs{i}"] = (before["fpr"][i] << 64 | a, after["fpr"][i] << 64 | b)
     for k in specials:
         if before[k] != after[k]:
             out[k] = (before[k], after[k])

@@ -13,7 +13,7 @@ M64 = (1 << 64) - 1
 # (openpower-isa sprs.csv), XER and CR are 32-bit in the 64-bit machine's view
 SPECIAL_REGS = {"lr": 64, "ctr": 64, "tar": 64, "xer": 32, "svstate": 64,
                 "svshape0": 32, "svshape1": 32, "svshape2": 32, "svshape3": 32,
-                "fpscr": 64, "cr": 32}
+                "fpscr": 64, "cr": 32, "vscr": 32, "vrsave": 32}
 FORMATS = ("auto", "asm", "elf", "raw")
 
 
@@ -81,6 +81,11 @@ def add_machine_options(p, registers=True):
     p.add_argument("--fpr", action="append", default=[], metavar="fN=VALUE",
                    help="set an FPR f0..f127: a float (1.5, -2, inf) stored as a double, "
                         "or raw 64-bit pattern bits written in hex (0x3ff8000000000000)")
+    p.add_argument("--vsr", action="append", default=[], metavar="vsN=VALUE",
+                   help="set a vector-scalar register vs0..vs63 (128 bits; vs0..vs31 share "
+                        "their high doubleword with f0..f31, vs32..vs63 are v0..v31)")
+    p.add_argument("--vr", action="append", default=[], metavar="vN=VALUE",
+                   help="set a vector register v0..v31 (128 bits; the same as vs32..vs63)")
     p.add_argument("--spr", action="append", default=[], metavar="NAME=VALUE",
                    help="set a special register before running: "
                         + ", ".join(SPECIAL_REGS) + " (repeatable; also lr=4,ctr=5)")
@@ -150,6 +155,8 @@ def parse_assignments(items, option, prefix, parse_value, limit=128):
             elif name[:1] in "rf" and name[1:].isdigit():
                 other = "--gpr" if name[0] == "r" else "--fpr"
                 hint = f": use {other} {part}"
+            elif name[:2] == "vs" and name[2:].isdigit():
+                hint = f": use --vsr {part}"
             raise IsaExtError(f"bad register setting {option} {part}: expected "
                               f"{prefix}N=VALUE{hint}")
         if int(num) >= limit:
@@ -269,11 +276,15 @@ def load_program(sim, args):
 
 
 def prepare_machine(sim, args):
-    """Load the program, then apply --mem, --gpr, --fpr, --spr (in that order);
+    """Load the program, then apply --mem, --gpr, --fpr, --vsr, --vr, --spr (in that order);
     --gpu sets the machine's GPU identity."""
     gpu = parse_gpu(getattr(args, "gpu", []))
     gprs = parse_assignments(args.gpr, "--gpr", "r", int_value)
     fprs = parse_assignments(args.fpr, "--fpr", "f", fpr_value)
+    vsrs = parse_assignments(getattr(args, "vsr", []), "--vsr", "vs",
+                             lambda t: int_value(t, 128), limit=64)
+    vrs = parse_assignments(getattr(args, "vr", []), "--vr", "v",
+                            lambda t: int_value(t, 128), limit=32)
     sprs = parse_special(args.spr)
     memory = parse_memory(args.mem)
     load_program(sim, args)
@@ -288,6 +299,10 @@ def prepare_machine(sim, args):
         s.gpr[i] = v
     for i, v in fprs.items():
         s.fpr[i] = v
+    for i, v in vsrs.items():
+        s.vsr_write(i, v)
+    for i, v in vrs.items():
+        s.vr[i] = v
     for name, v in sprs.items():
         if name == "cr":
             s.crval = v

@@ -7,6 +7,11 @@ fpscr), numbered as in gdb's ``features/rs6000/power64-core.xml`` and
 ctr 68, xer 69, fpscr 70.  A feature of its own follows: SVSTATE (SPR 720) as
 register 71, SVSHAPE0-3, TAR, and SVP64's extended register files r32-r127 and
 f32-f127, so ``p $svstate``, ``info registers svstate`` and ``p $r40`` work.
+Then gdb's ``org.gnu.gdb.power.altivec`` (vr0-vr31 as 128-bit ``vec128``,
+vscr, vrsave: ``features/rs6000/power-altivec.xml``) and
+``org.gnu.gdb.power.vsx`` (vs0h-vs31h, doubleword 1 of VSRs 0-31:
+``power-vsx.xml``), from which gdb composes its vs0-vs63 pseudo registers
+(docs/vector.md).
 Register values travel in the target's byte order (little-endian for ppc64le).
 """
 from dataclasses import dataclass
@@ -56,13 +61,35 @@ REGISTERS = (
 )
 SVSTATE_REGNUM = 71
 assert REGISTERS[SVSTATE_REGNUM].name == "svstate"
+ALTIVEC_REGNUM = len(REGISTERS)
+REGISTERS += (
+    [Reg(f"vr{i}", 128, "vr", i, "vec128", "vector") for i in range(32)]
+    + [Reg("vscr", 32, "vscr", type="int", group="vector"),
+       Reg("vrsave", 32, "vrsave", type="int", group="vector")])
+VSX_REGNUM = len(REGISTERS)
+REGISTERS += [Reg(f"vs{i}h", 64, "vsr_dw1", i) for i in range(32)]
+
+# gdb's power-altivec.xml vector types
+VEC128_TYPES = """\
+    <vector id="v4f" type="ieee_single" count="4"/>
+    <vector id="v4i32" type="int32" count="4"/>
+    <vector id="v8i16" type="int16" count="8"/>
+    <vector id="v16i8" type="int8" count="16"/>
+    <union id="vec128">
+      <field name="v4_float" type="v4f"/>
+      <field name="v4_int32" type="v4i32"/>
+      <field name="v8_int16" type="v8i16"/>
+      <field name="v16_int8" type="v16i8"/>
+    </union>"""
 
 
 # gdb's feature names, and the registers (numbers in REGISTERS) each holds
 FEATURES = (
     ("org.gnu.gdb.power.core", [*range(32), *range(64, 70)]),
     ("org.gnu.gdb.power.fpu", [*range(32, 64), 70]),
-    ("org.libre-soc.svp64", list(range(SVSTATE_REGNUM, len(REGISTERS)))),
+    ("org.libre-soc.svp64", list(range(SVSTATE_REGNUM, ALTIVEC_REGNUM))),
+    ("org.gnu.gdb.power.altivec", list(range(ALTIVEC_REGNUM, VSX_REGNUM))),
+    ("org.gnu.gdb.power.vsx", list(range(VSX_REGNUM, len(REGISTERS)))),
 )
 
 
@@ -72,6 +99,8 @@ def target_xml():
              "<target>", "  <architecture>powerpc:common64</architecture>"]
     for name, numbers in FEATURES:
         lines.append(f'  <feature name="{name}">')
+        if name == "org.gnu.gdb.power.altivec":
+            lines.append(VEC128_TYPES)
         for n in numbers:
             r = REGISTERS[n]
             group = f' group="{r.group}"' if r.group else ""

@@ -16,6 +16,7 @@ Each page compiles to a module with two functions sharing one body:
 Both return the next instruction address (``CIA + 4`` unless the page assigns NIA).
 ``s`` is the machine state (:class:`isa_ext.machine.State`).
 """
+import ast
 import re
 from dataclasses import dataclass, field
 
@@ -183,6 +184,7 @@ SPECIALS = {
     "FPSCR": ("fpscr", 64), "SVSTATE": ("svstate", 64), "TAR": ("tar", 64),
     "SVSHAPE0": ("svshape0", 32), "SVSHAPE1": ("svshape1", 32),
     "SVSHAPE2": ("svshape2", 32), "SVSHAPE3": ("svshape3", 32),
+    "VSCR": ("vscr", 32), "VRSAVE": ("vrsave", 32),
     # not an architected register: the address a one-shot REMAP applies to
     # (svremap/svindex/svshape2: "the next instruction"), see machine.State
     "REMAPNEXT": ("remap_next", 64),
@@ -276,6 +278,52 @@ class Compiled:
         return fn
 
 
+# register files the pages address by field: class -> (prologue name or None,
+# read code for register number {i}, write statement, width; None: XLEN).
+# The VSX files go through the state (State.vsr_read: VSR i < 32 shares
+# doubleword 0 with FPR i), docs/vector.md.
+REGFILES = {
+    "gpr": ("G", "G[{i}]", "G[{i}] = {v}", None),
+    "fpr": ("F", "F[{i}]", "F[{i}] = {v}", 64),
+    "vsr": (None, "s.vsr_read({i})", "s.vsr_write({i}, {v})", 128),
+    "vr": (None, "s.vr[{i}]", "s.vr[{i}] = {v}", 128),
+}
+# the same files addressed by number in a page: GPR(n), FPR(n), VSR(n), VR(n)
+REGFILE_CALLS = {"GPR": "gpr", "FPR": "fpr", "VSR": "vsr", "VR": "vr"}
+
+
+_SPAN_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Add, ast.Sub, ast.Mult,
+               ast.USub, ast.UAdd, ast.Constant, ast.Name, ast.Load)
+
+
+def const_span(a, b):
+    """b - a + 1 when it is the same for every value of the names in it (a
+    range x[8*i:8*i+7] over a loop counter), else None.  Only sums and
+    products of names and integers qualify: the difference is then a
+    polynomial in the names, and one that takes one value at 6 points of each
+    name (degree 5 or less, as these are) is that constant."""
+    if a.const is not None and b.const is not None:
+        return b.const - a.const + 1
+    try:
+        tree = ast.parse(f"({b.code}) - ({a.code})", mode="eval")
+    except SyntaxError:
+        return None
+    if not all(isinstance(n, _SPAN_NODES) for n in ast.walk(tree)):
+        return None
+    if any(isinstance(n, ast.Constant) and not isinstance(n.value, int) for n in ast.walk(tree)):
+        return None
+    names = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
+    code = compile(tree, "<span>", "eval")
+    seen = set()
+    for point in range(6):
+        env = {name: point * (3 + k) + k for k, name in enumerate(names)}
+        seen.add(eval(code, {"__builtins__": {}}, env))
+        if len(seen) > 1:
+            return None
+    d = seen.pop()
+    return d + 1 if d >= 0 else None
+
+
 def _uses_k(code):
     return re.search(r"\bk\b", code) is not None
 
@@ -363,6 +411,21 @@ class PageCompiler:
     def regclass_of(self, name):
         return self.regclass.get(name) if self.is_field(name) else None
 
+    def regfile_width(self, cls):
+        return REGFILES[cls][3] or self.xlen
+
+    def regfile_read(self, cls, index_code):
+        arr, read, _w, _width = REGFILES[cls]
+        if arr:
+            self.prologue.add(arr)
+        return read.format(i=index_code)
+
+    def regfile_write(self, cls, index_code, value_code):
+        arr, _r, write, _width = REGFILES[cls]
+        if arr:
+            self.prologue.add(arr)
+        return write.format(i=index_code, v=value_code)
+
     def field(self, name):
         if self.d.field_prefix and self.d.field_prefix + name in self.form.fields:
             name = self.d.field_prefix + name  # the dialect's bit order of the field
@@ -439,7 +502,7 @@ class PageCompiler:
         if isinstance(inner, Tree) and inner.data == "name":
             name = str(inner.children[0])
             cls = self.regclass_of(name)
-            if cls in ("gpr", "fpr"):
+            if cls in REGFILES:
                 return self.reg_read(name, cls)
         if isinstance(inner, Tree) and inner.data == "bitor":
             a, b = inner.children
@@ -455,12 +518,10 @@ class PageCompiler:
     def reg_read(self, name, cls):
         self.fields_used.add(name)
         self.reads.add(name)
-        width = self.xlen if cls == "gpr" else 64
+        width = self.regfile_width(cls)
         if name in self.deferred:
             return Val(f"w_{name}", width)
-        self.prologue.add("G" if cls == "gpr" else "F")
-        arr = "G" if cls == "gpr" else "F"
-        return Val(f"{arr}[f_{name}]", width)
+        return Val(self.regfile_read(cls, f"f_{name}"), width)
 
     def prescan(self, tree):
         """Register operands the page writes.  Their writes are deferred to the
@@ -474,19 +535,18 @@ class PageCompiler:
                 t = t.children[0]
             if isinstance(t, Tree) and t.data == "name":
                 name = str(t.children[0])
-                if self.regclass_of(name) in ("gpr", "fpr"):
+                if self.regclass_of(name) in REGFILES:
                     self.deferred[name] = self.regclass_of(name)
 
     def x_call(self, node):
         name = str(node.children[0])
         args = [c for c in node.children[1:] if c is not None]
-        if name in ("GPR", "FPR"):
+        if name in REGFILE_CALLS:
             if len(args) != 1:
                 self.err(f"{name}(n) takes one argument", node)
             idx = self.expr(args[0])
-            arr = "G" if name == "GPR" else "F"
-            self.prologue.add(arr)
-            return Val(f"{arr}[{idx.code}]", 64)
+            cls = REGFILE_CALLS[name]
+            return Val(self.regfile_read(cls, idx.code), REGFILES[cls][3] or 64)
         if name == "MEM":
             if len(args) != 2:
                 self.err("MEM(EA, n) takes two arguments", node)
@@ -583,6 +643,11 @@ class PageCompiler:
             if a.const != 0:
                 code = f"({code} & {mask_code(w)})"
             return Val(code, w)
+        w = const_span(a, b) if self.dialect == "book" else None
+        if w is not None and isinstance(v.width, int):
+            # an element of a vector, x[e*i:e*i+e-1]: a constant width, so
+            # that the element's arithmetic and comparisons have one
+            return Val(f"(({v.code} >> ({v.width - 1} - ({b.code}))) & {mask_code(w)})", w)
         w = f"({b.code}) - ({a.code}) + 1"
         if self.d.checked_ranges:
             # a range that runs backwards or off the value traps, named
@@ -891,7 +956,7 @@ class PageCompiler:
         if kind == "name":
             name = str(target.children[0])
             cls = self.regclass_of(name)
-            if cls in ("gpr", "fpr") and name not in self.vars:
+            if cls in REGFILES and name not in self.vars:
                 self.fields_used.add(name)
                 self.writes.add(name)
                 self.note_write()
@@ -902,10 +967,10 @@ class PageCompiler:
                     self.emit(f"{tmp} = {keep}")
                     self.emit(f"if {tmp} is not None:")
                     self.indent += 1
-                    self.emit(f"w_{name} = {self.fit(Val(tmp, v.width), 64)}")  # an FPR
+                    self.emit(f"w_{name} = {self.fit(Val(tmp, v.width), self.regfile_width(cls))}")
                     self.indent -= 1
                     return
-                self.emit(f"w_{name} = {self.fit(v, self.xlen if cls == 'gpr' else 64)}")
+                self.emit(f"w_{name} = {self.fit(v, self.regfile_width(cls))}")
                 return
             if name == "NIA":
                 self.uses_nia = True
@@ -955,12 +1020,11 @@ class PageCompiler:
         if kind == "call":
             fname = str(target.children[0])
             args = [c for c in target.children[1:] if c is not None]
-            if fname in ("GPR", "FPR"):
+            if fname in REGFILE_CALLS:
                 idx = self.expr(args[0])
-                arr = "G" if fname == "GPR" else "F"
-                self.prologue.add(arr)
+                cls = REGFILE_CALLS[fname]
                 self.note_write()
-                self.emit(f"{arr}[{idx.code}] = {self.fit(v, 64)}")
+                self.emit(self.regfile_write(cls, idx.code, self.fit(v, REGFILES[cls][3] or 64)))
                 return
             if fname == "MEM":
                 ea, n = self.expr(args[0]), self.expr(args[1])
@@ -1011,11 +1075,11 @@ class PageCompiler:
     def partial_assign(self, name, kind, target, v, node):
         """x[i] <- v and x[a:b] <- v, for variables and register fields."""
         cls = self.regclass_of(name) if name not in self.vars else None
-        if cls in ("gpr", "fpr"):
+        if cls in REGFILES:
             self.fields_used.add(name)
             self.writes.add(name)
             self.note_write()
-            loc, width = f"w_{name}", self.xlen if cls == "gpr" else 64
+            loc, width = f"w_{name}", self.regfile_width(cls)
         elif name in self.vars:
             loc, width = f"v_{name}", self.vars[name]
         elif name in SPECIALS and SPECIALS[name][1] > 1:
@@ -1049,12 +1113,25 @@ class PageCompiler:
         else:
             a, b = self.expr(target.children[1]), self.expr(target.children[2])
             w = (b.const - a.const + 1) if a.const is not None and b.const is not None \
-                else f"({b.code}) - ({a.code}) + 1"
+                else const_span(a, b) if self.dialect == "book" else None
+            if w is None:
+                w = f"({b.code}) - ({a.code}) + 1"
         if isinstance(width, int) and b.const is not None:
             sh = str(width - 1 - b.const)
         else:
             sh = f"({wcode(width)} - 1 - ({b.code}))"
         m = mask_code(w)
+        keep = self.fp_keep.get(v.code) if cls in REGFILES else None
+        if keep is not None:
+            # an FP result into part of a register (a VSX scalar's doubleword
+            # 0): an enabled invalid operation / zero divide leaves it unchanged
+            tmp = self.newtmp()
+            self.emit(f"{tmp} = {keep}")
+            self.emit(f"if {tmp} is not None:")
+            self.indent += 1
+            self.emit(f"{loc} = ({loc} & ~({m} << {sh})) | ({self.fit(Val(tmp, v.width), w)} << {sh})")
+            self.indent -= 1
+            return
         self.emit(f"{loc} = ({loc} & ~({m} << {sh})) | ({self.fit(v, w)} << {sh})")
 
     # --- whole page ----------------------------------------------------
@@ -1070,10 +1147,8 @@ class PageCompiler:
             self.lines.insert(0, (1, "_fpscr_kept = s.fpscr", 0))
             self.emit("s.fpscr = _fpscr_kept")
         for name, cls in sorted(self.deferred.items()):
-            arr = "G" if cls == "gpr" else "F"
-            self.prologue.add(arr)
             self.fields_used.add(name)
-            self.emit(f"{arr}[f_{name}] = w_{name}")
+            self.emit(self.regfile_write(cls, f"f_{name}", f"w_{name}"))
         if any(self.op_wants):
             self.envelope.epilogue(self)
         if self.so != "s.so":
@@ -1179,7 +1254,7 @@ def build(pc, params, page=None, length=4):
     fargs = ", ".join(f"f_{p}" for p in params)
     pro = [_PROLOGUE[k] for k in ("G", "F", "CRF", "M") if k in pc.prologue]
     for name, cls in sorted(pc.deferred.items()):
-        pro.append(f"w_{name} = {'G' if cls == 'gpr' else 'F'}[f_{name}]")
+        pro.append(f"w_{name} = {REGFILES[cls][1].format(i='f_' + name)}")
     if pc.uses_nia:
         pro.append(f"NIA = CIA + {length}")
     tail = "return NIA" if pc.uses_nia else f"return CIA + {length}"

@@ -415,6 +415,7 @@ def _loop_range(start, end):
 # floating-point helpers register themselves on import (kept last: fp uses the
 # above; fp imports the transcendentals, which use fp, at its own end)
 from . import fp  # noqa: E402,F401
+from . import vector  # noqa: E402,F401  (the VMX/VSX helpers: 128-bit registers, element loops)
 
 
 # --- alignment and darn ------------------------------------------------------

@@ -24,10 +24,10 @@ BIG_ENDIAN_ONLY = {"lmw", "stmw", "lswi", "lswx", "stswi", "stswx"}
 
 
 def gnu_le_rows(isa):
-    """The base rows GNU as assembles for little-endian Power10 (one word each:
-    the 8-byte prefixed rows are tests/asm/test_prefixed_gnu.py's)."""
-    return [r for r in isa.rows if r.extension == "base" and r.mnemonic not in BIG_ENDIAN_ONLY
-            and not r.form.prefixed]
+    """The base and vector (VMX/VSX) rows GNU as assembles for little-endian Power10
+    (one word each: the 8-byte prefixed rows are tests/asm/test_prefixed_gnu.py's)."""
+    return [r for r in isa.rows if r.extension in ("base", "vector")
+            and r.mnemonic not in BIG_ENDIAN_ONLY and not r.form.prefixed]
 
 
 def field_width(row, name):
@@ -65,11 +65,13 @@ def operand_text(isa, row, name, rng, flags):
     if special is not None:
         return str(special)
     cls = forms.regclass.get(name)
-    if cls in ("gpr", "fpr", "crf"):
+    if cls in ("gpr", "fpr", "crf", "vsr", "vr"):
         n = rng.randrange(1 << width)
         if name.endswith("p"):
             n &= ~1  # register pairs name an even register
-        return {"gpr": "r", "fpr": "f", "crf": "cr"}[cls] + str(n)
+        if cls in ("vsr", "vr") and rng.random() < 0.3:
+            return str(n)  # GNU as takes a bare number too
+        return {"gpr": "r", "fpr": "f", "crf": "cr", "vsr": "vs", "vr": "v"}[cls] + str(n)
     if cls == "crb":
         n = rng.randrange(32)
         return str(n) if rng.random() < 0.5 else f"4*cr{n >> 2}+{CR_BITS[n & 3]}"

@@ -192,9 +192,14 @@ def test_protocol_layout_without_gdb(tmp_path):
         assert "org.gnu.gdb.power.core" in xml and "org.gnu.gdb.power.fpu" in xml
         regs = _packet(sock, "g")
         # 32 GPRs, 32 FPRs, pc msr (64), cr (32), lr ctr (64), xer (32), fpscr svstate
-        # (64), svshape0-3 (32), tar (64), r32-r127, f32-f127 (64): 16 hex digits
-        # for a 64-bit register, 8 for a 32-bit one
-        assert len(regs) == (64 + 4 + 2 + 1 + 192) * 16 + (2 + 4) * 8
+        # (64), svshape0-3 (32), tar (64), r32-r127, f32-f127 (64), vr0-vr31 (128),
+        # vscr vrsave (32), vs0h-vs31h (64): 16 hex digits for a 64-bit register, 8
+        # for a 32-bit one, 32 for a 128-bit one
+        assert len(regs) == (64 + 4 + 2 + 1 + 192 + 32) * 16 + (2 + 4 + 2) * 8 + 32 * 32
+        # vr0 follows f127 (268): register 269; vscr 301 starts with NJ (0x10000)
+        assert _packet(sock, "P10d=" + "01" + "00" * 15) == "OK"
+        assert _packet(sock, "p10d") == "01" + "00" * 15
+        assert _packet(sock, "p12d") == "00000100"
         # r1, little-endian bytes
         assert regs[16:32] == "8877665544332211"
         assert _packet(sock, "p47") == "4200000000000000"  # register 71 = SVSTATE
@@ -245,3 +250,20 @@ def test_protocol_continue_is_interruptible_and_breakpoints_come_off(tmp_path):
         sock.sendall(b"+")
         assert _packet(sock, "D") == "OK"
     assert server.finish() == 0
+
+
+def test_gdb_vector_registers(tmp_path):
+    """gdb's altivec and vsx features: vr0-vr31, vscr, vrsave, vs0h-vs31h, from
+    which gdb composes vs0-vs63 (vs<i> = f<i> || vs<i>h; vs32+i = vr<i>).  By
+    hand: xxlor is the OR of whole VSRs; VSCR starts with NJ as Linux starts a
+    process."""
+    server = Server(tmp_path, "xxlor vs33,vs2,vs3\nxxlor vs4,vs2,vs3\nnop\n",
+                    "--vsr", "vs2=0x00000000000000010000000000000002,vs3=0x30000000000000004")
+    out = gdb_session(server, "stepi", "stepi", "p/x $vs33.uint128", "p/x $vr1.v4_int32",
+                      "p/x $vs4.uint128", "p/x $f4", "info registers vscr vrsave",
+                      "set $vr5.v4_int32[0] = 7", "p/x $vs37.uint128", "kill")
+    assert "$1 = 0x30000000000000006" in out
+    assert "$2 = {0x6, 0x0, 0x3, 0x0}" in out   # little-endian word order
+    assert "$3 = 0x30000000000000006" in out and "$4 = 0x3" in out
+    assert reg(out, "vscr") == 0x10000 and reg(out, "vrsave") == 0
+    assert "$5 = 0x7" in out
