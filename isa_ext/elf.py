@@ -3,8 +3,9 @@
 PT_LOAD segments are copied into memory (the bss tail stays zero), the machine's
 byte order follows the ELF's, execution starts at the entry point (ELFv1
 big-endian: the entry points at a function descriptor holding the code address
-and the TOC pointer for r2), and r1 points into zeroed memory below
-``STACK_TOP`` (the stack grows down from there).  The program runs until it exits (``sim.end = None``).
+and the TOC pointer for r2), and the program starts as a Linux process
+(isa_ext/linux: argv, envp and auxiliary vector on the stack, the system-call
+layer installed).  It runs until it exits (``sim.end = None``).
 """
 import os
 import struct
@@ -15,9 +16,6 @@ from .machine import State
 EM_PPC64 = 21
 PT_LOAD = 1
 ELF64_HEADER_BYTES = 64
-STACK_TOP = 0x7FFF_FFFF_0000
-# room above the initial r1 (Linux puts argc, argv, envp, auxv there)
-STACK_RESERVED = 512
 
 
 class ElfError(IsaExtError):
@@ -28,7 +26,9 @@ def is_elf(data):
     return data[:4] == b"\x7fELF"
 
 
-def load_elf(sim, path):
+def load_elf(sim, path, linux=None):
+    """Load ``path`` and start it as a Linux process (``linux``: a
+    LinuxOptions; default: argv = [path], the clean environment)."""
     try:
         from elftools.elf.elffile import ELFFile
         from elftools.common.exceptions import ELFError
@@ -47,6 +47,8 @@ def load_elf(sim, path):
                 sim.state = State(little=little, mem_limit=sim.state.mem.limit)
             mem = sim.state.mem
             loaded = False
+            highest = 0
+            phdr = None
             for seg in elf.iter_segments():
                 if seg["p_type"] != "PT_LOAD":
                     continue
@@ -59,6 +61,9 @@ def load_elf(sim, path):
                 data = seg.data()
                 mem.load(seg["p_vaddr"], data[:seg["p_filesz"]])
                 loaded = True
+                highest = max(highest, seg["p_vaddr"] + memsz)
+                if off <= header["e_phoff"] < off + filesz:
+                    phdr = seg["p_vaddr"] + header["e_phoff"] - off
             if not loaded:
                 raise ElfError(f"{path}: no loadable segments")
             entry = header["e_entry"]
@@ -81,9 +86,35 @@ def load_elf(sim, path):
         # kernel sets to the entry address
         s.gpr[12] = entry
     s.pc = entry
-    # r1 -> argc = 0, then null argv/envp/auxv: memory is zero where unwritten
-    s.gpr[1] = STACK_TOP - STACK_RESERVED
+    _start_process(sim, path, linux, header, phdr or 0, highest, entry)
     s.lr = 0
     sim.end = None
     sim.invalidate()
     return sim
+
+
+def _start_process(sim, path, linux, header, phdr, highest, entry):
+    """The initial stack and registers of a Linux process, and its system
+    calls (isa_ext/linux)."""
+    from .linux import process
+    from .linux.syscalls import LinuxProcess
+    opts = linux or process.LinuxOptions()
+    s = sim.state
+    argv = opts.argv if opts.argv is not None else [path]
+    enc = (lambda v: v if isinstance(v, bytes) else str(v).encode("utf-8", "surrogateescape"))
+    env = [enc(k) + b"=" + enc(v) for k, v in opts.env.items()]
+    kernel = LinuxProcess(sim, path, opts, highest)
+    auxv = [(process.AT_PHDR, phdr), (process.AT_PHENT, header["e_phentsize"]),
+            (process.AT_PHNUM, header["e_phnum"]), (process.AT_PAGESZ, process.PAGE_SIZE),
+            (process.AT_BASE, 0), (process.AT_FLAGS, 0), (process.AT_ENTRY, header["e_entry"]),
+            (process.AT_UID, process.GUEST_UID), (process.AT_EUID, process.GUEST_UID),
+            (process.AT_GID, process.GUEST_GID), (process.AT_EGID, process.GUEST_GID),
+            (process.AT_SECURE, 0), (process.AT_CLKTCK, 100),
+            (process.AT_HWCAP, process.hwcaps(sim.isa)), (process.AT_HWCAP2, 0),
+            (process.AT_DCACHEBSIZE, process.CACHE_LINE),
+            (process.AT_ICACHEBSIZE, process.CACHE_LINE),
+            (process.AT_UCACHEBSIZE, 0)]
+    random16 = kernel.rng.randbytes(16)
+    process.build_stack(s, [enc(a) for a in argv], env, auxv, enc(path), random16)
+    s.syscall_handler = kernel.syscall
+    sim.linux = kernel

@@ -258,7 +258,8 @@ def load_program(sim, args):
         data = f.read()
     kind = program_format(path, data, getattr(args, "format", "auto"))
     if kind == "elf":
-        sim.load_elf(path)
+        from ..elf import load_elf
+        load_elf(sim, path, getattr(args, "linux_opts", None))
     elif kind == "asm":
         from ..asm import decode_source
         text = decode_source(data, path)  # not UTF-8: an error at its line and column

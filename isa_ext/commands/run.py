@@ -27,6 +27,7 @@ import sys
 
 from ..errors import IsaExtError
 from . import add_profile_option
+from .linux_options import add_linux_options, linux_options
 from .machine_options import (ASM_SUFFIXES, add_machine_options, address, count,  # noqa: F401
                               fpr_value, load_program, machine_isa, prepare_machine,
                               translate_option)
@@ -67,6 +68,7 @@ def register(sub):
     p.add_argument("--permissive", action="store_true",
                    help="on UNDEFINED behaviour (e.g. a horizontal-first swizzle overlap) "
                         "carry on and record a diagnostic instead of stopping")
+    add_linux_options(p)
     p.set_defaults(func=run)
 
 
@@ -142,6 +144,7 @@ def run(args):
     if args.resume and args.interrupt_after is None:
         raise IsaExtError("--resume needs --interrupt-after")
     dumps = parse_dumps(args.dump)
+    args.linux_opts = linux_options(args, stdio=args.linux)
     sim = Simulator(isa=machine_isa(args, args.profile), little=not args.big_endian,
                     strict=not args.permissive, profile=args.profile,
                     mem_limit=args.mem_limit, translate=translate_option(args))
@@ -170,9 +173,26 @@ def run(args):
             res.steps += first.steps
             res.initial = first.initial
     status = res.exit_status if res.stop == "exit" else EXIT_CODES[res.stop]
+    if args.linux and not args.json:
+        return _process_report(res, status)
     report = _json_report if args.json else _text_report
     report(res, changed_memory(memory_before, sim.state.mem), dumps, interrupt, status)
     sys.stdout.flush()
+    return status
+
+
+def _process_report(res, status):
+    """--linux: the program spoke for itself; say only what went wrong, on
+    stderr (a trap, the system calls it made that are not emulated)."""
+    sys.stdout.flush()
+    for d in res.diagnostics:
+        print(f"isa-ext: {d}", file=sys.stderr)
+    if res.trap is not None:
+        t = res.trap
+        print(f"isa-ext: trap at pc=0x{t.pc:x} word=0x{t.word:08x} ({t.kind}): {t.reason}",
+              file=sys.stderr)
+    elif res.stop == "step_limit":
+        print(f"isa-ext: stopped after {res.steps} steps (--max-steps)", file=sys.stderr)
     return status
 
 
