@@ -50,6 +50,9 @@ def load_elf(sim, path, linux=None):
             highest = 0
             phdr = None
             for seg in elf.iter_segments():
+                if seg["p_type"] == "PT_INTERP":
+                    raise ElfError(f"{path}: a dynamically linked program (PT_INTERP): "
+                                   "only static ELF programs run so far (docs/linux.md)")
                 if seg["p_type"] != "PT_LOAD":
                     continue
                 # what the kernel checks before mapping: the bytes exist in the

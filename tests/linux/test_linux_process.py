@@ -1,0 +1,168 @@
+"""Process start and the system-call layer through the Python API, with
+hand-assembled programs (GNU as) and expectations from the Linux ABI: the
+ELFv2 initial stack (argc at r1, then argv, NULL, envp, NULL, auxv), the
+ppc64 error convention (CR0.SO set, positive errno in r3), -ENOSYS listed in
+the diagnostics, and the memory limit applied to brk and mmap."""
+import subprocess
+
+import pytest
+
+from conftest import need_tool
+from isa_ext.sim import Simulator
+
+ENOSYS, ENOMEM, EBADF = 38, 12, 9
+
+
+def build(tmp_path, body):
+    asm, ld = need_tool("powerpc64le-linux-gnu-as"), need_tool("powerpc64le-linux-gnu-ld")
+    src = tmp_path / "p.s"
+    src.write_text("        .abiversion 2\n        .globl _start\n_start:\n" + body)
+    subprocess.run([asm, "-o", str(tmp_path / "p.o"), str(src)], check=True)
+    subprocess.run([ld, "-static", "-o", str(tmp_path / "p"), str(tmp_path / "p.o")], check=True)
+    return str(tmp_path / "p")
+
+
+def words(sim, addr, n):
+    return [sim.state.mem.read(addr + 8 * i, 8) for i in range(n)]
+
+
+def cstr(sim, addr):
+    out = b""
+    while True:
+        b = sim.state.mem.read_bytes(addr + len(out), 1)
+        if b == b"\0":
+            return out
+        out += b
+
+
+def test_initial_stack_and_registers(tmp_path):
+    exe = build(tmp_path, "        li 0,1\n        sc\n")
+    sim = Simulator().load_elf(exe, argv=["prog", "x y"], env={"A": "1", "B": "two"})
+    s = sim.state
+    sp = s.gpr[1]
+    assert sp % 16 == 0
+    argc, a0, a1, null, e0, e1, null2 = words(sim, sp, 7)
+    assert (argc, null, null2) == (2, 0, 0)
+    assert [cstr(sim, a) for a in (a0, a1)] == [b"prog", b"x y"]
+    assert [cstr(sim, e) for e in (e0, e1)] == [b"A=1", b"B=two"]
+    # r3..r6 = argc, argv, envp, auxv; r7 = 0; r12 = the entry (ELFv2)
+    assert s.gpr[3:8] == [2, sp + 8, sp + 32, sp + 56, 0]
+    assert s.gpr[12] == s.pc
+    aux = {}
+    addr = sp + 56
+    while True:
+        k, v = words(sim, addr, 2)
+        addr += 16
+        if k == 0:
+            break
+        aux[k] = v
+    assert aux[6] == 4096 and aux[9] == s.pc             # AT_PAGESZ, AT_ENTRY
+    assert cstr(sim, aux[31]) == exe.encode()            # AT_EXECFN
+    assert aux[16] & 0x40000000 and aux[16] & 0x08000000  # AT_HWCAP: 64-bit, FPU
+    assert len(sim.state.mem.read_bytes(aux[25], 16)) == 16  # AT_RANDOM
+    ph = aux[3]                                          # AT_PHDR: the program headers
+    assert s.mem.read(ph, 4) == 6 or s.mem.read(ph, 4) == 1  # PT_PHDR or PT_LOAD
+
+
+def test_errors_set_cr0_so_and_unknown_calls_are_listed(tmp_path):
+    # write(77, ...) -> EBADF; syscall 9999 -> ENOSYS; then exit(r3 of the last)
+    exe = build(tmp_path, """        li 0,4
+        li 3,77
+        sc
+        mfcr 20
+        mr 21,3
+        li 0,9999
+        sc
+        mfcr 22
+        mr 23,3
+        li 0,1
+        sc
+""")
+    sim = Simulator().load_elf(exe)
+    res = sim.run(max_steps=100)
+    assert res.stop == "exit" and res.exit_status == ENOSYS
+    s = sim.state
+    assert (s.gpr[21], s.gpr[23]) == (EBADF, ENOSYS)
+    assert s.gpr[20] >> 28 & 1 and s.gpr[22] >> 28 & 1     # CR0.SO
+    assert [d.kind for d in res.diagnostics] == ["unsupported-syscall"]
+    assert "9999" in str(res.diagnostics[0])
+
+
+def test_success_clears_cr0_so(tmp_path):
+    # set SO in CR0 first (cmp cannot; use mtcrf), then getpid
+    exe = build(tmp_path, """        lis 9,0x1000
+        mtcrf 0x80,9
+        li 0,20
+        sc
+        mfcr 20
+        li 0,1
+        li 3,0
+        sc
+""")
+    sim = Simulator().load_elf(exe)
+    sim.run(max_steps=100)
+    assert sim.state.gpr[20] >> 28 & 1 == 0
+
+
+def test_brk_and_mmap_respect_the_memory_limit(tmp_path):
+    # brk(0); brk(+32 MiB) with a 16 MiB limit keeps the old break; mmap 32 MiB -> ENOMEM
+    exe = build(tmp_path, """        li 0,45
+        li 3,0
+        sc
+        mr 20,3
+        addis 3,20,0x200
+        li 0,45
+        sc
+        mr 21,3
+        li 0,90
+        li 3,0
+        lis 4,0x200
+        li 5,3
+        li 6,0x22
+        li 7,-1
+        li 8,0
+        sc
+        mr 22,3
+        mfcr 23
+        li 0,1
+        sc
+""")
+    sim = Simulator(mem_limit=16 << 20).load_elf(exe)
+    sim.run(max_steps=100)
+    s = sim.state
+    assert s.gpr[21] == s.gpr[20]
+    assert s.gpr[22] == ENOMEM and s.gpr[23] >> 28 & 1
+
+
+def test_stdin_bytes_and_captured_output(tmp_path):
+    # read(0, sp-64, 16) then write(1, sp-64, n)
+    exe = build(tmp_path, """        li 0,3
+        li 3,0
+        addi 4,1,-64
+        li 5,16
+        sc
+        mr 5,3
+        li 0,4
+        li 3,1
+        addi 4,1,-64
+        sc
+        li 0,1
+        li 3,0
+        sc
+""")
+    sim = Simulator().load_elf(exe, stdin=b"from stdin")
+    res = sim.run(max_steps=100)
+    assert res.stop == "exit" and bytes(sim.state.stdout) == b"from stdin"
+
+
+@pytest.mark.parametrize("translate", [False, True])
+def test_same_result_translated_or_not(tmp_path, translate):
+    exe = build(tmp_path, """        li 0,20
+        sc
+        mr 31,3
+        li 0,1
+        sc
+""")
+    sim = Simulator(translate=translate).load_elf(exe)
+    res = sim.run(max_steps=100)
+    assert res.exit_status == 1000 & 0xFF
