@@ -46,6 +46,7 @@ FATAL_SIGNALS = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 24, 25, 
 VIRTUAL_EPOCH = 1_700_000_000    # the virtual clock's start (2023-11-14T22:13:20Z)
 VIRTUAL_TICK_NS = 1000           # each clock read advances the virtual clock 1 us
 PID, PPID = 1000, 999
+CLOCK_MAX_NS = (1 << 62)        # far beyond any run; keeps every time value in 64 bits
 
 
 def s64(v):
@@ -408,8 +409,8 @@ def _sleep(p, req):
         return -E.EINVAL
     if p.opts.clock == "host":
         time.sleep(min(sec + nsec / 1e9, 3600))
-    else:
-        p.clock_ns += sec * 10**9 + nsec
+    else:   # the clock saturates rather than leave 64-bit time
+        p.clock_ns = min(p.clock_ns + sec * 10**9 + nsec, CLOCK_MAX_NS)
     return 0
 
 
@@ -435,8 +436,13 @@ def _page_up(n):
 
 
 def _drop_pages(p, start, length):
+    """Forget the pages of [start, start+length): they read as zero again and
+    no longer count against the memory limit."""
     pages = p.mem.pages
-    for k in range(start >> 12, (start + length) >> 12):
+    first, end = start >> 12, (start + length) >> 12
+    keys = range(first, end) if end - first <= len(pages) else \
+        [k for k in pages if first <= k < end]
+    for k in keys:
         pages.pop(k, None)
 
 
