@@ -166,3 +166,18 @@ def test_same_result_translated_or_not(tmp_path, translate):
     sim = Simulator(translate=translate).load_elf(exe)
     res = sim.run(max_steps=100)
     assert res.exit_status == 1000 & 0xFF
+
+
+def test_elf_run_fixture(tmp_path, elf_run):
+    # write(1, argv[1], 3) then exit(argc)
+    exe = build(tmp_path, """        ld 4,16(1)
+        li 0,4
+        li 3,1
+        li 5,3
+        sc
+        ld 3,0(1)
+        li 0,1
+        sc
+""")
+    r = elf_run(exe, argv=["p", "abcdef", "x"])
+    assert (r.stdout, r.stderr, r.status) == (b"abc", b"", 3)
