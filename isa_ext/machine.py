@@ -364,7 +364,14 @@ class State:
                 return z
 
     # -- system calls ---------------------------------------------------
-    def syscall(self):
+    def syscall(self, vectored=False):
+        """sc (vectored False) or scv: the handler the program runs under (a
+        Linux process's, isa_ext/linux) or the minimal built-in one."""
+        if vectored:
+            if getattr(self.syscall_handler, "supports_scv", False):
+                return self.syscall_handler(self, vectored=True)
+            raise Trap("scv is emulated only for Linux ELF programs (docs/linux.md)",
+                       "syscall")
         if self.syscall_handler is not None:
             return self.syscall_handler(self)
         return linux_syscall(self)

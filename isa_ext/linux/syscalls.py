@@ -104,7 +104,9 @@ class LinuxProcess:
         return write
 
     # -- the entry point ---------------------------------------------------------
-    def syscall(self, s):
+    def syscall(self, s, vectored=False):
+        """sc: -errno becomes CR0.SO + errno; scv: r3 = -errno as it is (the
+        kernel's scv ABI, Documentation/powerpc/syscall64-abi.rst)."""
         num = s.gpr[0]
         handler = SYSCALLS.get(num)
         if handler is None:
@@ -119,7 +121,9 @@ class LinuxProcess:
                 r = -(e.errno or E.EIO)
             except (ValueError, OverflowError):   # an argument the host cannot take
                 r = -E.EINVAL
-        if r < 0:
+        if vectored:
+            s.gpr[3] = r & M64
+        elif r < 0:
             s.gpr[3] = -r
             s.cr[0] |= 1
         else:
@@ -198,6 +202,9 @@ class LinuxProcess:
                 "signal", self.sim.state.pc, f"killed by signal {sig}", {"signal": sig}))
             raise ProgramExit(128 + sig)
         return 0
+
+
+LinuxProcess.syscall.supports_scv = True   # State.syscall passes scv on
 
 
 # -- process ------------------------------------------------------------------------

@@ -181,3 +181,44 @@ def test_elf_run_fixture(tmp_path, elf_run):
 """)
     r = elf_run(exe, argv=["p", "abcdef", "x"])
     assert (r.stdout, r.stderr, r.status) == (b"abc", b"", 3)
+
+
+SCV_PROGRAM = """        bl 1f
+        .ascii "scv!\\n"
+        .balign 4
+1:      mflr 4
+        li 0,4
+        li 3,1
+        li 5,5
+        scv 0
+        mr 20,3
+        li 0,4
+        li 3,77
+        scv 0
+        neg 3,3
+        add 3,3,20
+        li 0,1
+        scv 0
+"""
+
+
+@pytest.mark.parametrize("translate", [False, True])
+def test_scv_returns_minus_errno(tmp_path, translate):
+    # The kernel's scv ABI (Documentation/powerpc/syscall64-abi.rst): an error
+    # comes back as -errno in r3.  write(1, "scv!\\n", 5) = 5, write(77, ...) =
+    # -EBADF, so exit(5 + 9).  (QEMU 7.2's linux-user raises SIGILL on scv, so
+    # it cannot be the oracle here.)
+    asm = need_tool("powerpc64le-linux-gnu-as")
+    src = tmp_path / "p.s"
+    src.write_text("        .abiversion 2\n        .globl _start\n_start:\n" + SCV_PROGRAM)
+    subprocess.run([asm, "-mpower9", "-o", str(tmp_path / "p.o"), str(src)], check=True)
+    subprocess.run([need_tool("powerpc64le-linux-gnu-ld"), "-static", "-o", str(tmp_path / "p"),
+                    str(tmp_path / "p.o")], check=True)
+    sim = Simulator(translate=translate).load_elf(str(tmp_path / "p"))
+    res = sim.run(max_steps=100)
+    assert (bytes(sim.state.stdout), res.exit_status) == (b"scv!\n", 5 + EBADF)
+
+
+def test_scv_outside_a_linux_program_traps(asm_run):
+    res = asm_run("scv 0")
+    assert res.stop == "trap" and "scv" in res.trap.reason
