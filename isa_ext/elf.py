@@ -26,14 +26,57 @@ def is_elf(data):
     return data[:4] == b"\x7fELF"
 
 
+PIE_BASE = 0x1000_0000           # where a position-independent program is placed
+INTERP_BASE = 0x7FFF_E000_0000   # where the program interpreter (ld64.so.2) is placed
+
+
+class _Image:
+    """One ELF file as loaded: where it went and what the process start needs."""
+
+
 def load_elf(sim, path, linux=None):
     """Load ``path`` and start it as a Linux process (``linux``: a
-    LinuxOptions; default: argv = [path], the clean environment)."""
+    LinuxOptions; default: argv = [path], the clean environment).  A program
+    with PT_INTERP also gets its interpreter, found under ``linux.sysroot``."""
+    main = _load_image(sim, path, main=True)
+    interp = None
+    if main.interp is not None:
+        sysroot = getattr(linux, "sysroot", None)
+        if not sysroot:
+            raise ElfError(f"{path}: a dynamically linked program (PT_INTERP "
+                           f"{main.interp}): give --sysroot DIR (its libraries' root, e.g. "
+                           f"/usr/powerpc64le-linux-gnu) or link it -static")
+        root = os.path.realpath(sysroot)
+        host = os.path.realpath(os.path.join(root, main.interp.lstrip("/")))
+        if not host.startswith(root + "/") or not os.path.isfile(host):
+            raise ElfError(f"{path}: its interpreter {main.interp} is not in {sysroot}")
+        interp = _load_image(sim, host, main=False)
+    s = sim.state
+    mem = s.mem
+    start = interp.entry if interp is not None else main.entry
+    if main.abi_v1 and interp is None:
+        # ELFv1: e_entry is a function descriptor {code address, TOC, environment}
+        s.gpr[2] = mem.read(start + 8, 8)
+        start = mem.read(start, 8)
+    else:
+        # ELFv2: a function's global entry derives the TOC from r12, which the
+        # kernel sets to the entry address
+        s.gpr[12] = start
+    s.pc = start
+    _start_process(sim, path, linux, main, interp)
+    s.lr = 0
+    sim.end = None
+    sim.invalidate()
+    return sim
+
+
+def _load_image(sim, path, main):
     try:
         from elftools.elf.elffile import ELFFile
         from elftools.common.exceptions import ELFError
     except ImportError:  # pragma: no cover - pyelftools is a dependency
         raise ElfError("pyelftools is needed to load ELF files (pip install pyelftools)")
+    img = _Image()
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
         try:
@@ -43,34 +86,40 @@ def load_elf(sim, path, linux=None):
                 raise ElfError(f"{path}: not a 64-bit PowerPC ELF "
                                f"({elf.elfclass}-bit {header['e_machine']})")
             little = elf.little_endian
-            if sim.state.mem.little != little:
+            if main and sim.state.mem.little != little:
                 sim.state = State(little=little, mem_limit=sim.state.mem.limit)
+            elif not main and sim.state.mem.little != little:
+                raise ElfError(f"{path}: the interpreter's byte order is not the program's")
             mem = sim.state.mem
+            dyn = header["e_type"] == "ET_DYN"
+            img.bias = bias = (PIE_BASE if main else INTERP_BASE) if dyn else 0
+            img.interp = None
             loaded = False
-            highest = 0
-            phdr = None
+            img.highest, img.lowest, img.phdr = 0, None, None
             for seg in elf.iter_segments():
-                if seg["p_type"] == "PT_INTERP":
-                    raise ElfError(f"{path}: a dynamically linked program (PT_INTERP): "
-                                   "only static ELF programs run so far (docs/linux.md)")
+                if seg["p_type"] == "PT_INTERP" and main:
+                    img.interp = seg.data().split(b"\0")[0].decode("utf-8", "replace")
                 if seg["p_type"] != "PT_LOAD":
                     continue
                 # what the kernel checks before mapping: the bytes exist in the
                 # file, the file part fits the memory part, the range fits 64 bits
                 off, filesz, memsz = seg["p_offset"], seg["p_filesz"], seg["p_memsz"]
-                if off + filesz > size or filesz > memsz or seg["p_vaddr"] + memsz > 1 << 64:
+                vaddr = seg["p_vaddr"] + bias
+                if off + filesz > size or filesz > memsz or vaddr + memsz > 1 << 64:
                     raise ElfError(f"{path}: PT_LOAD segment (offset 0x{off:x}, file size "
                                    f"0x{filesz:x}, memory size 0x{memsz:x}) does not fit")
                 data = seg.data()
-                mem.load(seg["p_vaddr"], data[:seg["p_filesz"]])
+                mem.load(vaddr, data[:seg["p_filesz"]])
                 loaded = True
-                highest = max(highest, seg["p_vaddr"] + memsz)
+                img.highest = max(img.highest, vaddr + memsz)
+                img.lowest = vaddr if img.lowest is None else min(img.lowest, vaddr)
                 if off <= header["e_phoff"] < off + filesz:
-                    phdr = seg["p_vaddr"] + header["e_phoff"] - off
+                    img.phdr = vaddr + header["e_phoff"] - off
             if not loaded:
                 raise ElfError(f"{path}: no loadable segments")
-            entry = header["e_entry"]
-            abi_v1 = not little and (header["e_flags"] & 3) != 2
+            img.entry = header["e_entry"] + bias
+            img.phent, img.phnum = header["e_phentsize"], header["e_phnum"]
+            img.abi_v1 = not little and (header["e_flags"] & 3) != 2
         except (ELFError, ValueError, OverflowError, OSError, struct.error) as e:
             # pyelftools reports a corrupt header in any of these (OSError: a seek
             # past the end)
@@ -79,24 +128,10 @@ def load_elf(sim, path, linux=None):
                 raise ElfError(f"{path}: truncated ELF file: {size} bytes, but a 64-bit "
                                f"ELF header alone is {ELF64_HEADER_BYTES}") from None
             raise ElfError(f"{path}: malformed ELF file (pyelftools: {e})") from None
-    s = sim.state
-    if abi_v1:
-        # ELFv1: e_entry is a function descriptor {code address, TOC, environment}
-        s.gpr[2] = mem.read(entry + 8, 8)
-        entry = mem.read(entry, 8)
-    else:
-        # ELFv2: a function's global entry derives the TOC from r12, which the
-        # kernel sets to the entry address
-        s.gpr[12] = entry
-    s.pc = entry
-    _start_process(sim, path, linux, header, phdr or 0, highest, entry)
-    s.lr = 0
-    sim.end = None
-    sim.invalidate()
-    return sim
+    return img
 
 
-def _start_process(sim, path, linux, header, phdr, highest, entry):
+def _start_process(sim, path, linux, main, interp):
     """The initial stack and registers of a Linux process, and its system
     calls (isa_ext/linux)."""
     from .linux import process
@@ -106,10 +141,14 @@ def _start_process(sim, path, linux, header, phdr, highest, entry):
     argv = opts.argv if opts.argv is not None else [path]
     enc = (lambda v: v if isinstance(v, bytes) else str(v).encode("utf-8", "surrogateescape"))
     env = [enc(k) + b"=" + enc(v) for k, v in opts.env.items()]
-    kernel = LinuxProcess(sim, path, opts, highest)
-    auxv = [(process.AT_PHDR, phdr), (process.AT_PHENT, header["e_phentsize"]),
-            (process.AT_PHNUM, header["e_phnum"]), (process.AT_PAGESZ, process.PAGE_SIZE),
-            (process.AT_BASE, 0), (process.AT_FLAGS, 0), (process.AT_ENTRY, header["e_entry"]),
+    kernel = LinuxProcess(sim, path, opts, main.highest)
+    if interp is not None:   # mmap must not place anything over the interpreter
+        kernel.mappings[interp.lowest & ~0xFFF] = \
+            ((interp.highest + 0xFFF) & ~0xFFF) - (interp.lowest & ~0xFFF)
+    auxv = [(process.AT_PHDR, main.phdr or 0), (process.AT_PHENT, main.phent),
+            (process.AT_PHNUM, main.phnum), (process.AT_PAGESZ, process.PAGE_SIZE),
+            (process.AT_BASE, interp.bias if interp is not None else 0), (process.AT_FLAGS, 0),
+            (process.AT_ENTRY, main.entry),
             (process.AT_UID, process.GUEST_UID), (process.AT_EUID, process.GUEST_UID),
             (process.AT_GID, process.GUEST_GID), (process.AT_EGID, process.GUEST_GID),
             (process.AT_SECURE, 0), (process.AT_CLKTCK, 100),

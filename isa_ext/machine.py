@@ -238,6 +238,10 @@ DARN_SEED = 0x0123456789ABCDEF
 SPR_ATTRS = {1: "xer", 8: "lr", 9: "ctr", 815: "tar", 720: "svstate",
              705: "svshape0", 706: "svshape1", 707: "svshape2", 708: "svshape3"}
 SPR_NAMES = {attr: n for n, attr in SPR_ATTRS.items()}
+TB_TICKS_PER_READ = 512   # POWER's Time Base runs at 512 MHz: one read, 1 us later
+# the Time Base, readable by a program (mfspr 268/269, mftb) but written only by
+# the supervisor: a deterministic counter that each read advances (State.tb)
+SPR_TB, SPR_TBU = 268, 269
 # SPRs narrower than 64 bits (SVSHAPE0-3 are 32-bit, openpower-isa sprs.csv):
 # mtspr keeps the low bits
 SPR_WIDTHS = {705: 32, 706: 32, 707: 32, 708: 32}
@@ -310,6 +314,7 @@ class State:
         self.stdout = bytearray()
         self.stderr = bytearray()
         self.syscall_handler = None
+        self.tb = 0
 
     # -- SPRs -----------------------------------------------------------
     @property
@@ -327,6 +332,9 @@ class State:
         self.xer_rest = v & 0x7F
 
     def spr_read(self, n):
+        if n == SPR_TB or n == SPR_TBU:
+            self.tb = (self.tb + TB_TICKS_PER_READ) & M64
+            return self.tb if n == SPR_TB else self.tb >> 32
         attr = SPR_ATTRS.get(n)
         if attr is None:
             raise Trap(f"SPR {n} is not implemented", "illegal")

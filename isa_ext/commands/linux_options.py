@@ -25,6 +25,9 @@ def add_linux_options(p):
                    help="let the program read files under DIR (repeatable)")
     g.add_argument("--write", action="append", default=[], metavar="DIR",
                    help="let the program read and write files under DIR (repeatable)")
+    g.add_argument("--sysroot", default=None, metavar="DIR",
+                   help="run a dynamically linked program: its interpreter and libraries "
+                        "come from DIR (read only), as qemu-ppc64le -L DIR")
     g.add_argument("--seed", type=int, default=0,
                    help="seed of getrandom and AT_RANDOM (default 0)")
     g.add_argument("--clock", choices=("virtual", "host"), default="virtual",
@@ -45,12 +48,12 @@ def linux_options(args, stdio=False):
         env[key] = value
     for key in args.unset_env:
         env.pop(key, None)
-    for d in args.read + args.write + ([args.cwd] if args.cwd else []):
+    for d in args.read + args.write + [x for x in (args.cwd, args.sysroot) if x]:
         if not os.path.isdir(d):
             raise IsaExtError(f"{d}: not a directory")
     opts = LinuxOptions(argv=[args.program] + list(args.guest_args), env=env,
                         read=tuple(args.read), write=tuple(args.write), cwd=args.cwd,
-                        seed=args.seed, clock=args.clock)
+                        seed=args.seed, clock=args.clock, sysroot=args.sysroot)
     if stdio:
         opts.stdin, opts.stdout, opts.stderr = 0, sys.stdout.buffer, sys.stderr.buffer
     return opts

@@ -40,6 +40,7 @@ class LinuxOptions:
     cwd: str = None              # the guest's working directory (host cwd)
     seed: int = 0                # getrandom, AT_RANDOM
     clock: str = "virtual"       # "virtual" (deterministic) or "host"
+    sysroot: str = None          # the dynamic loader's and libraries' root (qemu -L)
     stdin: object = b""          # bytes, or a host file descriptor (int)
     stdout: object = None        # None: collect in State.stdout; else a binary stream
     stderr: object = None

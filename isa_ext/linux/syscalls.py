@@ -76,7 +76,8 @@ class LinuxProcess:
     def __init__(self, sim, program, opts, brk_start):
         self.sim = sim
         self.opts = opts
-        self.sandbox = Sandbox(opts.read, opts.write, program=program, cwd=opts.cwd)
+        self.sandbox = Sandbox(opts.read, opts.write, program=program, cwd=opts.cwd,
+                               sysroot=opts.sysroot)
         self.program = os.path.realpath(program)
         self.brk_start = self.brk = (brk_start + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1)
         self.mappings = {}       # start -> length (page multiples)

@@ -43,8 +43,6 @@ def qemu(exe, args, stdin=b"", merge=False):
 
 def isa_ext(exe, args, stdin=b"", merge=False, flags=(), kind="static"):
     sysroot = ["--sysroot", SYSROOT] if kind == "dynamic" else []
-    if kind == "dynamic":
-        pytest.xfail("dynamic linking (--sysroot, PT_INTERP) is not implemented yet")
     r = subprocess.run([sys.executable, "-m", "isa_ext", "run", "--linux", "--max-steps",
                         "200000000", *sysroot, *flags, exe, "--", *args], input=stdin,
                        timeout=1800, stdout=subprocess.PIPE,

@@ -222,3 +222,64 @@ def test_scv_returns_minus_errno(tmp_path, translate):
 def test_scv_outside_a_linux_program_traps(asm_run):
     res = asm_run("scv 0")
     assert res.stop == "trap" and "scv" in res.trap.reason
+
+
+@pytest.mark.parametrize("translate", [False, True])
+def test_time_base_reads_advance(asm_run, translate):
+    # mfspr 268 (TB) twice and 269 (TBU): a counter at 512 MHz, 1 us a read
+    res = asm_run("mfspr r3, 268\nmfspr r4, 268\nmfspr r5, 269")
+    assert res.stop == "end"
+    assert (res.gpr[3], res.gpr[4], res.gpr[5]) == (512, 1024, 0)
+    res = asm_run("mtspr 268, r3")       # writing it is the supervisor's
+    assert res.stop == "trap"
+
+
+def test_dynamic_program_starts_in_its_interpreter(tmp_path):
+    """A PIE linked against glibc: ld64.so.2 from the sysroot is loaded, the run
+    starts at its entry, AT_BASE is where it went and AT_ENTRY/AT_PHDR are the
+    program's, moved by the same amount (values from readelf)."""
+    gcc, readelf = need_tool("powerpc64le-linux-gnu-gcc"), need_tool("powerpc64le-linux-gnu-readelf")
+    src = tmp_path / "d.c"
+    src.write_text("int main(void) { return 0; }\n")
+    exe = str(tmp_path / "d")
+    subprocess.run([gcc, "-O2", "-o", exe, str(src)], check=True)
+    sysroot = "/usr/powerpc64le-linux-gnu"
+    heads = subprocess.run([readelf, "-lhW", exe], capture_output=True, text=True).stdout
+    interp_heads = subprocess.run([readelf, "-hW", sysroot + "/lib64/ld64.so.2"],
+                                  capture_output=True, text=True).stdout
+
+    def field(text, name):
+        return int(next(line for line in text.splitlines()
+                        if line.strip().startswith(name)).split()[-1], 16)
+    phdr = next(int(line.split()[2], 16) for line in heads.splitlines()
+                if line.strip().startswith("PHDR"))
+    sim = Simulator().load_elf(exe, sysroot=sysroot)
+    s = sim.state
+    sp = s.gpr[1]
+    aux, addr = {}, s.gpr[6]
+    while True:
+        k, v = words(sim, addr, 2)
+        addr += 16
+        if k == 0:
+            break
+        aux[k] = v
+    base = aux[7]
+    assert base != 0 and s.pc == base + field(interp_heads, "Entry point address:")
+    bias = aux[9] - field(heads, "Entry point address:")
+    assert bias != 0 and aux[3] == phdr + bias
+    assert words(sim, sp, 1) == [1]
+    res = sim.run(max_steps=200_000)
+    # ld.so runs (it opens libc through the sysroot) until glibc's first VSX
+    # instruction or the end
+    assert res.steps > 1000, res
+    assert res.stop == "exit" or "no instruction matches" in res.trap.reason, res.trap
+
+
+def test_dynamic_program_without_sysroot_is_refused(tmp_path):
+    from isa_ext.errors import IsaExtError
+    gcc = need_tool("powerpc64le-linux-gnu-gcc")
+    src = tmp_path / "d.c"
+    src.write_text("int main(void) { return 0; }\n")
+    subprocess.run([gcc, "-O2", "-o", str(tmp_path / "d"), str(src)], check=True)
+    with pytest.raises(IsaExtError, match="--sysroot"):
+        Simulator().load_elf(str(tmp_path / "d"))
