@@ -94,6 +94,21 @@ class LinuxProcess:
             2: GuestFile(sink=self._sink(opts.stderr, s.stderr)),
         }
 
+    def close(self):
+        """Close the host files the program left open (at exit, or when the
+        process is dropped)."""
+        for f in self.files.values():
+            if f.host_fd is not None and f.path is not None:
+                try:
+                    os.close(f.host_fd)
+                except OSError:
+                    pass
+                f.host_fd = None
+        self.files.clear()
+
+    def __del__(self):
+        self.close()
+
     @staticmethod
     def _sink(stream, buffer):
         if stream is None:
@@ -211,6 +226,7 @@ LinuxProcess.syscall.supports_scv = True   # State.syscall passes scv on
 # -- process ------------------------------------------------------------------------
 @syscall(1, 234)
 def sys_exit(p, status, *_):
+    p.close()
     raise ProgramExit(status & 0xFF)
 
 
@@ -596,6 +612,7 @@ def sys_close(p, fd, *_):
     f.refs -= 1
     if f.refs == 0 and f.host_fd is not None and f.path is not None:
         os.close(f.host_fd)
+        f.host_fd = None
     return 0
 
 

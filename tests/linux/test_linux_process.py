@@ -3,6 +3,7 @@ hand-assembled programs (GNU as) and expectations from the Linux ABI: the
 ELFv2 initial stack (argc at r1, then argv, NULL, envp, NULL, auxv), the
 ppc64 error convention (CR0.SO set, positive errno in r3), -ENOSYS listed in
 the diagnostics, and the memory limit applied to brk and mmap."""
+import os
 import subprocess
 
 import pytest
@@ -283,3 +284,24 @@ def test_dynamic_program_without_sysroot_is_refused(tmp_path):
     subprocess.run([gcc, "-O2", "-o", str(tmp_path / "d"), str(src)], check=True)
     with pytest.raises(IsaExtError, match="--sysroot"):
         Simulator().load_elf(str(tmp_path / "d"))
+
+
+def test_host_files_are_closed_at_exit(tmp_path):
+    # openat(AT_FDCWD, path, O_RDONLY) and exit without closing it
+    (tmp_path / "f").write_text("x")
+    exe = build(tmp_path, f"""        bl 1f
+        .asciz "{tmp_path}/f"
+        .balign 4
+1:      mflr 4
+        li 3,-100
+        li 5,0
+        li 0,286
+        sc
+        li 0,1
+        sc
+""")
+    before = len(os.listdir("/proc/self/fd"))
+    sim = Simulator().load_elf(exe, read=[str(tmp_path)])
+    res = sim.run(max_steps=100)
+    assert res.exit_status == 3           # the first free descriptor
+    assert len(os.listdir("/proc/self/fd")) == before
