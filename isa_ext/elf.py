@@ -64,6 +64,8 @@ def load_elf(sim, path, linux=None):
         s.gpr[12] = start
     s.pc = start
     _start_process(sim, path, linux, main, interp)
+    # names for --trace: the functions of the program (and its interpreter)
+    sim.symbols = {**(interp.symbols if interp is not None else {}), **main.symbols}
     s.lr = 0
     sim.end = None
     sim.invalidate()
@@ -120,6 +122,7 @@ def _load_image(sim, path, main):
             img.entry = header["e_entry"] + bias
             img.phent, img.phnum = header["e_phentsize"], header["e_phnum"]
             img.abi_v1 = not little and (header["e_flags"] & 3) != 2
+            img.symbols = _function_symbols(elf, bias)
         except (ELFError, ValueError, OverflowError, OSError, struct.error) as e:
             # pyelftools reports a corrupt header in any of these (OSError: a seek
             # past the end)
@@ -129,6 +132,27 @@ def _load_image(sim, path, main):
                                f"ELF header alone is {ELF64_HEADER_BYTES}") from None
             raise ElfError(f"{path}: malformed ELF file (pyelftools: {e})") from None
     return img
+
+
+def _function_symbols(elf, bias):
+    """{address: name} of the ELF's function symbols (.symtab, else .dynsym)."""
+    out = {}
+    for name in (".symtab", ".dynsym"):
+        sec = elf.get_section_by_name(name)
+        if sec is None:
+            continue
+        for sym in sec.iter_symbols():
+            if sym["st_info"]["type"] == "STT_FUNC" and sym["st_value"] and sym.name:
+                out.setdefault(sym["st_value"] + bias, sym.name)
+                # ELFv2: a call from the same TOC enters at the local entry,
+                # (1 << st_other.local) bytes in (ABI 3.4.1), for local >= 2
+                local = sym["st_other"].get("local", 0) if hasattr(sym["st_other"], "get") \
+                    else 0
+                if local >= 2:
+                    out.setdefault(sym["st_value"] + bias + (1 << local), sym.name)
+        if out:
+            break
+    return out
 
 
 def _start_process(sim, path, linux, main, interp):

@@ -32,3 +32,21 @@ def test_report_mode_passes_arguments(build):  # noqa: F811
     assert r.returncode == 2   # the program's own status: argc
     assert b"stop: exit" in r.stdout and b"exit status: 2" in r.stdout
     assert b"argv: hello\n" in r.stdout
+
+
+def test_trace_names_functions(build):  # noqa: F811
+    """--trace prints <name>: where a function of the ELF is entered; a call
+    enters cmain at its local entry (readelf: [<localentry>: 8])."""
+    import re
+    from conftest import need_tool
+    exe = build("kill")
+    syms = subprocess.run([need_tool("powerpc64le-linux-gnu-readelf"), "-sW", exe],
+                          capture_output=True, text=True).stdout
+    line = next(x for x in syms.splitlines() if x.split()[-1:] == ["cmain"])
+    local = int(re.search(r"localentry>: (\d+)", line).group(1))
+    entry = int(line.split()[1], 16) + local
+    r = run("--trace", exe)
+    lines = r.stdout.decode().splitlines()
+    at = lines.index("<cmain>:")
+    assert int(lines[at + 1].split()[0], 16) == entry
+    assert lines[0] == "<_start>:"
