@@ -166,6 +166,9 @@ def _start_process(sim, path, linux, main, interp):
     enc = (lambda v: v if isinstance(v, bytes) else str(v).encode("utf-8", "surrogateescape"))
     env = [enc(k) + b"=" + enc(v) for k, v in opts.env.items()]
     kernel = LinuxProcess(sim, path, opts, main.highest)
+    kernel.fixed_regions = [(img.lowest & ~0xFFF, (img.highest + 0xFFF) & ~0xFFF)
+                            for img in (main, interp) if img is not None]
+    kernel.fixed_regions.append((process.STACK_TOP - process.STACK_LIMIT, process.STACK_TOP))
     if interp is not None:   # mmap must not place anything over the interpreter
         kernel.mappings[interp.lowest & ~0xFFF] = \
             ((interp.highest + 0xFFF) & ~0xFFF) - (interp.lowest & ~0xFFF)
@@ -183,4 +186,5 @@ def _start_process(sim, path, linux, main, interp):
     random16 = kernel.rng.randbytes(16)
     process.build_stack(s, [enc(a) for a in argv], env, auxv, enc(path), random16)
     s.syscall_handler = kernel.syscall
+    s.mem.fault = kernel.fault
     sim.linux = kernel

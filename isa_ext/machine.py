@@ -77,6 +77,10 @@ class Memory:
         # store looks its page up here and checks the words only on a hit
         self.code_pages = set()
         self.on_code_write = None
+        # fault(addr, write): called before a page the guest never touched is
+        # read or created; a Linux process raises its SIGSEGV trap there for an
+        # address outside its memory map (isa_ext/linux).  None: all memory exists.
+        self.fault = None
 
     def watch_code(self, start, end):
         """Watch the bytes [start, end) as decoded code (on_code_write on a
@@ -115,6 +119,8 @@ class Memory:
         key = addr >> PAGE_BITS
         p = self.pages.get(key)
         if p is None:
+            if self.fault is not None:
+                self.fault(addr, True)
             if (len(self.pages) + 1) << PAGE_BITS > self.limit:
                 self._over_limit(addr)
             p = self.pages[key] = bytearray(PAGE_SIZE)
@@ -132,6 +138,10 @@ class Memory:
         if last - first > (self.limit >> PAGE_BITS):
             self._over_limit(addr)
         new = sum(1 for k in range(first, last + 1) if k not in self.pages)
+        if new and self.fault is not None:   # every page checked before any is written
+            for k in range(first, last + 1):
+                if k not in self.pages:
+                    self.fault(max(addr, k << PAGE_BITS), True)
         if (len(self.pages) + new) << PAGE_BITS > self.limit:
             self._over_limit(addr)
 
@@ -150,13 +160,19 @@ class Memory:
         off = addr & PAGE_MASK
         if off + n <= PAGE_SIZE:
             p = self.pages.get(addr >> PAGE_BITS)
-            return bytes(p[off:off + n]) if p is not None else bytes(n)
+            if p is not None:
+                return bytes(p[off:off + n])
+            if self.fault is not None and n:
+                self.fault(addr, False)
+            return bytes(n)
         out, pos = [], 0  # page by page
         while pos < n:
             a = (addr + pos) & M64
             o = a & PAGE_MASK
             k = min(PAGE_SIZE - o, n - pos)
             p = self.pages.get(a >> PAGE_BITS)
+            if p is None and self.fault is not None:
+                self.fault(a, False)
             out.append(bytes(p[o:o + k]) if p is not None else bytes(k))
             pos += k
         return b"".join(out)

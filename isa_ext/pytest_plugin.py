@@ -19,7 +19,8 @@ Fixtures:
 * ``elf_run``: ``elf_run(path, argv=None, env=None, stdin=b"", read=(),
   write=(), max_steps=...)`` runs a Linux ELF program (docs/linux.md) and
   returns an :class:`ElfRun` with ``stdout``, ``stderr`` (bytes), ``status``
-  (the exit status, 128+N for a fatal signal, None if it did not exit) and
+  (the exit status, 128+N for a fatal signal or 139 for a memory fault, None
+  if it did not exit) and
   ``result`` (the RunResult: stop, trap, diagnostics)::
 
       def test_hello(elf_run):
@@ -162,6 +163,9 @@ def elf_run(isa_ext_isa):
                          write=tuple(write), **options)
         res = machine.run(max_steps=max_steps)
         s = machine.state
-        return ElfRun(bytes(s.stdout), bytes(s.stderr), res.exit_status, res)
+        status = res.exit_status
+        if res.trap is not None and res.trap.kind == "segv":
+            status = 139     # 128 + SIGSEGV, as a shell reports it
+        return ElfRun(bytes(s.stdout), bytes(s.stderr), status, res)
 
     return run

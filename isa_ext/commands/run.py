@@ -17,7 +17,8 @@ PC and SVSTATE steps, as the API does.
 
 Exit status (``EXIT_CODES``): the guest's own status when it exits through the
 exit system call, 0 when it reaches the end of the program (or the requested
-``--interrupt-after`` stop), 132 on a trap (128 + SIGILL, as a shell reports a
+``--interrupt-after`` stop), 139 when a Linux program touches memory outside its
+map (128 + SIGSEGV), 132 on another trap (128 + SIGILL, as a shell reports a
 process killed by an illegal instruction), 124 when ``--max-steps`` ran out (as
 timeout(1)), 130 on Ctrl-C (128 + SIGINT), 2 for usage errors and bad input.
 """
@@ -36,6 +37,7 @@ EXIT_TRAP = 132
 EXIT_STEP_LIMIT = 124
 EXIT_INTERRUPTED = 130  # Ctrl-C; isa_ext.cli returns it for KeyboardInterrupt
 EXIT_USAGE = 2
+EXIT_SEGV = 139  # 128 + SIGSEGV: a Linux program touched memory outside its map
 EXIT_CODES = {"trap": EXIT_TRAP, "step_limit": EXIT_STEP_LIMIT, "end": 0, "interrupt": 0}
 
 
@@ -173,6 +175,8 @@ def run(args):
             res.steps += first.steps
             res.initial = first.initial
     status = res.exit_status if res.stop == "exit" else EXIT_CODES[res.stop]
+    if res.trap is not None and res.trap.kind == "segv":
+        status = EXIT_SEGV
     if args.linux and not args.json:
         return _process_report(res, status)
     report = _json_report if args.json else _text_report

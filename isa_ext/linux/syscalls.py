@@ -17,6 +17,7 @@ import struct
 import time
 
 from ..diagnostics import Diagnostic
+from ..errors import Trap
 from ..machine import ProgramExit, M64, PAGE_SIZE, MAX_WRITE_BYTES, _prctl
 from .sandbox import Sandbox, SandboxError
 
@@ -81,6 +82,7 @@ class LinuxProcess:
         self.program = os.path.realpath(program)
         self.brk_start = self.brk = (brk_start + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1)
         self.mappings = {}       # start -> length (page multiples)
+        self.fixed_regions = []  # the ELF images and the stack: (start, end)
         self.rng = random.Random(opts.seed)
         self.clock_ns = VIRTUAL_EPOCH * 10**9
         self.sigactions = {}
@@ -118,6 +120,32 @@ class LinuxProcess:
             stream.write(data)
             stream.flush()
         return write
+
+    # -- the memory map -------------------------------------------------------------
+    def regions(self):
+        """[(start, end)] of the guest's memory: its images, stack, heap, mappings."""
+        out = list(self.fixed_regions)
+        out.append((self.brk_start, _page_up(self.brk)))
+        out += [(s, s + n) for s, n in self.mappings.items()]
+        return out
+
+    def mapped_len(self, addr, n):
+        """How many bytes from addr on lie in the memory map."""
+        pos, end = addr, addr + n
+        regions = self.regions()
+        while pos < end:
+            hit = next((e for s, e in regions if s <= pos < e), None)
+            if hit is None:
+                break
+            pos = hit
+        return min(pos, end) - addr
+
+    def fault(self, addr, write):
+        """Memory.fault: a page outside the memory map ends the run as SIGSEGV."""
+        if any(s <= addr < e for s, e in self.regions()):
+            return
+        raise Trap(f"SIGSEGV: {'write to' if write else 'read of'} unmapped address "
+                   f"0x{addr:x}", "segv")
 
     # -- the entry point ---------------------------------------------------------
     def syscall(self, s, vectored=False):
@@ -161,12 +189,13 @@ class LinuxProcess:
 
     def read_guest(self, addr, n):
         """n bytes at addr, or None (EFAULT) if not all are mapped."""
-        if n and self.mem.mapped_prefix(addr, n) < n:
+        if n and self.mapped_len(addr, n) < n:
             return None
         return self.mem.read_bytes(addr, n)
 
     def write_guest(self, addr, data):
-        if not addr & M64 and data:
+        """Store data at addr; False (EFAULT) if not all of it is mapped."""
+        if data and self.mapped_len(addr, len(data)) < len(data):
             return False
         self.mem.write_bytes(addr, bytes(data))
         return True
@@ -174,7 +203,7 @@ class LinuxProcess:
     def read_string(self, addr, limit=4096):
         out = bytearray()
         while len(out) < limit:
-            if not self.mem.mapped_prefix(addr + len(out), 1):
+            if not self.mapped_len(addr + len(out), 1):
                 raise SandboxError(E.EFAULT, "bad address")
             b = self.mem.read_bytes(addr + len(out), 1)[0]
             if b == 0:
@@ -632,7 +661,7 @@ def _read_into(p, f, buf, n, offset=None):
 
 def _write_from(p, f, buf, n, offset=None):
     n = min(n, MAX_WRITE_BYTES)
-    readable = p.mem.mapped_prefix(buf, n)
+    readable = p.mapped_len(buf, n)
     if n and not readable:
         return -E.EFAULT
     data = p.mem.read_bytes(buf, readable)

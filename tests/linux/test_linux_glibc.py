@@ -88,8 +88,6 @@ def test_glibc_reads_a_file_inside_read(glibc_demo, tmp_path, kind):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="guest memory faults are not modelled yet: unmapped "
-                                       "memory reads as zero (docs/linux.md)")
 def test_glibc_null_dereference_is_sigsegv(glibc_demo):
     got = isa_ext(glibc_demo["static"], ["null"])
     assert got[2] == 139 == qemu(glibc_demo["static"], ["null"])[2]

@@ -118,3 +118,22 @@ def test_raise_sigabrt_ends_like_qemu(build):
     out, err, status = isa_ext(exe)
     assert (out, status) == (q[0], q[2])
     assert b"killed by signal 6" in err
+
+
+def test_faults_end_as_sigsegv_like_qemu(build):
+    exe = build("segv")
+    for mode in ("read", "write", "jump"):
+        q = qemu(exe, [mode])
+        assert q[2] == 139 and q[0] == b"start\n"
+        out, err, status = isa_ext(exe, [mode])
+        assert (out, status) == (q[0], q[2]), err
+        assert b"SIGSEGV" in err
+        where = b"0x100" if mode == "jump" else b"0x10"
+        assert b"unmapped address " + where in err, err
+
+
+def test_bad_buffers_give_efault_like_qemu(build):
+    exe = build("segv")
+    q = qemu(exe, ["efault"], stdin=b"abcde")
+    assert q[2] == 0 and b"write from NULL = -14" in q[0]
+    assert isa_ext(exe, ["efault"], stdin=b"abcde") == q
