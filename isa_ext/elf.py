@@ -182,7 +182,11 @@ def _start_process(sim, path, linux, main, interp):
             (process.AT_HWCAP, process.hwcaps(sim.isa)), (process.AT_HWCAP2, 0),
             (process.AT_DCACHEBSIZE, process.CACHE_LINE),
             (process.AT_ICACHEBSIZE, process.CACHE_LINE),
-            (process.AT_UCACHEBSIZE, 0)]
+            (process.AT_UCACHEBSIZE, 0),
+            (process.AT_L1I_CACHESIZE, process.L1_SIZE),
+            (process.AT_L1I_CACHEGEOMETRY, process.L1_GEOMETRY),
+            (process.AT_L1D_CACHESIZE, process.L1_SIZE),
+            (process.AT_L1D_CACHEGEOMETRY, process.L1_GEOMETRY)]
     random16 = kernel.rng.randbytes(16)
     process.build_stack(s, [enc(a) for a in argv], env, auxv, enc(path), random16)
     s.syscall_handler = kernel.syscall

@@ -174,6 +174,7 @@ def run(args):
             res = _run_reporting_ctrl_c(sim, args.max_steps)
             res.steps += first.steps
             res.initial = first.initial
+    sim.state.mem.fault = None   # the run is over: --dump may look anywhere
     status = res.exit_status if res.stop == "exit" else EXIT_CODES[res.stop]
     if res.trap is not None and res.trap.kind == "segv":
         status = EXIT_SEGV

@@ -11,6 +11,8 @@ STACK_TOP = 0x7FFF_FFFF_0000
 STACK_LIMIT = 8 << 20          # RLIMIT_STACK, as Linux's default
 PAGE_SIZE = 4096
 CACHE_LINE = 128               # POWER's L1 line (AT_DCACHEBSIZE and friends)
+L1_SIZE = 32 << 10             # POWER9's L1 caches: 32 KiB, 8-way, 128-byte lines
+L1_GEOMETRY = (8 << 16) | CACHE_LINE   # (associativity << 16) | line size
 
 AT_NULL, AT_PHDR, AT_PHENT, AT_PHNUM, AT_PAGESZ, AT_BASE = 0, 3, 4, 5, 6, 7
 AT_FLAGS, AT_ENTRY, AT_UID, AT_EUID, AT_GID, AT_EGID = 8, 9, 11, 12, 13, 14
