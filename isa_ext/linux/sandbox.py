@@ -4,10 +4,10 @@ A guest path is never handed to the host unresolved: it is joined to the
 guest's working directory (or a directory descriptor's path), every symbolic
 link and ``..`` is resolved on the host (os.path.realpath, as the kernel walks
 a path), and the result must lie under a root given with ``--read`` (read) or
-``--write`` (read and write), or be the program itself (with a sysroot, an absolute path is first looked up
-under it, read only, as qemu -L does).  Anything else does
-not exist for the guest (ENOENT); a path it may read but not write gives
-EACCES when opened for writing.  The file is then opened with O_NOFOLLOW, so a
+``--write`` (read and write), or be the program itself (with a sysroot, an
+absolute path is first looked up under it, read only, as qemu -L does).
+Anything else does not exist for the guest (ENOENT); a path it may read but
+not write gives EACCES when opened for writing.  The file is then opened with O_NOFOLLOW, so a
 link swapped in after the check is refused rather than followed.
 """
 import errno

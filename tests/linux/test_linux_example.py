@@ -2,10 +2,10 @@
 comment says and run with isa-ext: it prints the sum of out[i] = a[i] + b[i]
 with a[i] = i, b[i] = 2i + 1, i < N: sum(3i + 1) = 3 N(N-1)/2 + N."""
 import os
-
-import pytest
 import subprocess
 import sys
+
+import pytest
 
 from conftest import TESTS_DIR, need_tool
 

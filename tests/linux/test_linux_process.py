@@ -239,7 +239,8 @@ def test_dynamic_program_starts_in_its_interpreter(tmp_path):
     """A PIE linked against glibc: ld64.so.2 from the sysroot is loaded, the run
     starts at its entry, AT_BASE is where it went and AT_ENTRY/AT_PHDR are the
     program's, moved by the same amount (values from readelf)."""
-    gcc, readelf = need_tool("powerpc64le-linux-gnu-gcc"), need_tool("powerpc64le-linux-gnu-readelf")
+    gcc = need_tool("powerpc64le-linux-gnu-gcc")
+    readelf = need_tool("powerpc64le-linux-gnu-readelf")
     src = tmp_path / "d.c"
     src.write_text("int main(void) { return 0; }\n")
     exe = str(tmp_path / "d")
