@@ -3,8 +3,9 @@
 PT_LOAD segments are copied into memory (the bss tail stays zero), the machine's
 byte order follows the ELF's, execution starts at the entry point (ELFv1
 big-endian: the entry points at a function descriptor holding the code address
-and the TOC pointer for r2), and r1 points into zeroed memory below
-``STACK_TOP`` (the stack grows down from there).  The program runs until it exits (``sim.end = None``).
+and the TOC pointer for r2), and the program starts as a Linux process
+(isa_ext/linux: argv, envp and auxiliary vector on the stack, the system-call
+layer installed).  It runs until it exits (``sim.end = None``).
 """
 import os
 import struct
@@ -15,9 +16,6 @@ from .machine import State
 EM_PPC64 = 21
 PT_LOAD = 1
 ELF64_HEADER_BYTES = 64
-STACK_TOP = 0x7FFF_FFFF_0000
-# room above the initial r1 (Linux puts argc, argv, envp, auxv there)
-STACK_RESERVED = 512
 
 
 class ElfError(IsaExtError):
@@ -28,12 +26,59 @@ def is_elf(data):
     return data[:4] == b"\x7fELF"
 
 
-def load_elf(sim, path):
+PIE_BASE = 0x1000_0000           # where a position-independent program is placed
+INTERP_BASE = 0x7FFF_E000_0000   # where the program interpreter (ld64.so.2) is placed
+
+
+class _Image:
+    """One ELF file as loaded: where it went and what the process start needs."""
+
+
+def load_elf(sim, path, linux=None):
+    """Load ``path`` and start it as a Linux process (``linux``: a
+    LinuxOptions; default: argv = [path], the clean environment).  A program
+    with PT_INTERP also gets its interpreter, found under ``linux.sysroot``."""
+    main = _load_image(sim, path, main=True)
+    interp = None
+    if main.interp is not None:
+        sysroot = getattr(linux, "sysroot", None)
+        if not sysroot:
+            raise ElfError(f"{path}: a dynamically linked program (PT_INTERP "
+                           f"{main.interp}): give --sysroot DIR (its libraries' root, e.g. "
+                           f"/usr/powerpc64le-linux-gnu) or link it -static")
+        root = os.path.realpath(sysroot)
+        host = os.path.realpath(os.path.join(root, main.interp.lstrip("/")))
+        if not host.startswith(root + "/") or not os.path.isfile(host):
+            raise ElfError(f"{path}: its interpreter {main.interp} is not in {sysroot}")
+        interp = _load_image(sim, host, main=False)
+    s = sim.state
+    mem = s.mem
+    start = interp.entry if interp is not None else main.entry
+    if main.abi_v1 and interp is None:
+        # ELFv1: e_entry is a function descriptor {code address, TOC, environment}
+        s.gpr[2] = mem.read(start + 8, 8)
+        start = mem.read(start, 8)
+    else:
+        # ELFv2: a function's global entry derives the TOC from r12, which the
+        # kernel sets to the entry address
+        s.gpr[12] = start
+    s.pc = start
+    _start_process(sim, path, linux, main, interp)
+    # names for --trace: the functions of the program (and its interpreter)
+    sim.symbols = {**(interp.symbols if interp is not None else {}), **main.symbols}
+    s.lr = 0
+    sim.end = None
+    sim.invalidate()
+    return sim
+
+
+def _load_image(sim, path, main):
     try:
         from elftools.elf.elffile import ELFFile
         from elftools.common.exceptions import ELFError
     except ImportError:  # pragma: no cover - pyelftools is a dependency
         raise ElfError("pyelftools is needed to load ELF files (pip install pyelftools)")
+    img = _Image()
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
         try:
@@ -43,26 +88,41 @@ def load_elf(sim, path):
                 raise ElfError(f"{path}: not a 64-bit PowerPC ELF "
                                f"({elf.elfclass}-bit {header['e_machine']})")
             little = elf.little_endian
-            if sim.state.mem.little != little:
+            if main and sim.state.mem.little != little:
                 sim.state = State(little=little, mem_limit=sim.state.mem.limit)
+            elif not main and sim.state.mem.little != little:
+                raise ElfError(f"{path}: the interpreter's byte order is not the program's")
             mem = sim.state.mem
+            dyn = header["e_type"] == "ET_DYN"
+            img.bias = bias = (PIE_BASE if main else INTERP_BASE) if dyn else 0
+            img.interp = None
             loaded = False
+            img.highest, img.lowest, img.phdr = 0, None, None
             for seg in elf.iter_segments():
+                if seg["p_type"] == "PT_INTERP" and main:
+                    img.interp = seg.data().split(b"\0")[0].decode("utf-8", "replace")
                 if seg["p_type"] != "PT_LOAD":
                     continue
                 # what the kernel checks before mapping: the bytes exist in the
                 # file, the file part fits the memory part, the range fits 64 bits
                 off, filesz, memsz = seg["p_offset"], seg["p_filesz"], seg["p_memsz"]
-                if off + filesz > size or filesz > memsz or seg["p_vaddr"] + memsz > 1 << 64:
+                vaddr = seg["p_vaddr"] + bias
+                if off + filesz > size or filesz > memsz or vaddr + memsz > 1 << 64:
                     raise ElfError(f"{path}: PT_LOAD segment (offset 0x{off:x}, file size "
                                    f"0x{filesz:x}, memory size 0x{memsz:x}) does not fit")
                 data = seg.data()
-                mem.load(seg["p_vaddr"], data[:seg["p_filesz"]])
+                mem.load(vaddr, data[:seg["p_filesz"]])
                 loaded = True
+                img.highest = max(img.highest, vaddr + memsz)
+                img.lowest = vaddr if img.lowest is None else min(img.lowest, vaddr)
+                if off <= header["e_phoff"] < off + filesz:
+                    img.phdr = vaddr + header["e_phoff"] - off
             if not loaded:
                 raise ElfError(f"{path}: no loadable segments")
-            entry = header["e_entry"]
-            abi_v1 = not little and (header["e_flags"] & 3) != 2
+            img.entry = header["e_entry"] + bias
+            img.phent, img.phnum = header["e_phentsize"], header["e_phnum"]
+            img.abi_v1 = not little and (header["e_flags"] & 3) != 2
+            img.symbols = _function_symbols(elf, bias)
         except (ELFError, ValueError, OverflowError, OSError, struct.error) as e:
             # pyelftools reports a corrupt header in any of these (OSError: a seek
             # past the end)
@@ -71,19 +131,64 @@ def load_elf(sim, path):
                 raise ElfError(f"{path}: truncated ELF file: {size} bytes, but a 64-bit "
                                f"ELF header alone is {ELF64_HEADER_BYTES}") from None
             raise ElfError(f"{path}: malformed ELF file (pyelftools: {e})") from None
+    return img
+
+
+def _function_symbols(elf, bias):
+    """{address: name} of the ELF's function symbols (.symtab, else .dynsym)."""
+    out = {}
+    for name in (".symtab", ".dynsym"):
+        sec = elf.get_section_by_name(name)
+        if sec is None:
+            continue
+        for sym in sec.iter_symbols():
+            if sym["st_info"]["type"] == "STT_FUNC" and sym["st_value"] and sym.name:
+                out.setdefault(sym["st_value"] + bias, sym.name)
+                # ELFv2: a call from the same TOC enters at the local entry,
+                # (1 << st_other.local) bytes in (ABI 3.4.1), for local >= 2
+                local = sym["st_other"].get("local", 0) if hasattr(sym["st_other"], "get") \
+                    else 0
+                if local >= 2:
+                    out.setdefault(sym["st_value"] + bias + (1 << local), sym.name)
+        if out:
+            break
+    return out
+
+
+def _start_process(sim, path, linux, main, interp):
+    """The initial stack and registers of a Linux process, and its system
+    calls (isa_ext/linux)."""
+    from .linux import process
+    from .linux.syscalls import LinuxProcess
+    opts = linux or process.LinuxOptions()
     s = sim.state
-    if abi_v1:
-        # ELFv1: e_entry is a function descriptor {code address, TOC, environment}
-        s.gpr[2] = mem.read(entry + 8, 8)
-        entry = mem.read(entry, 8)
-    else:
-        # ELFv2: a function's global entry derives the TOC from r12, which the
-        # kernel sets to the entry address
-        s.gpr[12] = entry
-    s.pc = entry
-    # r1 -> argc = 0, then null argv/envp/auxv: memory is zero where unwritten
-    s.gpr[1] = STACK_TOP - STACK_RESERVED
-    s.lr = 0
-    sim.end = None
-    sim.invalidate()
-    return sim
+    argv = opts.argv if opts.argv is not None else [path]
+    enc = (lambda v: v if isinstance(v, bytes) else str(v).encode("utf-8", "surrogateescape"))
+    env = [enc(k) + b"=" + enc(v) for k, v in opts.env.items()]
+    kernel = LinuxProcess(sim, path, opts, main.highest)
+    kernel.fixed_regions = [(img.lowest & ~0xFFF, (img.highest + 0xFFF) & ~0xFFF)
+                            for img in (main, interp) if img is not None]
+    kernel.fixed_regions.append((process.STACK_TOP - process.STACK_LIMIT, process.STACK_TOP))
+    if interp is not None:   # mmap must not place anything over the interpreter
+        kernel.mappings[interp.lowest & ~0xFFF] = \
+            ((interp.highest + 0xFFF) & ~0xFFF) - (interp.lowest & ~0xFFF)
+    auxv = [(process.AT_PHDR, main.phdr or 0), (process.AT_PHENT, main.phent),
+            (process.AT_PHNUM, main.phnum), (process.AT_PAGESZ, process.PAGE_SIZE),
+            (process.AT_BASE, interp.bias if interp is not None else 0), (process.AT_FLAGS, 0),
+            (process.AT_ENTRY, main.entry),
+            (process.AT_UID, process.GUEST_UID), (process.AT_EUID, process.GUEST_UID),
+            (process.AT_GID, process.GUEST_GID), (process.AT_EGID, process.GUEST_GID),
+            (process.AT_SECURE, 0), (process.AT_CLKTCK, 100),
+            (process.AT_HWCAP, process.hwcaps(sim.isa)), (process.AT_HWCAP2, 0),
+            (process.AT_DCACHEBSIZE, process.CACHE_LINE),
+            (process.AT_ICACHEBSIZE, process.CACHE_LINE),
+            (process.AT_UCACHEBSIZE, 0),
+            (process.AT_L1I_CACHESIZE, process.L1_SIZE),
+            (process.AT_L1I_CACHEGEOMETRY, process.L1_GEOMETRY),
+            (process.AT_L1D_CACHESIZE, process.L1_SIZE),
+            (process.AT_L1D_CACHEGEOMETRY, process.L1_GEOMETRY)]
+    random16 = kernel.rng.randbytes(16)
+    process.build_stack(s, [enc(a) for a in argv], env, auxv, enc(path), random16)
+    s.syscall_handler = kernel.syscall
+    s.mem.fault = kernel.fault
+    sim.linux = kernel

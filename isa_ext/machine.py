@@ -77,6 +77,10 @@ class Memory:
         # store looks its page up here and checks the words only on a hit
         self.code_pages = set()
         self.on_code_write = None
+        # fault(addr, write): called before a page the guest never touched is
+        # read or created; a Linux process raises its SIGSEGV trap there for an
+        # address outside its memory map (isa_ext/linux).  None: all memory exists.
+        self.fault = None
 
     def watch_code(self, start, end):
         """Watch the bytes [start, end) as decoded code (on_code_write on a
@@ -115,6 +119,8 @@ class Memory:
         key = addr >> PAGE_BITS
         p = self.pages.get(key)
         if p is None:
+            if self.fault is not None:
+                self.fault(addr, True)
             if (len(self.pages) + 1) << PAGE_BITS > self.limit:
                 self._over_limit(addr)
             p = self.pages[key] = bytearray(PAGE_SIZE)
@@ -132,6 +138,10 @@ class Memory:
         if last - first > (self.limit >> PAGE_BITS):
             self._over_limit(addr)
         new = sum(1 for k in range(first, last + 1) if k not in self.pages)
+        if new and self.fault is not None:   # every page checked before any is written
+            for k in range(first, last + 1):
+                if k not in self.pages:
+                    self.fault(max(addr, k << PAGE_BITS), True)
         if (len(self.pages) + new) << PAGE_BITS > self.limit:
             self._over_limit(addr)
 
@@ -150,13 +160,19 @@ class Memory:
         off = addr & PAGE_MASK
         if off + n <= PAGE_SIZE:
             p = self.pages.get(addr >> PAGE_BITS)
-            return bytes(p[off:off + n]) if p is not None else bytes(n)
+            if p is not None:
+                return bytes(p[off:off + n])
+            if self.fault is not None and n:
+                self.fault(addr, False)
+            return bytes(n)
         out, pos = [], 0  # page by page
         while pos < n:
             a = (addr + pos) & M64
             o = a & PAGE_MASK
             k = min(PAGE_SIZE - o, n - pos)
             p = self.pages.get(a >> PAGE_BITS)
+            if p is None and self.fault is not None:
+                self.fault(a, False)
             out.append(bytes(p[o:o + k]) if p is not None else bytes(k))
             pos += k
         return b"".join(out)
@@ -238,6 +254,10 @@ DARN_SEED = 0x0123456789ABCDEF
 SPR_ATTRS = {1: "xer", 8: "lr", 9: "ctr", 815: "tar", 720: "svstate", 256: "vrsave",
              705: "svshape0", 706: "svshape1", 707: "svshape2", 708: "svshape3"}
 SPR_NAMES = {attr: n for n, attr in SPR_ATTRS.items()}
+TB_TICKS_PER_READ = 512   # POWER's Time Base runs at 512 MHz: one read, 1 us later
+# the Time Base, readable by a program (mfspr 268/269, mftb) but written only by
+# the supervisor: a deterministic counter that each read advances (State.tb)
+SPR_TB, SPR_TBU = 268, 269
 # SPRs narrower than 64 bits (SVSHAPE0-3 are 32-bit, openpower-isa sprs.csv):
 # mtspr keeps the low bits
 SPR_WIDTHS = {705: 32, 706: 32, 707: 32, 708: 32, 256: 32}
@@ -321,6 +341,7 @@ class State:
         self.stdout = bytearray()
         self.stderr = bytearray()
         self.syscall_handler = None
+        self.tb = 0
 
     # -- SPRs -----------------------------------------------------------
     @property
@@ -338,6 +359,9 @@ class State:
         self.xer_rest = v & 0x7F
 
     def spr_read(self, n):
+        if n == SPR_TB or n == SPR_TBU:
+            self.tb = (self.tb + TB_TICKS_PER_READ) & M64
+            return self.tb if n == SPR_TB else self.tb >> 32
         attr = SPR_ATTRS.get(n)
         if attr is None:
             raise Trap(f"SPR {n} is not implemented", "illegal")
@@ -389,7 +413,14 @@ class State:
                 return z
 
     # -- system calls ---------------------------------------------------
-    def syscall(self):
+    def syscall(self, vectored=False):
+        """sc (vectored False) or scv: the handler the program runs under (a
+        Linux process's, isa_ext/linux) or the minimal built-in one."""
+        if vectored:
+            if getattr(self.syscall_handler, "supports_scv", False):
+                return self.syscall_handler(self, vectored=True)
+            raise Trap("scv is emulated only for Linux ELF programs (docs/linux.md)",
+                       "syscall")
         if self.syscall_handler is not None:
             return self.syscall_handler(self)
         return linux_syscall(self)

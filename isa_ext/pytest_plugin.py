@@ -16,6 +16,17 @@ Fixtures:
           res = asm_run("add r5, r3, r4", gpr={3: 2, 4: 40})
           assert res.stop == "end" and res.gpr[5] == 42
 
+* ``elf_run``: ``elf_run(path, argv=None, env=None, stdin=b"", read=(),
+  write=(), max_steps=...)`` runs a Linux ELF program (docs/linux.md) and
+  returns an :class:`ElfRun` with ``stdout``, ``stderr`` (bytes), ``status``
+  (the exit status, 128+N for a fatal signal or 139 for a memory fault, None
+  if it did not exit) and
+  ``result`` (the RunResult: stop, trap, diagnostics)::
+
+      def test_hello(elf_run):
+          r = elf_run("hello", argv=["hello", "you"])
+          assert (r.stdout, r.status) == (b"hello you\n", 0)
+
 ``--isa-coverage`` records which pseudocode statements of which instruction
 pages the tests ran, and writes an HTML report:
 
@@ -125,5 +136,36 @@ def asm_run(isa_ext_isa):
             else:
                 setattr(s, name, v)
         return machine.run(max_steps=max_steps, trace=trace)
+
+    return run
+
+
+class ElfRun:
+    """What ``elf_run`` returns: the program's output, exit status and run."""
+
+    def __init__(self, stdout, stderr, status, result):
+        self.stdout, self.stderr, self.status, self.result = stdout, stderr, status, result
+
+    def __repr__(self):
+        return (f"ElfRun(status={self.status!r}, stop={self.result.stop!r}, "
+                f"stdout={self.stdout[:60]!r}, stderr={self.stderr[:60]!r})")
+
+
+@pytest.fixture
+def elf_run(isa_ext_isa):
+    """``elf_run(path, argv=, env=, stdin=, read=, write=, ...)`` -> ElfRun."""
+    from .sim import DEFAULT_MAX_STEPS, Simulator
+
+    def run(path, argv=None, env=None, stdin=b"", read=(), write=(),
+            max_steps=DEFAULT_MAX_STEPS, **options):
+        machine = Simulator(isa=isa_ext_isa)
+        machine.load_elf(path, argv=argv, env=env, stdin=stdin, read=tuple(read),
+                         write=tuple(write), **options)
+        res = machine.run(max_steps=max_steps)
+        s = machine.state
+        status = res.exit_status
+        if res.trap is not None and res.trap.kind == "segv":
+            status = 139     # 128 + SIGSEGV, as a shell reports it
+        return ElfRun(bytes(s.stdout), bytes(s.stderr), status, res)
 
     return run

@@ -211,9 +211,17 @@ class Simulator:
         self._forget_decoded()
         return self
 
-    def load_elf(self, path):
+    def load_elf(self, path, argv=None, env=None, **linux):
+        """Load a ppc64 ELF and start it as a Linux process: ``argv`` (default
+        [path]), ``env`` (a dict; default the clean environment of
+        docs/linux.md), and any LinuxOptions field (read=, write=, cwd=,
+        seed=, clock=, stdin=, stdout=, stderr=)."""
         from .elf import load_elf
-        load_elf(self, path)
+        from .linux import LinuxOptions
+        opts = LinuxOptions(argv=list(argv) if argv is not None else None, **linux)
+        if env is not None:
+            opts.env = dict(env)
+        load_elf(self, path, opts)
         return self
 
     def load_asm(self, text, filename="<asm>", addr=0x1000):

@@ -111,6 +111,10 @@ class TextTracePrinter:
     def __call__(self, event):
         kind = event.get("type")
         if kind == "insn":
+            # the first instruction of a named function (an ELF's symbols)
+            name = getattr(self.sim, "symbols", {}).get(event["pc"])
+            if name is not None:
+                print(f"<{name}>:", file=self.out)
             line = self.insn_line(event)
             self.last_pc = event["pc"]
         elif kind == "element":

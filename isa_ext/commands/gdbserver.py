@@ -17,6 +17,7 @@ import sys
 
 from ..errors import IsaExtError
 from . import add_profile_option
+from .linux_options import add_linux_options, linux_options
 from .machine_options import (add_machine_options, machine_isa, prepare_machine,
                               translate_option)
 
@@ -30,6 +31,7 @@ def register(sub):
                    help="TCP port on 127.0.0.1 (default 1234; 0 picks a free one)")
     add_machine_options(p)
     add_profile_option(p)
+    add_linux_options(p)
     p.set_defaults(func=run)
 
 
@@ -42,6 +44,7 @@ def run(args):
     sim = Simulator(isa=machine_isa(args, args.profile), little=not args.big_endian,
                     profile=args.profile, mem_limit=args.mem_limit,
                     translate=translate_option(args))
+    args.linux_opts = linux_options(args, stdio=args.linux)
     prepare_machine(sim, args)
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

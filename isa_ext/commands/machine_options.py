@@ -264,8 +264,12 @@ def load_program(sim, args):
     with open(path, "rb") as f:
         data = f.read()
     kind = program_format(path, data, getattr(args, "format", "auto"))
+    if kind != "elf" and (getattr(args, "guest_args", None) or getattr(args, "linux", False)):
+        raise IsaExtError(f"{path}: program arguments and --linux are for ELF programs "
+                          f"(this one is {kind})")
     if kind == "elf":
-        sim.load_elf(path)
+        from ..elf import load_elf
+        load_elf(sim, path, getattr(args, "linux_opts", None))
     elif kind == "asm":
         from ..asm import decode_source
         text = decode_source(data, path)  # not UTF-8: an error at its line and column

@@ -17,7 +17,8 @@ PC and SVSTATE steps, as the API does.
 
 Exit status (``EXIT_CODES``): the guest's own status when it exits through the
 exit system call, 0 when it reaches the end of the program (or the requested
-``--interrupt-after`` stop), 132 on a trap (128 + SIGILL, as a shell reports a
+``--interrupt-after`` stop), 139 when a Linux program touches memory outside its
+map (128 + SIGSEGV), 132 on another trap (128 + SIGILL, as a shell reports a
 process killed by an illegal instruction), 124 when ``--max-steps`` ran out (as
 timeout(1)), 130 on Ctrl-C (128 + SIGINT), 2 for usage errors and bad input.
 """
@@ -27,6 +28,7 @@ import sys
 
 from ..errors import IsaExtError
 from . import add_profile_option
+from .linux_options import add_linux_options, linux_options
 from .machine_options import (ASM_SUFFIXES, add_machine_options, address, count,  # noqa: F401
                               fpr_value, load_program, machine_isa, prepare_machine,
                               translate_option)
@@ -35,6 +37,7 @@ EXIT_TRAP = 132
 EXIT_STEP_LIMIT = 124
 EXIT_INTERRUPTED = 130  # Ctrl-C; isa_ext.cli returns it for KeyboardInterrupt
 EXIT_USAGE = 2
+EXIT_SEGV = 139  # 128 + SIGSEGV: a Linux program touched memory outside its map
 EXIT_CODES = {"trap": EXIT_TRAP, "step_limit": EXIT_STEP_LIMIT, "end": 0, "interrupt": 0}
 
 
@@ -67,6 +70,7 @@ def register(sub):
     p.add_argument("--permissive", action="store_true",
                    help="on UNDEFINED behaviour (e.g. a horizontal-first swizzle overlap) "
                         "carry on and record a diagnostic instead of stopping")
+    add_linux_options(p)
     p.set_defaults(func=run)
 
 
@@ -142,6 +146,7 @@ def run(args):
     if args.resume and args.interrupt_after is None:
         raise IsaExtError("--resume needs --interrupt-after")
     dumps = parse_dumps(args.dump)
+    args.linux_opts = linux_options(args, stdio=args.linux)
     sim = Simulator(isa=machine_isa(args, args.profile), little=not args.big_endian,
                     strict=not args.permissive, profile=args.profile,
                     mem_limit=args.mem_limit, translate=translate_option(args))
@@ -169,10 +174,30 @@ def run(args):
             res = _run_reporting_ctrl_c(sim, args.max_steps)
             res.steps += first.steps
             res.initial = first.initial
+    sim.state.mem.fault = None   # the run is over: --dump may look anywhere
     status = res.exit_status if res.stop == "exit" else EXIT_CODES[res.stop]
+    if res.trap is not None and res.trap.kind == "segv":
+        status = EXIT_SEGV
+    if args.linux and not args.json:
+        return _process_report(res, status)
     report = _json_report if args.json else _text_report
     report(res, changed_memory(memory_before, sim.state.mem), dumps, interrupt, status)
     sys.stdout.flush()
+    return status
+
+
+def _process_report(res, status):
+    """--linux: the program spoke for itself; say only what went wrong, on
+    stderr (a trap, the system calls it made that are not emulated)."""
+    sys.stdout.flush()
+    for d in res.diagnostics:
+        print(f"isa-ext: {d}", file=sys.stderr)
+    if res.trap is not None:
+        t = res.trap
+        print(f"isa-ext: trap at pc=0x{t.pc:x} word=0x{t.word:08x} ({t.kind}): {t.reason}",
+              file=sys.stderr)
+    elif res.stop == "step_limit":
+        print(f"isa-ext: stopped after {res.steps} steps (--max-steps)", file=sys.stderr)
     return status
 
 

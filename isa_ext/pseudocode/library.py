@@ -258,6 +258,11 @@ def _i_syscall(comp, lev=None):
     return _val("s.syscall()", None)
 
 
+@intrinsic("SYSCALL_VECTORED")
+def _i_syscall_vectored(comp, lev=None):
+    return _val("s.syscall(True)", None)
+
+
 # --- condition register ------------------------------------------------------
 # The CR is a list of 4-bit fields (128 of them, for SVP64's CR0-CR127).
 # Pseudocode numbers CR bits 32..63 for CR0..CR7 (the 64-bit view of the ISA);

@@ -1,0 +1,60 @@
+"""The guest's view of the host file system: only what the user allowed.
+
+A guest path is never handed to the host unresolved: it is joined to the
+guest's working directory (or a directory descriptor's path), every symbolic
+link and ``..`` is resolved on the host (os.path.realpath, as the kernel walks
+a path), and the result must lie under a root given with ``--read`` (read) or
+``--write`` (read and write), or be the program itself (with a sysroot, an
+absolute path is first looked up under it, read only, as qemu -L does).
+Anything else does not exist for the guest (ENOENT); a path it may read but
+not write gives EACCES when opened for writing.  The file is then opened with O_NOFOLLOW, so a
+link swapped in after the check is refused rather than followed.
+"""
+import errno
+import os
+
+
+class SandboxError(OSError):
+    """A refused path: ``errno`` is what the system call returns."""
+
+
+def _under(path, root):
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+class Sandbox:
+    def __init__(self, read=(), write=(), program=None, cwd=None, sysroot=None):
+        # an absolute guest path is first looked up under the sysroot, as
+        # qemu -L does (read only), then as itself
+        self.sysroot = os.path.realpath(sysroot) if sysroot else None
+        self.write_roots = [os.path.realpath(d) for d in write]
+        self.read_roots = [os.path.realpath(d) for d in read] + self.write_roots
+        self.program = os.path.realpath(program) if program else None
+        self.cwd = os.path.realpath(cwd) if cwd else os.getcwd()
+
+    def resolve(self, guest_path, base=None, write=False):
+        """The host path for ``guest_path`` (relative to ``base`` or the
+        working directory), or SandboxError(ENOENT / EACCES)."""
+        if not guest_path:
+            raise SandboxError(errno.ENOENT, "empty path")
+        if "\0" in guest_path:
+            raise SandboxError(errno.EINVAL, "NUL in path")
+        joined = os.path.join(base or self.cwd, guest_path)
+        if self.sysroot and not write and guest_path.startswith("/"):
+            inside = os.path.realpath(os.path.join(self.sysroot, guest_path.lstrip("/")))
+            if _under(inside, self.sysroot) and os.path.exists(inside):
+                return inside
+        host = os.path.realpath(joined)
+        if write:
+            if any(_under(host, r) for r in self.write_roots):
+                return host
+            if self.readable(host):
+                raise SandboxError(errno.EACCES, f"{guest_path}: not under a --write directory")
+            raise SandboxError(errno.ENOENT, f"{guest_path}: outside the sandbox")
+        if self.readable(host):
+            return host
+        raise SandboxError(errno.ENOENT, f"{guest_path}: outside the sandbox")
+
+    def readable(self, host):
+        return (host == self.program or any(_under(host, r) for r in self.read_roots)
+                or (self.sysroot is not None and _under(host, self.sysroot)))
