@@ -793,6 +793,35 @@ def sys_newfstatat(p, dirfd, path, buf, flags, *_):
     return 0 if p.write_guest(buf, _stat_bytes(p, os.stat(host))) else -E.EFAULT
 
 
+W_OK, X_OK = 2, 1
+
+
+def _access(p, dirfd, path, mode):
+    """access(2) through the sandbox: a path it hides does not exist (ENOENT);
+    W_OK needs a --write directory (EACCES), then the host's own answer."""
+    host = p.sandbox.resolve(p.read_string(path), p.dir_base(dirfd), write=bool(mode & W_OK))
+    if not os.path.exists(host):
+        return -E.ENOENT
+    host_mode = (os.R_OK if mode & 4 else 0) | (os.W_OK if mode & W_OK else 0) | \
+        (os.X_OK if mode & X_OK else 0)
+    return 0 if os.access(host, host_mode or os.F_OK) else -E.EACCES
+
+
+@syscall(33)
+def sys_access(p, path, mode, *_):
+    return _access(p, AT_FDCWD & M64, path, mode)
+
+
+@syscall(298)
+def sys_faccessat(p, dirfd, path, mode, *_):
+    return _access(p, dirfd, path, mode)
+
+
+@syscall(439)
+def sys_faccessat2(p, dirfd, path, mode, flags, *_):
+    return _access(p, dirfd, path, mode)
+
+
 @syscall(202)
 def sys_getdents64(p, fd, buf, count, *_):
     f = p.file(fd)
