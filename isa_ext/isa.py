@@ -202,11 +202,25 @@ class ISA:
     # -- decoding ---------------------------------------------------------
     def decode(self, word):
         """Decode a 32-bit word; None if no table row matches."""
+        return self._decode(word, self._by_po.get(word >> 26, ()))
+
+    def decode_prefixed(self, prefix, suffix):
+        """Decode an 8-byte v3.1 instruction against the 64-bit table rows
+        (forms.txt ``form NAME 64``); None if no row matches, or the words
+        are an invalid form of one (see :meth:`why_illegal_prefixed`).  The
+        Decoded's ``word`` is ``prefix << 32 | suffix``."""
+        return self._decode(prefix << 32 | suffix, self._prefixed_rows(suffix))
+
+    def _decode(self, word, rows):
+        """The first of ``rows`` that ``word`` matches, as a Decoded, cached per
+        word (a 64-bit word's prefix is never 0, so the two sizes never share a
+        key); None if none matches or a prefixed form's CIA-relative base is
+        misused (an invalid form)."""
         d = self._decode_cache.get(word)
         if d is not None or word in self._decode_cache:
             return d
         d = None
-        for row in self._by_po.get(word >> 26, ()):
+        for row in rows:
             if word & row.mask == row.value and not (row.excludes and excluded(row, word)):
                 fields = {name: f.extract(word) for name, f in row.form.fields.items()}
                 for name, base in row.implicit.items():
@@ -214,28 +228,7 @@ class ISA:
                     # register after its base in a scalar instruction (or the
                     # base itself, "RS=RC+MAXVL:0")
                     fields[name] = fields[base] + row.implicit_scalar_offset[name]
-                flags = {k: fields[k] for k in row.suffix}
-                d = Decoded(row, word, fields, row.mnemonic_for(flags))
-                break
-        if len(self._decode_cache) >= self.DECODE_CACHE_LIMIT:
-            self._decode_cache.clear()
-        self._decode_cache[word] = d
-        return d
-
-    def decode_prefixed(self, prefix, suffix):
-        """Decode an 8-byte v3.1 instruction against the 64-bit table rows
-        (forms.txt ``form NAME 64``); None if no row matches, or the words
-        are an invalid form of one (see :meth:`why_illegal_prefixed`).  The
-        Decoded's ``word`` is ``prefix << 32 | suffix``."""
-        word = prefix << 32 | suffix
-        d = self._decode_cache.get(word)
-        if d is not None or word in self._decode_cache:
-            return d
-        d = None
-        for row in self._prefixed_rows(suffix):
-            if word & row.mask == row.value and not (row.excludes and excluded(row, word)):
-                fields = {name: f.extract(word) for name, f in row.form.fields.items()}
-                if self._relative_misused(row, fields):
+                if row.form.prefixed and self._relative_misused(row, fields):
                     break
                 flags = {k: fields[k] for k in row.suffix}
                 d = Decoded(row, word, fields, row.mnemonic_for(flags))
