@@ -88,7 +88,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         name = item.nodeid.split("[", 1)[0]
         if name in listed:
-            item.add_marker(pytest.mark.slow)
+            # "long", not "slow": tools/mutation.py's -m "not slow" still runs them
+            item.add_marker(pytest.mark.long)
             seen.add(name)
     if getattr(config, "args_source", None) == pytest.Config.ArgsSource.TESTPATHS \
             and not config.option.keyword and listed - seen:
@@ -96,10 +97,12 @@ def pytest_collection_modifyitems(config, items):
                                 + ", ".join(sorted(listed - seen)))
     if not _quick_run(config):
         return
-    slow = [item for item in items if item.get_closest_marker("slow")]
+    def left_out(item):
+        return item.get_closest_marker("slow") or item.get_closest_marker("long")
+    slow = [item for item in items if left_out(item)]
     if slow:
         config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+        items[:] = [item for item in items if not left_out(item)]
 
 
 def pytest_configure(config):
@@ -158,7 +161,7 @@ def pytest_terminal_summary(terminalreporter, config):
     for name in sorted(set(counts) | set(ORACLE_FIXTURES.values())):
         terminalreporter.write_line(f"{counts[name]:6d}  {name}")
     if _quick_run(config):
-        terminalreporter.write_line("quick run: tests marked slow were left out "
+        terminalreporter.write_line("quick run: tests marked slow or long were left out "
                                     "(--slow or ISA_EXT_SLOW=1 runs them; CI does)")
 
 

@@ -24,7 +24,7 @@ def run(isa, line):
 
 
 @pytest.mark.parametrize("line, why", [
-    ("scv 0", "system call vectored"), ("copy 3,4", "copy-paste"),
+    ("copy 3,4", "copy-paste"),
     ("paste. 3,4", "copy-paste"), ("lwat 5,3,9", "reserved function code"),
     ("ldat 5,3,17", "reserved function code"), ("stwat 4,3,24", "function code"),
     ("hashst 4,-8(1)", "HASHKEYR"), ("hashchk 4,-512(1)", "HASHKEYR")])

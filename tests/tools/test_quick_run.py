@@ -29,7 +29,7 @@ TESTS = {
 @pytest.fixture
 def project(pytester, monkeypatch):
     monkeypatch.delenv("ISA_EXT_SLOW", raising=False)
-    pytester.makeini("[pytest]\ntestpaths = tests\nmarkers = slow: slow\n")
+    pytester.makeini("[pytest]\ntestpaths = tests\nmarkers =\n    slow: slow\n    long: long\n")
     tests = pytester.mkdir("tests")
     (tests / "conftest.py").write_text(open(f"{TESTS_DIR}/conftest.py", encoding="utf-8").read())
     (tests / "test_a.py").write_text(__import__("textwrap").dedent(TESTS["test_a"]))
@@ -41,7 +41,7 @@ def project(pytester, monkeypatch):
 def test_default_run_leaves_the_slow_tests_out(project):
     r = project.runpytest("-p", "no:cacheprovider")
     r.assert_outcomes(passed=1, deselected=4)
-    r.stdout.fnmatch_lines(["*quick run: tests marked slow were left out*"])
+    r.stdout.fnmatch_lines(["*quick run: tests marked slow or long were left out*"])
 
 
 def test_slow_option_runs_everything(project):
@@ -55,6 +55,12 @@ def test_environment_runs_everything(project, monkeypatch):
 
 def test_naming_a_file_runs_its_slow_tests(project):
     project.runpytest("tests/test_a.py", "-p", "no:cacheprovider").assert_outcomes(passed=5)
+
+
+def test_not_slow_still_runs_the_listed_tests(project):
+    # tools/mutation.py selects -m "not slow": the listed campaigns kill mutants too
+    project.runpytest("-m", "not slow", "-p", "no:cacheprovider").assert_outcomes(
+        passed=4, deselected=1)
 
 
 def test_a_listed_test_that_does_not_exist_fails_the_collection(project):

@@ -215,8 +215,7 @@ def qemu_departure(case, register, qemu_value):
     return None
 
 
-@pytest.mark.slow
-def test_vsx_cases_match_qemu(tmp_path):
+def test_vsx_cases_match_qemu(tmp_path):  # long (tests/slow_tests.txt): mutation runs it
     need_tool("qemu-ppc64le")
     bad = vp.compare(tmp_path, CASES, departure=qemu_departure)
     assert not bad, bad[:10]
