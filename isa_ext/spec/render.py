@@ -56,6 +56,7 @@ def collect(isa, project_root):
         {name for mine in aliases.values() for name, _a in mine}
     # (an installed package has no tests/ or examples/: None, not "none found")
     refs = None if project_root is None else sources.scan_references(project_root, every_name)
+    covering = sources.row_coverage(project_root)
     infos, slugs = [], set()
     for row in isa.rows:
         slug = re.sub(r"[^A-Za-z0-9_.-]", "_", row.mnemonic)
@@ -82,9 +83,22 @@ def collect(isa, project_root):
         infos.append(InsnInfo(row, slug, encoding_boxes(row, used), variants, reads, writes,
                               pairs,
                               error, sources.errata_for(errata, names),
-                              None if refs is None else sources.references_for(refs, names),
-                              mine, {} if refs is None else sources.tests_for(refs, names)))
+                              None if refs is None else _with_covering(
+                                  sources.references_for(refs, names), covering, row, 1),
+                              mine, {} if refs is None else _with_covering(
+                                  sources.tests_for(refs, names), covering, row, 2)))
     return infos
+
+
+def _with_covering(found, covering, row, item):
+    """``found`` ({path: [lines or test names]}) with the tests that declare they
+    cover every row of ``row``'s extension (sources.row_coverage)."""
+    out = {p: list(v) for p, v in found.items()}
+    for entry in covering.get(row.extension, ()):
+        out.setdefault(entry[0], [])
+        if entry[item] not in out[entry[0]]:
+            out[entry[0]].append(entry[item])
+    return out
 
 
 def _with_pair_seconds(names, pairs):

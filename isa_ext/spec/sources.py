@@ -298,6 +298,33 @@ def scan_references(project_root, mnemonics=()):
     return index
 
 
+# a test module that draws every row of an extension's tables by program, not
+# by name, says so once: "# spec-site: test_x covers every row of extension vector"
+# (the test itself must check that every row was drawn)
+_COVERS = re.compile(r"^# spec-site: (test\w+) covers every row of extension (\w+)\s*$", re.M)
+
+
+def row_coverage(project_root):
+    """{extension: [(test file, line, test name)]} from the declarations above."""
+    out = {}
+    if project_root is None:
+        return out
+    base = os.path.join(project_root, "tests")
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "__")))
+        for fn in sorted(filenames):
+            if not (fn.startswith("test_") and fn.endswith(".py")):
+                continue
+            path = os.path.join(dirpath, fn)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            rel = os.path.relpath(path, project_root).replace(os.sep, "/")
+            for m in _COVERS.finditer(text):
+                line = text.count("\n", 0, m.start()) + 1
+                out.setdefault(m.group(2), []).append((rel, line, m.group(1)))
+    return out
+
+
 def references_for(index, names):
     """{path: [line, ...]} for any of ``names``."""
     out = {}

@@ -54,6 +54,7 @@ INSTANCES = [
     ("mfspr 3,815", "mfspr", dict(RT=3, spr=(15 << 5) | 25)),
     ("mtspr 9,4", "mtspr", dict(spr=9 << 5, RS=4)),
     ("sc", "sc", dict(LEV=0)),
+    ("scv 1", "scv", dict(LEV=1)),
     # loads
     ("lbz 3,-1(4)", "lbz", dict(RT=3, RA=4, D=-1)),
     ("lbzu 3,1(4)", "lbzu", dict(RT=3, RA=4, D=1)),

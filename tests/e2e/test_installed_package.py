@@ -223,7 +223,9 @@ def test_run_gpu_example(installed):
 
 def test_every_example_is_covered():
     covered = {"sum.s", "hello.s", "vector_add.s", "swizzle.s", "gpu_scan.s"}
-    assert set(os.listdir(EXAMPLES)) == covered
+    # examples/c: a C program built against glibc (tests/linux/test_linux_example.py)
+    assert set(os.listdir(EXAMPLES)) == covered | {"c"}
+    assert os.listdir(os.path.join(EXAMPLES, "c")) == ["svp64_vadd.c"]
 
 
 # --- every sub-command ---------------------------------------------------------

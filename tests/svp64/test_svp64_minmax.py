@@ -306,7 +306,12 @@ MAXLOC_WORDS = [0x584007b6, 0x07502609, 0x7c022000, 0x05402da0, 0x4c000242, 0x58
 
 
 def test_maxloc_words(svisa):
-    assert assemble(MAXLOC, isa=svisa).words == MAXLOC_WORDS
+    # but word 6: GNU as 2.40 (its default CPU, as `powerpc64le-linux-gnu-as`)
+    # writes "mtcrf 128, 0", one FXM bit, in the mtocrf form (bit 11 set):
+    # 0x7c180120; the file's 0x7c080120 is what GNU as writes with -many
+    want = list(MAXLOC_WORDS)
+    want[6] = 0x7c180120
+    assert assemble(MAXLOC, isa=svisa).words == want
 
 
 @pytest.mark.parametrize("a", [[1, 3, 3, 3], [3, 4, 1, 5], [2, 9, 8, 0], [2, 1, 3, 0],

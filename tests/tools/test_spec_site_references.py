@@ -125,3 +125,18 @@ def test_statements_need_assembly_operands():
     assert statement_tokens('"and then the value"') == set()
     assert statement_tokens('"add them"') == set()
     assert statement_tokens('"add"') == set()
+
+
+def test_a_declared_whole_table_test_is_listed_on_each_row(tmp_path):
+    # a test that draws every row by program says so in one comment line
+    from isa_ext.spec import sources
+    (tmp_path / "tests" / "x").mkdir(parents=True)
+    (tmp_path / "tests" / "x" / "test_all.py").write_text(
+        "# spec-site: test_every_row covers every row of extension vector\n"
+        "def test_every_row():\n    pass\n"
+        "# spec-site: not a declaration of extension base\n")
+    (tmp_path / "tests" / "x" / "helper.py").write_text(
+        "# spec-site: test_y covers every row of extension base\n")
+    assert sources.row_coverage(str(tmp_path)) == {
+        "vector": [("tests/x/test_all.py", 1, "test_every_row")]}
+    assert sources.row_coverage(None) == {}

@@ -215,6 +215,8 @@ def qemu_departure(case, register, qemu_value):
     return None
 
 
+# spec-site: test_vsx_cases_match_qemu covers every row of extension vector
+# (test_every_vector_row_is_drawn checks that it does)
 def test_vsx_cases_match_qemu(tmp_path):  # long (tests/slow_tests.txt): mutation runs it
     need_tool("qemu-ppc64le")
     bad = vp.compare(tmp_path, CASES, departure=qemu_departure)
