@@ -60,16 +60,21 @@ class _OracleCounter:
 
 def pytest_addoption(parser):
     parser.addoption("--slow", action="store_true",
-                     help="also run the tests marked slow (long campaigns; CI runs them all)")
+                     help="also run the tests marked slow or listed in tests/slow_tests.txt "
+                          "(long campaigns; CI runs them all)")
+
+
+def _default_paths(config):
+    """pytest collects ``testpaths`` (no paths named on the command line)."""
+    return getattr(config, "args_source", None) == pytest.Config.ArgsSource.TESTPATHS
 
 
 def _quick_run(config):
     """The default run (no paths, no -m, no --slow) leaves the slow campaigns out, so
     the README's command stays quick; naming files or ISA_EXT_SLOW=1 runs them too."""
-    source = getattr(config, "args_source", None)
-    return not (config.getoption("--slow") or os.environ.get("ISA_EXT_SLOW") == "1"
-                or config.option.markexpr
-                or source is None or source != pytest.Config.ArgsSource.TESTPATHS)
+    return _default_paths(config) and not (
+        config.getoption("--slow") or os.environ.get("ISA_EXT_SLOW") == "1"
+        or config.option.markexpr)
 
 
 SLOW_LIST = os.path.join(TESTS_DIR, "slow_tests.txt")
@@ -91,8 +96,7 @@ def pytest_collection_modifyitems(config, items):
             # "long", not "slow": tools/mutation.py's -m "not slow" still runs them
             item.add_marker(pytest.mark.long)
             seen.add(name)
-    if getattr(config, "args_source", None) == pytest.Config.ArgsSource.TESTPATHS \
-            and not config.option.keyword and listed - seen:
+    if _default_paths(config) and not config.option.keyword and listed - seen:
         raise pytest.UsageError(f"{SLOW_LIST} names tests that do not exist: "
                                 + ", ".join(sorted(listed - seen)))
     if not _quick_run(config):
