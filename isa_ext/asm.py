@@ -622,10 +622,13 @@ class Assembler:
         off = self.sizes[section]
         if mn.startswith("."):
             return self.directive(st, section, off)
-        # 8 bytes: an SVP64 instruction, a v3.1 prefixed one (a 64-bit form's
-        # row or an alias of one), or a 64-bit form with a "#N" operand
-        v31 = self.v31_prefixed(mn) or any(o.text.startswith("#") for o in st.operands)
-        size = 8 if mn.startswith("sv.") or v31 else 4
+        # 8 bytes: an SVP64 instruction (whose "#N" operand is RM's: SHFL's
+        # Sc), a v3.1 prefixed one (a 64-bit form's row or an alias of one),
+        # or a 64-bit form with a "#N" operand
+        svp64 = mn.startswith("sv.")
+        v31 = self.v31_prefixed(mn) or (
+            not svp64 and any(o.text.startswith("#") for o in st.operands))
+        size = 8 if svp64 or v31 else 4
         if off % 4:
             self.error("instruction not on a 4-byte boundary", st.line, st.column)
         if v31:

@@ -271,6 +271,9 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
     specs = {}
     values = {}
     forms = isa.forms
+    imm = _immediate_operand(cat, row, ops)  # (RMImmediate, text) or None
+    if imm is None and any(t.strip().startswith("#") for t in ops):
+        raise SVAsmError(f"{base} has no form with an immediate (#) operand")
 
     def operand(field, text):
         cls = forms.regclass.get(field)
@@ -288,6 +291,9 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
                     spec_bits(spec, slot, et)
             except ValueError as e:
                 raise SVAsmError(f"{field}={text.strip()}: {e}") from None
+            if imm is not None and spec != imm[0].spec(row, field):
+                raise SVAsmError(f"{field}={text.strip()}: {_fixed_spec_text(imm[0].spec(row, field), cls)}"
+                                 f" in the #immediate form (its RM has no EXTRA)")
             for slot in where[field]:
                 prev = specs.get(slot)
                 if prev is not None and prev != spec:
@@ -297,6 +303,9 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
             return
         if text.strip().startswith("*"):
             raise SVAsmError(f"{field} is not a register: no '*'")
+        if imm is not None and field == imm[0].field:
+            values[field] = imm[0].code  # the value saying "the operand is in the RM"
+            return
         notation = isa.operand_type(row, field)  # the table's optype column
         if notation is not None:
             values[field] = notation.parse(text.strip())
@@ -321,17 +330,52 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
             operand(op.base, m.group(2))
         else:
             operand(op.field, text)
-    extra9 = 0
-    for slot, spec in specs.items():
-        extra9 |= spec_bits(spec, slot, et)
-    if cat.ptype == 2:
-        extra9 |= smask
-    rm |= rmmod.put_bits(0, 10, 18, extra9)  # length fields may sit in EXTRA (MVRM)
+    if imm is not None:
+        rm = _put_immediate(rm, imm, resolve)
+    else:
+        extra9 = 0
+        for slot, spec in specs.items():
+            extra9 |= spec_bits(spec, slot, et)
+        if cat.ptype == 2:
+            extra9 |= smask
+        rm |= rmmod.put_bits(0, 10, 18, extra9)  # length fields may sit in EXTRA (MVRM)
     try:
         suffix = encode_row(forms, row, values, flags)
     except EncodeError as e:
         raise SVAsmError(str(e)) from None
     return [rmmod.prefix_of(rm), suffix]
+
+
+def _immediate_operand(cat, row, ops):
+    """(form, text) when the category's RM-immediate form applies to ``row``
+    and its operand is written ``#N`` (rm.RMImmediate), else None."""
+    form = cat.rm_immediate
+    if form is None or not form.accepts(row):
+        return None
+    for op, text in zip(row.operands, ops):
+        if op.field == form.field and text.strip().startswith("#"):
+            return form, text.strip()[1:]
+    return None
+
+
+def _fixed_spec_text(spec, cls):
+    p = _REGPFX.get(cls, ("",))[0]
+    if spec & 4:
+        return f"must be a vector *{p}N with N a multiple of 4 below 128"
+    return f"must be a scalar {p}N with N below 32"
+
+
+def _put_immediate(rm, imm, resolve):
+    """RM with the immediate in its span; the modifiers may not have set MODE
+    bits (they are the immediate's)."""
+    form, text = imm
+    if rmmod.bits(rm, *rmmod.RM_FIELDS["MODE"]):
+        raise SVAsmError("mode modifiers (zeroing, map-reduce, fail-first, saturation) do not "
+                         "apply to the #immediate form: RM's EXTRA and MODE hold the immediate")
+    n = resolve(text)
+    if not 0 <= n < (1 << form.width):
+        raise SVAsmError(f"#{text}: the immediate is {form.width} bits (0..{(1 << form.width) - 1})")
+    return rmmod.put_bits(rm, *form.span, n)
 
 
 # --- disassembly --------------------------------------------------------------
@@ -401,18 +445,20 @@ def sv_disassemble(isa, prefix, suffix):
     r = rmmod.RM(rmmod.rm_of(prefix), cat.ptype)
     kind = mode_kind(isa, row, cat)
     forms = isa.forms
+    imm = cat.immediate_form(row, d.fields)
     if is_branch(isa, row):
         from .branch import modifier_text
         mods = modifier_text(r.rm)
     else:
-        mods = _modifiers(r, cat, kind, d, row, forms)
+        mods = _modifiers(r, cat, kind, d, row, forms, with_mode=imm is None)
     if mods is None:
         return None  # a reserved mode or bits without a spelling: print as words
-    return _operands_text(isa, d, row, cat, r, forms, mods)
+    return _operands_text(isa, d, row, cat, r, forms, mods, imm)
 
 
-def _modifiers(r, cat, kind, d, row, forms):
-    """The modifier texts of a (non-branch) RM, or None for a reserved mode."""
+def _modifiers(r, cat, kind, d, row, forms, with_mode=True):
+    """The modifier texts of a (non-branch) RM, or None for a reserved mode;
+    without the mode's when RM's MODE bits hold an immediate."""
     mods = []
     if r.subvl > 1:
         mods.append(f"vec{r.subvl}")
@@ -436,6 +482,8 @@ def _modifiers(r, cat, kind, d, row, forms):
             mods.append(f"dw={r.ew}")
         if r.ews != 64:
             mods.append(f"sw={r.ews}")
+    if not with_mode:
+        return mods
     rc = row.records_cr(d.fields) or any(
         forms.regclass.get(o) in ("crf", "crb") for o in row.outs if o not in ("CR0", "CR1"))
     mods += _mode_text(r, kind, rc,
@@ -445,8 +493,9 @@ def _modifiers(r, cat, kind, d, row, forms):
     return mods
 
 
-def _operands_text(isa, d, row, cat, r, forms, mods):
-    """``sv.<mnemonic>/<mods> <operands>`` with EXTRA-extended registers."""
+def _operands_text(isa, d, row, cat, r, forms, mods, imm=None):
+    """``sv.<mnemonic>/<mods> <operands>`` with EXTRA-extended registers
+    (``imm``: the RM-immediate form, printed ``#N``, its registers' specs fixed)."""
     slots = parse_slots(row.extra)
     et = (cat.etype or etype(slots, cat.ptype))
     where = {}
@@ -457,8 +506,12 @@ def _operands_text(isa, d, row, cat, r, forms, mods):
     def text(field):
         v = d.fields[field]
         cls = forms.regclass.get(field)
+        if imm is not None and field == imm.field:
+            return f"#{imm.value(r.rm):#x}"
         if cls in EXTENDERS and field in where:
-            n, vec = EXTENDERS[cls](v, slot_spec(r.extra, where[field], et), et)
+            spec = imm.spec(row, field) if imm is not None else \
+                slot_spec(r.extra, where[field], et)
+            n, vec = EXTENDERS[cls](v, spec, et)
             return ("*" if vec else "") + str(n)
         ot = isa.operand_type(row, field) if row.optypes else None
         if ot is not None:

@@ -57,7 +57,7 @@ def build(isa, sim, prefix, suffix):
             return _reported(sim, run, why, "reserved-rm") if reserved else run
         if d.spec.sv:
             cat = isa.categories.get(d.spec.sv)
-            reserved = _reserved_extra(cat, d.spec, prefix) if cat is not None else 0
+            reserved = _reserved_extra(cat, d.spec, prefix, d.fields) if cat is not None else 0
             if reserved and getattr(sim, "strict", False):
                 return _reserved_trap(_reserved_why(d.mnemonic, prefix, reserved))
             if cat is not None and cat.execute is not None:
@@ -70,11 +70,15 @@ def build(isa, sim, prefix, suffix):
     return SVInsn(isa, sim, prefix, suffix, record=_record(isa, prefix, suffix))
 
 
-def _reserved_extra(cat, row, prefix):
+def _reserved_extra(cat, row, prefix, fields):
     """EXTRA bits set outside the row's used slots (docs/svp64.md "Reserved
     EXTRA bits"): MASK_SRC of twin predication, the category's length fields (MVRM's src_SUBVL) and, for a
     row with an implicit operand, EXTRA2's last bit (svfixedarith.mdwn's
-    RS=RT+MAXVL, which the record traps as not implemented) are not reserved."""
+    RS=RT+MAXVL, which the record traps as not implemented) are not reserved;
+    nor is any in the RM-immediate form (rm.RMImmediate), whose EXTRA is its
+    immediate."""
+    if cat.immediate_form(row, fields) is not None:
+        return 0
     slots = parse_slots(row.extra)
     et = cat.etype or etype(slots, cat.ptype)
     # twin predication: RM[16:18] is MASK_SRC, EXTRA only RM[10:15]

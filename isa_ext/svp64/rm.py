@@ -73,20 +73,60 @@ class Category:
       src_SUBVL is ``{"s": (14, 15)}``: ``/svec2``, ``/ssubvl=2``);
     * ``mode_mods`` -- the mode modifiers allowed (None: every one);
     * ``execute(sim, prefix, suffix, row, fields) -> f(s, CIA) -> NIA`` -- an
-      executor replacing the generic loop engine for the category's rows.
+      executor replacing the generic loop engine for the category's rows;
+    * ``rm_immediate`` -- an :class:`RMImmediate`: for the rows (and suffix
+      field values) it accepts, RM bits carry an immediate operand in place of
+      EXTRA and MODE.
     """
 
     def __init__(self, name, ptype, mode_kind=None, decode_mode=None, execute=None,
-                 etype=None, length_fields=None, mode_mods=None):
+                 etype=None, length_fields=None, mode_mods=None, rm_immediate=None):
         self.name, self.ptype, self.mode_kind = name, ptype, mode_kind
         self.decode_mode = decode_mode
         self.execute = execute
         self.etype = etype
         self.length_fields = dict(length_fields or {})
         self.mode_mods = None if mode_mods is None else frozenset(mode_mods)
+        self.rm_immediate = rm_immediate
 
     def __repr__(self):
         return f"Category({self.name!r}, {self.ptype}P)"
+
+    def immediate_form(self, row, fields):
+        """The :class:`RMImmediate` when this suffix carries its operand in
+        the RM, else None."""
+        imm = self.rm_immediate
+        return imm if imm is not None and imm.applies(row, fields) else None
+
+
+class RMImmediate:
+    """A 14-bit immediate operand held in RM[10:23] (EXTRA and MODE) of an
+    SVP64 prefix, for an instruction whose 32-bit word has no room for it.
+
+    The suffix says which form it is: its field ``field`` holds ``code`` (a
+    value that field reserves for this), and in assembly the operand is
+    written ``#N`` in that field's place.  The form has no EXTRA: each register operand's EXTRA spec is fixed by
+    ``spec(row, field)`` (3-bit, extra.py's normalised spec) and the mode is
+    normal without zeroing.  MASKMODE, MASK, ELWIDTH, ELWIDTH_SRC and SUBVL keep
+    their meaning.  ``applies(row, fields)`` and ``spec`` are the category
+    owner's (docs/errata.md 003-2 uses it for SHFL's 13-bit Sc)."""
+
+    span = (RM_FIELDS["EXTRA"][0], RM_FIELDS["MODE"][1])
+    width = span[1] - span[0] + 1
+
+    def __init__(self, field, code, applies, spec):
+        self.field, self.code = field, code
+        self._applies, self.spec = applies, spec
+
+    def applies(self, row, fields):
+        return self._applies(row) and fields.get(self.field) == self.code
+
+    def accepts(self, row):
+        """Whether ``row`` has this form at all (whatever its field's value)."""
+        return self._applies(row)
+
+    def value(self, rm):
+        return bits(rm, *self.span)
 
 
 # the categories of the SVP64 appendix every ISA has; an extension adds its

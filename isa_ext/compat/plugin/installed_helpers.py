@@ -574,6 +574,17 @@ def HEADER_INDEX(self):
     return SelectableInt(0, 64)
 
 
+# SHFL's Sc-immediate form (isa_ext/ext/gpu/sc_immediate.py) keeps Sc in RM
+# bits openpower-isa reads as EXTRA and MODE: the plugin does not install it,
+# so the page's shfli/shflvi read their SEGW code (31 stays reserved there)
+def SC_IMMEDIATE_FORM(self):
+    return SelectableInt(0, 1)
+
+
+def SC_IMMEDIATE(self):
+    return SelectableInt(0, 64)
+
+
 def CONST_BANK(self):
     return SelectableInt(0, 64)
 
@@ -840,6 +851,7 @@ PROVIDED = ("ILLEGAL", "ISA_EXT_SCALAR_ONLY", "ISA_EXT_SV_CALL", "ISA_EXT_SVP64"
             "DST_SUB_assign", "SRC_N", "DST_N", "IN_PLACE", "FP_ONE", "LANE", "LANE_assign",
             "LANE_ACTIVE", "ACTIVE", "ISA_EXT_VL", "ISA_EXT_SUBVL", "WARP_ID", "SM_ID",
             "WARPS_PER_SM", "SM_COUNT", "HELPER_LANE", "HEADER_INDEXED", "HEADER_INDEX",
+            "SC_IMMEDIATE_FORM", "SC_IMMEDIATE",
             "CONST_BANK", "HEADER_POOL", "HEADER_VALID", "ISA_EXT_INT", "FPADD", "GROUP", "TRAP_AT_LANE", "ISA_EXT_EXTZ64",
             "ISA_EXT_MEMVAL", "EXTZ128", "F32ADD_FTZ_RN", "F16X2ADD_FTZ_RN", "F16X2MIN", "F16X2MAX")
 

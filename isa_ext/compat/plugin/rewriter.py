@@ -61,7 +61,10 @@ _SCOPE_NAMES = {"VL": "ISA_EXT_VL()", "SUBVL": "ISA_EXT_SUBVL()", "ACTIVE": "ACT
                 # SURED's header-index form: the plugin installs the 32-bit register
                 # form only, where these read 0 (installed_helpers.HEADER_INDEXED)
                 "HEADER_INDEXED": "HEADER_INDEXED()", "HEADER_INDEX": "HEADER_INDEX()",
-                "CONST_BANK": "CONST_BANK()", "HEADER_POOL": "HEADER_POOL()"}
+                "CONST_BANK": "CONST_BANK()", "HEADER_POOL": "HEADER_POOL()",
+                # SHFL's Sc-immediate form is an SVP64 RM layout of isa_ext's own
+                # (isa_ext/ext/gpu/sc_immediate.py): not installed, these read 0
+                "SC_IMMEDIATE_FORM": "SC_IMMEDIATE_FORM()", "SC_IMMEDIATE": "SC_IMMEDIATE()"}
 
 
 def _scope_line(line):

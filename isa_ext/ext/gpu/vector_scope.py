@@ -51,6 +51,7 @@ from ...svp64.engine import install_dispatch, read_elem, write_elem
 from ...svp64.predication import mask as predicate_mask
 from ...svp64 import regfile_end
 from .identity import identity as gpu_identity
+from .sc_immediate import FORM as SC_IMMEDIATE
 
 # RM category families, single-predicated (the predicate is the active-lane mask);
 # VSLDSTRM for the rows that access memory
@@ -84,8 +85,11 @@ class Scope:
     """What the page functions see while one vector-scope instruction runs."""
 
     def __init__(self, sim, state, pc, name, vl, active, operands, source_zeroing,
-                 subvl=1, header_index=None):
+                 subvl=1, header_index=None, rm_immediate=None):
         self.sim, self.state, self.pc, self.name = sim, state, pc, name
+        # the immediate an RM-immediate form carries in its prefix (SHFL's Sc,
+        # docs/errata.md 003-2), None in every other form
+        self.rm_immediate = rm_immediate
         self.vl, self.active, self.subvl = vl, active, subvl
         # the immediate of SURED's header-index form (isa_ext/ext/gpu/header_index.py)
         self.header_index = header_index
@@ -230,6 +234,10 @@ def _install_page_functions(reg):
     reg.name("CONST_BANK", lambda comp: Val("_gpu(s).const_bank", 64))
     reg.name("HEADER_POOL", lambda comp: Val("_gpu(s).header_pool", 64))
     reg.intrinsic("HEADER_VALID", lambda comp, p: Val(f"_gpu(s).header_valid({p.code})", 1))
+    # SHFL's Sc-immediate form (seed 003's 13-bit Sc, docs/errata.md 003-2):
+    # whether the instruction is that form, and the Sc its prefix carries
+    reg.name("SC_IMMEDIATE_FORM", lambda comp: Val("int(_vs(s).rm_immediate is not None)", 1))
+    reg.name("SC_IMMEDIATE", lambda comp: Val("(_vs(s).rm_immediate or 0)", 64))
 
     def lane(comp, x, j, k=None):
         component = "" if k is None else f", {k.code}"
@@ -275,10 +283,17 @@ class VectorScopeInsn:
         syntax_fields = set(row.fields_used)
         outs = set(row.outs)
         self.rm = None
+        self.rm_immediate = imm_form = None
         ew = ews = 64
         if self.prefixed:
             r = self.rm = rmmod.RM(rmmod.rm_of(prefix), 1)
-            rmmod.decode_mode(r, "normal", 0, False)
+            cat = isa.categories.get(row.sv)
+            imm_form = cat.immediate_form(row, fields) if cat is not None else None
+            if imm_form is not None:
+                # EXTRA and MODE hold the immediate: normal mode, no zeroing
+                self.rm_immediate = imm_form.value(r.rm)
+            else:
+                rmmod.decode_mode(r, "normal", 0, False)
             if r.mode != "normal":
                 raise Trap(f"{self.name}: only the normal mode (with dz/sz zeroing) applies "
                            f"to a vector-scope instruction", "illegal")
@@ -296,7 +311,9 @@ class VectorScopeInsn:
                 continue
             base, vec = fields[name], False
             if self.prefixed and name in where:
-                base, vec = ext_reg(fields[name], slot_spec(self.rm.extra, where[name], et), et)
+                spec = imm_form.spec(row, name) if imm_form is not None else \
+                    slot_spec(self.rm.extra, where[name], et)
+                base, vec = ext_reg(fields[name], spec, et)
             dest = name in outs
             width = (ew if dest else ews) if cls == "gpr" else 64
             if cls == "fpr" and self.prefixed and (ew != 64 or ews != 64):
@@ -331,7 +348,7 @@ class VectorScopeInsn:
         if vl == 0:
             return CIA + length
         scope = Scope(self.sim, s, CIA, self.name, vl, active, self.operands, zero_src,
-                      subvl, self.header_index)
+                      subvl, self.header_index, self.rm_immediate)
         previous = getattr(s, "vector_scope", None)
         s.vector_scope = scope
         try:
@@ -363,7 +380,8 @@ def install(reg):
     _install_page_functions(reg)
     for row in isa.rows:
         if is_vector_scope(row):
-            reg.category(rmmod.Category(row.sv, 1, execute=_execute))
+            reg.category(rmmod.Category(row.sv, 1, execute=_execute,
+                                        rm_immediate=SC_IMMEDIATE))
     install_dispatch(reg)
 
     def one_lane(d):

@@ -51,14 +51,18 @@ def shuffle_case(draw):
     vl = draw(st.integers(1, 64))
     width = 32 if vl > 24 else draw(st.sampled_from([32, 64]))
     fp = width == 64 and draw(st.booleans())
-    form = draw(st.sampled_from(["reg-scalar", "reg-vector", "imm"]) if vl <= 12
-                else st.sampled_from(["reg-scalar", "imm"]))
+    form = draw(st.sampled_from(["reg-scalar", "reg-vector", "imm", "imm-sc"]) if vl <= 12
+                else st.sampled_from(["reg-scalar", "imm", "imm-sc"]))
     active = draw(st.integers(0, (1 << vl) - 1))
     data = draw(st.lists(st.integers(0, (1 << width) - 1), min_size=vl, max_size=vl))
     if form == "imm":
         b = [draw(st.integers(0, 31))] * vl
         seg = draw(st.integers(0, 6))
         c = [ref.immediate_c(1 << seg)] * vl
+    elif form == "imm-sc":  # the 13/14-bit Sc in the prefix (errata 003-2)
+        b = [draw(st.integers(0, 31))] * vl
+        c = [draw(st.integers(0, 0x3FFF))] * vl
+        seg = None
     elif form == "reg-scalar":
         b = [draw(st.integers(0, 127))] * vl
         c = [draw(st.integers(0, 0x3FFF))] * vl
@@ -78,8 +82,12 @@ def test_shuffle_matches_reference(case):
     want, want_valid, undefined = ref.shfl(mode, data, lanes, b, c)
     w = "" if width == 64 else "/w=32"
     t, a = ("*f32", "*f64") if fp else ("*r32", "*r64")
-    op = ("f" if fp else "") + ("shfli" if form == "imm" else "shfl")
-    if form == "imm":
+    op = ("f" if fp else "") + ("shfli" if form.startswith("imm") else "shfl")
+    if form == "imm-sc":
+        text = f"sv.{op}.{mode}/m=r10{w} {t},{a},{b[0]},#{c[0]:#x}\n" \
+               f"sv.shflvi.{mode}/m=r10 r3,{b[0]},#{c[0]}"
+        gpr = []
+    elif form == "imm":
         text = f"sv.{op}.{mode}/m=r10{w} {t},{a},{b[0]},{seg}\n" \
                f"sv.shflvi.{mode}/m=r10 r3,{b[0]},{seg}"
         gpr = []
