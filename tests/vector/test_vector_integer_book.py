@@ -175,3 +175,87 @@ def test_vcmpsq_records_the_cr_field():
     assert run("vcmpsq 3,2,3", v2=ones, v3=1).state.cr[3] == 0b1000
     assert run("vcmpuq 3,2,3", v2=ones, v3=1).state.cr[3] == 0b0100
     assert run("vcmpuq 3,2,3", v2=7, v3=7).state.cr[3] == 0b0010
+
+
+def test_mask_expand_extract_move_by_hand():
+    """Book I 6.13: vexpandbm copies each byte's bit 0 over the byte;
+    vextractbm gathers bit 0 of byte i into RT bit 48+i; mtvsrbm spreads
+    RB bit 48+i over byte i."""
+    v = 0x80_00_FF_7F << 96 | 0x81
+    assert run("vexpandbm 1,2", v2=v).state.vr[1] == 0xFF_00_FF_00 << 96 | 0xFF
+    sim = Simulator(isa=ISA_)
+    sim.load_asm("vextractbm 3,2\nvextractwm 4,2\nmtvsrbm 1,5\nmtvsrdm 6,5\n")
+    sim.state.vr[2] = v
+    sim.state.gpr[5] = 0b1010000000000001
+    assert sim.run(max_steps=5).stop == "end"
+    assert sim.state.gpr[3] == 0b1010000000000001
+    assert sim.state.gpr[4] == 0b1000
+    assert sim.state.vr[1] == 0xFF_00_FF << 104 | 0xFF
+    assert sim.state.vr[6] == 0xFFFFFFFFFFFFFFFF  # RB bits 62, 63 = 0, 1
+
+
+def test_clear_bytes_by_hand():
+    """vclrlb keeps the rightmost (RB) bytes, vclrrb the leftmost; (RB) >= 16
+    keeps all."""
+    a = int.from_bytes(bytes(range(1, 17)), "big")
+    sim = Simulator(isa=ISA_)
+    sim.load_asm("vclrlb 1,2,5\nvclrrb 3,2,5\nvclrlb 4,2,6\n")
+    sim.state.vr[2] = a
+    sim.state.gpr[5], sim.state.gpr[6] = 3, 16
+    assert sim.run(max_steps=4).stop == "end"
+    assert sim.state.vr[1] == 0x0E0F10
+    assert sim.state.vr[3] == 0x010203 << 104
+    assert sim.state.vr[4] == a
+
+
+def test_bit_gather_scatter_by_hand():
+    """Doubleword 1 only (doubleword 0 zero): src 0b1011_0110, mask
+    0b1111_0000: centrifuge puts src's bits under mask ones (1011) right,
+    those under zeros (..0_0110, 60 bits) left: 0b0110 << 4 | 0b1011 =
+    0x6B; pdep of 0b0101 under mask: 0b0101_0000; pext: 0b1011."""
+    for line, want in (("vcfuged 1,2,3", 0x6B), ("vpdepd 1,2,3", 0x50), ("vpextd 1,2,3", 0b1011)):
+        src = 0b0101 if line.startswith("vpdepd") else 0b10110110
+        assert run(line, v2=src, v3=0xF0).state.vr[1] == want, line
+
+
+def test_count_zeros_under_mask_by_hand():
+    """Mask 0xF0F0... puts bits 0-3 and 8-11 under the mask.  src 0x0020...
+    (bit 10): 0-3, 8, 9 are zero, then a one: 6; src 0x0010... (bit 11): 7;
+    src 0x0800... (bit 4, not under the mask): every masked bit is zero: 8."""
+    m = 0xF0F0000000000000 << 64
+    assert run("vclzdm 1,2,3", v2=0x0020000000000000 << 64, v3=m).state.vr[1] == 6 << 64
+    assert run("vclzdm 1,2,3", v2=0x0010000000000000 << 64, v3=m).state.vr[1] == 7 << 64
+    assert run("vclzdm 1,2,3", v2=0x0800000000000000 << 64, v3=m).state.vr[1] == 8 << 64
+    # trailing: mask 0x0F over src 0x04: positions 63, 62 are 0, 61 is 1: 2
+    assert run("vctzdm 1,2,3", v2=0x04, v3=0x0F).state.vr[1] == 2
+
+
+def test_quadword_rotates_and_shifts_by_hand():
+    one = 1
+    assert run("vslq 1,2,3", v2=one, v3=127 << 64).state.vr[1] == 1 << 127
+    assert run("vsrq 1,2,3", v2=1 << 127, v3=(128 + 3) << 64).state.vr[1] == 1 << 124
+    assert run("vsraq 1,2,3", v2=1 << 127, v3=3 << 64).state.vr[1] == 0xF << 124
+    assert run("vrlq 1,2,3", v2=1 << 127 | 1, v3=1 << 64).state.vr[1] == 0b11
+    # vrlqnm: n = 4, b = 120, e = 127 (VRB bits 41:47, 49:55, 57:63 of dword 0)
+    vrb = (120 << 16 | 127 << 8 | 4) << 64
+    assert run("vrlqnm 1,2,3", v2=0xAB << 120, v3=vrb).state.vr[1] == 0x0A
+    # vrlqmi inserts the same into VRT's low byte, the rest kept
+    assert run("vrlqmi 1,2,3", v1=(1 << 128) - 1, v2=0xAB << 120, v3=vrb).state.vr[1] == \
+        ((1 << 128) - 1) & ~0xFF | 0x0A
+    # b > e wraps: b = 124, e = 3: bits 124..127 and 0..3
+    vrb = (124 << 16 | 3 << 8 | 0) << 64
+    assert run("vrlqnm 1,2,3", v2=(1 << 128) - 1, v3=vrb).state.vr[1] == 0xF << 124 | 0xF
+
+
+def test_vextsd2q_and_rightmost_loads_by_hand():
+    assert run("vextsd2q 1,2", v2=0x8000000000000000).state.vr[1] == \
+        ((1 << 64) - 1) << 64 | 0x8000000000000000
+    sim = Simulator(isa=ISA_)
+    sim.load_asm("lxvrhx 33,5,6\nstxvrwx 33,5,7\nlwz 8,8(5)\n")
+    base = 0x20000
+    sim.state.gpr[5], sim.state.gpr[6], sim.state.gpr[7] = base, 2, 8
+    sim.state.vr[1] = (1 << 128) - 1
+    sim.state.mem.write_bytes(base, bytes(range(16)))
+    assert sim.run(max_steps=4).stop == "end"
+    assert sim.state.vr[1] == 0x0302  # little-endian halfword at base + 2, the rest zeroed
+    assert sim.state.gpr[8] == 0x0302
