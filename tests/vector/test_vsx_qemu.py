@@ -87,7 +87,8 @@ def _element_pattern(rng, width):
 # element positions past the last whole element are undefined by the book and
 # trap here (tests/vector/test_vector_undefined.py); the differential stays inside
 UIM4_LIMIT = {"vextractuh": 14, "vextractuw": 12, "vextractd": 8, "vinserth": 14,
-              "vinsertw": 12, "vinsertd": 8, "xxextractuw": 12, "xxinsertw": 12}
+              "vinsertw": 12, "vinsertd": 8, "xxextractuw": 12, "xxinsertw": 12,
+              "vinsw": 12, "vinsd": 8}
 
 
 def _vmx_cases(rows, per_row=6):
@@ -123,7 +124,8 @@ def _vmx_cases(rows, per_row=6):
                              "UIM3": str(rng.randrange(8)), "UIM2": str(rng.randrange(4)),
                              "SIM": str(rng.randrange(-16, 16)),
                              "BF": str(rng.randrange(8)), "ST": str(rng.randrange(2)),
-                             "SIX": str(rng.randrange(16))}[f])
+                             "SIX": str(rng.randrange(16)), "RC": "3", "MP": str(n % 2),
+                             "bm": str(rng.getrandbits(16)), "SH": str(rng.randrange(8))}[f])
             for i, o in enumerate(row.operands):
                 if o.base:  # D(RA): the base register is the scratch area
                     text[i] += "(28)"
