@@ -393,3 +393,21 @@ def test_prefixed_xx4_rows_assemble_as_gnu_as(tmp_path):
     for i in range(0, len(ours), 2):
         text = dis.prefixed(ours[i], ours[i + 1])
         assert assemble(text + "\n", isa=ISA_, base=0).words == ours[i:i + 2], text
+
+
+def test_vgnb_by_hand(isa):
+    """N = 3: VRB bits 0, 3, 6, ..., 126 (43 bits) left-justified in RT.
+    VRB with bits 0, 1, 3 and 125 set (1 and 125 not gathered): RT bits 0
+    and 1."""
+    sim = Simulator(isa=isa)
+    sim.load_asm("vgnb 3,2,3\nvgnb 4,2,2\n")
+    sim.state.vr[2] = 0b1101 << 124 | 1 << 2
+    assert sim.run(max_steps=3).stop == "end"
+    assert sim.state.gpr[3] == 0b11 << 62
+    # N = 2: bits 0, 2, ..., 126: bit 0 -> RT bit 0, bit 2 -> RT bit 1 (0)
+    assert sim.state.gpr[4] == 1 << 63
+    word = 4 << 26 | 3 << 21 | 1 << 16 | 2 << 11 | 1228  # vgnb r3,v2,1
+    sim = Simulator(isa=isa)
+    sim.load_words([word])
+    res = sim.run(max_steps=2)
+    assert res.stop == "trap" and "N < 2" in str(res.trap)
