@@ -411,3 +411,29 @@ def test_vgnb_by_hand(isa):
     sim.load_words([word])
     res = sim.run(max_steps=2)
     assert res.stop == "trap" and "N < 2" in str(res.trap)
+
+
+@pytest.mark.parametrize("uim,want", [
+    (1, 0x3FFF << 112),            # +1.0: exponent 16383, fraction 0
+    (3, 0x40008 << 108),           # +3.0 = 1.1b * 2^1
+    (7, 0x4001C << 108),           # +7.0 = 1.11b * 2^2
+    (8, 0x7FFF << 112),            # +infinity
+    (9, 0x7FFF8 << 108),           # the default quiet NaN
+    (16, 1 << 127),                # -0.0
+    (21, 0xC0014 << 108),          # -5.0 = -1.01b * 2^2
+    (24, 0xFFFF << 112),           # -infinity
+])
+def test_lxvkq_quad_precision_constants(uim, want):
+    sim = Simulator(isa=ISA_)
+    sim.load_asm(f"lxvkq 33,{uim}\n")
+    assert sim.run(max_steps=2).stop == "end"
+    assert sim.state.vr[1] == want
+
+
+@pytest.mark.parametrize("uim", [0, 10, 15, 25, 31])
+def test_lxvkq_reserved_values_trap(uim):
+    word = 60 << 26 | 1 << 21 | 31 << 16 | uim << 11 | 360 << 1 | 1  # lxvkq vs33,uim
+    sim = Simulator(isa=ISA_)
+    sim.load_words([word])
+    res = sim.run(max_steps=2)
+    assert res.stop == "trap" and "reserved" in str(res.trap)

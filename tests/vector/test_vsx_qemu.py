@@ -127,7 +127,8 @@ def _vmx_cases(rows, per_row=6):
                              "SIX": str(rng.randrange(16)), "RC": "3", "MP": str(n % 2),
                              "bm": str(rng.getrandbits(16)), "SH": str(rng.randrange(8)),
                              "XC": "36", "IMM8": str(rng.getrandbits(8)),
-                             "N": str(rng.randrange(2, 8))}[f])
+                             "N": str(rng.randrange(2, 8)),
+                             "UIM5": str(rng.choice((*range(1, 10), *range(16, 25))))}[f])
             for i, o in enumerate(row.operands):
                 if o.base:  # D(RA): the base register is the scratch area
                     text[i] += "(28)"
