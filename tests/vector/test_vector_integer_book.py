@@ -437,3 +437,22 @@ def test_lxvkq_reserved_values_trap(uim):
     sim.load_words([word])
     res = sim.run(max_steps=2)
     assert res.stop == "trap" and "reserved" in str(res.trap)
+
+
+def test_xxgenpcv_by_hand():
+    """Mask bytes 2 and 5 (their bit 0 set).  IMM 1, big-endian compression:
+    XT bytes 0, 1 = 2, 5, the rest 0.  IMM 0, expansion: byte 2 = 0,
+    byte 5 = 1, every other byte k = 0x10 + k (its all-zeros index).
+    xxgenpcvhm IMM 3, little-endian compression of halfword 7 (the rightmost,
+    byte index 0 from the right): the last halfword of XT = 1, 0."""
+    mask = 0x80 << (8 * (15 - 2)) | 0x80 << (8 * (15 - 5))
+    sim = Simulator(isa=ISA_)
+    sim.load_asm("xxgenpcvbm 33,2,1\nxxgenpcvbm 35,2,0\nxxgenpcvhm 36,5,3\n")
+    sim.state.vr[2] = mask
+    sim.state.vr[5] = 0x8000
+    assert sim.run(max_steps=4).stop == "end"
+    assert sim.state.vr[1] == 0x0205 << 112
+    want = bytes(0x10 + k for k in range(16))
+    want = want[:2] + b"\x00" + want[3:5] + b"\x01" + want[6:]
+    assert sim.state.vr[3].to_bytes(16, "big") == want
+    assert sim.state.vr[4] == 0x0100

@@ -128,7 +128,8 @@ def _vmx_cases(rows, per_row=6):
                              "bm": str(rng.getrandbits(16)), "SH": str(rng.randrange(8)),
                              "XC": "36", "IMM8": str(rng.getrandbits(8)),
                              "N": str(rng.randrange(2, 8)),
-                             "UIM5": str(rng.choice((*range(1, 10), *range(16, 25))))}[f])
+                             "UIM5": str(rng.choice((*range(1, 10), *range(16, 25)))),
+                             "IMM5": str(rng.randrange(4))}[f])
             for i, o in enumerate(row.operands):
                 if o.base:  # D(RA): the base register is the scratch area
                     text[i] += "(28)"
