@@ -179,3 +179,54 @@ def _i_vsr_words(comp, x):
 def _i_vsr_single(comp, x):
     comp.note_write()  # (FPRF)
     return _vsr_image(comp, x, "_vsr_single", state=True)
+
+
+# --- saturation (the book's si8_CLAMP ... ui64_CLAMP) -------------------------
+# CLAMPS(x, w) / CLAMPU(x, w): x, read as a signed number of its own width,
+# clamped into the signed / unsigned w-bit range; a clamped value sets
+# VSCR.SAT, as the book's clamp functions do.  Write an unsigned source as
+# [0] || x so it reads as non-negative.
+
+@library.runtime("_clamp")
+def _clamp(s, x, lo, hi):
+    if x < lo:
+        s.vscr |= 1
+        return lo
+    if x > hi:
+        s.vscr |= 1
+        return hi
+    return x
+
+
+def _i_clamp(comp, x, w, signed):
+    xw = _width_of(comp, x, "CLAMPS" if signed else "CLAMPU")
+    if w.const is None:
+        comp.err("CLAMPS/CLAMPU(x, w) need a constant width w")
+    w = w.const
+    lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if signed else (0, (1 << w) - 1)
+    comp.note_write()  # (VSCR.SAT)
+    return library._val(f"(_clamp(s, _signed({x.code}, {xw}), {lo}, {hi}) & {hex((1 << w) - 1)})", w)
+
+
+library.INTRINSICS["CLAMPS"] = lambda comp, x, w: _i_clamp(comp, x, w, True)
+library.INTRINSICS["CLAMPU"] = lambda comp, x, w: _i_clamp(comp, x, w, False)
+
+
+# --- carry-less (polynomial) multiply: vpmsum[bhwd] ---------------------------
+
+@library.runtime("_clmul")
+def _clmul(a, b):
+    r = 0
+    while b:
+        if b & 1:
+            r ^= a
+        a <<= 1
+        b >>= 1
+    return r
+
+
+@library.intrinsic("CLMUL")
+def _i_clmul(comp, a, b):
+    wa, wb = _width_of(comp, a, "CLMUL"), _width_of(comp, b, "CLMUL")
+    return library._val(f"_clmul({a.code}, {b.code})", wa + wb)
+from . import crypto  # noqa: E402,F401  (AES rounds: vcipher, vncipher, vsbox)

@@ -87,7 +87,8 @@ def _element_pattern(rng, width):
 # element positions past the last whole element are undefined by the book and
 # trap here (tests/vector/test_vector_undefined.py); the differential stays inside
 UIM4_LIMIT = {"vextractuh": 14, "vextractuw": 12, "vextractd": 8, "vinserth": 14,
-              "vinsertw": 12, "vinsertd": 8, "xxextractuw": 12, "xxinsertw": 12}
+              "vinsertw": 12, "vinsertd": 8, "xxextractuw": 12, "xxinsertw": 12,
+              "vinsw": 12, "vinsd": 8}
 
 
 def _vmx_cases(rows, per_row=6):
@@ -107,6 +108,8 @@ def _vmx_cases(rows, per_row=6):
                 rng.getrandbits(128) & rng.getrandbits(128)))
             init = {"v1": _rand(rng), "v2": a, "v3": b, "v4": _rand(rng),
                     "r9": rng.randrange(0, 64), "r3": rng.getrandbits(64), "cr": rng.getrandbits(32)}
+            if row.mnemonic == "vrldmi":  # QEMU 7.2 does not insert (docs/vector.md): VRT 0
+                init["v1"] = 0
             if row.mnemonic in ("lxvl", "lxvll"):  # the byte count is RB's high byte
                 init["r9"] = rng.randrange(0, 24) << 56
             text = []
@@ -119,7 +122,14 @@ def _vmx_cases(rows, per_row=6):
                              "SHB": str(rng.randrange(16)),
                              "UIM4": str(rng.randrange(UIM4_LIMIT.get(row.mnemonic, 15) + 1)),
                              "UIM3": str(rng.randrange(8)), "UIM2": str(rng.randrange(4)),
-                             "SIM": str(rng.randrange(-16, 16))}[f])
+                             "SIM": str(rng.randrange(-16, 16)),
+                             "BF": str(rng.randrange(8)), "ST": str(rng.randrange(2)),
+                             "SIX": str(rng.randrange(16)), "RC": "3", "MP": str(n % 2),
+                             "bm": str(rng.getrandbits(16)), "SH": str(rng.randrange(8)),
+                             "XC": "36", "IMM8": str(rng.getrandbits(8)),
+                             "N": str(rng.randrange(2, 8)),
+                             "UIM5": str(rng.choice((*range(1, 10), *range(16, 25)))),
+                             "IMM5": str(rng.randrange(4))}[f])
             for i, o in enumerate(row.operands):
                 if o.base:  # D(RA): the base register is the scratch area
                     text[i] += "(28)"
@@ -219,7 +229,7 @@ def qemu_departure(case, register, qemu_value):
 # (test_every_vector_row_is_drawn checks that it does)
 def test_vsx_cases_match_qemu(tmp_path):  # long (tests/slow_tests.txt): mutation runs it
     need_tool("qemu-ppc64le")
-    bad = vp.compare(tmp_path, CASES, departure=qemu_departure)
+    bad = vp.compare(tmp_path, CASES, cpu="power10", departure=qemu_departure)
     assert not bad, bad[:10]
 
 
