@@ -166,7 +166,7 @@ class Disassembler:
         forms = self.forms
         cls = forms.regclass.get(name)
         if cls in REG_PREFIX:
-            return f"{REG_PREFIX[cls]}{raw}"
+            return f"{REG_PREFIX[cls]}{raw * forms.scale.get(name, 1)}"
         if cls == "crb":
             bit = CR_BIT_TEXT[raw & 3]
             return bit if raw < 4 else f"4*cr{raw >> 2}+{bit}"

@@ -179,3 +179,26 @@ def _i_vsr_words(comp, x):
 def _i_vsr_single(comp, x):
     comp.note_write()  # (FPRF)
     return _vsr_image(comp, x, "_vsr_single", state=True)
+
+
+# --- stores of a variable length ----------------------------------------------
+# MEM_FIRST(EA, nb) <- v: the first nb bytes of v (most significant first) at
+# EA, EA+1 ...: stxvl/stxvll's variable-length store as one memory write (nb
+# <= v's bytes; nb = 0 writes nothing), so a store that traps writes nothing.
+
+@library.runtime("_mem_first_write")
+def _mem_first_write(m, ea, nb, nbytes, v):
+    if nb:
+        m.write_bytes(ea, v.to_bytes(nbytes, "big")[:nb])
+
+
+def _set_mem_first(comp, args, v):
+    if len(args) != 2:
+        comp.err("MEM_FIRST(EA, nb) takes two arguments")
+    ea, nb = args
+    width = _width_of(comp, v, "MEM_FIRST")
+    comp.prologue.add("M")
+    return f"_mem_first_write(M, {ea.code}, min({nb.code}, {width // 8}), {width // 8}, {v.code})"
+
+
+library.SETTERS["MEM_FIRST"] = _set_mem_first
