@@ -78,3 +78,29 @@ def test_paired_load_register_order_by_hand():
     assert sim.state.vsr_read(35) == int.from_bytes(bytes(range(16)), "little")
     assert sim.state.vsr_read(34) == int.from_bytes(bytes(range(16, 32)), "little")
     assert sim.state.mem.read_bytes(0x10020, 32) == bytes(range(32))
+
+
+def test_svp64_prefix_on_a_vector_row_of_each_table_traps(isa):
+    """No VMX/VSX row is SVP64-capable (libre-soc's tables, docs/svp64.md):
+    an SVP64 prefix before a word of each decoder/vector table traps as
+    illegal, naming why, and writes nothing; before a v3.1 prefixed word
+    (plxv ...) it traps too.  (One row per table: the trap's reason costs
+    seconds for some forms.)"""
+    from isa_ext.asm import assemble
+    prefix = assemble("sv.add 1,2,3\n", isa=isa, base=0).words[0]
+    first = {}
+    for r in isa.rows:
+        if r.extension == "vector":
+            first.setdefault(r.where.split(":")[0], r)
+    rows = list(first.values()) + [r for r in isa.rows if r.mnemonic in ("plxv", "pstxvp")]
+    assert len(rows) > 20
+    sim = Simulator(isa=isa)
+    for row in rows:
+        suffix = row.value >> 32 if row.form.prefixed else row.value
+        sim.load_words([prefix, suffix, 0, 0])
+        before = sim.state.copy_registers()
+        res = sim.run(max_steps=3)
+        assert res.stop == "trap" and res.trap.kind == "illegal" and res.steps == 0, row.mnemonic
+        if not row.form.prefixed:
+            assert f"{row.mnemonic} is not SVP64-capable" in res.trap.reason
+        assert sim.state.copy_registers() == before, row.mnemonic
