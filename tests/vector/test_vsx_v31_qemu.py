@@ -104,3 +104,14 @@ def test_svp64_prefix_on_a_vector_row_of_each_table_traps(isa):
         if not row.form.prefixed:
             assert f"{row.mnemonic} is not SVP64-capable" in res.trap.reason
         assert sim.state.copy_registers() == before, row.mnemonic
+
+
+@pytest.mark.parametrize("line,why", [("lxvp vs33,0(r3)", "multiple of 2"),
+                                      ("plxvp 3,8(r3)", "multiple of 2"),
+                                      ("stxvpx vs64,r3,r4", "out of range")])
+def test_a_pair_names_an_even_vsr(line, why):
+    """Book I 7.6.1.3: XTp is 32*TX + 2*Tp, an even VSR (GNU as refuses an odd one)."""
+    from isa_ext.asm import assemble
+    from isa_ext.errors import AsmError
+    with pytest.raises(AsmError, match=why):
+        assemble(line + "\n")
