@@ -1029,9 +1029,14 @@ class Assembler:
                     self.error(f"wrong register class: {text} given, {name} needs "
                                f"{CLASS_WORDS[cls]}", st.line, loc.column)
                 v = self.evaluate(loc, st.line, pc).value
+            scale = forms.scale.get(name, 1)  # a pair's field holds its number halved
+            if v % scale:
+                self.error(f"{name} must be a multiple of {scale} (a register pair), not {v}",
+                           st.line, loc.column)
+            v //= scale
             width = self.field_width(name, form)
             if not 0 <= v < (1 << width):
-                self.error(f"register number {v} out of range for {name}", st.line, loc.column)
+                self.error(f"register number {v * scale} out of range for {name}", st.line, loc.column)
             if name in forms.even and v % 2:
                 self.error(f"{name} must be an even register (a register pair), not {v}",
                            st.line, loc.column)

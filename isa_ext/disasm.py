@@ -166,7 +166,7 @@ class Disassembler:
         forms = self.forms
         cls = forms.regclass.get(name)
         if cls in REG_PREFIX:
-            return f"{REG_PREFIX[cls]}{raw}"
+            return f"{REG_PREFIX[cls]}{raw * forms.scale.get(name, 1)}"
         if cls == "crb":
             bit = CR_BIT_TEXT[raw & 3]
             return bit if raw < 4 else f"4*cr{raw >> 2}+{bit}"
@@ -199,6 +199,9 @@ class Disassembler:
         for op in alias.operands:
             parts = [op.name] + ([op.base] if op.base else [])
             found = [self._direct(p, alias.expansion, ops) for p in parts]
+            found[0] = self._in_class(op.name, found[0])
+            if found[0] is False:
+                return None  # (the register is not one the alias can name)
             if all(f is not None for f in found):
                 known[op.name] = found[0] if not op.base else f"{found[0]}({found[1]})"
             elif not op.base:
@@ -209,7 +212,7 @@ class Disassembler:
             return None
         candidates = [None]
         if guesses:
-            candidates = self._candidates(guesses[0], alias, d.spec)
+            candidates = self._candidates(guesses[0], alias, d.spec, ops)
             if not candidates:
                 return None
         for cand in candidates:
@@ -222,10 +225,31 @@ class Disassembler:
                 return _join(alias.name, shown)
         return None
 
-    def _candidates(self, op, alias, row):
+    def _in_class(self, name, text):
+        """An instruction's register operand ``text`` respelt in the class of
+        the alias operand ``name`` (VSR n < 32 is FPR n: ``mffprd r3,f1`` for
+        mfvsrd's vs1); False when that class cannot name it; else ``text``."""
+        cls = self.forms.regclass.get(name)
+        m = re.fullmatch(r"([a-z]+)(\d+)", text or "")
+        if cls not in REG_PREFIX or m is None or m.group(1) == REG_PREFIX[cls] \
+                or m.group(1) not in REG_PREFIX.values():
+            return text
+        n = int(m.group(2))
+        return f"{REG_PREFIX[cls]}{n}" if n < 1 << self._width(name) else False
+
+    def _candidates(self, op, alias, row, ops=()):
         """Texts to try for an alias operand that only appears inside arithmetic:
-        shaped like its default (``cr0`` -> cr0..cr7), else every value of the
-        numeric field it is used in."""
+        shaped like its default (``cr0`` -> cr0..cr7), a register named as the
+        instruction's register less a constant (``32+VRS``: VR n is VSR 32+n),
+        else every value of the numeric field it is used in."""
+        cls = self.forms.regclass.get(op.name)
+        if cls in REG_PREFIX and op.default is None:
+            for tmpl, text in zip(alias.expansion, ops):
+                m = re.fullmatch(r"(\d+)\+" + re.escape(op.name), tmpl)
+                reg = re.fullmatch(r"[a-z]+(\d+)", text)
+                if m and reg:
+                    n = int(reg.group(1)) - int(m.group(1))
+                    return [f"{REG_PREFIX[cls]}{n}"] if 0 <= n < 1 << self._width(op.name) else []
         if op.default is not None:
             m = re.fullmatch(r"([a-z]*)(\d+)", op.default)
             if m is None:

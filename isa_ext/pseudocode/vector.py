@@ -208,8 +208,14 @@ def _i_clamp(comp, x, w, signed):
     return library._val(f"(_clamp(s, _signed({x.code}, {xw}), {lo}, {hi}) & {hex((1 << w) - 1)})", w)
 
 
-library.INTRINSICS["CLAMPS"] = lambda comp, x, w: _i_clamp(comp, x, w, True)
-library.INTRINSICS["CLAMPU"] = lambda comp, x, w: _i_clamp(comp, x, w, False)
+@library.intrinsic("CLAMPS")
+def _i_clamps(comp, x, w):
+    return _i_clamp(comp, x, w, True)
+
+
+@library.intrinsic("CLAMPU")
+def _i_clampu(comp, x, w):
+    return _i_clamp(comp, x, w, False)
 
 
 # --- carry-less (polynomial) multiply: vpmsum[bhwd] ---------------------------
@@ -229,4 +235,28 @@ def _clmul(a, b):
 def _i_clmul(comp, a, b):
     wa, wb = _width_of(comp, a, "CLMUL"), _width_of(comp, b, "CLMUL")
     return library._val(f"_clmul({a.code}, {b.code})", wa + wb)
+
+
+# --- stores of a variable length ----------------------------------------------
+# MEM_FIRST(EA, nb) <- v: the first nb bytes of v (most significant first) at
+# EA, EA+1 ...: stxvl/stxvll's variable-length store as one memory write (nb
+# <= v's bytes; nb = 0 writes nothing), so a store that traps writes nothing.
+
+@library.runtime("_mem_first_write")
+def _mem_first_write(m, ea, nb, nbytes, v):
+    if nb:
+        m.write_bytes(ea, v.to_bytes(nbytes, "big")[:nb])
+
+
+def _set_mem_first(comp, args, v):
+    if len(args) != 2:
+        comp.err("MEM_FIRST(EA, nb) takes two arguments")
+    ea, nb = args
+    width = _width_of(comp, v, "MEM_FIRST")
+    comp.prologue.add("M")
+    return f"_mem_first_write(M, {ea.code}, min({nb.code}, {width // 8}), {width // 8}, {v.code})"
+
+
+library.SETTERS["MEM_FIRST"] = _set_mem_first
+
 from . import crypto  # noqa: E402,F401  (AES rounds: vcipher, vncipher, vsbox)

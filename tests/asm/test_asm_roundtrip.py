@@ -66,7 +66,7 @@ def operand_text(isa, row, name, rng, flags):
         return str(special)
     cls = forms.regclass.get(name)
     if cls in ("gpr", "fpr", "crf", "vsr", "vr"):
-        n = rng.randrange(1 << width)
+        n = rng.randrange(1 << width) * forms.scale.get(name, 1)  # (a VSR pair: halved)
         if name.endswith("p"):
             n &= ~1  # register pairs name an even register
         if cls in ("vsr", "vr") and rng.random() < 0.3:

@@ -6,39 +6,23 @@ library functions the programs call), must exit as under QEMU 7.2
 (``qemu-ppc64le -cpu power10``).  gcc's power10 code is full of the v3.1
 prefixed loads, stores and paddi (pld, plwz, pstb, pla ...)."""
 import os
-import subprocess
-import tarfile
 
 import pytest
 
-from conftest import need_tool, shared_path
+import embench_build
+from conftest import need_tool
 from isa_ext.diffcheck import cprograms, tools
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-START = os.path.join(os.path.dirname(HERE), "c", "start.S")
-BOARD = os.path.join(HERE, "embench_board.c")
-BENCHMARKS = ("aha-mont64", "crc32", "depthconv", "edn", "huffbench", "matmult-int",
-              "md5sum", "nettle-aes", "nettle-sha256", "nsichneu", "picojpeg", "qrduino",
-              "sglib-combined", "slre", "statemate", "tarfind", "ud", "wikisort", "xgboost")
-# one benchmark() run (GLOBAL_SCALE_FACTOR and CPU_MHZ 1, no warming up);
-# __NO_CTYPE: <ctype.h> as functions (embench_board.c), not glibc's tables;
-# -fno-math-errno: sqrt is fsqrt
-CFLAGS = ("-O2", "-mcpu=power10", "-mno-vsx", "-mno-altivec", "-ffreestanding",
-          "-fno-stack-protector", "-nostdlib", "-static", "-fno-math-errno", "-D__NO_CTYPE",
-          "-DGLOBAL_SCALE_FACTOR=1", "-DCPU_MHZ=1", "-DWARMUP_HEAT=0")
+BENCHMARKS = embench_build.BENCHMARKS
+CFLAGS = ("-O2", "-mcpu=power10", "-mno-vsx", "-mno-altivec")
 MAX_STEPS = 100_000_000
 
 
 @pytest.fixture(scope="module")
 def embench(tmp_path_factory):
-    tarball = shared_path("vendor", "embench-iot.tar.gz")
-    root = tmp_path_factory.mktemp("embench")
-    with tarfile.open(tarball) as tar:
-        tar.extractall(root, filter="data")
-    [top] = [d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d))]
-    return os.path.join(root, top)
+    return embench_build.extract(tmp_path_factory.mktemp("embench"))
 
 
 @pytest.fixture(scope="module")
@@ -51,15 +35,7 @@ def test_the_tarball_has_the_benchmarks_tested(embench):
 
 
 def build(embench, name, out):
-    src = os.path.join(embench, "src", name)
-    support = os.path.join(embench, "support")
-    sources = sorted(os.path.join(src, f) for f in os.listdir(src) if f.endswith(".c"))
-    r = subprocess.run([need_tool("powerpc64le-linux-gnu-gcc"), *CFLAGS, f"-I{support}",
-                        "-o", out, START, *sources, os.path.join(support, "main.c"),
-                        os.path.join(support, "beebsc.c"), BOARD, "-lgcc"],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return out
+    return embench_build.build(embench, name, out, CFLAGS)
 
 
 def prefixed_count(elf):
