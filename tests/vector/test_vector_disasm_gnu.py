@@ -55,7 +55,9 @@ def _objdump(tmp_path, data):
     for line in text.splitlines():
         parts = line.split("\t")
         if len(parts) >= 3 and re.fullmatch(r"\s*[0-9a-f]+:", parts[0]):
-            out[int(parts[0].strip()[:-1], 16)] = " ".join(" ".join(parts[2:]).split())
+            # (objdump comments a PC-relative operand with its target: "# 8768a376")
+            text = " ".join(parts[2:]).split(" # ")[0]
+            out[int(parts[0].strip()[:-1], 16)] = " ".join(text.split())
     return out
 
 
