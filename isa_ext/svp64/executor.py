@@ -221,7 +221,7 @@ class SVInsn:
                         self._run_fast(s, CIA, sv, vl, loop)
                     finally:
                         s.sv_tables = None
-        # a one-shot REMAP carries on to the next SVP64 instruction (ISACaller
+        # a one-shot REMAP carries on to the next SVP64 instruction (openpower-isa
         # keeps last_op_svshape until a non-SVP64 instruction runs); after a
         # trap or interrupt it stays here, so a resumed run is still remapped
         s.remap_next = CIA + 8
@@ -229,11 +229,11 @@ class SVInsn:
 
     def _load_offsets_shape(self, s, sv):
         """The SVSHAPE a strided load's memory offsets follow under profile
-        remap_ldst_offsets "isacaller" (remap_profile.load_offsets_shape), or
+        remap_ldst_offsets "load-mi0" (remap_profile.load_offsets_shape), or
         None (the spec: LdSt.offset_slot picks a register slot)."""
         ld = self.rec.ldst
         if ld is None or ld.store or ld.mode not in ("unit", "els", "xels") or \
-                self.rec.isa.profile.remap_ldst_offsets != "isacaller":
+                self.rec.isa.profile.remap_ldst_offsets != "load-mi0":
             return None
         return remap_profile.load_offsets_shape(
             sv, (s.svshape0, s.svshape1, s.svshape2, s.svshape3), self.rec.mnemonic)
@@ -333,7 +333,7 @@ class SVInsn:
         profile = rec.isa.profile
         rg = r.rg
         # reverse gear: step i is element vl-1-i; masks are indexed by step, so
-        # reversed unless the profile tests the step's own bit (ISACaller)
+        # reversed unless the profile tests the step's own bit (openpower-isa)
         rg_masks = rg and profile.reverse_gear_mask == "element"
         rg_subs = rg and subvl > 1 and profile.reverse_subvl == "reversed"
 
@@ -348,7 +348,7 @@ class SVInsn:
             return sm, dm
 
         smask, dmask = masks()
-        # ISACaller reads the predicate again before every element, so an
+        # openpower-isa reads the predicate again before every element, so an
         # element that overwrites the mask register changes the later ones
         reread = r.predicated and profile.mask_read == "every element"
         # masked-out elements are skipped on a side that is not zeroing
@@ -356,7 +356,7 @@ class SVInsn:
         start = (srcstep, ssub, dststep, dsub)
         srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
         dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
-        # ISACaller decodes the CR-field operands before skipping masked-out
+        # openpower-isa decodes the CR-field operands before skipping masked-out
         # elements (the first element run takes them from the starting steps),
         # and one per element under SUBVL (the step, not the sub-element)
         from_start = profile.cr_field_steps == "start" and rec.cr_field_ops and \
@@ -412,7 +412,7 @@ class SVInsn:
             di = vl - 1 - dststep if rg else dststep
             ks = si * subvl + ssub
             kd = di * subvl + dsub
-            if rg_subs:  # ISACaller: the sub-elements in reverse as well
+            if rg_subs:  # openpower-isa: the sub-elements in reverse as well
                 ks, kd = si * subvl + subvl - 1 - ssub, di * subvl + subvl - 1 - dsub
             szero = not se
             dzero = not de
@@ -420,7 +420,7 @@ class SVInsn:
             if from_start and not done:
                 crk = cr_steps(start)
                 # ... while its fail-first test reads the field of the
-                # element's own steps (ISACaller's get_cr_out after the skip)
+                # element's own steps (openpower-isa's get_cr_out after the skip)
                 crt = cr_steps((srcstep, ssub, dststep, dsub))
             elif cr_by_step:
                 crk = cr_steps((srcstep, ssub, dststep, dsub))
@@ -467,7 +467,7 @@ class SVInsn:
             dststep, dsub = step_on(dststep, dsub, vl, subvl, unpack)
             dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
             if reread:
-                # ISACaller moves on under the masks read for this element (its
+                # openpower-isa moves on under the masks read for this element (its
                 # post-increment, where the loop ends when they enable nothing
                 # further), then under the masks read anew (the pre-increment
                 # of the next element)
@@ -514,7 +514,7 @@ class SVInsn:
                 args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
         # an Rc=1 CR field follows the out slot
         if rec.cr_by_step:
-            kcr = dststep  # ISACaller: CR0 + dststep, reverse gear, REMAP or not
+            kcr = dststep  # openpower-isa: CR0 + dststep, reverse gear, REMAP or not
         elif tables and "out" in tables:
             kcr = slot_index(tables, "out", ks, kd)
         else:
@@ -533,7 +533,7 @@ class SVInsn:
                             writes, tables, ks, kd)
             return None
         if dzero and rec.cr_result_kept:
-            dzero = False  # ISACaller: the CR-field result is written, not zeroed
+            dzero = False  # openpower-isa: the CR-field result is written, not zeroed
         if dzero:
             if rec.uses_sv:
                 # a page using SVSTATE (svstep) still moves the steps when its
@@ -545,7 +545,7 @@ class SVInsn:
                 # the scratch file)
                 self._call(s, CIA, list(args), crf, ks, kd, szero, tables)
             elif rec.zeroed_page_runs:
-                # profile dest_zeroed_page "run" (ISACaller): the page runs on
+                # profile dest_zeroed_page "run" (openpower-isa): the page runs on
                 # the element's sources, so its XER (CA, CA32) and FPSCR
                 # writes stand; its register results are zeroed below and
                 # its CR writes (Rc=1) taken back
@@ -690,7 +690,7 @@ class SVInsn:
         return None
 
     def _zeroed_ldst(self, s, CIA, args, crf, ks, kd, szero, tables):
-        """(profile ldst_zeroing "registers", ISACaller) a destination-zeroed
+        """(profile ldst_zeroing "registers", openpower-isa) a destination-zeroed
         LD/ST element: it runs as an enabled one, its memory access included
         (on zeroed register sources when source-zeroed too), then each of
         its register results is written 0: RT (at ELWIDTH) and an update
@@ -822,7 +822,7 @@ class SVInsn:
             elif o.src:
                 k = element_index(o, ks, kd, tables, False) if o.vec else 0
                 if o.ra0 and o.vec and o.base + k == 0 and rec.vector_ra0_zero:
-                    args[o.pos] = 0  # ISACaller: the element in r0 is RA|0's 0
+                    args[o.pos] = 0  # openpower-isa: the element in r0 is RA|0's 0
                     continue
                 v = read_elem(real, o.base, k, ews)
                 if (ld.sea if o.field == index else sext) and ews != 64 and v >> (ews - 1):
@@ -1078,7 +1078,7 @@ class _Schedule:
 
 def _so(rec, s):
     """SO of a CR field recorded "as if Rc=1" by the SVP64 loop: XER.SO, or 0
-    where an SVP64 instruction does not read it (profile svp64_xer "spec")."""
+    where an SVP64 instruction does not read it (profile svp64_xer "element-so")."""
     return 0 if rec.svp64_so else s.so & 1
 
 
@@ -1111,7 +1111,7 @@ def _table_max(value, n):
 def remap_index_map(s, sv, load_offsets=None):
     """The :class:`.indexmap.IndexMap` of the operands SVSTATE ``sv`` remaps,
     each through the schedule of its SVSHAPE (state ``s``).  An SVSHAPE of 0
-    leaves its operand unmapped (ISACaller: 'zero is "disabled"'; see
+    leaves its operand unmapped (openpower-isa: 'zero is "disabled"'; see
     docs/errata.md SV-11).  Indexed shapes read their indices from the GPRs when the instruction
     starts.  ``load_offsets``: an SVSHAPE value a load's memory offsets
     follow (profile remap_ldst_offsets, slot indexmap.LOAD_OFFSETS), or None."""

@@ -204,7 +204,7 @@ class LdSt:
         self.sea = bool(r.lfsea) and dop is None
         self.lf = bool(r.lfsea) and dop is not None
         self.mw = r.ew if self.store else r.ews
-        self.isacaller_offsets = isa.profile.remap_ldst_offsets == "isacaller"
+        self.load_offsets_mi0 = isa.profile.remap_ldst_offsets == "load-mi0"
         self.index_op = b
         self.addr_op = a
         self.ops = ops
@@ -222,7 +222,7 @@ class LdSt:
         register's source slot (RA: in1) when mapped."""
         if not mapped or self.mode not in ("unit", "els", "xels"):
             return None
-        if self.isacaller_offsets:
+        if self.load_offsets_mi0:
             # profile remap_ldst_offsets: a load's follow SVSHAPE[mi0] (the
             # executor's LOAD_OFFSETS table), a store's are never remapped
             return None if self.store else LOAD_OFFSETS
@@ -235,14 +235,14 @@ class LdSt:
         """The memory view of element (ks, kd): loads step memory with the source
         index, stores with the destination index (ldst.mdwn: i for LD, j for ST).
         A load whose offsets REMAP maps (:meth:`offset_slot`) takes its offset
-        index from that schedule at srcstep (ISACaller's check_replace_d); a
+        index from that schedule at srcstep (openpower-isa's check_replace_d); a
         store's at dststep (remap.mdwn: for unit-strided LD/ST "it will be the
         offset that is remapped").  ``zeroed``: the element's register sources
         read as 0 (profile ldst_zeroing "registers"), RB's offset too."""
         k = kd if self.store else ks
         slot = self.offset_slot(tables)
         if slot is not None:
-            # (ISACaller's load offsets step as SVSHAPE[mi0] does: slot_index)
+            # (openpower-isa's load offsets step as SVSHAPE[mi0] does: slot_index)
             k = slot_index(tables, slot, ks, kd) if slot == LOAD_OFFSETS else tables[slot][k]
         mode = self.mode
         if mode == "unit":
@@ -301,7 +301,7 @@ class SVRecord:
         self.kind = mode_kind(isa, row, cat)
         r = self.rm = rmmod.RM(rmmod.rm_of(prefix), cat.ptype)
         # profile svp64_xer: the element's XER.SO is not the register's (spec)
-        self.svp64_so = svp64_so = isa.profile.svp64_xer == "spec"
+        self.svp64_so = svp64_so = isa.profile.svp64_xer == "element-so"
         self.c = c = isa.compiled(row, svp64_so=svp64_so)
         fields = d.fields
         # Rc=1 (or no Rc bit: andi., addic. record always): the decoder's
@@ -353,7 +353,7 @@ class SVRecord:
                 spec = slot_spec(r.extra, where[row.rc][0][0], et)
                 self.crbase, self.crvec = EXTENDERS["crf"](b, spec, et)
                 if isa.profile.vector_rc_field == "cr0":
-                    # ISACaller: CR0 (CR1) + element, the slot's bits unused,
+                    # openpower-isa: CR0 (CR1) + element, the slot's bits unused,
                     # each sub-element overwriting its element's field
                     self.crbase = b
                     self.cr_step_div = r.subvl
@@ -369,18 +369,18 @@ class SVRecord:
         crop = isa.profile.crop_rows
         self.crop_row = bool(crop and re.match(crop, d.mnemonic))
         if self.crop_row:
-            # the profile's CR-op rows (ISACaller's CROP): its RM decoder
+            # the profile's CR-op rows (openpower-isa's CROP): its RM decoder
             # extracts no zeroing, reverse gear or element widths for them
             r.sz = r.dz = 0
             r.rg = 0
             r.ew = r.ews = 64
         if r.mode == "sat" and isa.profile.saturation == "none":
-            # the profile's saturation (ISACaller): sz/dz as decoded, no
+            # the profile's saturation (openpower-isa): sz/dz as decoded, no
             # clamp, so none of saturation's traps either
             r.mode, r.sat = "normal", None
         self.base_args = [fields[p] for p in c.params]
         if not svp64_so and "OE" in c.params:
-            self.base_args[c.params.index("OE")] = 0  # ISACaller ignores OE under SVP64
+            self.base_args[c.params.index("OE")] = 0  # openpower-isa ignores OE under SVP64
         for o in self.ops:
             self.base_args[o.pos] = o.base
         self.vecops = [o for o in self.ops if o.vec]
@@ -405,7 +405,7 @@ class SVRecord:
         if r.mode == "ffirst" and any(o.vec and o.src for o in self.ops):
             # normal.mdwn "Data-Dependent Fail-First implicit mapreduce mode": a
             # scalar destination is an accumulator, the loop goes on to the
-            # failing element (ISACaller likewise tests only the sources)
+            # failing element (openpower-isa likewise tests only the sources)
             self.scalar_dest = False
         if self.kind == "ldst":
             # ldst.mdwn: a scalar load destination ends the loop; a store's
@@ -413,13 +413,14 @@ class SVRecord:
             data = row.operands[0].field
             self.scalar_dest = "MEM" not in row.outs and not any(
                 o.vec for o in self.ops if o.field == data) and r.mode != "ffirst"
-        # ISACaller ends a scalar-destination loop after its first step even when
-        # that step zeroed the destination (dz); the spec runs on to a real write
-        isacaller_ends = isa.profile.scalar_dest == "isacaller"
-        self.scalar_dest_zeroed_ends = isacaller_ends
-        if isacaller_ends and self.scalar_dest and (
+        # "first-step" ends a scalar-destination loop after its first step even
+        # when that step zeroed the destination (dz); "first-write" runs on to a
+        # real write
+        first_step_ends = isa.profile.scalar_dest == "first-step"
+        self.scalar_dest_zeroed_ends = first_step_ends
+        if first_step_ends and self.scalar_dest and (
                 cat.ptype == 2 and any(o.vec for o in self.ops if o.src)):
-            # ISACaller loops on while a twin-predicated row has a vector
+            # openpower-isa loops on while a twin-predicated row has a vector
             # source (its svp64_is_vector test): every LD/ST row is one, so a
             # scalar load destination with a vector RA or RB takes each
             # element's load in turn, the last one standing
@@ -432,25 +433,25 @@ class SVRecord:
                 # ... as does a vector CR-field or CR-bit destination (mcrf, cmp*)
                 and not any(o.dst and o.vec and o.cls in ("crf", "crb") for o in self.ops)
                 and not any(o.vec for o in self.ops if o.src)):
-            # ISACaller: under fail-first only a vector source keeps the loop
+            # openpower-isa: under fail-first only a vector source keeps the loop
             # going (svp64_is_vector = in_vec, bug 1183); a row with an Rc
             # column (sv.and/ff=RC1 *61, 8, 72) runs on, its CR field
             # counting as one, so only rows without one (addi) run once
             self.scalar_dest = True
-        if isacaller_ends and self.kind == "ldst" and not any(o.vec for o in self.ops):
+        if first_step_ends and self.kind == "ldst" and not any(o.vec for o in self.ops):
             # ... and runs an all-scalar load/store once, where the spec's unit
             # stride makes a store with a scalar source a splat into memory
             self.scalar_dest = True
         self.ffcr = None
         self.ffcr_whole_cr = False
         # normal-mode RC1 fail-first: the result is discarded (spec) or stored
-        # as well (ISACaller)
+        # as well (openpower-isa)
         self.rc1_stores = isa.profile.rc1_results == "stored"
         # a discarded fail-first element's XER and FPSCR taken back with its
         # registers (spec), or the XER kept (profile ffirst_kept_xer_rows)
         kept = isa.profile.ffirst_kept_xer_rows
         self.ffirst_xer_kept = bool(kept and re.match(kept, row.mnemonic))
-        # (stores keep the spec's reading under every profile: ISACaller's
+        # (stores keep the spec's reading under every profile: openpower-isa's
         # store fail-first raises or tests the updated RA, docs/compat.md)
         store = self.kind == "ldst" and "MEM" in row.outs
         self.ffirst_vl_at_source = (isa.profile.ffirst_vl_step == "source"
@@ -459,7 +460,7 @@ class SVRecord:
                                   and not store)
         # a load's fail-first CR field (RC1): CR0 + element, or CR0 for every
         # element where the profile's Rc=0 field of a row without an Rc
-        # column is (vector_rc_field "cr0": ISACaller's get_cr_out gives a
+        # column is (vector_rc_field "cr0": openpower-isa's get_cr_out gives a
         # row with no CR output CR0 itself, "XXX TODO: offset CR0")
         self.ld_ffcr_vec = isa.profile.vector_rc_field != "cr0"
         if r.mode == "ffirst":
@@ -468,11 +469,11 @@ class SVRecord:
             elif self.rc or rc_field:
                 self.ffcr = ("rc", None)
                 if self.rc and r.vli and isa.profile.ffirst_vli_zz and self.kind == "normal":
-                    # ISACaller reads MODE[0:2] = 0b11 with Rc=1 as the old
+                    # openpower-isa reads MODE[0:2] = 0b11 with Rc=1 as the old
                     # pred-result mode's zz: sz = dz = the CR-bit's high bit
                     r.sz = r.dz = (r.cr_sel >> 1) & 1
                 if self.rc and isa.profile.rc_ffirst_vli == "ignored":
-                    r.vli = 0  # ISACaller decodes VLi only when Rc=0
+                    r.vli = 0  # openpower-isa decodes VLi only when Rc=0
             elif self.kind == "normal" and not crdest:
                 # Rc=0: the result's CR as if Rc=1 (normal.mdwn "Rc=0: ffirst z/nonz")
                 res = next((o for n in row.outs for o in self.ops
@@ -482,12 +483,12 @@ class SVRecord:
                                "result is not implemented", "illegal")
                 if not row.rc:
                     # no Rc column: the as-if-Rc=1 field is CR0, a vector with
-                    # the result (spec) or CR0 for every element (ISACaller)
+                    # the result (spec) or CR0 for every element (openpower-isa)
                     self.crbase = 0
                     self.crvec = res.vec and (isa.profile.vector_rc_field != "cr0"
                                               or cr_vector_row)
                     if self.crvec and isa.profile.vector_rc_field == "cr0":
-                        # ISACaller's CR0 + dststep: one field per element,
+                        # openpower-isa's CR0 + dststep: one field per element,
                         # each sub-element overwriting it (as its Rc=1 field)
                         self.cr_step_div = r.subvl
                         self.cr_by_step = True
@@ -548,14 +549,14 @@ class SVRecord:
             # the address register is never element-width overridden
             self.addr_fields = (ld.addr,)
             self.data_op = next((o for o in self.ops if o.field == ld.data), None)
-        # (profile ldst_zeroing "registers", ISACaller) a zeroed LD/ST element
+        # (profile ldst_zeroing "registers", openpower-isa) a zeroed LD/ST element
         # zeroes its register operands, RA and RB included, as any row's
         self.ldst_zero_regs = self.kind == "ldst" and isa.profile.ldst_zeroing == "registers"
         self.addr_field = self.addr_fields[0] if self.addr_fields else None
         self.mview = self.ldst is not None and self.ldst.needs_view()
         signed = signed_sources().get(row.mnemonic)
         self.sext = signed is not None and fields_hold(signed, fields)
-        # profile "elwidth_xlen" (ISACaller): a page that names XLEN runs at
+        # profile "elwidth_xlen" (openpower-isa): a page that names XLEN runs at
         # XLEN = the operation width max(source, destination), its sources
         # zero-extended to it, instead of at 64 bits with the result truncated
         # (at XLEN = 64 too: `sv.extsw/sw=8` reads its byte zero-extended)
@@ -664,7 +665,7 @@ class SVRecord:
         self.zeroed_page_runs = (isa.profile.dest_zeroed_page == "run"
                                  and self.kind != "ldst")
         ra0_vec = any(o.ra0 and o.vec and o.base == 0 for o in self.ops)
-        # an RA-or-zero operand's element in r0 reads r0 (spec) or 0 (ISACaller)
+        # an RA-or-zero operand's element in r0 reads r0 (spec) or 0 (openpower-isa)
         self.vector_ra0_zero = ra0_vec and isa.profile.vector_ra0 == "zero"
         self.scratch_needed = bool(gops) and (r.ew != 64 or r.ews != 64 or ra0_vec
                                               or self.sat is not None)
@@ -752,7 +753,7 @@ class SVRecord:
             slot = dst if op.dst else src
             k = f"_t_{slot}[k]" if slot in slots else "k"
             args.append(f"{v} + 4 * {k}" if op.cls == "crb" else f"{v} + {k}")
-        # the Rc=1 field follows the out slot, or the step (ISACaller's CR0 + step)
+        # the Rc=1 field follows the out slot, or the step (openpower-isa's CR0 + step)
         kcr = "_t_out[k]" if "out" in slots and not self.cr_by_step else \
             "k" if self.cr_step_div == 1 else f"k // {self.cr_step_div}"
         crf = f"{self.crbase} + {kcr}" if self.crvec else str(self.crbase)
