@@ -42,8 +42,6 @@ _TRANSLATE_REWORK = "being reworked by the speed work (issue 35)"
 LONG_FUNCTIONS = {
     "isa_ext/translate/block.py:_compile": _TRANSLATE_REWORK,
     "isa_ext/translate/block.py:_emit_block": _TRANSLATE_REWORK,
-    "isa_ext/svp64/record.py:SVRecord.__init__":
-        "the record's decoding; its split into builders is the next commit",
     "isa_ext/svp64/executor.py:SVInsn._run_general":
         "the element loop's stepping; its split into parts is issue 31's open remainder",
     "isa_ext/svp64/executor.py:SVInsn._element":
