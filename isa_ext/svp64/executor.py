@@ -503,23 +503,8 @@ class SVInsn:
         test reads where that differs too (the same switch)."""
         rec = self.rec
         r = rec.rm
-        args = list(rec.base_args)
+        args, crf = self._element_args(ks, kd, dststep, tables, crk)
         reads, writes = {}, {}
-        for o in rec.ops:
-            if o.vec:
-                if crk is not None and o.cls in ("crf", "crb"):
-                    k = element_index(o, crk[0], crk[1], tables, o.dst)
-                else:
-                    k = element_index(o, ks, kd, tables, o.dst)
-                args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
-        # an Rc=1 CR field follows the out slot
-        if rec.cr_by_step:
-            kcr = dststep  # openpower-isa: CR0 + dststep, reverse gear, REMAP or not
-        elif tables and "out" in tables:
-            kcr = slot_index(tables, "out", ks, kd)
-        else:
-            kcr = kd
-        crf = rec.crbase + kcr if rec.crvec else rec.crbase
         ld = rec.ldst
         if szero and ld is not None and not ld.store and not rec.ldst_zero_regs:
             # a load's source element is the memory element: zero, no access
@@ -535,42 +520,8 @@ class SVInsn:
         if dzero and rec.cr_result_kept:
             dzero = False  # openpower-isa: the CR-field result is written, not zeroed
         if dzero:
-            if rec.uses_sv:
-                # a page using SVSTATE (svstep) still moves the steps when its
-                # destination element is zeroed, or a VF loop over a zeroing
-                # predicate never ends; its result is replaced by zero below
-                # (openpower-isa runs the page and writes zero for the result);
-                # on the path an unzeroed element takes, so that its register
-                # numbers are those regfile_end counted (element widths run on
-                # the scratch file)
-                self._call(s, CIA, list(args), crf, ks, kd, szero, tables)
-            elif rec.zeroed_page_runs:
-                # profile dest_zeroed_page "run" (openpower-isa): the page runs on
-                # the element's sources, so its XER (CA, CA32) and FPSCR
-                # writes stand; its register results are zeroed below and
-                # its CR writes (Rc=1) taken back
-                cr = list(s.cr)
-                self._run_page(s, CIA, list(args), crf, ks, kd, szero, tables, crk)
-                s.cr[:] = cr
-                reads.update((o.field, args[o.pos]) for o in rec.ops if o.src)
-            for o in rec.dstops:
-                if ld is not None and o is not rec.data_op:
-                    continue  # LD/ST zeroing: the data register only, RA keeps its value
-                if o.cls in ("gpr", "fpr"):
-                    regs = s.gpr if o.cls == "gpr" else s.fpr
-                    write_elem(regs, o.base, element_index(o, ks, kd, tables, True) if o.vec else 0,
-                               r.ew if o.cls == "gpr" or rec.fp_elw else 64, 0)
-                    writes[o.field] = args[o.pos]
-                elif o.cls == "crf":
-                    s.cr[args[o.pos]] = 0
-                    writes[o.field] = args[o.pos]
-                elif o.cls == "crb":
-                    bit = args[o.pos]
-                    s.cr[bit >> 2] &= ~(8 >> (bit & 3))
-                    writes[o.field] = bit
-            if emit is not None:
-                self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes,
-                            tables, ks, kd)
+            self._zeroed_element(s, CIA, args, crf, ks, kd, szero, emit, srcstep, dststep,
+                                 ssub, dsub, se, de, tables, crk, reads, writes)
             return None
         for o in rec.ops:
             if o.src:
@@ -581,20 +532,9 @@ class SVInsn:
             self._read_values = self._element_values(s, ks, kd, tables, False)
         stcr = None
         if rec.ffcr is not None and rec.ffcr[0] == "rc1" and ld.store:
-            # LD/ST data-dependent fail-first on a store (ldst.mdwn): the data
-            # to be stored is tested before the store; VLi=0 and failing: no
-            # store, no RA update
             stcr = self._ldst_cr(s, rec.data_op, ks, kd, tables, szero)
-            if ((stcr >> (3 - r.cr_sel)) & 1) != r.inv and not r.vli:
-                group = _open_group(s, CIA) if r.subvl > 1 else None
-                if group is not None:
-                    # the group is discarded: its earlier sub-elements' stores
-                    # and RA updates are taken back (CR fields kept)
-                    _restore(s, group[1], rec.ffirst_xer_kept)
-                    group[2].undo()
-                if emit is not None:
-                    self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False,
-                                reads, {})
+            if self._store_fails_first(s, CIA, stcr, emit, srcstep, dststep, ssub, dsub, se, de,
+                                       reads):
                 return dststep
         snap = None
         rc1 = rec.ffcr is not None and rec.ffcr[0] == "rc0" and r.rc1
@@ -603,14 +543,38 @@ class SVInsn:
             # RC1: the result is never stored; otherwise the failing element's
             # register results are discarded (CR kept)
             snap = _snapshot(s)
+        self._run_page_in_view(s, CIA, args, crf, ks, kd, szero, tables, crk,
+                               stcr is not None and r.subvl > 1)
+        if emit is not None:
+            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes,
+                        tables, ks, kd)
+        if rec.ffcr is not None:
+            crval = self._ffirst_cr_value(s, args, crf, ks, kd, tables, crt, stcr, snap)
+            kind = rec.ffcr[0]
+            if ((crval >> (3 - (3 if kind == "bit" else r.cr_sel))) & 1) != r.inv:
+                if not r.vli:
+                    group = _open_group(s, CIA) if r.subvl > 1 else None
+                    back = snap if alone else (group[1] if group else None)
+                    if back:
+                        _restore(s, back, rec.ffirst_xer_kept)
+                return (srcstep if rec.ffirst_vl_at_source else dststep) + (1 if r.vli else 0)
+        return None
+
+    def _run_page_in_view(self, s, CIA, args, crf, ks, kd, szero, tables, crk, journaled):
+        """Run the element's page, an LD/ST's on its memory view (the element's
+        offset and memory-side width) and, for a store in a fail-first group
+        (``journaled``), through the group's journal; an update form's RA then
+        gets the element's full EA."""
+        rec = self.rec
+        ld = rec.ldst
         mem = None
-        group = _open_group(s, CIA) if stcr is not None and r.subvl > 1 else None
+        group = _open_group(s, CIA) if journaled else None
         journal = group[2] if group is not None else None
         if rec.mview or journal is not None:
             mem = s.mem
             view = s.mem = journal.over(mem) if journal is not None else mem
             if rec.mview:
-                view = s.mem = ld.view(s, s.mem, ks, kd, r.ews, tables,
+                view = s.mem = ld.view(s, s.mem, ks, kd, rec.rm.ews, tables,
                                        szero and rec.ldst_zero_regs)
         try:
             self._run_page(s, CIA, args, crf, ks, kd, szero, tables, crk)
@@ -621,73 +585,156 @@ class SVInsn:
             # the page set RA <- EA without the stride offset; RA gets the full EA
             n = ld.update_op.base
             s.gpr[n] = (s.gpr[n] + view.last) & M64
-        if emit is not None:
-            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes,
-                        tables, ks, kd)
-        if rec.ffcr is not None:
-            kind, o = rec.ffcr
-            if kind == "rc1" and stcr is not None:
-                crval = stcr  # a store: tested (and recorded) before it ran
-            elif kind == "rc1":
-                # LD/ST RC1: CR field (CR0 + element, or CR0: record
-                # ld_ffcr_vec) from the loaded element as if Rc=1
-                o = rec.data_op
-                w = r.ew if o.cls == "gpr" else 64
-                if o.cls == "gpr" and rec.rc_bits != w and rec.scratch_needed:
-                    # (profile rc_width "operation") the load at the operation
-                    # width: the page's value cut to ELWIDTH_SRC, before ELWIDTH
-                    v = self.scratch[o.sidx] & ((1 << r.ews) - 1)
-                    w = rec.rc_bits
-                    v &= (1 << w) - 1
+
+    def _element_args(self, ks, kd, dststep, tables, crk):
+        """The page's arguments for element (ks, kd): each vector operand at the
+        element the index map gives it (its CR-field operands at ``crk`` where
+        given), and the Rc=1 CR field (it follows the out slot)."""
+        rec = self.rec
+        args = list(rec.base_args)
+        for o in rec.ops:
+            if o.vec:
+                if crk is not None and o.cls in ("crf", "crb"):
+                    k = element_index(o, crk[0], crk[1], tables, o.dst)
                 else:
-                    v = read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
-                                  element_index(o, ks, kd, tables, True) if o.vec else 0, w)
-                crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
-                if r.rc1:  # RC1=0: z/nonz tested, no CR recorded
-                    s.cr[kd if rec.ld_ffcr_vec else 0] = crval
-            elif kind == "rc0":
-                # Rc=0: CR of the result element as if Rc=1 (signed at ELWIDTH, SO
-                # copied); stored only with RC1, which discards the result instead
-                w = r.ew
-                if rec.ffcr_whole_cr:
-                    # (profile ffirst_cr_whole_cr_rows) the CR as a 64-bit
-                    # value: never negative
-                    w, v = 64, int(any(s.cr[i] for i in range(8)))
-                elif rec.rc_bits != w and rec.scratch_needed:
-                    # at the operation width (profile rc_width "operation", as
-                    # an Rc=1 record): the page's result before truncation
-                    w = rec.rc_bits
-                    v = self.scratch[o.sidx] & ((1 << w) - 1)
-                    w = rec.rc_sign_bits
-                else:
-                    v = read_elem(s.gpr, o.base,
-                                  element_index(o, ks, kd, tables, True) if o.vec else 0, w)
-                    if rec.rc_sign_bits == 64:
-                        w = 64  # (profile rc_zero_extended_rows) never negative
-                crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
-                if r.rc1:
-                    s.cr[crf] = crval
-                    if not rec.rc1_stores:
-                        _restore(s, snap, rec.ffirst_xer_kept)
-            elif kind == "bit":
-                # a CR-bit result: the bit just written is the test (8 >> 3
-                # puts it where cr_sel 3 reads it)
+                    k = element_index(o, ks, kd, tables, o.dst)
+                args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
+        # an Rc=1 CR field follows the out slot
+        if rec.cr_by_step:
+            kcr = dststep  # openpower-isa: CR0 + dststep, reverse gear, REMAP or not
+        elif tables and "out" in tables:
+            kcr = slot_index(tables, "out", ks, kd)
+        else:
+            kcr = kd
+        crf = rec.crbase + kcr if rec.crvec else rec.crbase
+        return args, crf
+
+    def _zeroed_element(self, s, CIA, args, crf, ks, kd, szero, emit, srcstep, dststep,
+                        ssub, dsub, se, de, tables, crk, reads, writes):
+        """A destination-zeroed element: its destination registers written 0
+        (an LD/ST's data register only), its page run first where the record
+        says (svstep's steps; profile dest_zeroed_page "run")."""
+        rec = self.rec
+        r = rec.rm
+        ld = rec.ldst
+        if rec.uses_sv:
+            # a page using SVSTATE (svstep) still moves the steps when its
+            # destination element is zeroed, or a VF loop over a zeroing
+            # predicate never ends; its result is replaced by zero below
+            # (openpower-isa runs the page and writes zero for the result);
+            # on the path an unzeroed element takes, so that its register
+            # numbers are those regfile_end counted (element widths run on
+            # the scratch file)
+            self._call(s, CIA, list(args), crf, ks, kd, szero, tables)
+        elif rec.zeroed_page_runs:
+            # profile dest_zeroed_page "run" (openpower-isa): the page runs on
+            # the element's sources, so its XER (CA, CA32) and FPSCR
+            # writes stand; its register results are zeroed below and
+            # its CR writes (Rc=1) taken back
+            cr = list(s.cr)
+            self._run_page(s, CIA, list(args), crf, ks, kd, szero, tables, crk)
+            s.cr[:] = cr
+            reads.update((o.field, args[o.pos]) for o in rec.ops if o.src)
+        for o in rec.dstops:
+            if ld is not None and o is not rec.data_op:
+                continue  # LD/ST zeroing: the data register only, RA keeps its value
+            if o.cls in ("gpr", "fpr"):
+                regs = s.gpr if o.cls == "gpr" else s.fpr
+                write_elem(regs, o.base, element_index(o, ks, kd, tables, True) if o.vec else 0,
+                           r.ew if o.cls == "gpr" or rec.fp_elw else 64, 0)
+                writes[o.field] = args[o.pos]
+            elif o.cls == "crf":
+                s.cr[args[o.pos]] = 0
+                writes[o.field] = args[o.pos]
+            elif o.cls == "crb":
                 bit = args[o.pos]
-                crval = (s.cr[bit >> 2] >> (3 - (bit & 3))) & 1
-            elif kind == "op" and crt is not None and o.vec:
-                # (profile cr_field_steps "start") the field written came from
-                # the starting steps; the one tested is the element's
-                crval = s.cr[o.base + element_index(o, crt[0], crt[1], tables, True)]
+                s.cr[bit >> 2] &= ~(8 >> (bit & 3))
+                writes[o.field] = bit
+        if emit is not None:
+            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes,
+                        tables, ks, kd)
+
+    def _store_fails_first(self, s, CIA, stcr, emit, srcstep, dststep, ssub, dsub, se, de,
+                           reads):
+        """LD/ST data-dependent fail-first on a store (ldst.mdwn): the data to
+        be stored (its CR value ``stcr``) is tested before the store; VLi=0
+        and failing: no store, no RA update.  True when it fails."""
+        rec = self.rec
+        r = rec.rm
+        if ((stcr >> (3 - r.cr_sel)) & 1) == r.inv or r.vli:
+            return False
+        group = _open_group(s, CIA) if r.subvl > 1 else None
+        if group is not None:
+            # the group is discarded: its earlier sub-elements' stores
+            # and RA updates are taken back (CR fields kept)
+            _restore(s, group[1], rec.ffirst_xer_kept)
+            group[2].undo()
+        if emit is not None:
+            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False,
+                        reads, {})
+        return True
+
+    def _ffirst_cr_value(self, s, args, crf, ks, kd, tables, crt, stcr, snap):
+        """The CR value a fail-first element tests (and, for LD/ST RC1 and Rc=0
+        with RC1, records): by the record's ``ffcr`` kind."""
+        rec = self.rec
+        r = rec.rm
+        kind, o = rec.ffcr
+        if kind == "rc1" and stcr is not None:
+            crval = stcr  # a store: tested (and recorded) before it ran
+        elif kind == "rc1":
+            # LD/ST RC1: CR field (CR0 + element, or CR0: record
+            # ld_ffcr_vec) from the loaded element as if Rc=1
+            o = rec.data_op
+            w = r.ew if o.cls == "gpr" else 64
+            if o.cls == "gpr" and rec.rc_bits != w and rec.scratch_needed:
+                # (profile rc_width "operation") the load at the operation
+                # width: the page's value cut to ELWIDTH_SRC, before ELWIDTH
+                v = self.scratch[o.sidx] & ((1 << r.ews) - 1)
+                w = rec.rc_bits
+                v &= (1 << w) - 1
             else:
-                crval = s.cr[crf if kind == "rc" else args[o.pos]]
-            if ((crval >> (3 - (3 if kind == "bit" else r.cr_sel))) & 1) != r.inv:
-                if not r.vli:
-                    group = _open_group(s, CIA) if r.subvl > 1 else None
-                    back = snap if alone else (group[1] if group else None)
-                    if back:
-                        _restore(s, back, rec.ffirst_xer_kept)
-                return (srcstep if rec.ffirst_vl_at_source else dststep) + (1 if r.vli else 0)
-        return None
+                v = read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
+                              element_index(o, ks, kd, tables, True) if o.vec else 0, w)
+            crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
+            if r.rc1:  # RC1=0: z/nonz tested, no CR recorded
+                s.cr[kd if rec.ld_ffcr_vec else 0] = crval
+        elif kind == "rc0":
+            # Rc=0: CR of the result element as if Rc=1 (signed at ELWIDTH, SO
+            # copied); stored only with RC1, which discards the result instead
+            w = r.ew
+            if rec.ffcr_whole_cr:
+                # (profile ffirst_cr_whole_cr_rows) the CR as a 64-bit
+                # value: never negative
+                w, v = 64, int(any(s.cr[i] for i in range(8)))
+            elif rec.rc_bits != w and rec.scratch_needed:
+                # at the operation width (profile rc_width "operation", as
+                # an Rc=1 record): the page's result before truncation
+                w = rec.rc_bits
+                v = self.scratch[o.sidx] & ((1 << w) - 1)
+                w = rec.rc_sign_bits
+            else:
+                v = read_elem(s.gpr, o.base,
+                              element_index(o, ks, kd, tables, True) if o.vec else 0, w)
+                if rec.rc_sign_bits == 64:
+                    w = 64  # (profile rc_zero_extended_rows) never negative
+            crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
+            if r.rc1:
+                s.cr[crf] = crval
+                if not rec.rc1_stores:
+                    _restore(s, snap, rec.ffirst_xer_kept)
+        elif kind == "bit":
+            # a CR-bit result: the bit just written is the test (8 >> 3
+            # puts it where cr_sel 3 reads it)
+            bit = args[o.pos]
+            crval = (s.cr[bit >> 2] >> (3 - (bit & 3))) & 1
+        elif kind == "op" and crt is not None and o.vec:
+            # (profile cr_field_steps "start") the field written came from
+            # the starting steps; the one tested is the element's
+            crval = s.cr[o.base + element_index(o, crt[0], crt[1], tables, True)]
+        else:
+            crval = s.cr[crf if kind == "rc" else args[o.pos]]
+        return crval
 
     def _zeroed_ldst(self, s, CIA, args, crf, ks, kd, szero, tables):
         """(profile ldst_zeroing "registers", openpower-isa) a destination-zeroed

@@ -44,8 +44,6 @@ LONG_FUNCTIONS = {
     "isa_ext/translate/block.py:_emit_block": _TRANSLATE_REWORK,
     "isa_ext/svp64/executor.py:SVInsn._run_general":
         "the element loop's stepping; its split into parts is issue 31's open remainder",
-    "isa_ext/svp64/executor.py:SVInsn._element":
-        "one element's operation; its split into parts is issue 31's open remainder",
     "isa_ext/svp64/asm.py:parse_modifiers":
         "the assembler's RM modifier parser, one branch per modifier; not yet split",
     "isa_ext/svp64/asm.py:sv_assemble":
