@@ -314,45 +314,25 @@ class SVInsn:
                                f"register file ({rec.mnemonic})", "illegal")
 
     def _run_general(self, s, CIA, sv, vl, vf, imap=None):
+        """The general element loop: predicates and zeroing, reverse gear,
+        SUBVL with pack/unpack, REMAP, fail-first, interrupts; one element at
+        a time (:meth:`_element`)."""
         rec = self.rec
         r = rec.rm
         sim = self.sim
-        emit = sim._sv_emit
         subvl = r.subvl
-        srcstep = (sv >> SV.SH_SRC) & 0x7F
-        dststep = (sv >> SV.SH_DST) & 0x7F
-        ssub = (sv >> SV.SH_SSUB) & 3
-        dsub = (sv >> SV.SH_DSUB) & 3
-        # pack / unpack (SVSTATE, set by svstep): that side steps sub-elements in
-        # the outer loop (openpower-isa's src_iterate / dst_iterate)
-        pack = subvl > 1 and (sv >> SV.SH_PACK) & 1
-        unpack = subvl > 1 and (sv >> SV.SH_UNPACK) & 1
-        if (pack or unpack) and rec.ffcr is not None:
-            raise Trap("SVP64 fail-first with SVSTATE pack/unpack is not implemented",
-                       "illegal")
+        srcstep, ssub, dststep, dsub, pack, unpack = self._start_steps(sv)
         profile = rec.isa.profile
         rg = r.rg
         # reverse gear: step i is element vl-1-i; masks are indexed by step, so
         # reversed unless the profile tests the step's own bit (openpower-isa)
-        rg_masks = rg and profile.reverse_gear_mask == "element"
-        rg_subs = rg and subvl > 1 and profile.reverse_subvl == "reversed"
-
-        def masks():
-            if not r.predicated:
-                return ALL, ALL
-            offset = profile.cr_pred_offset
-            dm = pred_mask(s, r.mmode, r.mask, vl, offset)
-            sm = dm if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl, offset)
-            if rg_masks:
-                sm, dm = reverse_mask(sm, vl), reverse_mask(dm, vl)
-            return sm, dm
-
+        masks = self._mask_reader(s, vl, rg and profile.reverse_gear_mask == "element")
         smask, dmask = masks()
         # openpower-isa reads the predicate again before every element, so an
         # element that overwrites the mask register changes the later ones
         reread = r.predicated and profile.mask_read == "every element"
         # masked-out elements are skipped on a side that is not zeroing
-        sz, dz, sskip, dskip = zeroing(r, profile)
+        _sz, _dz, sskip, dskip = zeroing(r, profile)
         start = (srcstep, ssub, dststep, dsub)
         srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
         dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
@@ -361,129 +341,47 @@ class SVInsn:
         # and one per element under SUBVL (the step, not the sub-element)
         from_start = profile.cr_field_steps == "start" and rec.cr_field_ops and \
             start != (srcstep, ssub, dststep, dsub)
-
-        # ... and not reversed by reverse gear (profile reverse_cr_fields)
-        cr_rg = rg and rec.cr_field_ops and profile.reverse_cr_fields == "element"
-        cr_by_step = rec.cr_field_by_step or (rg and rec.cr_field_ops and not cr_rg)
-
-        def cr_steps(at):
-            s_, ss_, d_, ds_ = at
-            s_, d_ = (vl - 1 - s_, vl - 1 - d_) if cr_rg else (s_, d_)
-            if rec.cr_field_by_step:
-                return s_, d_
-            return s_ * subvl + ss_, d_ * subvl + ds_
+        cr_by_step, cr_steps = self._cr_stepper(vl, rg)
         if vf and r.predicated:
             # vertical-first: the steps moved over masked-out elements are
             # recorded (spec: svstep "still respecting predicate masks";
             # openpower-isa's pre-increment)
             sv = SV.with_steps(sv, min(srcstep, vl), min(dststep, vl), ssub, dsub)
             s.svstate = sv
-        if rec.uses_sv:
-            ctx = LoopContext(subvl, smask, dmask, sskip, dskip)
-        # the index-mapping hook: None (identity) or {slot: element index per step}
-        if imap is None:
-            imap = self._index_map
-        if rec.maxvl_ops:
-            # butterfly rows: FRS (and a vector FRB) sit MAXVL elements on
-            # unless remapped
-            rec.place_maxvl((sv >> SV.SH_MAXVL) & 0x7F,
-                            () if imap.identity else imap.schedules)
-            overflow = rec.register_overflow(vl)
-            if overflow:
-                raise Trap(overflow, "illegal")
-        tables = None if imap.identity else sub_tables(imap.tables(vl), subvl)
-        if tables:
-            tables = remap_profile.for_profile(tables, profile, sv, vl * subvl, rg)
-            self._check_remap_overflow(tables)
+        ctx = LoopContext(subvl, smask, dmask, sskip, dskip) if rec.uses_sv else None
+        tables = self._loop_tables(s, sv, vl, imap, rg)
         budget = self._budget()
         done = 0
         stop = None
         while srcstep < vl and dststep < vl:
             se = (smask >> srcstep) & 1
             de = (dmask >> dststep) & 1
+            steps = (srcstep, ssub, dststep, dsub)
             if budget is not None and done >= budget:
-                sim.element_ops += done  # the operations done count, as on the fast path
-                if from_start and not done:
-                    # nothing ran: resume where this run started, so that the
-                    # first element still takes its CR fields from there
-                    self._interrupt(s, sv, start[0], start[2], start[1], start[3])
-                self._interrupt(s, sv, srcstep, dststep, ssub, dsub)
-            si = vl - 1 - srcstep if rg else srcstep
-            di = vl - 1 - dststep if rg else dststep
-            ks = si * subvl + ssub
-            kd = di * subvl + dsub
-            if rg_subs:  # openpower-isa: the sub-elements in reverse as well
-                ks, kd = si * subvl + subvl - 1 - ssub, di * subvl + subvl - 1 - dsub
-            szero = not se
-            dzero = not de
+                # nothing ran: resume where this run started, so that the
+                # first element still takes its CR fields from there
+                self._out_of_budget(s, sv, done, start if from_start and not done else steps)
             crk = crt = None
             if from_start and not done:
                 crk = cr_steps(start)
                 # ... while its fail-first test reads the field of the
                 # element's own steps (openpower-isa's get_cr_out after the skip)
-                crt = cr_steps((srcstep, ssub, dststep, dsub))
+                crt = cr_steps(steps)
             elif cr_by_step:
-                crk = cr_steps((srcstep, ssub, dststep, dsub))
-            if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf) \
-                    and not rec.ffirst_group_kept:
-                # fail-first over sub-vectors: a failing sub-element discards its
-                # group, and a store group's earlier memory writes too
-                s.sv_group = (CIA, _snapshot(s),
-                              _MemJournal(s.mem) if rec.ldst is not None and rec.ldst.store
-                              else None)
-            try:
-                if rec.uses_sv:
-                    s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
-                    s.sv_loop = ctx
-                    try:
-                        stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep,
-                                             dststep, ssub, dsub, se, de, tables, crk, crt)
-                    finally:
-                        s.sv_loop = None
-                    if vf:
-                        sim.element_ops += 1
-                        if stop is not None:
-                            # fail-first on a VF svstep: VL truncated; steps the page
-                            # moved to or past the new VL end the loop as svstep does
-                            nsv = SV.put(s.svstate, "vl", stop)
-                            if ((nsv >> SV.SH_SRC) & 0x7F) >= stop or \
-                                    ((nsv >> SV.SH_DST) & 0x7F) >= stop:
-                                nsv = (nsv & ~SV.STEPS_MASK) & ~1
-                            s.svstate = nsv
-                        return CIA + 8  # the page's SVSTATE stands (svstep advanced it)
-                    sv = s.svstate
-                else:
-                    stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep,
-                                         ssub, dsub, se, de, tables, crk, crt)
-            except Trap:
-                sim.element_ops += done
-                s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
-                raise
+                crk = cr_steps(steps)
+            stop, sv, nia = self._step_element(s, CIA, sv, vl, vf, ctx, steps, se, de,
+                                               tables, crk, crt, done)
+            if nia is not None:
+                return nia
             done += 1
             if vf:
                 break
-            srcstep, ssub = step_on(srcstep, ssub, vl, subvl, pack)
-            srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
-            dststep, dsub = step_on(dststep, dsub, vl, subvl, unpack)
-            dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
-            if reread:
-                # openpower-isa moves on under the masks read for this element (its
-                # post-increment, where the loop ends when they enable nothing
-                # further), then under the masks read anew (the pre-increment
-                # of the next element)
-                smask, dmask = masks()
-                srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
-                dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
-                if subvl > 1:
-                    # a mask bit cleared by this element's own earlier sub-element
-                    srcstep, ssub = settle_mid_element(smask, srcstep, ssub, vl, sskip,
-                                                       pack)
-                    dststep, dsub = settle_mid_element(dmask, dststep, dsub, vl, dskip,
-                                                       unpack)
+            smask, dmask, (srcstep, ssub, dststep, dsub) = self._advance(
+                smask, dmask, steps, vl, sskip, dskip, pack, unpack, masks if reread else None)
             if stop is not None:  # fail-first: truncate VL
                 sv = SV.put(sv, "vl", stop)
                 break
-            if rec.scalar_dest and (not dzero or rec.scalar_dest_zeroed_ends):
+            if rec.scalar_dest and (de or rec.scalar_dest_zeroed_ends):
                 break
         sim.element_ops += done
         if vf:
@@ -492,6 +390,163 @@ class SVInsn:
             return CIA + 8
         s.svstate = sv & ~SV.STEPS_MASK
         return CIA + 8
+
+    def _out_of_budget(self, s, sv, done, at):
+        """The instruction's element budget is spent: interrupt it at ``at`` =
+        (srcstep, ssub, dststep, dsub), the ``done`` operations counted as on
+        the fast path."""
+        self.sim.element_ops += done
+        self._interrupt(s, sv, at[0], at[2], at[1], at[3])
+
+    def _start_steps(self, sv):
+        """(srcstep, ssub, dststep, dsub, pack, unpack) of SVSTATE ``sv``:
+        pack / unpack (set by svstep) make that side step sub-elements in the
+        outer loop (openpower-isa's src_iterate / dst_iterate)."""
+        rec = self.rec
+        subvl = rec.rm.subvl
+        pack = subvl > 1 and (sv >> SV.SH_PACK) & 1
+        unpack = subvl > 1 and (sv >> SV.SH_UNPACK) & 1
+        if (pack or unpack) and rec.ffcr is not None:
+            raise Trap("SVP64 fail-first with SVSTATE pack/unpack is not implemented",
+                       "illegal")
+        return ((sv >> SV.SH_SRC) & 0x7F, (sv >> SV.SH_SSUB) & 3,
+                (sv >> SV.SH_DST) & 0x7F, (sv >> SV.SH_DSUB) & 3, pack, unpack)
+
+    def _mask_reader(self, s, vl, reversed_masks):
+        """A function reading the (source, destination) predicate masks."""
+        r = self.rec.rm
+        offset = self.rec.isa.profile.cr_pred_offset
+
+        def masks():
+            if not r.predicated:
+                return ALL, ALL
+            dm = pred_mask(s, r.mmode, r.mask, vl, offset)
+            sm = dm if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl, offset)
+            if reversed_masks:
+                sm, dm = reverse_mask(sm, vl), reverse_mask(dm, vl)
+            return sm, dm
+        return masks
+
+    def _cr_stepper(self, vl, rg):
+        """(whether CR-field operands are numbered by step, the function giving
+        their (ks, kd) from a (srcstep, ssub, dststep, dsub)): reverse gear
+        reverses them unless the profile says otherwise (reverse_cr_fields),
+        and one per element under SUBVL (cr_field_subvl)."""
+        rec = self.rec
+        subvl = rec.rm.subvl
+        cr_rg = rg and rec.cr_field_ops and rec.isa.profile.reverse_cr_fields == "element"
+        cr_by_step = rec.cr_field_by_step or (rg and rec.cr_field_ops and not cr_rg)
+
+        def cr_steps(at):
+            s_, ss_, d_, ds_ = at
+            s_, d_ = (vl - 1 - s_, vl - 1 - d_) if cr_rg else (s_, d_)
+            if rec.cr_field_by_step:
+                return s_, d_
+            return s_ * subvl + ss_, d_ * subvl + ds_
+        return cr_by_step, cr_steps
+
+    def _loop_tables(self, s, sv, vl, imap, rg):
+        """The index tables of this run ({slot: element per step}, None for the
+        identity), after placing MAXVL-relative operands (butterfly rows: FRS
+        and a vector FRB sit MAXVL elements on unless remapped)."""
+        rec = self.rec
+        # the index-mapping hook: None (identity) or {slot: element index per step}
+        if imap is None:
+            imap = self._index_map
+        if rec.maxvl_ops:
+            rec.place_maxvl((sv >> SV.SH_MAXVL) & 0x7F,
+                            () if imap.identity else imap.schedules)
+            overflow = rec.register_overflow(vl)
+            if overflow:
+                raise Trap(overflow, "illegal")
+        tables = None if imap.identity else sub_tables(imap.tables(vl), rec.rm.subvl)
+        if tables:
+            tables = remap_profile.for_profile(tables, rec.isa.profile, sv,
+                                               vl * rec.rm.subvl, rg)
+            self._check_remap_overflow(tables)
+        return tables
+
+    def _advance(self, smask, dmask, steps, vl, sskip, dskip, pack, unpack, reread):
+        """(smask, dmask, the next steps): each side steps on and settles on an
+        enabled element; ``reread`` (profile mask_read "every element"): the
+        function reading the masks again, for :meth:`_settle_reread`."""
+        subvl = self.rec.rm.subvl
+        srcstep, ssub, dststep, dsub = steps
+        srcstep, ssub = step_on(srcstep, ssub, vl, subvl, pack)
+        srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
+        dststep, dsub = step_on(dststep, dsub, vl, subvl, unpack)
+        dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
+        steps = (srcstep, ssub, dststep, dsub)
+        if reread is not None:
+            smask, dmask = reread()
+            steps = self._settle_reread(smask, dmask, steps, vl, sskip, dskip, pack, unpack)
+        return smask, dmask, steps
+
+    def _settle_reread(self, smask, dmask, steps, vl, sskip, dskip, pack, unpack):
+        """(profile mask_read "every element") the steps moved on under the masks
+        read for the element just run (its post-increment, where the loop ends
+        when they enable nothing further), settled again under the masks read
+        anew (the pre-increment of the next element)."""
+        subvl = self.rec.rm.subvl
+        srcstep, ssub, dststep, dsub = steps
+        srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
+        dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
+        if subvl > 1:
+            # a mask bit cleared by this element's own earlier sub-element
+            srcstep, ssub = settle_mid_element(smask, srcstep, ssub, vl, sskip, pack)
+            dststep, dsub = settle_mid_element(dmask, dststep, dsub, vl, dskip, unpack)
+        return srcstep, ssub, dststep, dsub
+
+    def _step_element(self, s, CIA, sv, vl, vf, ctx, steps, se, de, tables, crk, crt, done):
+        """Run the element at ``steps`` = (srcstep, ssub, dststep, dsub):
+        (fail-first's new VL or None, SVSTATE, the next instruction's address
+        when the run ends here (a vertical-first svstep) or None).  A trap
+        records the element's steps in SVSTATE first."""
+        rec = self.rec
+        r = rec.rm
+        sim = self.sim
+        subvl = r.subvl
+        srcstep, ssub, dststep, dsub = steps
+        si = vl - 1 - srcstep if r.rg else srcstep
+        di = vl - 1 - dststep if r.rg else dststep
+        ks = si * subvl + ssub
+        kd = di * subvl + dsub
+        if r.rg and subvl > 1 and rec.isa.profile.reverse_subvl == "reversed":
+            # openpower-isa: the sub-elements in reverse as well
+            ks, kd = si * subvl + subvl - 1 - ssub, di * subvl + subvl - 1 - dsub
+        if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf) \
+                and not rec.ffirst_group_kept:
+            # fail-first over sub-vectors: a failing sub-element discards its
+            # group, and a store group's earlier memory writes too
+            s.sv_group = (CIA, _snapshot(s),
+                          _MemJournal(s.mem) if rec.ldst is not None and rec.ldst.store
+                          else None)
+        args = (s, CIA, ks, kd, not se, not de, sim._sv_emit, srcstep, dststep, ssub, dsub,
+                se, de, tables, crk, crt)
+        try:
+            if not rec.uses_sv:
+                return self._element(*args), sv, None
+            s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
+            s.sv_loop = ctx
+            try:
+                stop = self._element(*args)
+            finally:
+                s.sv_loop = None
+        except Trap:
+            sim.element_ops += done
+            s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
+            raise
+        if not vf:
+            return stop, s.svstate, None
+        sim.element_ops += 1
+        if stop is not None:
+            # fail-first on a VF svstep: VL truncated; steps the page
+            # moved to or past the new VL end the loop as svstep does
+            nsv = SV.put(s.svstate, "vl", stop)
+            if ((nsv >> SV.SH_SRC) & 0x7F) >= stop or ((nsv >> SV.SH_DST) & 0x7F) >= stop:
+                nsv = (nsv & ~SV.STEPS_MASK) & ~1
+            s.svstate = nsv
+        return stop, sv, CIA + 8  # the page's SVSTATE stands (svstep advanced it)
 
     def _element(self, s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep, ssub, dsub,
                  se, de, tables=None, crk=None, crt=None):
