@@ -42,11 +42,6 @@ _TRANSLATE_REWORK = "being reworked by the speed work (issue 35)"
 LONG_FUNCTIONS = {
     "isa_ext/translate/block.py:_compile": _TRANSLATE_REWORK,
     "isa_ext/translate/block.py:_emit_block": _TRANSLATE_REWORK,
-    # the sv. assembler, not the record or the loop: left for a later session
-    "isa_ext/svp64/asm.py:parse_modifiers":
-        "the assembler's RM modifier parser, one branch per modifier (not split yet)",
-    "isa_ext/svp64/asm.py:sv_assemble":
-        "the assembler's operand and EXTRA encoding (not split yet)",
 }
 SOURCE_SUFFIXES = (".py", ".lark")
 
