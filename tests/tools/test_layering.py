@@ -92,28 +92,34 @@ def _long_function(lines):
 
 
 def test_a_long_function_fails_unless_listed(tmp_path, monkeypatch, capsys):
+    # in-process: the tool's main() on a copy (no subprocess per run)
+    from isa_ext.tools import layering
     root = _copy(tmp_path)
+
+    def run():
+        status = layering.main(["--root", str(root)])
+        return status, capsys.readouterr().out
+
     # 80 lines pass, 81 fail
     _append(root / "isa_ext/svp64/steps.py", _long_function(80))
-    assert _run("--root", str(root)).returncode == 0
+    assert run()[0] == 0
     _append(root / "isa_ext/translate/svp64.py", _long_function(81).replace("_planted", "_long"))
-    r = _run("--root", str(root))
-    assert r.returncode == 1
+    status, out = run()
+    assert status == 1
     assert any(line.startswith("isa_ext/translate/svp64.py:") and " _long: 81 lines" in line
-               for line in r.stdout.splitlines()), r.stdout
+               for line in out.splitlines()), out
     # a method counts with its class's name
     _append(root / "isa_ext/svp64/steps.py",
             "\n\nclass _Planted:" + _long_function(90).replace("\n", "\n    ").rstrip() + "\n")
-    r = _run("--root", str(root))
-    assert any(" _Planted._planted: 90 lines" in line for line in r.stdout.splitlines()), r.stdout
+    status, out = run()
+    assert any(" _Planted._planted: 90 lines" in line for line in out.splitlines()), out
     # listed with a reason, it passes; an entry that matches nothing is a note
-    from isa_ext.tools import layering
     monkeypatch.setattr(layering, "LONG_FUNCTIONS", {
         **layering.LONG_FUNCTIONS, "isa_ext/translate/svp64.py:_long": "planted",
         "isa_ext/svp64/steps.py:_Planted._planted": "planted",
         "isa_ext/svp64/steps.py:_gone": "planted"})
-    assert layering.main(["--root", str(root)]) == 0
-    out = capsys.readouterr().out
+    status, out = run()
+    assert status == 0, out
     assert "note: isa_ext/svp64/steps.py:_gone is no longer over 80 lines" in out
 
 
