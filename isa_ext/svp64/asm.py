@@ -262,51 +262,6 @@ def sv_row(isa, base):
     return row, flags, cat
 
 
-def _assemble_operand(isa, row, flags, et, where, resolve, specs, values, field, text):
-    """Encode one operand text of ``field`` into ``values`` (a register's EXTRA
-    spec into ``specs`` by slot): registers through their EXTRA slots, then
-    the table's operand notations, PC-relative and scaled immediates."""
-    forms = isa.forms
-    cls = forms.regclass.get(field)
-    if cls in SPLITTERS:
-        t, vec = _regnum(text, cls)
-        n = (getattr(resolve, "crbit", resolve) if cls == "crb" else resolve)(t)
-        if field not in where:
-            if vec or not 0 <= n < (1 << row.form.fields[field].width):
-                raise SVAsmError(f"{field} has no EXTRA slot: only a plain scalar fits")
-            values[field] = n
-            return
-        try:
-            v, spec = SPLITTERS[cls](n, vec, et)
-            for slot in where[field]:
-                spec_bits(spec, slot, et)
-        except ValueError as e:
-            raise SVAsmError(f"{field}={text.strip()}: {e}") from None
-        for slot in where[field]:
-            prev = specs.get(slot)
-            if prev is not None and prev != spec:
-                raise SVAsmError(f"operands sharing EXTRA slot {slot} disagree")
-            specs[slot] = spec
-        values[field] = v
-        return
-    if text.strip().startswith("*"):
-        raise SVAsmError(f"{field} is not a register: no '*'")
-    notation = isa.operand_type(row, field)  # the table's optype column
-    if notation is not None:
-        values[field] = notation.parse(text.strip())
-        return
-    if field in forms.pcrel and not flags.get("AA"):
-        # a label or "." is made relative to the prefix (the instruction's
-        # address); a plain number is the displacement (as SVP64Asm)
-        n = getattr(resolve, "relative", resolve)(text.strip())
-    else:
-        n = resolve(text.strip())
-    scale = forms.scale.get(field, 1)
-    if n % scale:
-        raise SVAsmError(f"{field} value {n} is not a multiple of {scale}")
-    values[field] = n // scale - forms.sv_bias(field)
-
-
 def sv_assemble(isa, mnemonic, operands, pc, resolve):
     """[prefix, suffix] for ``sv.<mnemonic>[/mods]`` with operand texts."""
     if not mnemonic.startswith("sv."):
@@ -348,7 +303,44 @@ def sv_assemble(isa, mnemonic, operands, pc, resolve):
     forms = isa.forms
 
     def operand(field, text):
-        _assemble_operand(isa, row, flags, et, where, resolve, specs, values, field, text)
+        cls = forms.regclass.get(field)
+        if cls in SPLITTERS:
+            t, vec = _regnum(text, cls)
+            n = (getattr(resolve, "crbit", resolve) if cls == "crb" else resolve)(t)
+            if field not in where:
+                if vec or not 0 <= n < (1 << row.form.fields[field].width):
+                    raise SVAsmError(f"{field} has no EXTRA slot: only a plain scalar fits")
+                values[field] = n
+                return
+            try:
+                v, spec = SPLITTERS[cls](n, vec, et)
+                for slot in where[field]:
+                    spec_bits(spec, slot, et)
+            except ValueError as e:
+                raise SVAsmError(f"{field}={text.strip()}: {e}") from None
+            for slot in where[field]:
+                prev = specs.get(slot)
+                if prev is not None and prev != spec:
+                    raise SVAsmError(f"operands sharing EXTRA slot {slot} disagree")
+                specs[slot] = spec
+            values[field] = v
+            return
+        if text.strip().startswith("*"):
+            raise SVAsmError(f"{field} is not a register: no '*'")
+        notation = isa.operand_type(row, field)  # the table's optype column
+        if notation is not None:
+            values[field] = notation.parse(text.strip())
+            return
+        if field in forms.pcrel and not flags.get("AA"):
+            # a label or "." is made relative to the prefix (the instruction's
+            # address); a plain number is the displacement (as SVP64Asm)
+            n = getattr(resolve, "relative", resolve)(text.strip())
+        else:
+            n = resolve(text.strip())
+        scale = forms.scale.get(field, 1)
+        if n % scale:
+            raise SVAsmError(f"{field} value {n} is not a multiple of {scale}")
+        values[field] = n // scale - forms.sv_bias(field)
 
     for op, text in zip(row.operands, ops):
         if op.base:
