@@ -21,3 +21,8 @@ hooks: ``ISA(page_source=...)`` and ``compiler.register_dialect``.
 
 See docs/compat.md and docs/openpower-plugin.md.
 """
+
+#: the names only this package may say (any case): the programs it is
+#: compatible with, which the core describes by behaviour instead
+#: (``python -m isa_ext.tools.layering`` reads this from the source)
+OWNED_WORDS = ("isacaller",)

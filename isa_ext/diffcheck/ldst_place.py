@@ -12,7 +12,7 @@ SUBVL, element stride, post-increment or compounding update (an update
 form's RA re-read by the next element: ldst.mdwn op_load) leaves it.
 
 Every access is naturally aligned (pointers aligned to 16, offsets multiples
-of the access width): ISACaller raises an alignment interrupt on any
+of the access width): libre-soc's simulator raises an alignment interrupt on any
 misaligned load (mem.py ``ld``), which the ISA allows an implementation to do.
 """
 import re
@@ -182,9 +182,9 @@ def fitting_vl(line, vl):
     return vl
 
 
-#: under REMAP the element indices the generator's shapes reach (isacaller
-#: _random_shape: Matrix VL <= 8, the others x * z <= 8): a remapped offset
-#: or vector register element is any below it
+#: under REMAP the element indices the generator's shapes reach (the
+#: openpower-isa differential's _random_shape: Matrix VL <= 8, the others
+#: x * z <= 8): a remapped offset or vector register element is any below it
 REMAP_REACH = 8
 
 
@@ -213,8 +213,8 @@ def place(isa, line, n, rng, reach=None):
     ops = list(line.ops)
     if line.displacement:
         k, _field = line.displacement
-        # (DS and DQ forms: not negative, which ISACaller mishandles:
-        # isacaller._LDST_LEFT_OUT)
+        # (DS and DQ forms: not negative, which libre-soc's simulator
+        # mishandles: the openpower-isa differential's _LDST_LEFT_OUT)
         low = 0 if line.scale(isa) > 1 else -(step // unit)
         d = rng.randint(low, step // unit) * unit if step else 0
         ops[k] = re.sub(r"^-?\d+", str(d), ops[k])

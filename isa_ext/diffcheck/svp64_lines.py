@@ -1,5 +1,5 @@
 """Random SVP64 assembly lines in libre-soc's syntax, for differential runs
-against libre-soc's own tools (its SVP64Asm assembler, ISACaller).
+against libre-soc's own tools (its SVP64Asm assembler and simulator).
 
 Lines come from the instruction tables: every SVP64-capable row of the
 extensions libre-soc also has (``base``), with random scalar/vector register
@@ -91,7 +91,7 @@ def _immediate(rng, isa, row, field):
 def _operand(rng, isa, row, field, vector_bias, cr_in_cr0_7=False):
     cls = isa.forms.regclass.get(field)
     if cr_in_cr0_7 and cls in ("crf", "crb"):
-        # CR fields 0-7 only (bits 0-31): ISACaller has no more ("sigh,
+        # CR fields 0-7 only (bits 0-31): libre-soc's simulator has no more ("sigh,
         # TODO, 128 CR fields"); a vector one starts at field (bit) 0
         return "*0" if rng.random() < vector_bias else \
             str(rng.randrange(8 if cls == "crf" else 32))

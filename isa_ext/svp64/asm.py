@@ -75,16 +75,23 @@ def _length_field(cat, key, eq, val):
     return None
 
 
+class _Modifiers:
+    """What the modifiers of one instruction have said so far."""
+
+    def __init__(self):
+        self.mmode = None
+        self.mask = self.smask = None
+        self.ew = self.ews = None
+        self.mbits = [0] * 5
+        self.z = {"sz": 0, "dz": 0}
+        self.rc1 = False
+        self.modes = []  # the MODE-table rows the modifiers ask for: one at most
+
+
 def parse_modifiers(mods, cat, kind):
     """RM bits (without EXTRA) from the modifier list."""
     rm = 0
-    mmode = None
-    mask = smask = None
-    ew = ews = None
-    mbits = [0] * 5
-    z = {"sz": 0, "dz": 0}
-    rc1 = False
-    modes = []  # the MODE-table rows the modifiers ask for: one at most
+    m = _Modifiers()
     seen = set()
     for mod in mods:
         key, eq, val = mod.partition("=")
@@ -93,11 +100,11 @@ def parse_modifiers(mods, cat, kind):
             raise SVAsmError(f"/{key} given twice")
         seen.add(key)
         if key in ("mr", "mrr"):
-            modes.append("map-reduce (/mr, /mrr)")
+            m.modes.append("map-reduce (/mr, /mrr)")
         elif key == "ff":
-            modes.append("fail-first (/ff=)")
+            m.modes.append("fail-first (/ff=)")
         elif key in ("sats", "satu"):
-            modes.append("saturation (/sats, /satu)")
+            m.modes.append("saturation (/sats, /satu)")
         if cat.mode_mods is not None and key in _MODE_MODS and key not in cat.mode_mods:
             raise SVAsmError(f"/{key} does not apply to {cat.name} "
                              f"(allowed: {', '.join(sorted(cat.mode_mods)) or 'none'})")
@@ -107,78 +114,106 @@ def parse_modifiers(mods, cat, kind):
             rm = rmmod.put_bits(rm, a, b, n - 1)
         elif key in ("vec2", "vec3", "vec4") and not eq:
             rm = rmmod.put_bits(rm, 8, 9, int(key[3]) - 1)
-        elif key in ("m", "sm", "dm"):
-            mm, code = _pred(val, key)
-            if mmode is not None and mm != mmode:
-                raise SVAsmError("integer and CR predicates cannot be mixed")
-            mmode = mm
-            if key in ("m", "dm"):
-                mask = code
-            if key == "sm" or (key == "m" and cat.ptype == 2):
-                if cat.ptype == 1 and key == "sm":
-                    raise SVAsmError(f"{cat.name} is single-predicated: no sm=")
-                smask = code
-        elif key == "w":
-            ew = ews = _ew(val, key)
-        elif key == "dw":
-            ew = _ew(val, key)
-        elif key == "sw":
-            ews = _ew(val, key)
-        elif key in ("sz", "dz") and not eq:
-            z[key] = 1
-        elif key == "zz" and not eq:
-            z["sz"] = z["dz"] = 1
-        elif key == "mr" and not eq:
-            mbits[2] = 1  # MODE 00 1 0 RG, normal and CR-op tables alike
-        elif key == "mrr" and not eq:
-            mbits[2], mbits[4] = 1, 1
-        elif key == "ff" and kind == "ldst":
-            v = val.strip().upper()
-            if v not in ("RC1", "~RC1"):
-                raise SVAsmError(f"LD/ST fail-first takes ff=RC1 or ff=~RC1, got ff={val!r}")
-            mbits[1], mbits[2], mbits[4] = 1, int(v.startswith("~")), 1
-        elif key in ("lf", "sea") and not eq and kind == "ldst":
-            mbits[4] = 1
-        elif key == "ff" and val.strip().upper() in ("RC1", "~RC1"):
-            # Rc=0 fail-first: VLi 1 inv zz RC1
-            mbits[1], mbits[2], mbits[4] = 1, int(val.strip().startswith("~")), 1
-            rc1 = True
-        elif key in ("sats", "satu") and not eq:
-            if kind != "normal":
-                raise SVAsmError(f"/{key}: saturation applies to arithmetic (normal-mode) "
-                                 "instructions only")
-            mbits[0], mbits[2] = 1, int(key == "sats")
-        elif key == "pr":
-            raise SVAsmError("/pr= (predicate-result) is reserved/removed in the current "
-                             "SVP64 spec: no MODE encoding")
-        elif key == "ff":
-            c = _FF.get(val.strip().lower())
-            if c is None:
-                raise SVAsmError(f"unknown fail-first condition ff={val!r}")
-            mbits[1], mbits[2] = 1, c[0]
-            mbits[3], mbits[4] = c[1] >> 1, c[1] & 1
-        elif key == "vli" and not eq:
-            mbits[0] = 1
-        elif key == "els" and not eq:
-            mbits[0] = 1
-        elif key == "pi" and not eq:
-            mbits[2] = 1
-        else:
+        elif not (_operand_modifier(m, key, eq, val, cat)
+                  or _mode_modifier(m, key, eq, val, kind)):
             raise SVAsmError(f"unknown SVP64 modifier /{mod}")
+    mode = _mode_field(m, mods, kind)
+    rm = rmmod.put_bits(rm, 0, 0, m.mmode or 0)
+    rm = rmmod.put_bits(rm, 1, 3, m.mask or 0)
+    rm = rmmod.put_bits(rm, 4, 5, m.ew or 0)
+    rm = rmmod.put_bits(rm, 6, 7, m.ews or 0)
+    rm = rmmod.put_bits(rm, 19, 23, mode)
+    return rm, (m.smask or 0)
+
+
+def _operand_modifier(m, key, eq, val, cat):
+    """Predicates, element widths and zeroing: True when ``key`` is one."""
+    if key in ("m", "sm", "dm"):
+        mm, code = _pred(val, key)
+        if m.mmode is not None and mm != m.mmode:
+            raise SVAsmError("integer and CR predicates cannot be mixed")
+        m.mmode = mm
+        if key in ("m", "dm"):
+            m.mask = code
+        if key == "sm" or (key == "m" and cat.ptype == 2):
+            if cat.ptype == 1 and key == "sm":
+                raise SVAsmError(f"{cat.name} is single-predicated: no sm=")
+            m.smask = code
+    elif key == "w":
+        m.ew = m.ews = _ew(val, key)
+    elif key == "dw":
+        m.ew = _ew(val, key)
+    elif key == "sw":
+        m.ews = _ew(val, key)
+    elif key in ("sz", "dz") and not eq:
+        m.z[key] = 1
+    elif key == "zz" and not eq:
+        m.z["sz"] = m.z["dz"] = 1
+    else:
+        return False
+    return True
+
+
+def _mode_modifier(m, key, eq, val, kind):
+    """The MODE field's modifiers (map-reduce, fail-first, saturation, LD/ST's
+    els/pi/lf/sea, vli): True when ``key`` is one."""
+    mbits = m.mbits
+    if key == "mr" and not eq:
+        mbits[2] = 1  # MODE 00 1 0 RG, normal and CR-op tables alike
+    elif key == "mrr" and not eq:
+        mbits[2], mbits[4] = 1, 1
+    elif key == "ff" and kind == "ldst":
+        v = val.strip().upper()
+        if v not in ("RC1", "~RC1"):
+            raise SVAsmError(f"LD/ST fail-first takes ff=RC1 or ff=~RC1, got ff={val!r}")
+        mbits[1], mbits[2], mbits[4] = 1, int(v.startswith("~")), 1
+    elif key in ("lf", "sea") and not eq and kind == "ldst":
+        mbits[4] = 1
+    elif key == "ff" and val.strip().upper() in ("RC1", "~RC1"):
+        # Rc=0 fail-first: VLi 1 inv zz RC1
+        mbits[1], mbits[2], mbits[4] = 1, int(val.strip().startswith("~")), 1
+        m.rc1 = True
+    elif key in ("sats", "satu") and not eq:
+        if kind != "normal":
+            raise SVAsmError(f"/{key}: saturation applies to arithmetic (normal-mode) "
+                             "instructions only")
+        mbits[0], mbits[2] = 1, int(key == "sats")
+    elif key == "pr":
+        raise SVAsmError("/pr= (predicate-result) is reserved/removed in the current "
+                         "SVP64 spec: no MODE encoding")
+    elif key == "ff":
+        c = _FF.get(val.strip().lower())
+        if c is None:
+            raise SVAsmError(f"unknown fail-first condition ff={val!r}")
+        mbits[1], mbits[2] = 1, c[0]
+        mbits[3], mbits[4] = c[1] >> 1, c[1] & 1
+    elif key in ("vli", "els") and not eq:
+        mbits[0] = 1
+    elif key == "pi" and not eq:
+        mbits[2] = 1
+    else:
+        return False
+    return True
+
+
+def _mode_field(m, mods, kind):
+    """The 5-bit MODE field from the modifiers' bits, zeroing folded in;
+    modes that exclude each other trap."""
+    mbits, z = m.mbits, m.z
     if kind == "ldst" and mbits[1] and mbits[0] and any(
-            m.strip().lower() == "els" for m in mods):
+            x.strip().lower() == "els" for x in mods):
         # fail-first LD/ST: VLi is bit 0, els moves to bit 3
         mbits[3] = 1
-        mbits[0] = int(any(m.strip().lower() == "vli" for m in mods))
-    if len(modes) > 1:
+        mbits[0] = int(any(x.strip().lower() == "vli" for x in mods))
+    if len(m.modes) > 1:
         # each is a row of the MODE table: OR-ing their bits would encode another row
-        raise SVAsmError(f"{' and '.join(dict.fromkeys(modes))} are separate SVP64 modes: "
+        raise SVAsmError(f"{' and '.join(dict.fromkeys(m.modes))} are separate SVP64 modes: "
                          "one per instruction")
-    if "map-reduce (/mr, /mrr)" in modes and (z["sz"] or z["dz"]):
+    if "map-reduce (/mr, /mrr)" in m.modes and (z["sz"] or z["dz"]):
         # map-reduce is MODE 00 1 0 RG: no sz/dz bits (bit 3 set is another mode)
         raise SVAsmError("map-reduce has no zeroing (/sz, /dz) in the MODE table")
     if z["sz"] or z["dz"]:
-        if rc1 and kind == "normal":
+        if m.rc1 and kind == "normal":
             if z["sz"] != z["dz"]:
                 raise SVAsmError("ff=RC1 zeroes both sides: use /zz")
             mbits[3] = 1
@@ -189,15 +224,10 @@ def parse_modifiers(mods, cat, kind):
             mbits[3] = 1
         else:
             mbits[3], mbits[4] = mbits[3] | z["dz"], mbits[4] | z["sz"]
-    rm = rmmod.put_bits(rm, 0, 0, mmode or 0)
-    rm = rmmod.put_bits(rm, 1, 3, mask or 0)
-    rm = rmmod.put_bits(rm, 4, 5, ew or 0)
-    rm = rmmod.put_bits(rm, 6, 7, ews or 0)
     mode = 0
     for b in mbits:
         mode = (mode << 1) | b
-    rm = rmmod.put_bits(rm, 19, 23, mode)
-    return rm, (smask or 0)
+    return mode
 
 
 def _regnum(text, cls):

@@ -20,7 +20,7 @@ What comes from where:
   refined by CTR-test mode), ALL/ANY with early exit, VLSET truncation, LRu.
 
 Choices where the spec's prose and its pseudocode differ are in docs/errata.md
-(SVP64 branches); differences from ISACaller in docs/compat.md.
+(SVP64 branches); differences from openpower-isa in docs/compat.md.
 """
 from ..errors import Trap
 from .. import specdata

@@ -221,7 +221,7 @@ class SVInsn:
                         self._run_fast(s, CIA, sv, vl, loop)
                     finally:
                         s.sv_tables = None
-        # a one-shot REMAP carries on to the next SVP64 instruction (ISACaller
+        # a one-shot REMAP carries on to the next SVP64 instruction (openpower-isa
         # keeps last_op_svshape until a non-SVP64 instruction runs); after a
         # trap or interrupt it stays here, so a resumed run is still remapped
         s.remap_next = CIA + 8
@@ -229,11 +229,11 @@ class SVInsn:
 
     def _load_offsets_shape(self, s, sv):
         """The SVSHAPE a strided load's memory offsets follow under profile
-        remap_ldst_offsets "isacaller" (remap_profile.load_offsets_shape), or
+        remap_ldst_offsets "load-mi0" (remap_profile.load_offsets_shape), or
         None (the spec: LdSt.offset_slot picks a register slot)."""
         ld = self.rec.ldst
         if ld is None or ld.store or ld.mode not in ("unit", "els", "xels") or \
-                self.rec.isa.profile.remap_ldst_offsets != "isacaller":
+                self.rec.isa.profile.remap_ldst_offsets != "load-mi0":
             return None
         return remap_profile.load_offsets_shape(
             sv, (s.svshape0, s.svshape1, s.svshape2, s.svshape3), self.rec.mnemonic)
@@ -314,176 +314,74 @@ class SVInsn:
                                f"register file ({rec.mnemonic})", "illegal")
 
     def _run_general(self, s, CIA, sv, vl, vf, imap=None):
+        """The general element loop: predicates and zeroing, reverse gear,
+        SUBVL with pack/unpack, REMAP, fail-first, interrupts; one element at
+        a time (:meth:`_element`)."""
         rec = self.rec
         r = rec.rm
         sim = self.sim
-        emit = sim._sv_emit
         subvl = r.subvl
-        srcstep = (sv >> SV.SH_SRC) & 0x7F
-        dststep = (sv >> SV.SH_DST) & 0x7F
-        ssub = (sv >> SV.SH_SSUB) & 3
-        dsub = (sv >> SV.SH_DSUB) & 3
-        # pack / unpack (SVSTATE, set by svstep): that side steps sub-elements in
-        # the outer loop (openpower-isa's src_iterate / dst_iterate)
-        pack = subvl > 1 and (sv >> SV.SH_PACK) & 1
-        unpack = subvl > 1 and (sv >> SV.SH_UNPACK) & 1
-        if (pack or unpack) and rec.ffcr is not None:
-            raise Trap("SVP64 fail-first with SVSTATE pack/unpack is not implemented",
-                       "illegal")
+        srcstep, ssub, dststep, dsub, pack, unpack = self._start_steps(sv)
         profile = rec.isa.profile
         rg = r.rg
         # reverse gear: step i is element vl-1-i; masks are indexed by step, so
-        # reversed unless the profile tests the step's own bit (ISACaller)
-        rg_masks = rg and profile.reverse_gear_mask == "element"
-        rg_subs = rg and subvl > 1 and profile.reverse_subvl == "reversed"
-
-        def masks():
-            if not r.predicated:
-                return ALL, ALL
-            offset = profile.cr_pred_offset
-            dm = pred_mask(s, r.mmode, r.mask, vl, offset)
-            sm = dm if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl, offset)
-            if rg_masks:
-                sm, dm = reverse_mask(sm, vl), reverse_mask(dm, vl)
-            return sm, dm
-
+        # reversed unless the profile tests the step's own bit (openpower-isa)
+        masks = self._mask_reader(s, vl, rg and profile.reverse_gear_mask == "element")
         smask, dmask = masks()
-        # ISACaller reads the predicate again before every element, so an
+        # openpower-isa reads the predicate again before every element, so an
         # element that overwrites the mask register changes the later ones
         reread = r.predicated and profile.mask_read == "every element"
         # masked-out elements are skipped on a side that is not zeroing
-        sz, dz, sskip, dskip = zeroing(r, profile)
+        _sz, _dz, sskip, dskip = zeroing(r, profile)
         start = (srcstep, ssub, dststep, dsub)
         srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
         dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
-        # ISACaller decodes the CR-field operands before skipping masked-out
+        # openpower-isa decodes the CR-field operands before skipping masked-out
         # elements (the first element run takes them from the starting steps),
         # and one per element under SUBVL (the step, not the sub-element)
         from_start = profile.cr_field_steps == "start" and rec.cr_field_ops and \
             start != (srcstep, ssub, dststep, dsub)
-
-        # ... and not reversed by reverse gear (profile reverse_cr_fields)
-        cr_rg = rg and rec.cr_field_ops and profile.reverse_cr_fields == "element"
-        cr_by_step = rec.cr_field_by_step or (rg and rec.cr_field_ops and not cr_rg)
-
-        def cr_steps(at):
-            s_, ss_, d_, ds_ = at
-            s_, d_ = (vl - 1 - s_, vl - 1 - d_) if cr_rg else (s_, d_)
-            if rec.cr_field_by_step:
-                return s_, d_
-            return s_ * subvl + ss_, d_ * subvl + ds_
+        cr_by_step, cr_steps = self._cr_stepper(vl, rg)
         if vf and r.predicated:
             # vertical-first: the steps moved over masked-out elements are
             # recorded (spec: svstep "still respecting predicate masks";
             # openpower-isa's pre-increment)
             sv = SV.with_steps(sv, min(srcstep, vl), min(dststep, vl), ssub, dsub)
             s.svstate = sv
-        if rec.uses_sv:
-            ctx = LoopContext(subvl, smask, dmask, sskip, dskip)
-        # the index-mapping hook: None (identity) or {slot: element index per step}
-        if imap is None:
-            imap = self._index_map
-        if rec.maxvl_ops:
-            # butterfly rows: FRS (and a vector FRB) sit MAXVL elements on
-            # unless remapped
-            rec.place_maxvl((sv >> SV.SH_MAXVL) & 0x7F,
-                            () if imap.identity else imap.schedules)
-            overflow = rec.register_overflow(vl)
-            if overflow:
-                raise Trap(overflow, "illegal")
-        tables = None if imap.identity else sub_tables(imap.tables(vl), subvl)
-        if tables:
-            tables = remap_profile.for_profile(tables, profile, sv, vl * subvl, rg)
-            self._check_remap_overflow(tables)
+        ctx = LoopContext(subvl, smask, dmask, sskip, dskip) if rec.uses_sv else None
+        tables = self._loop_tables(s, sv, vl, imap, rg)
         budget = self._budget()
         done = 0
         stop = None
         while srcstep < vl and dststep < vl:
             se = (smask >> srcstep) & 1
             de = (dmask >> dststep) & 1
+            steps = (srcstep, ssub, dststep, dsub)
             if budget is not None and done >= budget:
-                sim.element_ops += done  # the operations done count, as on the fast path
-                if from_start and not done:
-                    # nothing ran: resume where this run started, so that the
-                    # first element still takes its CR fields from there
-                    self._interrupt(s, sv, start[0], start[2], start[1], start[3])
-                self._interrupt(s, sv, srcstep, dststep, ssub, dsub)
-            si = vl - 1 - srcstep if rg else srcstep
-            di = vl - 1 - dststep if rg else dststep
-            ks = si * subvl + ssub
-            kd = di * subvl + dsub
-            if rg_subs:  # ISACaller: the sub-elements in reverse as well
-                ks, kd = si * subvl + subvl - 1 - ssub, di * subvl + subvl - 1 - dsub
-            szero = not se
-            dzero = not de
+                # nothing ran: resume where this run started, so that the
+                # first element still takes its CR fields from there
+                self._out_of_budget(s, sv, done, start if from_start and not done else steps)
             crk = crt = None
             if from_start and not done:
                 crk = cr_steps(start)
                 # ... while its fail-first test reads the field of the
-                # element's own steps (ISACaller's get_cr_out after the skip)
-                crt = cr_steps((srcstep, ssub, dststep, dsub))
+                # element's own steps (openpower-isa's get_cr_out after the skip)
+                crt = cr_steps(steps)
             elif cr_by_step:
-                crk = cr_steps((srcstep, ssub, dststep, dsub))
-            if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf) \
-                    and not rec.ffirst_group_kept:
-                # fail-first over sub-vectors: a failing sub-element discards its
-                # group, and a store group's earlier memory writes too
-                s.sv_group = (CIA, _snapshot(s),
-                              _MemJournal(s.mem) if rec.ldst is not None and rec.ldst.store
-                              else None)
-            try:
-                if rec.uses_sv:
-                    s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
-                    s.sv_loop = ctx
-                    try:
-                        stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep,
-                                             dststep, ssub, dsub, se, de, tables, crk, crt)
-                    finally:
-                        s.sv_loop = None
-                    if vf:
-                        sim.element_ops += 1
-                        if stop is not None:
-                            # fail-first on a VF svstep: VL truncated; steps the page
-                            # moved to or past the new VL end the loop as svstep does
-                            nsv = SV.put(s.svstate, "vl", stop)
-                            if ((nsv >> SV.SH_SRC) & 0x7F) >= stop or \
-                                    ((nsv >> SV.SH_DST) & 0x7F) >= stop:
-                                nsv = (nsv & ~SV.STEPS_MASK) & ~1
-                            s.svstate = nsv
-                        return CIA + 8  # the page's SVSTATE stands (svstep advanced it)
-                    sv = s.svstate
-                else:
-                    stop = self._element(s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep,
-                                         ssub, dsub, se, de, tables, crk, crt)
-            except Trap:
-                sim.element_ops += done
-                s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
-                raise
+                crk = cr_steps(steps)
+            stop, sv, nia = self._step_element(s, CIA, sv, vl, vf, ctx, steps, se, de,
+                                               tables, crk, crt, done)
+            if nia is not None:
+                return nia
             done += 1
             if vf:
                 break
-            srcstep, ssub = step_on(srcstep, ssub, vl, subvl, pack)
-            srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
-            dststep, dsub = step_on(dststep, dsub, vl, subvl, unpack)
-            dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
-            if reread:
-                # ISACaller moves on under the masks read for this element (its
-                # post-increment, where the loop ends when they enable nothing
-                # further), then under the masks read anew (the pre-increment
-                # of the next element)
-                smask, dmask = masks()
-                srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
-                dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
-                if subvl > 1:
-                    # a mask bit cleared by this element's own earlier sub-element
-                    srcstep, ssub = settle_mid_element(smask, srcstep, ssub, vl, sskip,
-                                                       pack)
-                    dststep, dsub = settle_mid_element(dmask, dststep, dsub, vl, dskip,
-                                                       unpack)
+            smask, dmask, (srcstep, ssub, dststep, dsub) = self._advance(
+                smask, dmask, steps, vl, sskip, dskip, pack, unpack, masks if reread else None)
             if stop is not None:  # fail-first: truncate VL
                 sv = SV.put(sv, "vl", stop)
                 break
-            if rec.scalar_dest and (not dzero or rec.scalar_dest_zeroed_ends):
+            if rec.scalar_dest and (de or rec.scalar_dest_zeroed_ends):
                 break
         sim.element_ops += done
         if vf:
@@ -492,6 +390,163 @@ class SVInsn:
             return CIA + 8
         s.svstate = sv & ~SV.STEPS_MASK
         return CIA + 8
+
+    def _out_of_budget(self, s, sv, done, at):
+        """The instruction's element budget is spent: interrupt it at ``at`` =
+        (srcstep, ssub, dststep, dsub), the ``done`` operations counted as on
+        the fast path."""
+        self.sim.element_ops += done
+        self._interrupt(s, sv, at[0], at[2], at[1], at[3])
+
+    def _start_steps(self, sv):
+        """(srcstep, ssub, dststep, dsub, pack, unpack) of SVSTATE ``sv``:
+        pack / unpack (set by svstep) make that side step sub-elements in the
+        outer loop (openpower-isa's src_iterate / dst_iterate)."""
+        rec = self.rec
+        subvl = rec.rm.subvl
+        pack = subvl > 1 and (sv >> SV.SH_PACK) & 1
+        unpack = subvl > 1 and (sv >> SV.SH_UNPACK) & 1
+        if (pack or unpack) and rec.ffcr is not None:
+            raise Trap("SVP64 fail-first with SVSTATE pack/unpack is not implemented",
+                       "illegal")
+        return ((sv >> SV.SH_SRC) & 0x7F, (sv >> SV.SH_SSUB) & 3,
+                (sv >> SV.SH_DST) & 0x7F, (sv >> SV.SH_DSUB) & 3, pack, unpack)
+
+    def _mask_reader(self, s, vl, reversed_masks):
+        """A function reading the (source, destination) predicate masks."""
+        r = self.rec.rm
+        offset = self.rec.isa.profile.cr_pred_offset
+
+        def masks():
+            if not r.predicated:
+                return ALL, ALL
+            dm = pred_mask(s, r.mmode, r.mask, vl, offset)
+            sm = dm if r.ptype == 1 else pred_mask(s, r.mmode, r.smask, vl, offset)
+            if reversed_masks:
+                sm, dm = reverse_mask(sm, vl), reverse_mask(dm, vl)
+            return sm, dm
+        return masks
+
+    def _cr_stepper(self, vl, rg):
+        """(whether CR-field operands are numbered by step, the function giving
+        their (ks, kd) from a (srcstep, ssub, dststep, dsub)): reverse gear
+        reverses them unless the profile says otherwise (reverse_cr_fields),
+        and one per element under SUBVL (cr_field_subvl)."""
+        rec = self.rec
+        subvl = rec.rm.subvl
+        cr_rg = rg and rec.cr_field_ops and rec.isa.profile.reverse_cr_fields == "element"
+        cr_by_step = rec.cr_field_by_step or (rg and rec.cr_field_ops and not cr_rg)
+
+        def cr_steps(at):
+            s_, ss_, d_, ds_ = at
+            s_, d_ = (vl - 1 - s_, vl - 1 - d_) if cr_rg else (s_, d_)
+            if rec.cr_field_by_step:
+                return s_, d_
+            return s_ * subvl + ss_, d_ * subvl + ds_
+        return cr_by_step, cr_steps
+
+    def _loop_tables(self, s, sv, vl, imap, rg):
+        """The index tables of this run ({slot: element per step}, None for the
+        identity), after placing MAXVL-relative operands (butterfly rows: FRS
+        and a vector FRB sit MAXVL elements on unless remapped)."""
+        rec = self.rec
+        # the index-mapping hook: None (identity) or {slot: element index per step}
+        if imap is None:
+            imap = self._index_map
+        if rec.maxvl_ops:
+            rec.place_maxvl((sv >> SV.SH_MAXVL) & 0x7F,
+                            () if imap.identity else imap.schedules)
+            overflow = rec.register_overflow(vl)
+            if overflow:
+                raise Trap(overflow, "illegal")
+        tables = None if imap.identity else sub_tables(imap.tables(vl), rec.rm.subvl)
+        if tables:
+            tables = remap_profile.for_profile(tables, rec.isa.profile, sv,
+                                               vl * rec.rm.subvl, rg)
+            self._check_remap_overflow(tables)
+        return tables
+
+    def _advance(self, smask, dmask, steps, vl, sskip, dskip, pack, unpack, reread):
+        """(smask, dmask, the next steps): each side steps on and settles on an
+        enabled element; ``reread`` (profile mask_read "every element"): the
+        function reading the masks again, for :meth:`_settle_reread`."""
+        subvl = self.rec.rm.subvl
+        srcstep, ssub, dststep, dsub = steps
+        srcstep, ssub = step_on(srcstep, ssub, vl, subvl, pack)
+        srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
+        dststep, dsub = step_on(dststep, dsub, vl, subvl, unpack)
+        dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
+        steps = (srcstep, ssub, dststep, dsub)
+        if reread is not None:
+            smask, dmask = reread()
+            steps = self._settle_reread(smask, dmask, steps, vl, sskip, dskip, pack, unpack)
+        return smask, dmask, steps
+
+    def _settle_reread(self, smask, dmask, steps, vl, sskip, dskip, pack, unpack):
+        """(profile mask_read "every element") the steps moved on under the masks
+        read for the element just run (its post-increment, where the loop ends
+        when they enable nothing further), settled again under the masks read
+        anew (the pre-increment of the next element)."""
+        subvl = self.rec.rm.subvl
+        srcstep, ssub, dststep, dsub = steps
+        srcstep, ssub = settle(smask, srcstep, ssub, vl, subvl, sskip, pack)
+        dststep, dsub = settle(dmask, dststep, dsub, vl, subvl, dskip, unpack)
+        if subvl > 1:
+            # a mask bit cleared by this element's own earlier sub-element
+            srcstep, ssub = settle_mid_element(smask, srcstep, ssub, vl, sskip, pack)
+            dststep, dsub = settle_mid_element(dmask, dststep, dsub, vl, dskip, unpack)
+        return srcstep, ssub, dststep, dsub
+
+    def _step_element(self, s, CIA, sv, vl, vf, ctx, steps, se, de, tables, crk, crt, done):
+        """Run the element at ``steps`` = (srcstep, ssub, dststep, dsub):
+        (fail-first's new VL or None, SVSTATE, the next instruction's address
+        when the run ends here (a vertical-first svstep) or None).  A trap
+        records the element's steps in SVSTATE first."""
+        rec = self.rec
+        r = rec.rm
+        sim = self.sim
+        subvl = r.subvl
+        srcstep, ssub, dststep, dsub = steps
+        si = vl - 1 - srcstep if r.rg else srcstep
+        di = vl - 1 - dststep if r.rg else dststep
+        ks = si * subvl + ssub
+        kd = di * subvl + dsub
+        if r.rg and subvl > 1 and rec.isa.profile.reverse_subvl == "reversed":
+            # openpower-isa: the sub-elements in reverse as well
+            ks, kd = si * subvl + subvl - 1 - ssub, di * subvl + subvl - 1 - dsub
+        if rec.ffcr is not None and subvl > 1 and not r.vli and (dsub == 0 or vf) \
+                and not rec.ffirst_group_kept:
+            # fail-first over sub-vectors: a failing sub-element discards its
+            # group, and a store group's earlier memory writes too
+            s.sv_group = (CIA, _snapshot(s),
+                          _MemJournal(s.mem) if rec.ldst is not None and rec.ldst.store
+                          else None)
+        args = (s, CIA, ks, kd, not se, not de, sim._sv_emit, srcstep, dststep, ssub, dsub,
+                se, de, tables, crk, crt)
+        try:
+            if not rec.uses_sv:
+                return self._element(*args), sv, None
+            s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
+            s.sv_loop = ctx
+            try:
+                stop = self._element(*args)
+            finally:
+                s.sv_loop = None
+        except Trap:
+            sim.element_ops += done
+            s.svstate = SV.with_steps(sv, srcstep, dststep, ssub, dsub)
+            raise
+        if not vf:
+            return stop, s.svstate, None
+        sim.element_ops += 1
+        if stop is not None:
+            # fail-first on a VF svstep: VL truncated; steps the page
+            # moved to or past the new VL end the loop as svstep does
+            nsv = SV.put(s.svstate, "vl", stop)
+            if ((nsv >> SV.SH_SRC) & 0x7F) >= stop or ((nsv >> SV.SH_DST) & 0x7F) >= stop:
+                nsv = (nsv & ~SV.STEPS_MASK) & ~1
+            s.svstate = nsv
+        return stop, sv, CIA + 8  # the page's SVSTATE stands (svstep advanced it)
 
     def _element(self, s, CIA, ks, kd, szero, dzero, emit, srcstep, dststep, ssub, dsub,
                  se, de, tables=None, crk=None, crt=None):
@@ -503,23 +558,8 @@ class SVInsn:
         test reads where that differs too (the same switch)."""
         rec = self.rec
         r = rec.rm
-        args = list(rec.base_args)
+        args, crf = self._element_args(ks, kd, dststep, tables, crk)
         reads, writes = {}, {}
-        for o in rec.ops:
-            if o.vec:
-                if crk is not None and o.cls in ("crf", "crb"):
-                    k = element_index(o, crk[0], crk[1], tables, o.dst)
-                else:
-                    k = element_index(o, ks, kd, tables, o.dst)
-                args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
-        # an Rc=1 CR field follows the out slot
-        if rec.cr_by_step:
-            kcr = dststep  # ISACaller: CR0 + dststep, reverse gear, REMAP or not
-        elif tables and "out" in tables:
-            kcr = slot_index(tables, "out", ks, kd)
-        else:
-            kcr = kd
-        crf = rec.crbase + kcr if rec.crvec else rec.crbase
         ld = rec.ldst
         if szero and ld is not None and not ld.store and not rec.ldst_zero_regs:
             # a load's source element is the memory element: zero, no access
@@ -533,44 +573,10 @@ class SVInsn:
                             writes, tables, ks, kd)
             return None
         if dzero and rec.cr_result_kept:
-            dzero = False  # ISACaller: the CR-field result is written, not zeroed
+            dzero = False  # openpower-isa: the CR-field result is written, not zeroed
         if dzero:
-            if rec.uses_sv:
-                # a page using SVSTATE (svstep) still moves the steps when its
-                # destination element is zeroed, or a VF loop over a zeroing
-                # predicate never ends; its result is replaced by zero below
-                # (openpower-isa runs the page and writes zero for the result);
-                # on the path an unzeroed element takes, so that its register
-                # numbers are those regfile_end counted (element widths run on
-                # the scratch file)
-                self._call(s, CIA, list(args), crf, ks, kd, szero, tables)
-            elif rec.zeroed_page_runs:
-                # profile dest_zeroed_page "run" (ISACaller): the page runs on
-                # the element's sources, so its XER (CA, CA32) and FPSCR
-                # writes stand; its register results are zeroed below and
-                # its CR writes (Rc=1) taken back
-                cr = list(s.cr)
-                self._run_page(s, CIA, list(args), crf, ks, kd, szero, tables, crk)
-                s.cr[:] = cr
-                reads.update((o.field, args[o.pos]) for o in rec.ops if o.src)
-            for o in rec.dstops:
-                if ld is not None and o is not rec.data_op:
-                    continue  # LD/ST zeroing: the data register only, RA keeps its value
-                if o.cls in ("gpr", "fpr"):
-                    regs = s.gpr if o.cls == "gpr" else s.fpr
-                    write_elem(regs, o.base, element_index(o, ks, kd, tables, True) if o.vec else 0,
-                               r.ew if o.cls == "gpr" or rec.fp_elw else 64, 0)
-                    writes[o.field] = args[o.pos]
-                elif o.cls == "crf":
-                    s.cr[args[o.pos]] = 0
-                    writes[o.field] = args[o.pos]
-                elif o.cls == "crb":
-                    bit = args[o.pos]
-                    s.cr[bit >> 2] &= ~(8 >> (bit & 3))
-                    writes[o.field] = bit
-            if emit is not None:
-                self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes,
-                            tables, ks, kd)
+            self._zeroed_element(s, CIA, args, crf, ks, kd, szero, emit, srcstep, dststep,
+                                 ssub, dsub, se, de, tables, crk, reads, writes)
             return None
         for o in rec.ops:
             if o.src:
@@ -581,20 +587,9 @@ class SVInsn:
             self._read_values = self._element_values(s, ks, kd, tables, False)
         stcr = None
         if rec.ffcr is not None and rec.ffcr[0] == "rc1" and ld.store:
-            # LD/ST data-dependent fail-first on a store (ldst.mdwn): the data
-            # to be stored is tested before the store; VLi=0 and failing: no
-            # store, no RA update
             stcr = self._ldst_cr(s, rec.data_op, ks, kd, tables, szero)
-            if ((stcr >> (3 - r.cr_sel)) & 1) != r.inv and not r.vli:
-                group = _open_group(s, CIA) if r.subvl > 1 else None
-                if group is not None:
-                    # the group is discarded: its earlier sub-elements' stores
-                    # and RA updates are taken back (CR fields kept)
-                    _restore(s, group[1], rec.ffirst_xer_kept)
-                    group[2].undo()
-                if emit is not None:
-                    self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False,
-                                reads, {})
+            if self._store_fails_first(s, CIA, stcr, emit, srcstep, dststep, ssub, dsub, se, de,
+                                       reads):
                 return dststep
         snap = None
         rc1 = rec.ffcr is not None and rec.ffcr[0] == "rc0" and r.rc1
@@ -603,14 +598,38 @@ class SVInsn:
             # RC1: the result is never stored; otherwise the failing element's
             # register results are discarded (CR kept)
             snap = _snapshot(s)
+        self._run_page_in_view(s, CIA, args, crf, ks, kd, szero, tables, crk,
+                               stcr is not None and r.subvl > 1)
+        if emit is not None:
+            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes,
+                        tables, ks, kd)
+        if rec.ffcr is not None:
+            crval = self._ffirst_cr_value(s, args, crf, ks, kd, tables, crt, stcr, snap)
+            kind = rec.ffcr[0]
+            if ((crval >> (3 - (3 if kind == "bit" else r.cr_sel))) & 1) != r.inv:
+                if not r.vli:
+                    group = _open_group(s, CIA) if r.subvl > 1 else None
+                    back = snap if alone else (group[1] if group else None)
+                    if back:
+                        _restore(s, back, rec.ffirst_xer_kept)
+                return (srcstep if rec.ffirst_vl_at_source else dststep) + (1 if r.vli else 0)
+        return None
+
+    def _run_page_in_view(self, s, CIA, args, crf, ks, kd, szero, tables, crk, journaled):
+        """Run the element's page, an LD/ST's on its memory view (the element's
+        offset and memory-side width) and, for a store in a fail-first group
+        (``journaled``), through the group's journal; an update form's RA then
+        gets the element's full EA."""
+        rec = self.rec
+        ld = rec.ldst
         mem = None
-        group = _open_group(s, CIA) if stcr is not None and r.subvl > 1 else None
+        group = _open_group(s, CIA) if journaled else None
         journal = group[2] if group is not None else None
         if rec.mview or journal is not None:
             mem = s.mem
             view = s.mem = journal.over(mem) if journal is not None else mem
             if rec.mview:
-                view = s.mem = ld.view(s, s.mem, ks, kd, r.ews, tables,
+                view = s.mem = ld.view(s, s.mem, ks, kd, rec.rm.ews, tables,
                                        szero and rec.ldst_zero_regs)
         try:
             self._run_page(s, CIA, args, crf, ks, kd, szero, tables, crk)
@@ -621,76 +640,159 @@ class SVInsn:
             # the page set RA <- EA without the stride offset; RA gets the full EA
             n = ld.update_op.base
             s.gpr[n] = (s.gpr[n] + view.last) & M64
-        if emit is not None:
-            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False, reads, writes,
-                        tables, ks, kd)
-        if rec.ffcr is not None:
-            kind, o = rec.ffcr
-            if kind == "rc1" and stcr is not None:
-                crval = stcr  # a store: tested (and recorded) before it ran
-            elif kind == "rc1":
-                # LD/ST RC1: CR field (CR0 + element, or CR0: record
-                # ld_ffcr_vec) from the loaded element as if Rc=1
-                o = rec.data_op
-                w = r.ew if o.cls == "gpr" else 64
-                if o.cls == "gpr" and rec.rc_bits != w and rec.scratch_needed:
-                    # (profile rc_width "operation") the load at the operation
-                    # width: the page's value cut to ELWIDTH_SRC, before ELWIDTH
-                    v = self.scratch[o.sidx] & ((1 << r.ews) - 1)
-                    w = rec.rc_bits
-                    v &= (1 << w) - 1
+
+    def _element_args(self, ks, kd, dststep, tables, crk):
+        """The page's arguments for element (ks, kd): each vector operand at the
+        element the index map gives it (its CR-field operands at ``crk`` where
+        given), and the Rc=1 CR field (it follows the out slot)."""
+        rec = self.rec
+        args = list(rec.base_args)
+        for o in rec.ops:
+            if o.vec:
+                if crk is not None and o.cls in ("crf", "crb"):
+                    k = element_index(o, crk[0], crk[1], tables, o.dst)
                 else:
-                    v = read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
-                                  element_index(o, ks, kd, tables, True) if o.vec else 0, w)
-                crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
-                if r.rc1:  # RC1=0: z/nonz tested, no CR recorded
-                    s.cr[kd if rec.ld_ffcr_vec else 0] = crval
-            elif kind == "rc0":
-                # Rc=0: CR of the result element as if Rc=1 (signed at ELWIDTH, SO
-                # copied); stored only with RC1, which discards the result instead
-                w = r.ew
-                if rec.ffcr_whole_cr:
-                    # (profile ffirst_cr_whole_cr_rows) the CR as a 64-bit
-                    # value: never negative
-                    w, v = 64, int(any(s.cr[i] for i in range(8)))
-                elif rec.rc_bits != w and rec.scratch_needed:
-                    # at the operation width (profile rc_width "operation", as
-                    # an Rc=1 record): the page's result before truncation
-                    w = rec.rc_bits
-                    v = self.scratch[o.sidx] & ((1 << w) - 1)
-                    w = rec.rc_sign_bits
-                else:
-                    v = read_elem(s.gpr, o.base,
-                                  element_index(o, ks, kd, tables, True) if o.vec else 0, w)
-                    if rec.rc_sign_bits == 64:
-                        w = 64  # (profile rc_zero_extended_rows) never negative
-                crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
-                if r.rc1:
-                    s.cr[crf] = crval
-                    if not rec.rc1_stores:
-                        _restore(s, snap, rec.ffirst_xer_kept)
-            elif kind == "bit":
-                # a CR-bit result: the bit just written is the test (8 >> 3
-                # puts it where cr_sel 3 reads it)
+                    k = element_index(o, ks, kd, tables, o.dst)
+                args[o.pos] = o.base + (4 * k if o.cls == "crb" else k)
+        # an Rc=1 CR field follows the out slot
+        if rec.cr_by_step:
+            kcr = dststep  # openpower-isa: CR0 + dststep, reverse gear, REMAP or not
+        elif tables and "out" in tables:
+            kcr = slot_index(tables, "out", ks, kd)
+        else:
+            kcr = kd
+        crf = rec.crbase + kcr if rec.crvec else rec.crbase
+        return args, crf
+
+    def _zeroed_element(self, s, CIA, args, crf, ks, kd, szero, emit, srcstep, dststep,
+                        ssub, dsub, se, de, tables, crk, reads, writes):
+        """A destination-zeroed element: its destination registers written 0
+        (an LD/ST's data register only), its page run first where the record
+        says (svstep's steps; profile dest_zeroed_page "run")."""
+        rec = self.rec
+        r = rec.rm
+        ld = rec.ldst
+        if rec.uses_sv:
+            # a page using SVSTATE (svstep) still moves the steps when its
+            # destination element is zeroed, or a VF loop over a zeroing
+            # predicate never ends; its result is replaced by zero below
+            # (openpower-isa runs the page and writes zero for the result);
+            # on the path an unzeroed element takes, so that its register
+            # numbers are those regfile_end counted (element widths run on
+            # the scratch file)
+            self._call(s, CIA, list(args), crf, ks, kd, szero, tables)
+        elif rec.zeroed_page_runs:
+            # profile dest_zeroed_page "run" (openpower-isa): the page runs on
+            # the element's sources, so its XER (CA, CA32) and FPSCR
+            # writes stand; its register results are zeroed below and
+            # its CR writes (Rc=1) taken back
+            cr = list(s.cr)
+            self._run_page(s, CIA, list(args), crf, ks, kd, szero, tables, crk)
+            s.cr[:] = cr
+            reads.update((o.field, args[o.pos]) for o in rec.ops if o.src)
+        for o in rec.dstops:
+            if ld is not None and o is not rec.data_op:
+                continue  # LD/ST zeroing: the data register only, RA keeps its value
+            if o.cls in ("gpr", "fpr"):
+                regs = s.gpr if o.cls == "gpr" else s.fpr
+                write_elem(regs, o.base, element_index(o, ks, kd, tables, True) if o.vec else 0,
+                           r.ew if o.cls == "gpr" or rec.fp_elw else 64, 0)
+                writes[o.field] = args[o.pos]
+            elif o.cls == "crf":
+                s.cr[args[o.pos]] = 0
+                writes[o.field] = args[o.pos]
+            elif o.cls == "crb":
                 bit = args[o.pos]
-                crval = (s.cr[bit >> 2] >> (3 - (bit & 3))) & 1
-            elif kind == "op" and crt is not None and o.vec:
-                # (profile cr_field_steps "start") the field written came from
-                # the starting steps; the one tested is the element's
-                crval = s.cr[o.base + element_index(o, crt[0], crt[1], tables, True)]
+                s.cr[bit >> 2] &= ~(8 >> (bit & 3))
+                writes[o.field] = bit
+        if emit is not None:
+            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, True, reads, writes,
+                        tables, ks, kd)
+
+    def _store_fails_first(self, s, CIA, stcr, emit, srcstep, dststep, ssub, dsub, se, de,
+                           reads):
+        """LD/ST data-dependent fail-first on a store (ldst.mdwn): the data to
+        be stored (its CR value ``stcr``) is tested before the store; VLi=0
+        and failing: no store, no RA update.  True when it fails."""
+        rec = self.rec
+        r = rec.rm
+        if ((stcr >> (3 - r.cr_sel)) & 1) == r.inv or r.vli:
+            return False
+        group = _open_group(s, CIA) if r.subvl > 1 else None
+        if group is not None:
+            # the group is discarded: its earlier sub-elements' stores
+            # and RA updates are taken back (CR fields kept)
+            _restore(s, group[1], rec.ffirst_xer_kept)
+            group[2].undo()
+        if emit is not None:
+            self._event(emit, CIA, srcstep, dststep, ssub, dsub, se, de, False,
+                        reads, {})
+        return True
+
+    def _ffirst_cr_value(self, s, args, crf, ks, kd, tables, crt, stcr, snap):
+        """The CR value a fail-first element tests (and, for LD/ST RC1 and Rc=0
+        with RC1, records): by the record's ``ffcr`` kind."""
+        rec = self.rec
+        r = rec.rm
+        kind, o = rec.ffcr
+        if kind == "rc1" and stcr is not None:
+            crval = stcr  # a store: tested (and recorded) before it ran
+        elif kind == "rc1":
+            # LD/ST RC1: CR field (CR0 + element, or CR0: record
+            # ld_ffcr_vec) from the loaded element as if Rc=1
+            o = rec.data_op
+            w = r.ew if o.cls == "gpr" else 64
+            if o.cls == "gpr" and rec.rc_bits != w and rec.scratch_needed:
+                # (profile rc_width "operation") the load at the operation
+                # width: the page's value cut to ELWIDTH_SRC, before ELWIDTH
+                v = self.scratch[o.sidx] & ((1 << r.ews) - 1)
+                w = rec.rc_bits
+                v &= (1 << w) - 1
             else:
-                crval = s.cr[crf if kind == "rc" else args[o.pos]]
-            if ((crval >> (3 - (3 if kind == "bit" else r.cr_sel))) & 1) != r.inv:
-                if not r.vli:
-                    group = _open_group(s, CIA) if r.subvl > 1 else None
-                    back = snap if alone else (group[1] if group else None)
-                    if back:
-                        _restore(s, back, rec.ffirst_xer_kept)
-                return (srcstep if rec.ffirst_vl_at_source else dststep) + (1 if r.vli else 0)
-        return None
+                v = read_elem(s.gpr if o.cls == "gpr" else s.fpr, o.base,
+                              element_index(o, ks, kd, tables, True) if o.vec else 0, w)
+            crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
+            if r.rc1:  # RC1=0: z/nonz tested, no CR recorded
+                s.cr[kd if rec.ld_ffcr_vec else 0] = crval
+        elif kind == "rc0":
+            # Rc=0: CR of the result element as if Rc=1 (signed at ELWIDTH, SO
+            # copied); stored only with RC1, which discards the result instead
+            w = r.ew
+            if rec.ffcr_whole_cr:
+                # (profile ffirst_cr_whole_cr_rows) the CR as a 64-bit
+                # value: never negative
+                w, v = 64, int(any(s.cr[i] for i in range(8)))
+            elif rec.rc_bits != w and rec.scratch_needed:
+                # at the operation width (profile rc_width "operation", as
+                # an Rc=1 record): the page's result before truncation
+                w = rec.rc_bits
+                v = self.scratch[o.sidx] & ((1 << w) - 1)
+                w = rec.rc_sign_bits
+            else:
+                v = read_elem(s.gpr, o.base,
+                              element_index(o, ks, kd, tables, True) if o.vec else 0, w)
+                if rec.rc_sign_bits == 64:
+                    w = 64  # (profile rc_zero_extended_rows) never negative
+            crval = (0b1000 if v >> (w - 1) else (0b0100 if v else 0b0010)) | _so(rec, s)
+            if r.rc1:
+                s.cr[crf] = crval
+                if not rec.rc1_stores:
+                    _restore(s, snap, rec.ffirst_xer_kept)
+        elif kind == "bit":
+            # a CR-bit result: the bit just written is the test (8 >> 3
+            # puts it where cr_sel 3 reads it)
+            bit = args[o.pos]
+            crval = (s.cr[bit >> 2] >> (3 - (bit & 3))) & 1
+        elif kind == "op" and crt is not None and o.vec:
+            # (profile cr_field_steps "start") the field written came from
+            # the starting steps; the one tested is the element's
+            crval = s.cr[o.base + element_index(o, crt[0], crt[1], tables, True)]
+        else:
+            crval = s.cr[crf if kind == "rc" else args[o.pos]]
+        return crval
 
     def _zeroed_ldst(self, s, CIA, args, crf, ks, kd, szero, tables):
-        """(profile ldst_zeroing "registers", ISACaller) a destination-zeroed
+        """(profile ldst_zeroing "registers", openpower-isa) a destination-zeroed
         LD/ST element: it runs as an enabled one, its memory access included
         (on zeroed register sources when source-zeroed too), then each of
         its register results is written 0: RT (at ELWIDTH) and an update
@@ -822,7 +924,7 @@ class SVInsn:
             elif o.src:
                 k = element_index(o, ks, kd, tables, False) if o.vec else 0
                 if o.ra0 and o.vec and o.base + k == 0 and rec.vector_ra0_zero:
-                    args[o.pos] = 0  # ISACaller: the element in r0 is RA|0's 0
+                    args[o.pos] = 0  # openpower-isa: the element in r0 is RA|0's 0
                     continue
                 v = read_elem(real, o.base, k, ews)
                 if (ld.sea if o.field == index else sext) and ews != 64 and v >> (ews - 1):
@@ -1078,7 +1180,7 @@ class _Schedule:
 
 def _so(rec, s):
     """SO of a CR field recorded "as if Rc=1" by the SVP64 loop: XER.SO, or 0
-    where an SVP64 instruction does not read it (profile svp64_xer "spec")."""
+    where an SVP64 instruction does not read it (profile svp64_xer "element-so")."""
     return 0 if rec.svp64_so else s.so & 1
 
 
@@ -1111,7 +1213,7 @@ def _table_max(value, n):
 def remap_index_map(s, sv, load_offsets=None):
     """The :class:`.indexmap.IndexMap` of the operands SVSTATE ``sv`` remaps,
     each through the schedule of its SVSHAPE (state ``s``).  An SVSHAPE of 0
-    leaves its operand unmapped (ISACaller: 'zero is "disabled"'; see
+    leaves its operand unmapped (openpower-isa: 'zero is "disabled"'; see
     docs/errata.md SV-11).  Indexed shapes read their indices from the GPRs when the instruction
     starts.  ``load_offsets``: an SVSHAPE value a load's memory offsets
     follow (profile remap_ldst_offsets, slot indexmap.LOAD_OFFSETS), or None."""

@@ -34,7 +34,7 @@ SLOTS = IN_SLOTS + OUT_SLOTS
 #: (remap.py calls RT's slot out1)
 HOOK_SLOT = {"in1": "in1", "in2": "in2", "in3": "in3", "out1": "out", "out2": "out2"}
 #: not a register operand's slot: the memory offsets of a load under profile
-#: remap_ldst_offsets "isacaller" (svp64/remap_profile.py), a source-side slot
+#: remap_ldst_offsets "load-mi0" (svp64/remap_profile.py), a source-side slot
 LOAD_OFFSETS = "ld_offsets"
 
 
@@ -108,7 +108,7 @@ IDENTITY = IndexMap()
 
 class StepTables(dict):
     """{slot: element index per step} whose ``cross`` slots are looked up at
-    the other side's step (profile ``remap_step_side`` "shape": ISACaller
+    the other side's step (profile ``remap_step_side`` "shape": openpower-isa
     steps SVSHAPE3 by dststep and SVSHAPE0-2 by srcstep, whichever operand
     uses them)."""
 

@@ -8,7 +8,7 @@ ALL = (1 << 128) - 1
 
 # First CR field of CR-based predicate masks: element i tests CR[CR_PRED_OFFSET + i].
 # libre-soc's spec text gives CR32 ("offs is defined as CR32"); see docs/svp64.md.
-# The openpower-isa profile starts at CR4, as ISACaller does (isa_ext/profile.py).
+# The openpower-isa profile starts at CR4, as libre-soc's simulator does (isa_ext/profile.py).
 CR_PRED_OFFSET = 32
 
 

@@ -2,15 +2,15 @@
 remapped run's index tables ({slot: element index per sub-element step},
 executor.sub_tables) before the element loop reads them:
 
-* ``remap_reverse`` "twice": under reverse gear ISACaller reverses the
+* ``remap_reverse`` "twice": under reverse gear openpower-isa reverses the
   remapped index again (:func:`reversed_twice`);
-* ``remap_step_side`` "shape": ISACaller steps an SVSHAPE by dststep or
+* ``remap_step_side`` "shape": openpower-isa steps an SVSHAPE by dststep or
   srcstep by its number, not by the operand using it (:func:`step_tables`);
-* ``remap_ldst_offsets`` "isacaller": a load's memory offsets follow
+* ``remap_ldst_offsets`` "load-mi0": a load's memory offsets follow
   SVSHAPE[mi0] whenever REMAP is active (:data:`LOAD_OFFSETS`, the slot
   :func:`load_offsets_shape` adds).
 
-docs/compat.md (Profiles) gives the spec text and ISACaller's code for each.
+docs/compat.md (Profiles) gives the spec text and openpower-isa's code for each.
 """
 from ..errors import Trap
 from . import remap
@@ -31,12 +31,12 @@ def for_profile(tables, profile, svstate, n, rg):
 
 
 def reversed_twice(tables, n):
-    """ISACaller's reverse gear under REMAP: its steps march up, the remapped
+    """openpower-isa's reverse gear under REMAP: its steps march up, the remapped
     index is looked up at the forward step and its decoder then reverses it
     (power_decoder2.py ``vmax-1-step``, step = remapstep * SUBVL + substep).
     The executor's step-order number k under reverse gear counts down from
     n - 1, so the element at k is n-1 - table[n-1-k].  A remapped index past
-    n - 1 would reverse to a negative offset (ISACaller's 7-bit offset wraps
+    n - 1 would reverse to a negative offset (openpower-isa's 7-bit offset wraps
     round): that traps "not implemented"."""
     out = {slot: [n - 1 - t[n - 1 - k] for k in range(n)] for slot, t in tables.items()}
     for slot, t in out.items():
@@ -65,9 +65,9 @@ def step_tables(tables, svstate):
 
 def load_offsets_shape(svstate, shapes, mnemonic):
     """The SVSHAPE value a load's offsets follow under ``remap_ldst_offsets``
-    "isacaller": SVSHAPE[mi0] when any SVme bit is set (caller.py
+    "load-mi0": SVSHAPE[mi0] when any SVme bit is set (caller.py
     check_replace_d: ``offsmul = in1_step`` whenever remap_active), else None.
-    An SVSHAPE[mi0] of 0 traps: ISACaller leaves in1_step as an earlier
+    An SVSHAPE[mi0] of 0 traps: openpower-isa leaves in1_step as an earlier
     instruction set it (get_remap_indices skips "disabled" shapes)."""
     if not SV.get(svstate, "SVme"):
         return None

@@ -38,7 +38,7 @@ def next_enabled(mask, step, vl, skip):
 
 def settle_mid_element(mask, step, sub, vl, skip, sub_outer):
     """As :func:`settle` for a predicate read again mid-element (profile
-    switch ``mask_read``, ISACaller): a position inside an element whose bit
+    switch ``mask_read``, openpower-isa): a position inside an element whose bit
     is now clear moves to the next enabled element at the same sub-element
     (openpower-isa's skip_dst/skip_src move the step, not the substep)."""
     if sub_outer or not sub or not skip or step >= vl or (mask >> step) & 1:

@@ -43,7 +43,7 @@ def remap_active(state, sv, cia):
     ``sv``): some operand is enabled (SVme) and either RMpst is set or the
     instruction is the one-shot REMAP target ``state.remap_next`` (set by
     svremap/svindex/svshape2, carried over consecutive SVP64 instructions;
-    openpower-isa's ISACaller ``last_op_svshape``)."""
+    openpower-isa's simulator ``last_op_svshape``)."""
     return bool(sv & SVME_MASK) and (bool(sv & RMPST_BIT) or state.remap_next == cia)
 
 

@@ -18,7 +18,9 @@ from conftest import ROOT
 TOP = ROOT
 # the hdl extra; the helper module the openpower plugin copies into an
 # openpower-isa checkout (it runs there, importing openpower)
-OPTIONAL = {"isa_ext.ext.swizzle.hdl": "amaranth", "isa_ext.compat.plugin.installed_helpers": "openpower"}
+OPTIONAL = {"isa_ext.ext.swizzle.hdl": "amaranth",
+            **{f"isa_ext.compat.plugin.installed_helpers.{part}": "openpower"
+               for part in ("common", "swizzle", "gpu")}}
 
 IMPORT_ALL = r"""
 import importlib, json, pkgutil, isa_ext

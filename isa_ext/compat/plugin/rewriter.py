@@ -10,7 +10,7 @@ it run?) and :mod:`.installer` (write it).
 """
 import re
 
-# names the group page reads that the engine supplies (swizzle_sv._GROUP_NAMES):
+# names the group page reads that the engine supplies (isa_ext/ext/swizzle/sv.py _GROUP_NAMES):
 # calls of the helpers of the same name there
 GROUP_NAMES = ("SRC_N", "DST_N", "IN_PLACE", "FP_ONE")
 
@@ -52,7 +52,7 @@ def convert_page(page, prologue=(), group=None, scope=False, problems=None):
 
 # a vector-scope page's warp values (isa_ext's engine supplies them) -> helper calls
 # there; ACTIVE keeps its name, VL and SUBVL are openpower-isa namespace names
-# the warp's identity (isa_ext/gpu/identity.py) likewise: openpower-isa has no
+# the warp's identity (isa_ext/ext/gpu/identity.py) likewise: openpower-isa has no
 # GPU configuration, so the helpers give isa_ext's defaults (warp 0 of 1, SM 0
 # of 1, no helper lanes)
 _SCOPE_NAMES = {"VL": "ISA_EXT_VL()", "SUBVL": "ISA_EXT_SUBVL()", "ACTIVE": "ACTIVE()",

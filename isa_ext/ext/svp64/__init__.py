@@ -18,7 +18,7 @@ def svstate_next(s, mode, vf):
 
     A plain (unprefixed) svstep steps when vf=0 and only reads when vf=1,
     except that a read at the loop's last position ends the loop as a step
-    would (openpower-isa's ISACaller and test_caller_setvl.py: ``svstep
+    would (openpower-isa's simulator and test_caller_setvl.py: ``svstep
     0,0,1,0`` steps, ``svstep 12,0,6,0`` returns srcstep and steps).  A prefixed
     ``sv.svstep`` steps under its own SUBVL and predicate masks (``s.sv_loop``,
     set by the engine) for SVi=0, and for vf=0 in vertical-first mode whatever
@@ -56,7 +56,7 @@ def svstate_next(s, mode, vf):
         # prefixed: SVi=0 steps; other modes step on vf=0 in vertical-first
         # mode (as the scalar form); in horizontal-first the element loop steps
         moves = mode == 0 or (not vf and sv & 1)
-    else:  # a read at the loop's last position ends the loop too (ISACaller)
+    else:  # a read at the loop's last position ends the loop too (openpower-isa)
         moves = not vf or end
     if moves:
         s.svstate = stepped
@@ -67,17 +67,17 @@ def svstate_next(s, mode, vf):
 def _remap_index(s, sv, mode):
     """svstep SVi 1..4: the element index SVSHAPE(SVi-1)'s schedule gives at
     the current step (srcstep for SVSHAPE0-2, dststep for SVSHAPE3, as
-    openpower-isa's ISACaller), and its loop-end flags into ``s.sv_loopends``.
+    openpower-isa's simulator), and its loop-end flags into ``s.sv_loopends``.
 
     The index is the SVSHAPE's schedule at the step whether or not REMAP is
     persistent (RMpst) or applied to any operand (SVme): the svstep appendix
-    defines it from the SVSHAPE alone (ISACaller returns the indices it last
+    defines it from the SVSHAPE alone (openpower-isa returns the indices it last
     computed, stale without RMpst: docs/compat.md)."""
     shape = (s.svshape0, s.svshape1, s.svshape2, s.svshape3)[mode - 1]
     step = SV.get(sv, "dststep" if mode == 4 else "srcstep")
     index, ends = remap.index_at(shape, step, remap.register_reader(s.gpr))
     # a prefixed sv.svstep. writes CR0 (the page's CR[32:35]) per element:
-    # in horizontal-first the last element's flags stand, as in ISACaller
+    # in horizontal-first the last element's flags stand, as in openpower-isa
     s.sv_loopends = ends
     return index
 
