@@ -125,14 +125,22 @@ def classify(line, word):
 # -- the suites' files --------------------------------------------------------
 
 def source_lines(path):
-    """Instruction lines of an assembler source (comments, labels, directives
-    out); a ``.p2align N`` gives the integer N (the dump pads there)."""
+    """Instruction lines of an assembler source's .text (comments, labels,
+    directives and other sections out); a ``.p2align N`` in .text gives the
+    integer N (the dump pads there)."""
+    in_text = True
     with open(path) as f:
         for raw in f:
             line = raw.split("#")[0].strip()
             while re.match(r"^[A-Za-z_.$][\w.$]*:", line):
                 line = line.split(":", 1)[1].strip()
+            m = re.match(r"^\.(text|data|bss|section)\b\s*\"?([\w.]*)", line)
+            if m:
+                in_text = m.group(1) == "text" or m.group(2) == ".text"
+                continue
             m = re.match(r"^\.p2align\s+(\d+)", line)
+            if not in_text:
+                continue
             if m:
                 yield int(m.group(1))
             elif line and not line.startswith("."):
@@ -140,16 +148,19 @@ def source_lines(path):
 
 
 def dump_words(path):
-    """Each instruction word of a gas .d expectation: (first, second) readings."""
+    """Each instruction word of a gas .d expectation: (first reading, second
+    reading, mask); a byte written with a ``.`` wildcard nibble is masked."""
     words = []
     with open(path) as f:
         for raw in f:
-            m = re.match(r"^\.\*:\s*\(((?:[0-9a-f]{2} ?){4})\|", raw)
+            m = re.match(r"^\.\*:\s*\(((?:[0-9a-f.]{2} ?){4})\|", raw)
             if m is None:
                 m = re.match(r"^\s*[0-9a-f]+:\s+((?:[0-9a-f]{2} ){4})", raw)
             if m:
-                b = bytes.fromhex(m.group(1).replace(" ", ""))
-                words.append((int.from_bytes(b, "big"), int.from_bytes(b, "little")))
+                text = m.group(1).replace(" ", "")
+                b = bytes.fromhex(text.replace(".", "0"))
+                mask = int("".join("0" if c == "." else "f" for c in text), 16)
+                words.append((int.from_bytes(b, "big"), int.from_bytes(b, "little"), mask))
     return words
 
 
@@ -279,11 +290,12 @@ def pair_row(kind, name, line, words, tmp):
     gnu = "label" if label else gnu_words(line, tmp)
     if kind == "gas":
         # pick the reading GNU as 2.40 agrees with, else the first (big-endian) one
-        chosen = [w[0] for w in words]
-        if isinstance(gnu, list) and gnu != chosen and gnu == [w[1] for w in words]:
-            chosen = gnu
-        expected = " ".join(f"{w:08x}" for w in chosen)
-        first = chosen[0]
+        chosen = [(w[0], w[2]) for w in words]
+        if isinstance(gnu, list) and gnu == [w[1] for w in words]:
+            chosen = [(g, 0xffffffff) for g in gnu]     # the dump's other reading
+        expected = " ".join(f"{w:08x}" if m == 0xffffffff else f"{w:08x}/{m:08x}"
+                            for w, m in chosen)
+        first = chosen[0][0]
     else:
         expected = " ".join(f"{w:08x}" if m == 0xffffffff else f"{w:08x}/{m:08x}"
                             for w, m in words)
