@@ -187,9 +187,14 @@ def llvm_pairs(path):
     with open(path) as f:
         for raw in f:
             s = raw.strip()
-            m = re.search(r"CHECK-BE:.*#\s*encoding:\s*\[([^\]]*)\]", s)
+            m = re.search(r"CHECK-BE:.*#\s*encoding:\s*\[([^\]]*)(\]?)", s)
             if m:
-                pending = m.group(1)
+                pending, complete = m.group(1), bool(m.group(2))
+                continue
+            m = re.search(r"CHECK-BE-SAME:\s*([^\]]*)(\]?)", s)
+            if m and pending is not None and not complete:
+                # an 8-byte encoding continues on the next line
+                pending, complete = pending.rstrip(", ") + "," + m.group(1), bool(m.group(2))
                 continue
             if not s or s.startswith(("#", ";", "//")) or s.startswith("."):
                 continue
