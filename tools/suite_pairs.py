@@ -57,7 +57,7 @@ PRIVILEGED_NAMES = set(
     "tlbsync slbie slbieg slbia slbiag slbmte slbmfee slbmfev slbfee slbsync mtsr mtsrin "
     "mfsr mfsrin mtsrd mtsrdin stop nap sleep rvwinkle doze msgsnd msgclr msgsndp msgclrp "
     "msgsync lbzcix lhzcix lwzcix ldcix stbcix sthcix stwcix stdcix rmieg hashstp "
-    "hashchkp mtsle".split())
+    "hashchkp mtsle dcbi msgclru msgsndu tlbld tlbli".split())
 EMBEDDED_NAMES = set("wrtee wrteei mbar msync dcbna tlbre tlbwe tlbsx tlbivax icbtls dcbtls "
                      "mfdcr mtdcr mfpmr mtpmr ehpriv dnh dcread icread dcbtstls icblc dcblc "
                      "mfdcrx mtdcrx mfdcrux mtdcrux".split())
@@ -73,6 +73,10 @@ REMOVED = {
     "mfrtcu": "POWER/601 real-time clock SPR 4 (not in v3.x)",
     "mfrtcl": "POWER/601 real-time clock SPR 5 (not in v3.x)",
     "pbt": "POWER8 implementation-specific (not in v3.1)",
+    "eciwx": "external control facility (removed in v3.0)",
+    "ecowx": "external control facility (removed in v3.0)",
+    "icswx": "coprocessor store word indexed (removed in v3.0)",
+    "icswepx": "coprocessor store word indexed (removed in v3.0)",
     "attn": "implementation-specific (POWER's processor attention)",
     "dcbzl": "implementation-specific (PowerPC 970's 128-byte dcbz)",
     "mfbhrbe": "branch history rolling buffer (implementation-dependent, performance monitor)",
@@ -113,6 +117,8 @@ def classify(line, word):
         return "other", "embedded (Book E)"
     if name in REMOVED:
         return "other", REMOVED[name]
+    if name.startswith("dm"):
+        return "other", "dense math facility (after v3.1)"
     if name.startswith(VSX_PREFIXES) and name not in ("xsync",):
         return "vsx", ""
     if word >> 26 == 4 and word & 0x3f not in (48, 49, 51):   # maddhd, maddhdu, maddld
