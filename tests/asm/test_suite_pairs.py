@@ -136,11 +136,12 @@ def test_no_known_vector_line_assembles_to_another_word(vector_isa):
 def test_disassembly_reassembles_to_the_same_word(vector_isa):
     from isa_ext.disasm import Disassembler
     dis = Disassembler(vector_isa)
-    bad, checked = [], 0
+    bad, checked, seen = [], 0, set()
     for suite, cls, _, line, words, gnu in rows():
         kind, _, got = outcome(vector_isa, line, expected(words))
-        if got is None:
+        if got is None or tuple(got) in seen:
             continue
+        seen.add(tuple(got))
         # one address for the word and its reassembly: relative branches keep their target
         text = dis.word(got[0], 0) if len(got) == 1 else dis.prefixed(got[0], got[1], 0)
         try:
@@ -151,5 +152,5 @@ def test_disassembly_reassembles_to_the_same_word(vector_isa):
         checked += 1
         if again != got:
             bad.append(f"{line}: {text!r} -> {' '.join(f'{w:08x}' for w in again)}")
-    assert checked > 1700
+    assert checked > 1000
     assert not bad, "\n".join(bad[:40])
