@@ -17,7 +17,7 @@ from ..isa import ISA
 from .generate import Generator, Case, targets as all_targets
 from .program import (program, Record, RECORD_BYTES, CASETAB_ENTRY, CASETAB_SECTION,
                       OFF_WINDOW, XER_MASK)
-from . import tools
+from . import book1, tools
 
 NOP = 0x60000000  # ori 0,0,0
 from .report import Mismatch, write_reproducer
@@ -157,6 +157,7 @@ class Figures:
     exercised: set = dc_field(default_factory=set)  # variants run under both
     covered: set = dc_field(default_factory=set)    # variants run with agreeing results
     skipped: dict = dc_field(default_factory=dict)     # mnemonic -> reason
+    table_variants: set = dc_field(default_factory=set)  # every variant of the tables
     assembler_rejects: dict = dc_field(default_factory=dict)
     qemu_rejects: dict = dc_field(default_factory=dict)
     decode_mismatches: dict = dc_field(default_factory=dict)  # mnemonic -> message
@@ -183,6 +184,7 @@ class Figures:
             self.by_kind[kind] = self.by_kind.get(kind, 0) + n
         self.exercised |= part.exercised
         self.covered |= part.covered
+        self.table_variants |= part.table_variants
         for mine, theirs in ((self.assembler_rejects, part.assembler_rejects),
                              (self.qemu_rejects, part.qemu_rejects),
                              (self.decode_mismatches, part.decode_mismatches)):
@@ -206,7 +208,8 @@ class Figures:
                  f"{len(self.qemu_rejects)} rejected by QEMU)",
                  f"mismatches: {self.mismatch_count} cases"
                  f" ({len({m.mnemonic for m in self.mismatches})} instructions), "
-                 f"decode/encoding mismatches: {len(self.decode_mismatches)}"]
+                 f"decode/encoding mismatches: {len(self.decode_mismatches)}",
+                 *book1.summary_lines(self.exercised, self.skipped, self.table_variants)]
         for name, why in sorted(self.skipped.items()):
             lines.append(f"  skipped {name}: {why}")
         for name, why in sorted(self.assembler_rejects.items()):
@@ -238,6 +241,7 @@ class DiffCheck:
     def plan(self, figures):
         chosen = []
         for t in all_targets(self.isa):
+            figures.table_variants.add(t.mnemonic)
             if self.only and t.mnemonic not in self.only and t.row.mnemonic not in self.only:
                 continue
             figures.variants_total += 1

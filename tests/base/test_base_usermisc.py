@@ -26,7 +26,7 @@ def run(isa, line):
 @pytest.mark.parametrize("line, why", [
     ("copy 3,4", "copy-paste"),
     ("paste. 3,4", "copy-paste"), ("lwat 5,3,9", "reserved function code"),
-    ("ldat 5,3,17", "reserved function code"), ("stwat 4,3,24", "function code"),
+    ("ldat 5,3,17", "reserved function code"), ("stwat 4,3,25", "reserved function code"),
     ("hashst 4,-8(1)", "HASHKEYR"), ("hashchk 4,-512(1)", "HASHKEYR")])
 def test_not_offered_traps_with_its_reason(isa, line, why):
     res, mem = run(isa, line)
@@ -51,7 +51,7 @@ def test_hash_offset_field():
 ATOMIC_VALUES = [0, 1, 5, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x123456789ABCDEF0,
                  0xFFFFFFFFFFFFFFFF, 0x8000000000000000]
 LOAD_FCS = list(range(9)) + [16, 24, 25, 28]
-STORE_FCS = list(range(8))
+STORE_FCS = list(range(8)) + [24]    # 24: store twin
 
 
 def atomic_cases():
@@ -114,6 +114,26 @@ def test_atomic_memory_operations_match_qemu(isa, tmp_path):
             bad.append(f"{insn} fc={fc} old={old:x} src={src:x}: ours {got} qemu {q}")
     assert n > 300 and qemu_departures > 0
     assert not bad, f"{len(bad)} mismatches\n" + "\n".join(bad[:30])
+
+
+@pytest.mark.parametrize("insn, size, first, second, changed", [
+    # store twin (FC 24): the element at EA and the next one are compared;
+    # equal -> (RS) goes to both, else neither changes (Book II atomic stores)
+    ("stdat", 8, 0x1111, 0x1111, True), ("stdat", 8, 0x1111, 0x1112, False),
+    ("stwat", 4, 0x2222, 0x2222, True), ("stwat", 4, 0x2222, 0x3222, False)])
+def test_store_twin(isa, insn, size, first, second, changed):
+    sim = Simulator(isa=isa)
+    sim.load_words(assemble(f"{insn} 6,3,24\n", isa=isa, base=0x1000).words, addr=0x1000)
+    st = sim.state
+    st.mem.write(0x20000, size, first)
+    st.mem.write(0x20000 + size, size, second)
+    st.mem.write(0x20000 + 2 * size, size, 0x5A)
+    st.gpr[3], st.gpr[6] = 0x20000, 0x0123456789ABCDEF
+    assert sim.run(max_steps=5).stop == "end"
+    rs = 0x0123456789ABCDEF & ((1 << (8 * size)) - 1)
+    want = (rs, rs) if changed else (first, second)
+    assert (st.mem.read(0x20000, size), st.mem.read(0x20000 + size, size)) == want
+    assert st.mem.read(0x20000 + 2 * size, size) == 0x5A and st.gpr[6] == 0x0123456789ABCDEF
 
 
 @pytest.mark.parametrize("line, old, src, new", [
