@@ -38,6 +38,8 @@ O_CREAT, O_EXCL, O_TRUNC, O_APPEND = 0o100, 0o200, 0o1000, 0o2000
 O_DIRECTORY_PPC, O_NOFOLLOW_PPC, O_CLOEXEC = 0o40000, 0o100000, 0o2000000
 AT_EMPTY_PATH, AT_SYMLINK_NOFOLLOW = 0x1000, 0x100
 MAP_SHARED, MAP_PRIVATE, MAP_FIXED, MAP_ANONYMOUS = 1, 2, 0x10, 0x20
+PROT_READ, PROT_WRITE, PROT_EXEC = 1, 2, 4
+PROT_RW = PROT_READ | PROT_WRITE
 MREMAP_MAYMOVE = 1
 MMAP_TOP = 0x7FFF_F000_0000      # mappings are placed downwards from here
 SIGKILL, SIGABRT, SIGSEGV = 9, 6, 11
@@ -82,6 +84,12 @@ class LinuxProcess:
         self.program = os.path.realpath(program)
         self.brk_start = self.brk = (brk_start + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1)
         self.mappings = {}       # start -> length (page multiples)
+        # page protection (mprotect, mmap's prot, the ELF segments' flags):
+        # page number -> PROT_* bits for every page that is not read-write;
+        # a read-only page is held as bytes in Memory.pages, an inaccessible
+        # one (PROT_NONE) is taken out of it into ``hidden`` until readable again
+        self.prot = {}
+        self.hidden = {}
         self.fixed_regions = []  # the ELF images and the stack: (start, end)
         self.rng = random.Random(opts.seed)
         self.clock_ns = VIRTUAL_EPOCH * 10**9
@@ -129,8 +137,9 @@ class LinuxProcess:
         out += [(s, s + n) for s, n in self.mappings.items()]
         return out
 
-    def mapped_len(self, addr, n):
-        """How many bytes from addr on lie in the memory map."""
+    def mapped_len(self, addr, n, write=False):
+        """How many bytes from addr on lie in the memory map and may be read
+        (or, with ``write``, written)."""
         pos, end = addr, addr + n
         regions = self.regions()
         while pos < end:
@@ -138,14 +147,55 @@ class LinuxProcess:
             if hit is None:
                 break
             pos = hit
-        return min(pos, end) - addr
+        pos = min(pos, end)
+        if self.prot:
+            need = PROT_WRITE if write else PROT_READ
+            for k in range(addr >> 12, ((pos - 1) >> 12) + 1 if pos > addr else addr >> 12):
+                if not self.prot.get(k, PROT_RW) & need:
+                    pos = max(addr, k << 12)
+                    break
+        return pos - addr
 
     def fault(self, addr, write):
-        """Memory.fault: a page outside the memory map ends the run as SIGSEGV."""
+        """Memory.fault: a page outside the memory map, or against its
+        protection, ends the run as SIGSEGV."""
+        prot = self.prot.get(addr >> 12)
+        if prot is not None:
+            if not prot & PROT_READ:
+                raise Trap(f"SIGSEGV: {'write to' if write else 'read of'} inaccessible "
+                           f"(PROT_NONE) address 0x{addr:x}", "segv")
+            if write and not prot & PROT_WRITE:
+                raise Trap(f"SIGSEGV: write to read-only address 0x{addr:x}", "segv")
         if any(s <= addr < e for s, e in self.regions()):
             return
         raise Trap(f"SIGSEGV: {'write to' if write else 'read of'} unmapped address "
                    f"0x{addr:x}", "segv")
+
+    def protect(self, start, length, prot):
+        """Give the pages of [start, start+length) the PROT_* bits ``prot``
+        (write implies read, as on Power; execute is not checked: docs/linux.md)."""
+        if prot & PROT_WRITE:
+            prot |= PROT_READ
+        pages, hidden, table = self.mem.pages, self.hidden, self.prot
+        first, end = start >> 12, (start + length + PAGE_SIZE - 1) >> 12
+        if prot & PROT_RW == PROT_RW and not table:
+            return
+        for k in range(first, end):
+            if prot & PROT_RW == PROT_RW:
+                table.pop(k, None)
+            else:
+                table[k] = prot
+            if prot & PROT_READ:
+                if k in hidden:
+                    pages[k] = hidden.pop(k)
+                page = pages.get(k)
+                if page is not None:
+                    kind = bytearray if prot & PROT_WRITE else bytes
+                    if type(page) is not kind:
+                        pages[k] = kind(page)
+            elif k in pages:
+                hidden[k] = pages.pop(k)
+        self.sim.invalidate()   # decoded code may live in a page that went away
 
     # -- the entry point ---------------------------------------------------------
     def syscall(self, s, vectored=False):
@@ -194,8 +244,8 @@ class LinuxProcess:
         return self.mem.read_bytes(addr, n)
 
     def write_guest(self, addr, data):
-        """Store data at addr; False (EFAULT) if not all of it is mapped."""
-        if data and self.mapped_len(addr, len(data)) < len(data):
+        """Store data at addr; False (EFAULT) if not all of it is mapped writable."""
+        if data and self.mapped_len(addr, len(data), write=True) < len(data):
             return False
         self.mem.write_bytes(addr, bytes(data))
         return True
@@ -493,10 +543,11 @@ def _drop_pages(p, start, length):
     no longer count against the memory limit."""
     pages = p.mem.pages
     first, end = start >> 12, (start + length) >> 12
-    keys = range(first, end) if end - first <= len(pages) else \
-        [k for k in pages if first <= k < end]
-    for k in keys:
-        pages.pop(k, None)
+    for table in (pages, p.prot, p.hidden):   # contents and protection
+        keys = range(first, end) if end - first <= len(table) else \
+            [k for k in table if first <= k < end]
+        for k in keys:
+            table.pop(k, None)
 
 
 @syscall(45)
@@ -548,6 +599,7 @@ def sys_mmap(p, addr, length, prot, flags, fd, offset):
     p.mappings[addr] = length
     if data:
         p.mem.write_bytes(addr, data)
+    p.protect(addr, length, prot)
     p.sim.invalidate()
     return addr
 
@@ -592,20 +644,46 @@ def sys_mremap(p, old, old_len, new_len, flags, *_):
         return old
     if not flags & MREMAP_MAYMOVE:
         return -E.ENOMEM
+    prot = p.prot.get(old >> 12, PROT_RW)   # the moved pages keep the first one's
+    if not prot & PROT_READ:
+        return -E.EFAULT
     data = p.mem.read_bytes(old, old_len)
     _unmap(p, old, old_len)
     new = _place(p, new_len)
     _drop_pages(p, new, new_len)
     p.mappings[new] = new_len
     p.mem.write_bytes(new, data)
+    p.protect(new, new_len, prot)
     p.sim.invalidate()
     return new
 
 
-@syscall(125, 205)
-def sys_mprotect(p, addr, length, *_):
-    # memory has no protection bits in this simulator (docs/linux.md)
-    return -E.EINVAL if addr & (PAGE_SIZE - 1) else 0
+@syscall(125)
+def sys_mprotect(p, addr, length, prot, *_):
+    if addr & (PAGE_SIZE - 1) or prot & ~(PROT_RW | PROT_EXEC):
+        return -E.EINVAL
+    length = _page_up(length)
+    if p.mapped_len(addr, length) < length and not all(   # mapped_len also asks PROT_READ
+            any(s <= a < e for s, e in p.regions()) for a in range(addr, addr + length, 4096)):
+        return -E.ENOMEM    # part of the range is not mapped
+    p.protect(addr, length, prot)
+    return 0
+
+
+MADV_DONTNEED = 4
+
+
+@syscall(205)
+def sys_madvise(p, addr, length, advice, *_):
+    if addr & (PAGE_SIZE - 1):
+        return -E.EINVAL
+    if advice == MADV_DONTNEED:   # private pages read as zero again (their protection stays)
+        pages = p.mem.pages
+        first, end = addr >> 12, (addr + _page_up(length)) >> 12
+        for k in [k for k in pages if first <= k < end and type(pages[k]) is bytearray]:
+            del pages[k]
+        p.sim.invalidate()
+    return 0                      # any other advice is a hint
 
 
 # -- files -------------------------------------------------------------------------------
