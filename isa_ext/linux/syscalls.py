@@ -47,7 +47,11 @@ SIGKILL, SIGABRT, SIGSEGV = 9, 6, 11
 FATAL_SIGNALS = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 24, 25, 26, 27, 29,
                  30, 31}
 VIRTUAL_EPOCH = 1_700_000_000    # the virtual clock's start (2023-11-14T22:13:20Z)
-VIRTUAL_TICK_NS = 1000           # each clock read advances the virtual clock 1 us
+# the virtual clock's rate: a 1 GHz machine retiring one instruction a cycle
+NS_PER_INSTRUCTION = 1
+CLOCK_REALTIME, CLOCK_MONOTONIC = 0, 1
+CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID = 2, 3
+TIMER_ABSTIME = 1
 PID, PPID = 1000, 999
 CLOCK_MAX_NS = (1 << 62)        # far beyond any run; keeps every time value in 64 bits
 
@@ -92,7 +96,7 @@ class LinuxProcess:
         self.hidden = {}
         self.fixed_regions = []  # the ELF images and the stack: (start, end)
         self.rng = random.Random(opts.seed)
-        self.clock_ns = VIRTUAL_EPOCH * 10**9
+        self.slept_ns = 0        # virtual time the program slept (nanosleep)
         self.sigactions = {}
         self.unsupported = {}
         s = sim.state
@@ -280,13 +284,20 @@ class LinuxProcess:
             raise SandboxError(E.EBADF, "bad directory fd")
         return f.path
 
-    def now_ns(self, clock_id=0):
+    def now_ns(self, clock_id=CLOCK_REALTIME):
+        """The time on clock ``clock_id`` (clock_gettime's clocks).  Virtual
+        (the default): the instructions retired so far at NS_PER_INSTRUCTION,
+        plus the time slept (not for the CPU-time clocks); the wall clocks
+        start at VIRTUAL_EPOCH, the others at 0."""
         if self.opts.clock == "host":
             return time.clock_gettime_ns(clock_id if clock_id in (0, 1) else 0)
-        self.clock_ns += VIRTUAL_TICK_NS
-        if clock_id == 0 or clock_id == 5 or clock_id == 8:   # REALTIME(_COARSE), BOOTTIME
-            return self.clock_ns
-        return self.clock_ns - VIRTUAL_EPOCH * 10**9           # MONOTONIC, CPU time
+        ran = self.sim.retired() * NS_PER_INSTRUCTION
+        if clock_id in (CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID):
+            return ran
+        now = min(ran + self.slept_ns, CLOCK_MAX_NS)
+        if clock_id in (CLOCK_REALTIME, 5, 8, 11):   # _COARSE, BOOTTIME, TAI: the wall
+            return now + VIRTUAL_EPOCH * 10**9
+        return now                                   # MONOTONIC (_RAW, _COARSE)
 
     def reserved_bytes(self):
         return (self.brk - self.brk_start) + sum(self.mappings.values())
@@ -503,17 +514,20 @@ def sys_time(p, tloc, *_):
     return t
 
 
-def _sleep(p, req):
+def _sleep(p, req, clock=CLOCK_MONOTONIC, absolute=False):
     raw = p.read_guest(req, 16)
     if raw is None:
         return -E.EFAULT
     sec, nsec = struct.unpack("<qq" if p.mem.little else ">qq", raw)
     if sec < 0 or not 0 <= nsec < 10**9:
         return -E.EINVAL
+    ns = sec * 10**9 + nsec
+    if absolute:      # until the clock reads the time given
+        ns = max(0, ns - p.now_ns(clock))
     if p.opts.clock == "host":
-        time.sleep(min(sec + nsec / 1e9, 3600))
-    else:   # the clock saturates rather than leave 64-bit time
-        p.clock_ns = min(p.clock_ns + sec * 10**9 + nsec, CLOCK_MAX_NS)
+        time.sleep(min(ns / 1e9, 3600))
+    else:   # without waiting; the clock saturates rather than leave 64-bit time
+        p.slept_ns = min(p.slept_ns + ns, CLOCK_MAX_NS)
     return 0
 
 
@@ -524,7 +538,11 @@ def sys_nanosleep(p, req, rem, *_):
 
 @syscall(248)
 def sys_clock_nanosleep(p, clock, flags, req, rem, *_):
-    return _sleep(p, req)
+    # Linux sleeps on the wall and monotonic clocks; not on a thread's CPU
+    # time (EINVAL) nor, here, on the process's (which would never advance)
+    if s32(clock) not in (CLOCK_REALTIME, CLOCK_MONOTONIC, 7, 8, 11):
+        return -E.ENOTSUP if s32(clock) in (2, 4, 5, 6) else -E.EINVAL
+    return _sleep(p, req, s32(clock), bool(flags & TIMER_ABSTIME))
 
 
 @syscall(359)
