@@ -175,6 +175,7 @@ def _start_process(sim, path, linux, main, interp):
     if interp is not None:   # mmap must not place anything over the interpreter
         kernel.mappings[interp.lowest & ~0xFFF] = \
             ((interp.highest + 0xFFF) & ~0xFFF) - (interp.lowest & ~0xFFF)
+    hwcap, hwcap2 = process.hwcaps(sim.isa)
     auxv = [(process.AT_PHDR, main.phdr or 0), (process.AT_PHENT, main.phent),
             (process.AT_PHNUM, main.phnum), (process.AT_PAGESZ, process.PAGE_SIZE),
             (process.AT_BASE, interp.bias if interp is not None else 0), (process.AT_FLAGS, 0),
@@ -182,7 +183,7 @@ def _start_process(sim, path, linux, main, interp):
             (process.AT_UID, process.GUEST_UID), (process.AT_EUID, process.GUEST_UID),
             (process.AT_GID, process.GUEST_GID), (process.AT_EGID, process.GUEST_GID),
             (process.AT_SECURE, 0), (process.AT_CLKTCK, 100),
-            (process.AT_HWCAP, process.hwcaps(sim.isa)), (process.AT_HWCAP2, 0),
+            (process.AT_HWCAP, hwcap), (process.AT_HWCAP2, hwcap2),
             (process.AT_DCACHEBSIZE, process.CACHE_LINE),
             (process.AT_ICACHEBSIZE, process.CACHE_LINE),
             (process.AT_UCACHEBSIZE, 0),
