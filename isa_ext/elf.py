@@ -116,7 +116,8 @@ def _load_image(sim, path, main):
                 loaded = True
                 img.highest = max(img.highest, vaddr + memsz)
                 flags = seg["p_flags"]   # PF_X 1, PF_W 2, PF_R 4 -> PROT_READ 1, WRITE 2, EXEC 4
-                img.segments.append((vaddr, memsz, (flags & 4) >> 2 | (flags & 2) | (flags & 1) << 2))
+                prot = (flags & 4) >> 2 | (flags & 2) | (flags & 1) << 2
+                img.segments.append((vaddr, memsz, prot))
                 img.lowest = vaddr if img.lowest is None else min(img.lowest, vaddr)
                 if off <= header["e_phoff"] < off + filesz:
                     img.phdr = vaddr + header["e_phoff"] - off

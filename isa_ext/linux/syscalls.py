@@ -10,16 +10,19 @@ success.  Only the exit calls and a fatal signal to the process itself
 as a shell reports it.
 """
 import errno as E
+import fcntl
 import os
 import random
 import stat as st
 import struct
+import termios
 import time
 
 from ..diagnostics import Diagnostic
 from ..errors import Trap
 from ..machine import ProgramExit, M64, PAGE_SIZE, MAX_WRITE_BYTES, _prctl
 from .sandbox import Sandbox, SandboxError
+from .terminal import guest_termios, guest_winsize
 
 SYSCALLS = {}
 
@@ -56,6 +59,13 @@ PID, PPID = 1000, 999
 CLOCK_MAX_NS = (1 << 62)        # far beyond any run; keeps every time value in 64 bits
 
 
+def _fileno(stream):
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):   # no stream, or one without a descriptor
+        return None
+
+
 def s64(v):
     v &= M64
     return v - (1 << 64) if v >> 63 else v
@@ -70,9 +80,12 @@ class GuestFile:
     """An open file description: a host fd (inside the sandbox), or one of the
     process's standard streams."""
 
-    def __init__(self, host_fd=None, sink=None, source=None, path=None, flags=0):
+    def __init__(self, host_fd=None, sink=None, source=None, path=None, flags=0, tty_fd=None):
         self.host_fd, self.sink, self.source, self.path, self.flags = \
             host_fd, sink, source, path, flags
+        # a stream written through ``sink``: the host descriptor it goes to,
+        # which ioctl asks whether it is a terminal
+        self.tty_fd = tty_fd
         self.refs = 1
 
 
@@ -104,8 +117,8 @@ class LinuxProcess:
         self.files = {
             0: GuestFile(host_fd=stdin) if isinstance(stdin, int) else GuestFile(
                 source=bytearray(stdin or b"")),
-            1: GuestFile(sink=self._sink(opts.stdout, s.stdout)),
-            2: GuestFile(sink=self._sink(opts.stderr, s.stderr)),
+            1: GuestFile(sink=self._sink(opts.stdout, s.stdout), tty_fd=_fileno(opts.stdout)),
+            2: GuestFile(sink=self._sink(opts.stderr, s.stderr), tty_fd=_fileno(opts.stderr)),
         }
 
     def close(self):
@@ -229,12 +242,15 @@ class LinuxProcess:
             s.cr[0] &= ~1
 
     def _unsupported(self, num):
-        n = self.unsupported.get(num, 0)
-        self.unsupported[num] = n + 1
+        self.note_once("unsupported-syscall", num,
+                       f"system call {num} is not emulated: returned -ENOSYS", {"number": num})
+
+    def note_once(self, kind, key, message, data):
+        """A diagnostic the first time ``key`` is met (counted after that)."""
+        n = self.unsupported.get(key, 0)
+        self.unsupported[key] = n + 1
         if n == 0:
-            self.sim.diagnostics.append(Diagnostic(
-                "unsupported-syscall", self.sim.state.pc,
-                f"system call {num} is not emulated: returned -ENOSYS", {"number": num}))
+            self.sim.diagnostics.append(Diagnostic(kind, self.sim.state.pc, message, data))
 
     # -- helpers -------------------------------------------------------------------
     @property
@@ -980,12 +996,38 @@ def sys_readlinkat(p, dirfd, path, buf, size, *_):
 TCGETS, TIOCGWINSZ = 0x402C7413, 0x40087468
 
 
+def _host_tty(f):
+    """The host descriptor behind a guest file if it is a terminal, else None."""
+    fd = f.host_fd if f.host_fd is not None else f.tty_fd
+    try:
+        return fd if fd is not None and os.isatty(fd) else None
+    except OSError:
+        return None
+
+
 @syscall(54)
 def sys_ioctl(p, fd, request, arg, *_):
+    """TCGETS and TIOCGWINSZ on a host terminal: its answer in the guest's
+    layout (isa_ext/linux/terminal.py); on anything else ENOTTY, as Linux
+    answers for a pipe or a file.  Other requests on a terminal are not
+    emulated: ENOTTY, listed in the diagnostics."""
     f = p.file(fd)
     if f is None:
         return -E.EBADF
-    return -E.ENOTTY        # no terminal is emulated: streams are pipes or files
+    host = _host_tty(f)
+    if host is None:
+        return -E.ENOTTY
+    request &= 0xFFFFFFFF
+    if request == TCGETS:
+        data = guest_termios(termios.tcgetattr(host), p.mem.little)
+    elif request == TIOCGWINSZ:
+        data = guest_winsize(fcntl.ioctl(host, termios.TIOCGWINSZ, bytes(8)), p.mem.little)
+    else:
+        p.note_once("unsupported-ioctl", ("ioctl", request),
+                    f"ioctl 0x{request:x} on a terminal is not emulated: returned -ENOTTY",
+                    {"request": request})
+        return -E.ENOTTY
+    return 0 if p.write_guest(arg, data) else -E.EFAULT
 
 
 @syscall(55)
