@@ -98,6 +98,7 @@ def _load_image(sim, path, main):
             img.interp = None
             loaded = False
             img.highest, img.lowest, img.phdr = 0, None, None
+            img.segments = []    # (address, memory size, PROT_* bits)
             for seg in elf.iter_segments():
                 if seg["p_type"] == "PT_INTERP" and main:
                     img.interp = seg.data().split(b"\0")[0].decode("utf-8", "replace")
@@ -114,6 +115,9 @@ def _load_image(sim, path, main):
                 mem.load(vaddr, data[:seg["p_filesz"]])
                 loaded = True
                 img.highest = max(img.highest, vaddr + memsz)
+                flags = seg["p_flags"]   # PF_X 1, PF_W 2, PF_R 4 -> PROT_READ 1, WRITE 2, EXEC 4
+                prot = (flags & 4) >> 2 | (flags & 2) | (flags & 1) << 2
+                img.segments.append((vaddr, memsz, prot))
                 img.lowest = vaddr if img.lowest is None else min(img.lowest, vaddr)
                 if off <= header["e_phoff"] < off + filesz:
                     img.phdr = vaddr + header["e_phoff"] - off
@@ -172,6 +176,7 @@ def _start_process(sim, path, linux, main, interp):
     if interp is not None:   # mmap must not place anything over the interpreter
         kernel.mappings[interp.lowest & ~0xFFF] = \
             ((interp.highest + 0xFFF) & ~0xFFF) - (interp.lowest & ~0xFFF)
+    hwcap, hwcap2 = process.hwcaps(sim.isa)
     auxv = [(process.AT_PHDR, main.phdr or 0), (process.AT_PHENT, main.phent),
             (process.AT_PHNUM, main.phnum), (process.AT_PAGESZ, process.PAGE_SIZE),
             (process.AT_BASE, interp.bias if interp is not None else 0), (process.AT_FLAGS, 0),
@@ -179,7 +184,7 @@ def _start_process(sim, path, linux, main, interp):
             (process.AT_UID, process.GUEST_UID), (process.AT_EUID, process.GUEST_UID),
             (process.AT_GID, process.GUEST_GID), (process.AT_EGID, process.GUEST_GID),
             (process.AT_SECURE, 0), (process.AT_CLKTCK, 100),
-            (process.AT_HWCAP, process.hwcaps(sim.isa)), (process.AT_HWCAP2, 0),
+            (process.AT_HWCAP, hwcap), (process.AT_HWCAP2, hwcap2),
             (process.AT_DCACHEBSIZE, process.CACHE_LINE),
             (process.AT_ICACHEBSIZE, process.CACHE_LINE),
             (process.AT_UCACHEBSIZE, 0),
@@ -187,8 +192,24 @@ def _start_process(sim, path, linux, main, interp):
             (process.AT_L1I_CACHEGEOMETRY, process.L1_GEOMETRY),
             (process.AT_L1D_CACHESIZE, process.L1_SIZE),
             (process.AT_L1D_CACHEGEOMETRY, process.L1_GEOMETRY)]
+    for img in (main, interp):
+        if img is not None:
+            _protect_segments(kernel, img.segments)
     random16 = kernel.rng.randbytes(16)
     process.build_stack(s, [enc(a) for a in argv], env, auxv, enc(path), random16)
     s.syscall_handler = kernel.syscall
     s.mem.fault = kernel.fault
     sim.linux = kernel
+
+
+def _protect_segments(kernel, segments):
+    """Each page of the images as its segments' flags say (a segment without
+    PF_W is read-only).  A page two segments share gets both's rights, where
+    Linux gives it the later mapping's: never a fault Linux would not raise."""
+    rights = {}
+    for addr, size, prot in segments:
+        for k in range(addr >> 12, (addr + size + 0xFFF) >> 12):
+            rights[k] = rights.get(k, 0) | prot
+    for k, prot in sorted(rights.items()):
+        if not prot & 2:
+            kernel.protect(k << 12, 0x1000, prot)

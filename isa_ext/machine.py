@@ -78,8 +78,13 @@ class Memory:
         self.code_pages = set()
         self.on_code_write = None
         # fault(addr, write): called before a page the guest never touched is
-        # read or created; a Linux process raises its SIGSEGV trap there for an
-        # address outside its memory map (isa_ext/linux).  None: all memory exists.
+        # read or created, and before a store into a read-only page; a Linux
+        # process raises its SIGSEGV trap there for an address outside its
+        # memory map or against its protection (isa_ext/linux).  None: all
+        # memory exists.  A read-only page is held as ``bytes`` rather than a
+        # bytearray: reads (and translated blocks' inline loads) take it as
+        # any page, a store into it fails (TypeError) and goes to write_fault
+        # (so the store paths cost nothing more for protection)
         self.fault = None
 
     def watch_code(self, start, end):
@@ -132,11 +137,23 @@ class Memory:
                    f"beyond the {self.limit} bytes allowed (--mem-limit, "
                    f"Simulator(mem_limit=...))", "limit")
 
+    def write_fault(self, addr):
+        """A store into a read-only page (one held as bytes): the fault hook's
+        trap, or a trap of its own."""
+        if self.fault is not None:
+            self.fault(addr, True)
+        raise Trap(f"store into read-only memory at 0x{addr:x}", "segv")
+
     def _reserve(self, addr, n):
-        """Trap before a write of n bytes at addr if its new pages pass the limit."""
+        """Trap before a write of n bytes at addr if its new pages pass the
+        limit or one of its pages is read-only."""
         first, last = addr >> PAGE_BITS, (addr + n - 1) >> PAGE_BITS
         if last - first > (self.limit >> PAGE_BITS):
             self._over_limit(addr)
+        pages = self.pages
+        for k in range(first, last + 1):
+            if type(pages.get(k)) is bytes:
+                self.write_fault(max(addr, k << PAGE_BITS))
         new = sum(1 for k in range(first, last + 1) if k not in self.pages)
         if new and self.fault is not None:   # every page checked before any is written
             for k in range(first, last + 1):
@@ -182,7 +199,10 @@ class Memory:
         addr &= M64
         off = addr & PAGE_MASK
         if off + len(data) <= PAGE_SIZE:
-            self._page(addr)[off:off + len(data)] = data
+            try:
+                self._page(addr)[off:off + len(data)] = data
+            except TypeError:   # a read-only page
+                self.write_fault(addr)
         else:  # page by page (ELF segments, large buffers)
             self._reserve(addr, len(data))
             pos, n = 0, len(data)
@@ -214,8 +234,11 @@ class Memory:
         # write_bytes for a store within one page it already has (the common
         # case: no page to create, so no limit to check), in the same order
         self.reserve = 0
-        p[off:off + n] = (value & ((1 << (8 * n)) - 1)).to_bytes(
-            n, "little" if self.little else "big")
+        try:
+            p[off:off + n] = (value & ((1 << (8 * n)) - 1)).to_bytes(
+                n, "little" if self.little else "big")
+        except TypeError:   # a read-only page
+            self.write_fault(addr)
         if addr >> PAGE_BITS in self.code_pages:  # (one page: off + n <= PAGE_SIZE)
             self.code_store(addr, n)
 

@@ -9,6 +9,7 @@ tracing) sits outside the loop.
 """
 import os
 import platform
+import sys
 from dataclasses import dataclass, field as dc_field
 
 from .prefix import is_prefix, kind as prefix_kind, SVP64, crosses_boundary
@@ -189,6 +190,7 @@ class Simulator:
         self.diagnostics = []
         self.interrupt_after = None  # element operations before an injected interrupt
         self.element_ops = 0
+        self.retired_before = 0  # instructions completed by earlier runs (retired())
         self._sv_emit = None  # element-event sink while tracing (SVP64 engine)
 
     # -- loading ------------------------------------------------------------
@@ -416,7 +418,26 @@ class Simulator:
         stop = "interrupt" if exc.kind == "interrupt" else "trap"
         return stop, self._trapinfo(pc, exc), None, 0
 
+    def retired(self):
+        """Instructions completed so far by this simulator's runs, up to (not
+        including) the one executing now when asked mid-run (a system call's
+        virtual clock, isa_ext/linux).  Mid-run the count is read from the
+        running loop's ``steps`` and, inside a translated block, from the
+        block's ``_n`` and the line it is at (as its exception handler reads
+        them), so that the loops keep no counter for it."""
+        inner = 0
+        f = sys._getframe(1)
+        while f is not None:
+            if f.f_code in _RUN_LOOPS and f.f_locals.get("self") is self:
+                return self.retired_before + f.f_locals["steps"] + inner
+            g = f.f_globals
+            if f.f_code.co_name == "run" and "_LINES" in g and "_n" in f.f_locals:
+                inner = f.f_locals["_n"] + g["_LINES"].get(f.f_lineno, g["_AFTER"])[0]
+            f = f.f_back
+        return self.retired_before
+
     def _result(self, pc, steps, stop, trap, exit_status, initial, events=()):
+        self.retired_before += steps
         self.state.pc = pc
         self.isa.save_cache()
         res = RunResult(self.state, steps, stop, trap, exit_status, initial,
@@ -521,6 +542,10 @@ class Simulator:
             event["svstate_fields"] = svstate_fields(s.svstate)
         emit(event)
 
+
+# the loops whose ``steps`` Simulator.retired() reads
+_RUN_LOOPS = (Simulator.run.__code__, Simulator._run_blocks.__code__,
+              Simulator._run_traced.__code__)
 
 # the SPRs a trace event reports (MSR left out: only the syscall to set FP
 # exception modes changes it)

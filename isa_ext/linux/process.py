@@ -26,7 +26,74 @@ AT_L1D_CACHESIZE, AT_L1D_CACHEGEOMETRY = 42, 43
 PPC_FEATURE_32, PPC_FEATURE_64 = 0x80000000, 0x40000000
 PPC_FEATURE_HAS_ALTIVEC, PPC_FEATURE_HAS_FPU = 0x10000000, 0x08000000
 PPC_FEATURE_HAS_MMU, PPC_FEATURE_HAS_VSX = 0x04000000, 0x00000080
-PPC_FEATURE_TRUE_LE = 0x00000002
+PPC_FEATURE_ARCH_2_05, PPC_FEATURE_ARCH_2_06 = 0x00001000, 0x00000100
+PPC_FEATURE_HAS_DFP, PPC_FEATURE_TRUE_LE = 0x00000400, 0x00000002
+PPC_FEATURE2_ARCH_2_07, PPC_FEATURE2_HTM = 0x80000000, 0x40000000
+PPC_FEATURE2_ISEL, PPC_FEATURE2_TAR = 0x08000000, 0x04000000
+PPC_FEATURE2_VEC_CRYPTO, PPC_FEATURE2_ARCH_3_00 = 0x02000000, 0x00800000
+PPC_FEATURE2_HAS_IEEE128, PPC_FEATURE2_DARN = 0x00400000, 0x00200000
+PPC_FEATURE2_SCV, PPC_FEATURE2_ARCH_3_1 = 0x00100000, 0x00040000
+PPC_FEATURE2_MMA = 0x00020000
+
+# What each AT_HWCAP / AT_HWCAP2 bit promises, as the instructions the ISA
+# must have (and the extension they come from): a bit is advertised only when
+# the simulator's ISA has every one, so glibc never chooses code isa_ext
+# cannot run.  A facility is named by its characteristic instructions; an
+# architecture level by instructions it added in each of its categories
+# (docs/linux.md lists the bits).  Always set: 64-bit (and 32-bit mode), an
+# MMU, true little-endian.  Never: HTM (no transactional memory), and bits of
+# other processors or of facilities no row describes (SPE, DSCR, EBB...).
+ALWAYS_HWCAP = PPC_FEATURE_32 | PPC_FEATURE_64 | PPC_FEATURE_HAS_MMU | PPC_FEATURE_TRUE_LE
+_VMX = "lvx stvx lvsl vaddubm vperm vsldoi vspltw vmaddfp vcmpequb. mfvscr mtvscr"
+_VSX = "lxvd2x stxvd2x lxsdx xxlor xxpermdi xsadddp xsmaddadp xvadddp xvmaddadp"
+HWCAP_NEEDS = {
+    PPC_FEATURE_HAS_FPU: (None, "lfd stfd fadd fmul fdiv fsqrt fmadd fcmpu mffs mtfsf"),
+    PPC_FEATURE_HAS_ALTIVEC: ("vector", _VMX),
+    PPC_FEATURE_HAS_VSX: ("vector", _VSX),
+    PPC_FEATURE_HAS_DFP: (None, "dadd dmul ddiv dcmpu dqua"),
+    PPC_FEATURE_ARCH_2_05: (None, "cmpb popcntb prtyw prtyd lfiwax fcpsgn frin lfdp stfdp"),
+    PPC_FEATURE_ARCH_2_06: ("vector", "popcntd ldbrx divwe divde bpermd lfiwzx isel "
+                            + _VMX + " " + _VSX),
+}
+HWCAP2_NEEDS = {
+    PPC_FEATURE2_HTM: None,
+    PPC_FEATURE2_ISEL: (None, "isel"),
+    PPC_FEATURE2_TAR: (None, "bctar mtspr mfspr"),   # and SPR 815 (machine.SPR_ATTRS)
+    PPC_FEATURE2_DARN: (None, "darn"),
+    PPC_FEATURE2_SCV: (None, "scv"),                  # served by the Linux layer
+    PPC_FEATURE2_VEC_CRYPTO: ("vector", "vcipher vcipherlast vncipher vshasigmaw vpmsumd "
+                              "vpermxor"),
+    PPC_FEATURE2_ARCH_2_07: ("vector", "lqarx stqcx. mfvsrd mtvsrd mfvsrwz lxsiwax stxsiwx "
+                             "xsaddsp vaddudm vpkudum vmrgew vbpermq vclzd vpopcntd "
+                             "vaddcuq bctar"),
+    PPC_FEATURE2_HAS_IEEE128: ("vector", "xsaddqp xsmulqp xsdivqp xscvdpqp"),
+    PPC_FEATURE2_ARCH_3_00: ("vector", "darn cnttzd modsd maddld setb cmprb cmpeqb addpcis "
+                             "lxv stxv lxvl stxvl xxperm xxextractuw vextublx mtvsrdd "
+                             "vclzlsbb xscmpexpdp"),
+    PPC_FEATURE2_ARCH_3_1: ("vector", "paddi plxv pstxv brh brw setbc setnbc lxvp stxvp "
+                            "xxgenpcvbm vextractbm vclrlb mtvsrbm"),
+    PPC_FEATURE2_MMA: ("vector", "xvi8ger4 xxmfacc xxmtacc"),
+}
+
+
+def _has_all(isa, needs):
+    if needs is None:
+        return False
+    extension, mnemonics = needs
+    if extension is not None and extension not in getattr(isa, "extensions", ()):
+        return False
+    names = getattr(isa, "by_mnemonic", {})   # prefixed rows too
+    return all(m in names for m in mnemonics.split())
+
+
+def hwcaps(isa):
+    """(AT_HWCAP, AT_HWCAP2): exactly the facilities the simulator's ISA has."""
+    from ..machine import SPR_ATTRS
+    cap = ALWAYS_HWCAP | sum(b for b, n in HWCAP_NEEDS.items() if _has_all(isa, n))
+    cap2 = sum(b for b, n in HWCAP2_NEEDS.items() if _has_all(isa, n)
+               and (b != PPC_FEATURE2_TAR or 815 in SPR_ATTRS))
+    return cap, cap2
+
 
 GUEST_UID = GUEST_GID = 1000   # a fixed, unprivileged identity (reproducible)
 
@@ -49,19 +116,6 @@ class LinuxOptions:
 
 
 DEFAULT_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C"}
-
-
-def hwcaps(isa):
-    """AT_HWCAP: exactly the facilities the simulator's ISA implements."""
-    names = getattr(isa, "by_mnemonic", {})
-    caps = PPC_FEATURE_32 | PPC_FEATURE_64 | PPC_FEATURE_HAS_MMU | PPC_FEATURE_TRUE_LE
-    if "fadd" in names:
-        caps |= PPC_FEATURE_HAS_FPU
-    if "vaddubm" in names:
-        caps |= PPC_FEATURE_HAS_ALTIVEC
-    if "xxlor" in names:
-        caps |= PPC_FEATURE_HAS_VSX
-    return caps
 
 
 def build_stack(s, argv, env, auxv, execfn, random16, platform=b"power9"):

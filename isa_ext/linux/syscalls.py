@@ -10,16 +10,19 @@ success.  Only the exit calls and a fatal signal to the process itself
 as a shell reports it.
 """
 import errno as E
+import fcntl
 import os
 import random
 import stat as st
 import struct
+import termios
 import time
 
 from ..diagnostics import Diagnostic
 from ..errors import Trap
 from ..machine import ProgramExit, M64, PAGE_SIZE, MAX_WRITE_BYTES, _prctl
 from .sandbox import Sandbox, SandboxError
+from .terminal import guest_termios, guest_winsize
 
 SYSCALLS = {}
 
@@ -38,6 +41,8 @@ O_CREAT, O_EXCL, O_TRUNC, O_APPEND = 0o100, 0o200, 0o1000, 0o2000
 O_DIRECTORY_PPC, O_NOFOLLOW_PPC, O_CLOEXEC = 0o40000, 0o100000, 0o2000000
 AT_EMPTY_PATH, AT_SYMLINK_NOFOLLOW = 0x1000, 0x100
 MAP_SHARED, MAP_PRIVATE, MAP_FIXED, MAP_ANONYMOUS = 1, 2, 0x10, 0x20
+PROT_READ, PROT_WRITE, PROT_EXEC = 1, 2, 4
+PROT_RW = PROT_READ | PROT_WRITE
 MREMAP_MAYMOVE = 1
 MMAP_TOP = 0x7FFF_F000_0000      # mappings are placed downwards from here
 SIGKILL, SIGABRT, SIGSEGV = 9, 6, 11
@@ -45,9 +50,20 @@ SIGKILL, SIGABRT, SIGSEGV = 9, 6, 11
 FATAL_SIGNALS = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 24, 25, 26, 27, 29,
                  30, 31}
 VIRTUAL_EPOCH = 1_700_000_000    # the virtual clock's start (2023-11-14T22:13:20Z)
-VIRTUAL_TICK_NS = 1000           # each clock read advances the virtual clock 1 us
+# the virtual clock's rate: a 1 GHz machine retiring one instruction a cycle
+NS_PER_INSTRUCTION = 1
+CLOCK_REALTIME, CLOCK_MONOTONIC = 0, 1
+CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID = 2, 3
+TIMER_ABSTIME = 1
 PID, PPID = 1000, 999
 CLOCK_MAX_NS = (1 << 62)        # far beyond any run; keeps every time value in 64 bits
+
+
+def _fileno(stream):
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):   # no stream, or one without a descriptor
+        return None
 
 
 def s64(v):
@@ -64,9 +80,12 @@ class GuestFile:
     """An open file description: a host fd (inside the sandbox), or one of the
     process's standard streams."""
 
-    def __init__(self, host_fd=None, sink=None, source=None, path=None, flags=0):
+    def __init__(self, host_fd=None, sink=None, source=None, path=None, flags=0, tty_fd=None):
         self.host_fd, self.sink, self.source, self.path, self.flags = \
             host_fd, sink, source, path, flags
+        # a stream written through ``sink``: the host descriptor it goes to,
+        # which ioctl asks whether it is a terminal
+        self.tty_fd = tty_fd
         self.refs = 1
 
 
@@ -82,9 +101,15 @@ class LinuxProcess:
         self.program = os.path.realpath(program)
         self.brk_start = self.brk = (brk_start + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1)
         self.mappings = {}       # start -> length (page multiples)
+        # page protection (mprotect, mmap's prot, the ELF segments' flags):
+        # page number -> PROT_* bits for every page that is not read-write;
+        # a read-only page is held as bytes in Memory.pages, an inaccessible
+        # one (PROT_NONE) is taken out of it into ``hidden`` until readable again
+        self.prot = {}
+        self.hidden = {}
         self.fixed_regions = []  # the ELF images and the stack: (start, end)
         self.rng = random.Random(opts.seed)
-        self.clock_ns = VIRTUAL_EPOCH * 10**9
+        self.slept_ns = 0        # virtual time the program slept (nanosleep)
         self.sigactions = {}
         self.unsupported = {}
         s = sim.state
@@ -92,8 +117,8 @@ class LinuxProcess:
         self.files = {
             0: GuestFile(host_fd=stdin) if isinstance(stdin, int) else GuestFile(
                 source=bytearray(stdin or b"")),
-            1: GuestFile(sink=self._sink(opts.stdout, s.stdout)),
-            2: GuestFile(sink=self._sink(opts.stderr, s.stderr)),
+            1: GuestFile(sink=self._sink(opts.stdout, s.stdout), tty_fd=_fileno(opts.stdout)),
+            2: GuestFile(sink=self._sink(opts.stderr, s.stderr), tty_fd=_fileno(opts.stderr)),
         }
 
     def close(self):
@@ -129,8 +154,9 @@ class LinuxProcess:
         out += [(s, s + n) for s, n in self.mappings.items()]
         return out
 
-    def mapped_len(self, addr, n):
-        """How many bytes from addr on lie in the memory map."""
+    def mapped_len(self, addr, n, write=False):
+        """How many bytes from addr on lie in the memory map and may be read
+        (or, with ``write``, written)."""
         pos, end = addr, addr + n
         regions = self.regions()
         while pos < end:
@@ -138,14 +164,55 @@ class LinuxProcess:
             if hit is None:
                 break
             pos = hit
-        return min(pos, end) - addr
+        pos = min(pos, end)
+        if self.prot:
+            need = PROT_WRITE if write else PROT_READ
+            for k in range(addr >> 12, ((pos - 1) >> 12) + 1 if pos > addr else addr >> 12):
+                if not self.prot.get(k, PROT_RW) & need:
+                    pos = max(addr, k << 12)
+                    break
+        return pos - addr
 
     def fault(self, addr, write):
-        """Memory.fault: a page outside the memory map ends the run as SIGSEGV."""
+        """Memory.fault: a page outside the memory map, or against its
+        protection, ends the run as SIGSEGV."""
+        prot = self.prot.get(addr >> 12)
+        if prot is not None:
+            if not prot & PROT_READ:
+                raise Trap(f"SIGSEGV: {'write to' if write else 'read of'} inaccessible "
+                           f"(PROT_NONE) address 0x{addr:x}", "segv")
+            if write and not prot & PROT_WRITE:
+                raise Trap(f"SIGSEGV: write to read-only address 0x{addr:x}", "segv")
         if any(s <= addr < e for s, e in self.regions()):
             return
         raise Trap(f"SIGSEGV: {'write to' if write else 'read of'} unmapped address "
                    f"0x{addr:x}", "segv")
+
+    def protect(self, start, length, prot):
+        """Give the pages of [start, start+length) the PROT_* bits ``prot``
+        (write implies read, as on Power; execute is not checked: docs/linux.md)."""
+        if prot & PROT_WRITE:
+            prot |= PROT_READ
+        pages, hidden, table = self.mem.pages, self.hidden, self.prot
+        first, end = start >> 12, (start + length + PAGE_SIZE - 1) >> 12
+        if prot & PROT_RW == PROT_RW and not table:
+            return
+        for k in range(first, end):
+            if prot & PROT_RW == PROT_RW:
+                table.pop(k, None)
+            else:
+                table[k] = prot
+            if prot & PROT_READ:
+                if k in hidden:
+                    pages[k] = hidden.pop(k)
+                page = pages.get(k)
+                if page is not None:
+                    kind = bytearray if prot & PROT_WRITE else bytes
+                    if type(page) is not kind:
+                        pages[k] = kind(page)
+            elif k in pages:
+                hidden[k] = pages.pop(k)
+        self.sim.invalidate()   # decoded code may live in a page that went away
 
     # -- the entry point ---------------------------------------------------------
     def syscall(self, s, vectored=False):
@@ -175,12 +242,15 @@ class LinuxProcess:
             s.cr[0] &= ~1
 
     def _unsupported(self, num):
-        n = self.unsupported.get(num, 0)
-        self.unsupported[num] = n + 1
+        self.note_once("unsupported-syscall", num,
+                       f"system call {num} is not emulated: returned -ENOSYS", {"number": num})
+
+    def note_once(self, kind, key, message, data):
+        """A diagnostic the first time ``key`` is met (counted after that)."""
+        n = self.unsupported.get(key, 0)
+        self.unsupported[key] = n + 1
         if n == 0:
-            self.sim.diagnostics.append(Diagnostic(
-                "unsupported-syscall", self.sim.state.pc,
-                f"system call {num} is not emulated: returned -ENOSYS", {"number": num}))
+            self.sim.diagnostics.append(Diagnostic(kind, self.sim.state.pc, message, data))
 
     # -- helpers -------------------------------------------------------------------
     @property
@@ -194,8 +264,8 @@ class LinuxProcess:
         return self.mem.read_bytes(addr, n)
 
     def write_guest(self, addr, data):
-        """Store data at addr; False (EFAULT) if not all of it is mapped."""
-        if data and self.mapped_len(addr, len(data)) < len(data):
+        """Store data at addr; False (EFAULT) if not all of it is mapped writable."""
+        if data and self.mapped_len(addr, len(data), write=True) < len(data):
             return False
         self.mem.write_bytes(addr, bytes(data))
         return True
@@ -230,13 +300,20 @@ class LinuxProcess:
             raise SandboxError(E.EBADF, "bad directory fd")
         return f.path
 
-    def now_ns(self, clock_id=0):
+    def now_ns(self, clock_id=CLOCK_REALTIME):
+        """The time on clock ``clock_id`` (clock_gettime's clocks).  Virtual
+        (the default): the instructions retired so far at NS_PER_INSTRUCTION,
+        plus the time slept (not for the CPU-time clocks); the wall clocks
+        start at VIRTUAL_EPOCH, the others at 0."""
         if self.opts.clock == "host":
             return time.clock_gettime_ns(clock_id if clock_id in (0, 1) else 0)
-        self.clock_ns += VIRTUAL_TICK_NS
-        if clock_id == 0 or clock_id == 5 or clock_id == 8:   # REALTIME(_COARSE), BOOTTIME
-            return self.clock_ns
-        return self.clock_ns - VIRTUAL_EPOCH * 10**9           # MONOTONIC, CPU time
+        ran = self.sim.retired() * NS_PER_INSTRUCTION
+        if clock_id in (CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID):
+            return ran
+        now = min(ran + self.slept_ns, CLOCK_MAX_NS)
+        if clock_id in (CLOCK_REALTIME, 5, 8, 11):   # _COARSE, BOOTTIME, TAI: the wall
+            return now + VIRTUAL_EPOCH * 10**9
+        return now                                   # MONOTONIC (_RAW, _COARSE)
 
     def reserved_bytes(self):
         return (self.brk - self.brk_start) + sum(self.mappings.values())
@@ -453,17 +530,20 @@ def sys_time(p, tloc, *_):
     return t
 
 
-def _sleep(p, req):
+def _sleep(p, req, clock=CLOCK_MONOTONIC, absolute=False):
     raw = p.read_guest(req, 16)
     if raw is None:
         return -E.EFAULT
     sec, nsec = struct.unpack("<qq" if p.mem.little else ">qq", raw)
     if sec < 0 or not 0 <= nsec < 10**9:
         return -E.EINVAL
+    ns = sec * 10**9 + nsec
+    if absolute:      # until the clock reads the time given
+        ns = max(0, ns - p.now_ns(clock))
     if p.opts.clock == "host":
-        time.sleep(min(sec + nsec / 1e9, 3600))
-    else:   # the clock saturates rather than leave 64-bit time
-        p.clock_ns = min(p.clock_ns + sec * 10**9 + nsec, CLOCK_MAX_NS)
+        time.sleep(min(ns / 1e9, 3600))
+    else:   # without waiting; the clock saturates rather than leave 64-bit time
+        p.slept_ns = min(p.slept_ns + ns, CLOCK_MAX_NS)
     return 0
 
 
@@ -474,7 +554,11 @@ def sys_nanosleep(p, req, rem, *_):
 
 @syscall(248)
 def sys_clock_nanosleep(p, clock, flags, req, rem, *_):
-    return _sleep(p, req)
+    # Linux sleeps on the wall and monotonic clocks; not on a thread's CPU
+    # time (EINVAL) nor, here, on the process's (which would never advance)
+    if s32(clock) not in (CLOCK_REALTIME, CLOCK_MONOTONIC, 7, 8, 11):
+        return -E.ENOTSUP if s32(clock) in (2, 4, 5, 6) else -E.EINVAL
+    return _sleep(p, req, s32(clock), bool(flags & TIMER_ABSTIME))
 
 
 @syscall(359)
@@ -493,10 +577,11 @@ def _drop_pages(p, start, length):
     no longer count against the memory limit."""
     pages = p.mem.pages
     first, end = start >> 12, (start + length) >> 12
-    keys = range(first, end) if end - first <= len(pages) else \
-        [k for k in pages if first <= k < end]
-    for k in keys:
-        pages.pop(k, None)
+    for table in (pages, p.prot, p.hidden):   # contents and protection
+        keys = range(first, end) if end - first <= len(table) else \
+            [k for k in table if first <= k < end]
+        for k in keys:
+            table.pop(k, None)
 
 
 @syscall(45)
@@ -548,6 +633,7 @@ def sys_mmap(p, addr, length, prot, flags, fd, offset):
     p.mappings[addr] = length
     if data:
         p.mem.write_bytes(addr, data)
+    p.protect(addr, length, prot)
     p.sim.invalidate()
     return addr
 
@@ -592,20 +678,46 @@ def sys_mremap(p, old, old_len, new_len, flags, *_):
         return old
     if not flags & MREMAP_MAYMOVE:
         return -E.ENOMEM
+    prot = p.prot.get(old >> 12, PROT_RW)   # the moved pages keep the first one's
+    if not prot & PROT_READ:
+        return -E.EFAULT
     data = p.mem.read_bytes(old, old_len)
     _unmap(p, old, old_len)
     new = _place(p, new_len)
     _drop_pages(p, new, new_len)
     p.mappings[new] = new_len
     p.mem.write_bytes(new, data)
+    p.protect(new, new_len, prot)
     p.sim.invalidate()
     return new
 
 
-@syscall(125, 205)
-def sys_mprotect(p, addr, length, *_):
-    # memory has no protection bits in this simulator (docs/linux.md)
-    return -E.EINVAL if addr & (PAGE_SIZE - 1) else 0
+@syscall(125)
+def sys_mprotect(p, addr, length, prot, *_):
+    if addr & (PAGE_SIZE - 1) or prot & ~(PROT_RW | PROT_EXEC):
+        return -E.EINVAL
+    length = _page_up(length)
+    if p.mapped_len(addr, length) < length and not all(   # mapped_len also asks PROT_READ
+            any(s <= a < e for s, e in p.regions()) for a in range(addr, addr + length, 4096)):
+        return -E.ENOMEM    # part of the range is not mapped
+    p.protect(addr, length, prot)
+    return 0
+
+
+MADV_DONTNEED = 4
+
+
+@syscall(205)
+def sys_madvise(p, addr, length, advice, *_):
+    if addr & (PAGE_SIZE - 1):
+        return -E.EINVAL
+    if advice == MADV_DONTNEED:   # private pages read as zero again (their protection stays)
+        pages = p.mem.pages
+        first, end = addr >> 12, (addr + _page_up(length)) >> 12
+        for k in [k for k in pages if first <= k < end and type(pages[k]) is bytearray]:
+            del pages[k]
+        p.sim.invalidate()
+    return 0                      # any other advice is a hint
 
 
 # -- files -------------------------------------------------------------------------------
@@ -884,12 +996,38 @@ def sys_readlinkat(p, dirfd, path, buf, size, *_):
 TCGETS, TIOCGWINSZ = 0x402C7413, 0x40087468
 
 
+def _host_tty(f):
+    """The host descriptor behind a guest file if it is a terminal, else None."""
+    fd = f.host_fd if f.host_fd is not None else f.tty_fd
+    try:
+        return fd if fd is not None and os.isatty(fd) else None
+    except OSError:
+        return None
+
+
 @syscall(54)
 def sys_ioctl(p, fd, request, arg, *_):
+    """TCGETS and TIOCGWINSZ on a host terminal: its answer in the guest's
+    layout (isa_ext/linux/terminal.py); on anything else ENOTTY, as Linux
+    answers for a pipe or a file.  Other requests on a terminal are not
+    emulated: ENOTTY, listed in the diagnostics."""
     f = p.file(fd)
     if f is None:
         return -E.EBADF
-    return -E.ENOTTY        # no terminal is emulated: streams are pipes or files
+    host = _host_tty(f)
+    if host is None:
+        return -E.ENOTTY
+    request &= 0xFFFFFFFF
+    if request == TCGETS:
+        data = guest_termios(termios.tcgetattr(host), p.mem.little)
+    elif request == TIOCGWINSZ:
+        data = guest_winsize(fcntl.ioctl(host, termios.TIOCGWINSZ, bytes(8)), p.mem.little)
+    else:
+        p.note_once("unsupported-ioctl", ("ioctl", request),
+                    f"ioctl 0x{request:x} on a terminal is not emulated: returned -ENOTTY",
+                    {"request": request})
+        return -E.ENOTTY
+    return 0 if p.write_guest(arg, data) else -E.EFAULT
 
 
 @syscall(55)

@@ -991,14 +991,18 @@ class _InlineLoads(ast.NodeTransformer):
         n = c.args[1].value
         ea, v = ast.unparse(c.args[0]), ast.unparse(c.args[2])
         # (the store stays in one page: Memory.code_store checks its words
-        # only when that page holds decoded code)
+        # only when that page holds decoded code; a read-only page, held as
+        # bytes, refuses pack_into and Memory.write raises its fault)
         self.changed = True
         src = f"""_a = ({ea}) & {(1 << 64) - 1}
 _p = _PG(_pk := _a >> 12)
 _o = _a & 4095
 if _p is not None and _o <= {4096 - n}:
     M.reserve = 0
-    _P{n}(_p, _o, ({v}) & {(1 << (8 * n)) - 1})
+    try:
+        _P{n}(_p, _o, ({v}) & {(1 << (8 * n)) - 1})
+    except TypeError:
+        M.write(_a, {n}, {v})
     if _pk in _cp:
         M.code_store(_a, {n})
 else:

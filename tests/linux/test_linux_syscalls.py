@@ -137,3 +137,25 @@ def test_bad_buffers_give_efault_like_qemu(build):
     q = qemu(exe, ["efault"], stdin=b"abcde")
     assert q[2] == 0 and b"write from NULL = -14" in q[0]
     assert isa_ext(exe, ["efault"], stdin=b"abcde") == q
+
+
+def test_memory_protection_matches_qemu(build):
+    """A store into a read-only page (a string literal, an mprotect'ed
+    mapping) or any access to a PROT_NONE page is SIGSEGV (139) with the pc
+    and address; system calls get EFAULT; mprotect back restores access."""
+    exe = build("protect")
+    nm = subprocess.run([need_tool("powerpc64le-linux-gnu-nm"), exe], capture_output=True,
+                        text=True, check=True).stdout
+    literal = next(line.split()[0] for line in nm.splitlines() if line.endswith(" literal"))
+    for mode, fault in (("rodata", b"write to read-only address 0x%x" % int(literal, 16)),
+                        ("readonly", b"write to read-only address 0x"),
+                        ("none", b"read of inaccessible (PROT_NONE) address 0x"),
+                        ("restore", None), ("efault", None), ("badrange", None)):
+        q = qemu(exe, [mode], stdin=b"abcd")
+        assert q[0].startswith(b"start\n") and q[2] == (139 if fault else 0), (mode, q)
+        out, err, status = isa_ext(exe, [mode], stdin=b"abcd")
+        assert (out, status) == (q[0], q[2]), (mode, out, err)
+        if fault:
+            assert b"isa-ext: trap at pc=0x" in err and fault in err, (mode, err)
+        else:
+            assert err == q[1], (mode, err)

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
 
 static int cmp(const void *a, const void *b)
 {
@@ -100,6 +102,18 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "null")) {
         volatile int *p = 0;
         return *p;
+    }
+    if (!strcmp(mode, "time")) {
+        struct timespec a, b, req = {2, 500000000};
+        struct timeval tv;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        nanosleep(&req, 0);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        gettimeofday(&tv, 0);
+        printf("time=%ld tv=%ld.%06ld slept=%.9f cpu=%.9f\n", (long)time(0), (long)tv.tv_sec,
+               (long)tv.tv_usec, (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9,
+               (double)clock() / CLOCKS_PER_SEC);
+        return 0;
     }
     if (!strcmp(mode, "exit3"))
         exit(3);
