@@ -224,3 +224,35 @@ def _i_fpestimate(comp, b, rsqrt, op_bits, final_bits):
     return _state_call(comp, (
         f"_fp_estimate_staged(s, {b.code}, {_flag_arg(rsqrt, 'rsqrt')}, "
         f"{_bits_arg(op_bits)}, {_bits_arg(final_bits)})"), 64)
+
+
+# --- test data class --------------------------------------------------------------
+
+# DCMX bits, most significant first: NaN, +Inf, -Inf, +Zero, -Zero, +Denormal, -Denormal
+def _dcmx_bit(x, single):
+    neg = sign_of(x)
+    if is_nan(x):
+        return 6
+    if is_inf(x):
+        return 4 if neg else 5
+    if is_zero(x):
+        return 2 if neg else 3
+    tiny = (x >> 52) & 0x7FF < (1023 - 126 if single else 1)
+    return (0 if neg else 1) if tiny else None
+
+
+def fp_class(x, dcmx):
+    """xststdcdp, xvtstdcdp: 1 if the class of the double x is one DCMX selects."""
+    bit = _dcmx_bit(x, False)
+    return int(bit is not None and dcmx >> bit & 1)
+
+
+def fp_class_single(x, dcmx):
+    """xststdcsp: as fp_class, a denormal being a value below the single
+    format's smallest normal (2**-126)."""
+    bit = _dcmx_bit(x, True)
+    return int(bit is not None and dcmx >> bit & 1)
+
+
+runtime_function("FPCLASS", 1, "_fp_class")(fp_class)
+runtime_function("FPCLASSSP", 1, "_fp_class_single")(fp_class_single)

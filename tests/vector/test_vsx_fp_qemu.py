@@ -2,30 +2,15 @@
 (tests/vsx_probe.py, tests/vsx_fp_cases.py): operands with special values,
 denormals and NaN payloads per element, every rounding mode; the documented
 departures of QEMU 7.2 masked (each pinned by tests/vector/test_vsx_fp.py)."""
-from pathlib import Path
-
 import pytest
 
 import vsx_fp_cases as fc
 import vsx_probe as vp
-from conftest import ROOT, need_tool
+from conftest import need_tool
 
-FAMILIES = ("vsx_sp",)
-
-
-def _rows(family):
-    from isa_ext.isa import ISA
-    path = Path(ROOT) / "decoder" / "vector" / f"{family}.csv"
-    names = {line.split(",")[0] for line in path.read_text().splitlines()[1:]
-             if line and not line.startswith("#")}
-    rows = [r for r in ISA().rows if r.mnemonic in names]
-    assert {r.mnemonic for r in rows} == names
-    return rows
-
-
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", fc.FAMILIES)
 def test_vsx_fp_family_matches_qemu(tmp_path, family):
     need_tool("qemu-ppc64le")
-    cases = fc.fp_cases(_rows(family))
+    cases = fc.fp_cases(fc.family_rows((family,)))
     bad = vp.compare(tmp_path, cases, cpu="power10", departure=fc.qemu_departure)
     assert not bad, bad[:10]
