@@ -256,3 +256,118 @@ def fp_class_single(x, dcmx):
 
 runtime_function("FPCLASS", 1, "_fp_class")(fp_class)
 runtime_function("FPCLASSSP", 1, "_fp_class_single")(fp_class_single)
+
+
+# --- half precision and bfloat16 ----------------------------------------------------
+
+HALF = (5, 10)       # exponent bits, fraction bits
+BFLOAT16 = (8, 7)
+
+
+def _narrow_format(kind):
+    from .fp import Format
+    ebits, fbits = kind
+    emax = (1 << (ebits - 1)) - 1
+    return Format(fbits + 1, 1 - emax, emax)
+
+
+def _pack_narrow(x, kind):
+    """The ``kind`` image of the double x, which the format holds exactly
+    (a NaN keeps the top fraction bits of its payload)."""
+    ebits, fbits = kind
+    sign = (x >> 63) << (ebits + fbits)
+    all_ones = ((1 << ebits) - 1) << fbits
+    if is_nan(x):
+        return sign | all_ones | ((x >> (52 - fbits)) & ((1 << fbits) - 1))
+    if is_inf(x):
+        return sign | all_ones
+    if is_zero(x):
+        return sign
+    _, m, e = finite_parts(x)
+    bias = (1 << (ebits - 1)) - 1
+    top = m.bit_length() - 1 + e
+    if top < 1 - bias:           # a denormal: frac * 2**(1 - bias - fbits)
+        shift = e - (1 - bias - fbits)
+        return sign | (m << shift if shift >= 0 else m >> -shift)
+    shift = fbits - (m.bit_length() - 1)
+    frac = (m << shift if shift >= 0 else m >> -shift) & ((1 << fbits) - 1)
+    return sign | ((top + bias) << fbits) | frac
+
+
+def _unpack_narrow(h, kind):
+    """The double image of a ``kind`` value (exact; an SNaN stays signalling)."""
+    ebits, fbits = kind
+    sign = (h >> (ebits + fbits)) & 1
+    e = (h >> fbits) & ((1 << ebits) - 1)
+    frac = h & ((1 << fbits) - 1)
+    bias = (1 << (ebits - 1)) - 1
+    if e == (1 << ebits) - 1:
+        return (sign << 63) | (0x7FF << 52) | (frac << (52 - fbits))
+    if e == 0:
+        return pack_exact(sign, frac, 1 - bias - fbits)
+    return (sign << 63) | ((e - bias + 1023) << 52) | (frac << (52 - fbits))
+
+
+def _narrow_class(h, kind):
+    """FPRF of a ``kind`` result (a denormal there is a denormal)."""
+    from .fp import fprf_class
+    ebits, fbits = kind
+    x = _unpack_narrow(h, kind)
+    if (h >> fbits) & ((1 << ebits) - 1) == 0 and h & ((1 << fbits) - 1):
+        return 0b11000 if x >> 63 else 0b10100
+    return fprf_class(x)
+
+
+def fp_to_narrow(s, x, kind, keep=False):
+    """xscvdphp, xvcvsphp, xvcvspbf16: the double x rounded to ``kind`` under
+    FPSCR.RN (OX UX XX VXSNAN as an arithmetic result); FPRF its class
+    there.  Returns the 16-bit image."""
+    from .fp import FPRF_MASK, FPRF_SHIFT, round_enabled
+    if is_nan(x):
+        result, flags, up = quiet(x), _snan_flag(x), False
+    elif is_inf(x) or is_zero(x):
+        result, flags, up = x, 0, False
+    else:
+        sign, m, e = finite_parts(x)
+        result, flags, up = round_enabled(s, sign, m, e, False, _narrow_format(kind),
+                                          s.fpscr & RN_MASK)
+    if finish(s, result, flags, up, keep=keep) is None:
+        return None
+    h = _pack_narrow(result, kind)
+    s.fpscr = (s.fpscr & ~FPRF_MASK) | (_narrow_class(h, kind) << FPRF_SHIFT)
+    return h
+
+
+def fp_from_narrow(s, h, kind, keep=False):
+    """xscvhpdp, xvcvhpsp: a ``kind`` value widened exactly to a double; an
+    SNaN raises VXSNAN and is quieted; FPRF the result's class."""
+    x = _unpack_narrow(h, kind)
+    if is_nan(x):
+        return finish(s, quiet(x), _snan_flag(x), False, keep=keep)
+    return finish(s, x, 0, False, keep=keep)
+
+
+runtime("_fp_to_narrow")(fp_to_narrow)
+runtime("_fp_from_narrow")(fp_from_narrow)
+_KINDS = {"HALF": HALF, "BF16": BFLOAT16}
+
+
+def _kind_arg(comp, v):
+    from .fp import _const_arg
+    del comp
+    name = {16: "HALF", 8: "BF16"}.get(_const_arg(v, "the format (16: half, 8: bfloat16)"))
+    if name is None:
+        raise TypeError("the format is 16 (half precision) or 8 (bfloat16)")
+    return _KINDS[name]
+
+
+@intrinsic("FPTONARROW")
+def _i_fptonarrow(comp, x, kind):
+    """FPTONARROW(x, 16 | 8): x rounded to half precision / bfloat16 (16 bits)."""
+    return _state_call(comp, f"_fp_to_narrow(s, {x.code}, {_kind_arg(comp, kind)})", 16)
+
+
+@intrinsic("FPFROMNARROW")
+def _i_fpfromnarrow(comp, h, kind):
+    """FPFROMNARROW(h, 16 | 8): a half-precision / bfloat16 value as a double."""
+    return _state_call(comp, f"_fp_from_narrow(s, {h.code}, {_kind_arg(comp, kind)})", 64)
