@@ -724,4 +724,5 @@ from . import fptrans  # noqa: E402,F401
 from . import fpgpr  # noqa: E402,F401  (cffpr: FP to an integer in a GPR)
 from . import fp_frsp_model  # noqa: E402,F401  (FRSP_MODEL: the openpower-isa profile's)
 from . import fpestimate  # noqa: E402,F401  (round to integral, estimates, ftdiv/ftsqrt)
-from . import fpvector  # noqa: E402,F401  (VSX/VMX vector FP: element rules, single elements)
+from . import fpvector  # noqa: E402,F401  (VSX vector FP: element rules, conversions)
+from . import vmxfp  # noqa: E402,F401  (VMX floating point: VSCR.NJ, estimates)

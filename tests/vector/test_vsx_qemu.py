@@ -202,7 +202,8 @@ def _is_fp(row):
 
 CASES = _cases() + _vmx_cases([r for r in _vmx_rows() if not _is_fp(r)]) + \
     _fp_cases([r for r in _vmx_rows() if _is_fp(r)])
-CASES += vsx_fp_cases.fp_cases(vsx_fp_cases.family_rows(), per_row=3)  # (their own test: more)
+CASES += vsx_fp_cases.fp_cases(vsx_fp_cases.family_rows(), per_row=3) + \
+    vsx_fp_cases.vmx_fp_cases(vsx_fp_cases.family_rows(("vmx_fp",)), per_row=3)  # (own test: more)
 
 
 FPSCR_OX, FPSCR_UX = 1 << (63 - 35), 1 << (63 - 36)
