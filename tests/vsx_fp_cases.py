@@ -96,27 +96,40 @@ def _single_tiny(x):
     return x & ~(1 << 63) != 0 and (x >> 52) & 0x7FF < 1023 - 126
 
 
+SCALAR_SINGLE_ARITHMETIC = {f"xs{op}sp" for op in (
+    "add", "sub", "mul", "div", "sqrt", "madda", "maddm", "msuba", "msubm", "nmadda",
+    "nmaddm", "nmsuba", "nmsubm")}
+FPRF_NORMAL = (0b00100, 0b01000)
+
+
 def qemu_departure(case, register, qemu_value):
     """Bits not to compare where QEMU 7.2 departs from the book, or None."""
     init, lines, _outs = case
     op, _, args = lines[0].partition(" ")
+    mask = 0
+    if op in CONVERSIONS_TO_INT and register == "vs3":
+        mask |= _after_first_invalid(init, op, args) or 0
     if register == "fpscr" and op.startswith("xv") and qemu_value & FPSCR_OX:
         # one element overflows, another underflows: QEMU records OX only
         # (test_vsx_qemu.py's test_vector_fp_records_overflow_and_underflow_...)
-        return FPSCR_UX
-    if op in CONVERSIONS_TO_INT and register == "vs3":
-        return _after_first_invalid(init, op, args)
+        mask |= FPSCR_UX
+    if register == "fpscr" and op in SCALAR_SINGLE_ARITHMETIC and \
+            (qemu_value >> (63 - 51)) & 0x1F in FPRF_NORMAL:
+        # QEMU rounds to double first, then to single: an exact result just
+        # below 2**-126 that rounds to 2**-126 is not tiny any more there;
+        # the book rounds once and raises UX (test_vsx_fp.py)
+        mask |= FPSCR_UX
     if op == "xststdcsp" and _single_tiny(init["vs" + args.split(",")[1]] >> 64):
         # a value below the single format's normal range: QEMU 7.2 reports a
         # match whatever DCMX selects; the book only when DCMX selects its
         # denormal class
         bf = int(args.split(",")[0])
-        return {"cr": 2 << (28 - 4 * bf), "fpscr": 1 << (63 - 50)}.get(register)
+        mask |= {"cr": 2 << (28 - 4 * bf), "fpscr": 1 << (63 - 50)}.get(register, 0)
     if register == "fpscr" and op in ESTIMATES:
         xb = "vs" + args.split(",")[-1]
         if xb in init and _has_zero(init[xb], ESTIMATES[op], op.startswith("xs")):
-            return FPSCR_FX | FPSCR_ZX
-    return None
+            mask |= FPSCR_FX | FPSCR_ZX
+    return mask or None
 
 
 def fp_cases(rows, per_row=24, seed=31):

@@ -179,6 +179,17 @@ def test_vector_conversion_elements_are_independent():
     assert sim.state.vsr_read(3) == dw(0, 1)
 
 
+def test_scalar_single_rounds_once_and_detects_tininess_before_rounding():
+    # xssubsp 2**-126 - 2**-200: the exact difference is below 2**-126
+    # (tiny) and rounds to nearest, 2**-126, inexactly: UX XX FI (Book I
+    # 7.3.2.5, tininess before rounding; FPRF +normal).  QEMU 7.2 rounds to
+    # double first, giving 2**-126 exactly, no longer tiny: no UX.
+    sim, _ = run("xssubsp vs3,vs1,vs2", {1: dw(dbl(2.0 ** -126), 0), 2: dw(dbl(2.0 ** -200), 0)})
+    assert sim.state.vsr_read(3) == dw(dbl(2.0 ** -126), 0)
+    fi = 1 << (63 - 46)
+    assert sim.state.fpscr & (UX | XX | fi | FPRF) == UX | XX | fi | 0b00100 << (63 - 51)
+
+
 # --- other rules by hand --------------------------------------------------------
 
 @pytest.mark.parametrize("vscr,want", [(0x10000, 0), (0, 2)])

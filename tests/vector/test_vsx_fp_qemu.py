@@ -9,6 +9,7 @@ import vsx_probe as vp
 from conftest import need_tool
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", fc.FAMILIES)
 def test_vsx_fp_family_matches_qemu(tmp_path, family):
     need_tool("qemu-ppc64le")
@@ -17,6 +18,7 @@ def test_vsx_fp_family_matches_qemu(tmp_path, family):
     assert not bad, bad[:10]
 
 
+@pytest.mark.slow
 def test_vmx_fp_matches_qemu(tmp_path):
     """VMX floating point, VSCR.NJ set and clear, VSCR read back."""
     need_tool("qemu-ppc64le")
