@@ -261,6 +261,10 @@ def suppressed(s, exceptions, keep):
     fpscr = s.fpscr
     if not ((exceptions & INVALID_BITS and fpscr & VE) or (exceptions & ZX and fpscr & ZE)):
         return False
+    if getattr(s, "fp_vector", None) is not None:
+        # an element of a vector instruction: computed as if disabled; the
+        # whole target is then left unchanged (fpvector.vector_fp_end)
+        return False
     if not keep:
         from ..errors import Trap
         raise Trap("an enabled invalid-operation or zero-divide exception (FPSCR VE/ZE=1) "
@@ -275,6 +279,9 @@ def note_enabled(s, exceptions):
     floating-point enabled exception program interrupt once the instruction has
     completed (its results written): remembered here, raised by the page's
     epilogue (fp_interrupt)."""
+    if getattr(s, "fp_vector", None) is not None:
+        s.fp_vector |= exceptions   # a vector element's: judged after the last one
+        return
     if not getattr(s, "msr", 0) & (MSR_FE0 | MSR_FE1):
         return
     fpscr = s.fpscr
@@ -717,3 +724,5 @@ from . import fptrans  # noqa: E402,F401
 from . import fpgpr  # noqa: E402,F401  (cffpr: FP to an integer in a GPR)
 from . import fp_frsp_model  # noqa: E402,F401  (FRSP_MODEL: the openpower-isa profile's)
 from . import fpestimate  # noqa: E402,F401  (round to integral, estimates, ftdiv/ftsqrt)
+from . import fpvector  # noqa: E402,F401  (VSX vector FP: element rules, conversions)
+from . import vmxfp  # noqa: E402,F401  (VMX floating point: VSCR.NJ, estimates)

@@ -30,17 +30,3 @@ def test_element_position_past_the_end_traps(line, ok_line):
     sim = Simulator()
     sim.load_asm(ok_line + "\n")
     assert sim.run(max_steps=2).stop == "end"
-
-
-@pytest.mark.parametrize("enable", [0x80, 0x40, 0x20, 0x10, 0x08])  # VE OE UE ZE XE
-def test_vector_fp_with_an_enabled_exception_traps_unwritten(enable):
-    """Not implemented yet (docs/vector.md): with an FP exception enabled the
-    vector FP rows trap before writing the target or the FPSCR."""
-    sim = Simulator()
-    sim.load_asm("xvadddp vs3,vs1,vs2\n")
-    sim.state.fpscr = enable
-    sim.state.vsr_write(3, 0x1234)
-    res = sim.run(max_steps=2)
-    assert res.stop == "trap" and res.trap.kind == "illegal"
-    assert "not implemented" in res.trap.reason
-    assert sim.state.vsr_read(3) == 0x1234 and sim.state.fpscr == enable

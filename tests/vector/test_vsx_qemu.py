@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+import vsx_fp_cases
 import vsx_probe as vp
 import vsx_v31_cases
 from conftest import need_tool
@@ -203,7 +204,8 @@ def _vmx_rows():
     from isa_ext.isa import ISA
     explicit = {line.split()[0] for _i, lines, _o in _cases() for line in lines}
     explicit |= vsx_v31_cases.MNEMONICS  # (tests/vector/test_vsx_v31_qemu.py, -cpu power10)
-    return [r for r in ISA().rows if r.extension == "vector" and r.mnemonic not in explicit]
+    return [r for r in ISA().rows if r.extension == "vector" and r.mnemonic not in explicit
+            and r.mnemonic not in vsx_fp_cases.family_mnemonics()]
 
 
 def _is_fp(row):
@@ -212,6 +214,8 @@ def _is_fp(row):
 
 CASES = _cases() + _vmx_cases([r for r in _vmx_rows() if not _is_fp(r)]) + \
     _fp_cases([r for r in _vmx_rows() if _is_fp(r)])
+CASES += vsx_fp_cases.fp_cases(vsx_fp_cases.family_rows(), per_row=3) + \
+    vsx_fp_cases.vmx_fp_cases(vsx_fp_cases.family_rows(("vmx_fp",)), per_row=3)  # (own test: more)
 
 
 FPSCR_OX, FPSCR_UX = 1 << (63 - 35), 1 << (63 - 36)
@@ -222,9 +226,8 @@ def qemu_departure(case, register, qemu_value):
     (do_float_check_status: "else if"), so a vector FP instruction whose one
     element overflows and another underflows shows OX without UX; the book
     records both (test_vector_fp_records_overflow_and_underflow_of_different_elements)."""
-    if register == "fpscr" and case[1][0].startswith("xv") and qemu_value & FPSCR_OX:
-        return FPSCR_UX
-    return None
+    # the FP families' own departures (tests/vsx_fp_cases.py) include this one
+    return vsx_fp_cases.qemu_departure(case, register, qemu_value)
 
 
 # spec-site: test_vsx_cases_match_qemu covers every row of extension vector
