@@ -12,6 +12,7 @@ the machine state ``s``; they never trap, so the atomicity rule holds.  Which
 FPSCR fields are maintained, and how, is documented in ``docs/fpscr.md``.
 """
 from dataclasses import dataclass
+from functools import cached_property
 from math import isqrt
 
 from .library import intrinsic, runtime, runtime_function, _val
@@ -40,6 +41,9 @@ INVALID_BITS = VXSNAN | VXISI | VXIDI | VXZDZ | VXIMZ | VXVC | VXSOFT | VXSQRT |
 EXCEPTION_BITS = OX | UX | ZX | XX | INVALID_BITS
 
 RN_NEAREST, RN_ZERO, RN_UP, RN_DOWN = 0, 1, 2, 3
+# round to odd (the quad-precision "o" forms, RO=1) and to nearest with ties
+# away from zero (xsrqpi): not FPSCR.RN values
+RN_ODD, RN_TIES_AWAY = 4, 5
 
 DEFAULT_QNAN = 0x7FF8000000000000
 QUIET_BIT = 1 << 51
@@ -51,13 +55,62 @@ class Format:
     emin: int        # exponent of the smallest normal number
     emax: int        # exponent of the largest finite number
 
+    # the IEEE 754 interchange image of the format (sign, biased exponent,
+    # fraction), for the formats results are stored in (double, quad)
+    @cached_property
+    def frac_bits(self):
+        return self.precision - 1
+
+    @cached_property
+    def sign_shift(self):
+        return self.frac_bits + (self.emax + 1).bit_length()
+
+    @cached_property
+    def sign_bit(self):
+        return 1 << self.sign_shift
+
+    @cached_property
+    def mag_mask(self):
+        return self.sign_bit - 1
+
+    @cached_property
+    def frac_mask(self):
+        return (1 << self.frac_bits) - 1
+
+    @cached_property
+    def exp_mask(self):
+        """The biased exponent of infinities and NaNs."""
+        return (1 << (self.sign_shift - self.frac_bits)) - 1
+
+    @cached_property
+    def inf_bits(self):
+        return self.exp_mask << self.frac_bits
+
+    @cached_property
+    def quiet_bit(self):
+        return 1 << (self.frac_bits - 1)
+
+    @cached_property
+    def default_qnan(self):
+        return self.inf_bits | self.quiet_bit
+
 
 DOUBLE_FMT = Format(53, -1022, 1023)
 SINGLE_FMT = Format(24, -126, 127)
+QUAD_FMT = Format(113, -16382, 16383)
+# xsrqpxp's double-extended precision: a 64-bit significand in quad's range
+EXTENDED_FMT = Format(64, -16382, 16383)
 
 
 def fmt_for(bits):
-    return SINGLE_FMT if bits == 32 else DOUBLE_FMT
+    return SINGLE_FMT if bits == 32 else QUAD_FMT if bits == 128 else DOUBLE_FMT
+
+
+def image_of(fmt):
+    """The image a result rounded to ``fmt`` is stored in: binary128 for the
+    wider-than-double formats, otherwise the 64-bit double image (single and
+    SVP64's narrower element formats are held as doubles)."""
+    return QUAD_FMT if fmt.precision > 53 else DOUBLE_FMT
 
 
 def op_fmt(s, bits):
@@ -65,7 +118,7 @@ def op_fmt(s, bits):
     element-width override sets ``s.fp_elfmt`` = (format of double-precision
     operations, format of single-precision operations or None if undefined)."""
     ov = getattr(s, "fp_elfmt", None)
-    if ov is None:
+    if ov is None or bits == 128:
         return fmt_for(bits)
     f = ov[0] if bits == 64 else ov[1]
     if f is None:
@@ -75,58 +128,59 @@ def op_fmt(s, bits):
     return f
 
 
-# --- the 64-bit image ----------------------------------------------------------
+# --- the stored image (64-bit double unless ``img`` says QUAD_FMT) ------------
 
-def is_nan(x):
-    return (x >> 52) & 0x7FF == 0x7FF and x & ((1 << 52) - 1) != 0
-
-
-def is_snan(x):
-    return is_nan(x) and not x & QUIET_BIT
+def is_nan(x, img=DOUBLE_FMT):
+    return x & img.mag_mask > img.inf_bits
 
 
-def is_inf(x):
-    return x & ~SIGN64 & M64 == 0x7FF0000000000000
+def is_snan(x, img=DOUBLE_FMT):
+    return is_nan(x, img) and not x & img.quiet_bit
 
 
-def is_zero(x):
-    return x & ~SIGN64 & M64 == 0
+def is_inf(x, img=DOUBLE_FMT):
+    return x & img.mag_mask == img.inf_bits
 
 
-def sign_of(x):
-    return x >> 63
+def is_zero(x, img=DOUBLE_FMT):
+    return x & img.mag_mask == 0
 
 
-def finite_parts(x):
-    """(sign, mantissa, exponent) of a finite double: |x| = mantissa * 2**exponent."""
-    e = (x >> 52) & 0x7FF
-    frac = x & ((1 << 52) - 1)
+def sign_of(x, img=DOUBLE_FMT):
+    return x >> img.sign_shift
+
+
+def finite_parts(x, img=DOUBLE_FMT):
+    """(sign, mantissa, exponent) of a finite value: |x| = mantissa * 2**exponent."""
+    fb = img.frac_bits
+    e = (x >> fb) & img.exp_mask
+    frac = x & img.frac_mask
     if e == 0:
-        return x >> 63, frac, -1074
-    return x >> 63, frac | (1 << 52), e - 1075
+        return x >> img.sign_shift, frac, img.emin - fb
+    return x >> img.sign_shift, frac | (1 << fb), e - img.emax - fb
 
 
-def pack_exact(sign, mant, exp):
-    """The double image of sign * mant * 2**exp, which must be representable."""
+def pack_exact(sign, mant, exp, img=DOUBLE_FMT):
+    """The image of sign * mant * 2**exp, which must be representable."""
     if mant == 0:
-        return sign << 63
-    shift = mant.bit_length() - 53
+        return sign << img.sign_shift
+    shift = mant.bit_length() - img.precision
     mant, exp = (mant >> shift, exp + shift) if shift > 0 else (mant << -shift, exp + shift)
-    biased = exp + 1075
+    biased = exp + img.emax + img.frac_bits
     if biased <= 0:  # denormal: shift right into the fixed minimum exponent
         mant >>= 1 - biased
         biased = 0
     else:
-        mant &= (1 << 52) - 1
-    return (sign << 63) | (biased << 52) | mant
+        mant &= img.frac_mask
+    return (sign << img.sign_shift) | (biased << img.frac_bits) | mant
 
 
-def infinity(sign):
-    return (sign << 63) | 0x7FF0000000000000
+def infinity(sign, img=DOUBLE_FMT):
+    return (sign << img.sign_shift) | img.inf_bits
 
 
-def quiet(x):
-    return x | QUIET_BIT
+def quiet(x, img=DOUBLE_FMT):
+    return x | img.quiet_bit
 
 
 def to_single_nan(x):
@@ -142,9 +196,13 @@ def rounds_up(rn, sign, lsb, half, more):
     bit below it, or a sticky bit)."""
     if rn == RN_NEAREST:
         return bool(half and (more or lsb))
+    if rn == RN_TIES_AWAY:
+        return bool(half)
     if rn == RN_ZERO:
         return False
     inexact = half or more
+    if rn == RN_ODD:  # truncate, then make an inexact result's last bit 1
+        return bool(inexact and not lsb)
     return bool(inexact and (sign if rn == RN_DOWN else not sign))
 
 
@@ -152,11 +210,12 @@ def round_to(sign, mant, exp, sticky, fmt, rn):
     """Round sign * (mant + sticky fraction) * 2**exp to ``fmt``.
 
     ``sticky`` says non-zero bits were discarded below ``mant``'s last bit.
-    Returns (double image, exception flags among XX OX UX, fraction rounded up).
+    Returns (the image_of(fmt) image, exception flags among XX OX UX, fraction rounded up).
     Tininess is detected before rounding (Power ISA, and QEMU's ppc target).
     """
+    img = image_of(fmt)
     if mant == 0 and not sticky:
-        return sign << 63, 0, False
+        return sign << img.sign_shift, 0, False
     top = mant.bit_length() - 1 + exp  # the exact value is in [2**top, 2**(top+1))
     tiny = top < fmt.emin
     quantum = max(top, fmt.emin) - (fmt.precision - 1)
@@ -177,12 +236,13 @@ def round_to(sign, mant, exp, sticky, fmt, rn):
         flags |= UX
     if kept and kept.bit_length() - 1 + quantum > fmt.emax:
         flags |= OX | XX
-        to_inf = rn == RN_NEAREST or (rn == RN_UP and not sign) or (rn == RN_DOWN and sign)
+        to_inf = (rn in (RN_NEAREST, RN_TIES_AWAY) or (rn == RN_UP and not sign)
+                  or (rn == RN_DOWN and sign))
         if to_inf:
-            return infinity(sign), flags, True
+            return infinity(sign, img), flags, True
         largest = (1 << fmt.precision) - 1
-        return pack_exact(sign, largest, fmt.emax - fmt.precision + 1), flags, False
-    return pack_exact(sign, kept, quantum), flags, bool(up)
+        return pack_exact(sign, largest, fmt.emax - fmt.precision + 1, img), flags, False
+    return pack_exact(sign, kept, quantum, img), flags, bool(up)
 
 
 def exponent_adjust(fmt):
@@ -214,16 +274,16 @@ def exact_zero_sign(rn):
 
 # --- FPSCR bookkeeping ---------------------------------------------------------
 
-def fprf_class(x):
-    """The 5-bit FPRF class code (C FL FG FE FU) of a double image."""
-    s = sign_of(x)
-    if is_nan(x):
+def fprf_class(x, img=DOUBLE_FMT):
+    """The 5-bit FPRF class code (C FL FG FE FU) of an image."""
+    s = sign_of(x, img)
+    if is_nan(x, img):
         return 0b10001
-    if is_inf(x):
+    if is_inf(x, img):
         return 0b01001 if s else 0b00101
-    if is_zero(x):
+    if is_zero(x, img):
         return 0b10010 if s else 0b00010
-    if (x >> 52) & 0x7FF == 0:
+    if (x >> img.frac_bits) & img.exp_mask == 0:
         return 0b11000 if s else 0b10100
     return 0b01000 if s else 0b00100
 
@@ -301,10 +361,11 @@ def fp_interrupt(s):
                    "program")
 
 
-def finish(s, result, exceptions, rounded_up, set_fprf=True, keep=False):
-    """Record an arithmetic result in the FPSCR: sticky exception bits, FR/FI
-    for this instruction, FPRF for the result, summaries.  Returns None (FRT
-    unchanged) for an enabled invalid operation or zero divide."""
+def finish(s, result, exceptions, rounded_up, set_fprf=True, keep=False, img=DOUBLE_FMT):
+    """Record an arithmetic result (an ``img`` image) in the FPSCR: sticky
+    exception bits, FR/FI for this instruction, FPRF for the result,
+    summaries.  Returns None (FRT unchanged) for an enabled invalid operation
+    or zero divide."""
     if suppressed(s, exceptions, keep):
         return None
     old = s.fpscr
@@ -314,7 +375,7 @@ def finish(s, result, exceptions, rounded_up, set_fprf=True, keep=False):
         if rounded_up:
             new |= FR
     if set_fprf:
-        new = (new & ~FPRF_MASK) | (fprf_class(result) << FPRF_SHIFT)
+        new = (new & ~FPRF_MASK) | (fprf_class(result, img) << FPRF_SHIFT)
     s.fpscr = with_summary(old, new)
     if exceptions:
         note_enabled(s, exceptions)
@@ -323,18 +384,18 @@ def finish(s, result, exceptions, rounded_up, set_fprf=True, keep=False):
 
 # --- arithmetic ----------------------------------------------------------------
 
-def _nan_result(operands, bits):
+def _nan_result(operands, bits, img=DOUBLE_FMT):
     """Power NaN propagation: the first NaN operand in the instruction's
     precedence order, quieted (and narrowed for single-precision results)."""
     for x in operands:
-        if is_nan(x):
-            r = quiet(x)
+        if is_nan(x, img):
+            r = quiet(x, img)
             return to_single_nan(r) if bits == 32 else r
     return None
 
 
-def _snan_flag(*xs):
-    return VXSNAN if any(is_snan(x) for x in xs) else 0
+def _snan_flag(*xs, img=DOUBLE_FMT):
+    return VXSNAN if any(is_snan(x, img) for x in xs) else 0
 
 
 def _add_exact(s1, m1, e1, s2, m2, e2):
@@ -344,111 +405,122 @@ def _add_exact(s1, m1, e1, s2, m2, e2):
     return (1 if v < 0 else 0), abs(v), e
 
 
-def _inf_or_finite(x):
-    return ("inf", sign_of(x)) if is_inf(x) else ("fin",) + finite_parts(x)
+def _inf_or_finite(x, img=DOUBLE_FMT):
+    return ("inf", sign_of(x, img)) if is_inf(x, img) else ("fin",) + finite_parts(x, img)
+
+
+def _rounding(s, round_odd):
+    return RN_ODD if round_odd else s.fpscr & RN_MASK
 
 
 def fp_muladd(s, a, c, b, negate_addend, negate_result, bits, has_product=True,
-              has_addend=True, keep=False):
+              has_addend=True, keep=False, round_odd=False):
     """The general operation a*c + b (with either part optional), rounded once.
 
     add: a + b (no product: c unused, a is the left operand)
     mul: a * c (no addend)
-    NaN precedence follows the A-form order FRA, FRB, FRC.
+    NaN precedence follows the A-form order FRA, FRB, FRC.  ``bits`` 128:
+    binary128 operands and result; ``round_odd``: round to odd (RO=1).
     """
-    rn = s.fpscr & RN_MASK
+    rn = _rounding(s, round_odd)
     fmt = op_fmt(s, bits)
+    img = image_of(fmt)
     order = [a] + ([b] if has_addend else []) + ([c] if has_product else [])
-    snan = _snan_flag(*order)
+    snan = _snan_flag(*order, img=img)
     invalid = 0
-    if has_product and ((is_zero(a) and is_inf(c)) or (is_inf(a) and is_zero(c))):
+    if has_product and ((is_zero(a, img) and is_inf(c, img)) or
+                        (is_inf(a, img) and is_zero(c, img))):
         invalid = VXIMZ
-    nan = _nan_result(order, bits)
+    nan = _nan_result(order, bits, img)
     if nan is not None:
-        return finish(s, nan, snan | invalid, False, keep=keep)
+        return finish(s, nan, snan | invalid, False, keep=keep, img=img)
     if invalid:
-        return finish(s, DEFAULT_QNAN, snan | invalid, False, keep=keep)
+        return finish(s, img.default_qnan, snan | invalid, False, keep=keep, img=img)
     # the left term: a product, or a alone
     if has_product:
-        psign = sign_of(a) ^ sign_of(c)
-        if is_inf(a) or is_inf(c):
+        psign = sign_of(a, img) ^ sign_of(c, img)
+        if is_inf(a, img) or is_inf(c, img):
             left = ("inf", psign)
         else:
-            _, ma, ea = finite_parts(a)
-            _, mc, ec = finite_parts(c)
+            _, ma, ea = finite_parts(a, img)
+            _, mc, ec = finite_parts(c, img)
             left = ("fin", psign, ma * mc, ea + ec)
     else:
-        left = _inf_or_finite(a)
+        left = _inf_or_finite(a, img)
     if has_addend:
-        right = _inf_or_finite(b)
+        right = _inf_or_finite(b, img)
         if negate_addend:
             right = (right[0], right[1] ^ 1) + right[2:]
     else:
         right = None
     if right is None:
         if left[0] == "inf":
-            result, flags, up = infinity(left[1]), 0, False
+            result, flags, up = infinity(left[1], img), 0, False
         else:
             result, flags, up = round_enabled(s, left[1], left[2], left[3], False, fmt, rn)
     elif left[0] == "inf" or right[0] == "inf":
         if left[0] == "inf" and right[0] == "inf" and left[1] != right[1]:
-            return finish(s, DEFAULT_QNAN, VXISI, False, keep=keep)
-        result, flags, up = infinity(left[1] if left[0] == "inf" else right[1]), 0, False
+            return finish(s, img.default_qnan, VXISI, False, keep=keep, img=img)
+        result = infinity(left[1] if left[0] == "inf" else right[1], img)
+        flags, up = 0, False
     else:
         _, ls, lm, le = left
         _, rs, rm, re = right
         if lm == 0 and rm == 0:
             sign = ls if ls == rs else exact_zero_sign(rn)
-            result, flags, up = sign << 63, 0, False
+            result, flags, up = sign << img.sign_shift, 0, False
         else:
             sign, m, e = _add_exact(ls, lm, le, rs, rm, re)
             if m == 0:
                 sign = exact_zero_sign(rn)
             result, flags, up = round_enabled(s, sign, m, e, False, fmt, rn)
     if negate_result:
-        result ^= SIGN64
-    return finish(s, result, flags, up, keep=keep)
+        result ^= img.sign_bit
+    return finish(s, result, flags, up, keep=keep, img=img)
 
 
-def fp_div(s, a, b, bits, keep=False):
-    rn = s.fpscr & RN_MASK
+def fp_div(s, a, b, bits, keep=False, round_odd=False):
+    rn = _rounding(s, round_odd)
     fmt = op_fmt(s, bits)
-    snan = _snan_flag(a, b)
-    nan = _nan_result([a, b], bits)
+    img = image_of(fmt)
+    snan = _snan_flag(a, b, img=img)
+    nan = _nan_result([a, b], bits, img)
     if nan is not None:
-        return finish(s, nan, snan, False, keep=keep)
-    sign = sign_of(a) ^ sign_of(b)
-    if is_inf(a) and is_inf(b):
-        return finish(s, DEFAULT_QNAN, VXIDI, False, keep=keep)
-    if is_zero(a) and is_zero(b):
-        return finish(s, DEFAULT_QNAN, VXZDZ, False, keep=keep)
-    if is_inf(a) or is_zero(b):
-        return finish(s, infinity(sign), 0 if is_inf(a) else ZX, False, keep=keep)
-    if is_inf(b) or is_zero(a):
-        return finish(s, sign << 63, 0, False, keep=keep)
-    _, ma, ea = finite_parts(a)
-    _, mb, eb = finite_parts(b)
+        return finish(s, nan, snan, False, keep=keep, img=img)
+    sign = sign_of(a, img) ^ sign_of(b, img)
+    if is_inf(a, img) and is_inf(b, img):
+        return finish(s, img.default_qnan, VXIDI, False, keep=keep, img=img)
+    if is_zero(a, img) and is_zero(b, img):
+        return finish(s, img.default_qnan, VXZDZ, False, keep=keep, img=img)
+    if is_inf(a, img) or is_zero(b, img):
+        return finish(s, infinity(sign, img), 0 if is_inf(a, img) else ZX, False,
+                      keep=keep, img=img)
+    if is_inf(b, img) or is_zero(a, img):
+        return finish(s, sign << img.sign_shift, 0, False, keep=keep, img=img)
+    _, ma, ea = finite_parts(a, img)
+    _, mb, eb = finite_parts(b, img)
     # enough quotient bits for the precision, a guard bit and a sticky remainder
     extra = fmt.precision + 3 + mb.bit_length() - ma.bit_length() + 1
     extra = max(extra, 0)
     q, r = divmod(ma << extra, mb)
     result, flags, up = round_enabled(s, sign, q, ea - eb - extra, r != 0, fmt, rn)
-    return finish(s, result, flags, up, keep=keep)
+    return finish(s, result, flags, up, keep=keep, img=img)
 
 
-def fp_sqrt(s, b, bits, keep=False):
-    rn = s.fpscr & RN_MASK
+def fp_sqrt(s, b, bits, keep=False, round_odd=False):
+    rn = _rounding(s, round_odd)
     fmt = op_fmt(s, bits)
-    nan = _nan_result([b], bits)
+    img = image_of(fmt)
+    nan = _nan_result([b], bits, img)
     if nan is not None:
-        return finish(s, nan, _snan_flag(b), False, keep=keep)
-    if is_zero(b):
-        return finish(s, b, 0, False, keep=keep)
-    if sign_of(b):
-        return finish(s, DEFAULT_QNAN, VXSQRT, False, keep=keep)
-    if is_inf(b):
-        return finish(s, b, 0, False, keep=keep)
-    _, m, e = finite_parts(b)
+        return finish(s, nan, _snan_flag(b, img=img), False, keep=keep, img=img)
+    if is_zero(b, img):
+        return finish(s, b, 0, False, keep=keep, img=img)
+    if sign_of(b, img):
+        return finish(s, img.default_qnan, VXSQRT, False, keep=keep, img=img)
+    if is_inf(b, img):
+        return finish(s, b, 0, False, keep=keep, img=img)
+    _, m, e = finite_parts(b, img)
     # sqrt(m * 2**e) = sqrt(m * 2**(e - k)) * 2**(k/2)... scale to an even
     # exponent with plenty of bits in the integer square root
     k = 2 * (fmt.precision + 3) - m.bit_length() + 2
@@ -458,7 +530,7 @@ def fp_sqrt(s, b, bits, keep=False):
     n = m << k
     root = isqrt(n)
     result, flags, up = round_enabled(s, 0, root, (e - k) // 2, root * root != n, fmt, rn)
-    return finish(s, result, flags, up, keep=keep)
+    return finish(s, result, flags, up, keep=keep, img=img)
 
 
 def fp_round_single(s, b, keep=False):
@@ -476,19 +548,20 @@ def fp_round_single(s, b, keep=False):
 
 # --- conversions -----------------------------------------------------------------
 
-def fp_to_int(s, b, width, is_signed, toward_zero, keep=False):
-    """fcti*: a double to a saturated integer of ``width`` bits (64-bit image)."""
+def fp_to_int(s, b, width, is_signed, toward_zero, keep=False, img=DOUBLE_FMT):
+    """fcti*: a double (or an ``img`` image) to a saturated integer of
+    ``width`` bits (a 64-bit image; 128 bits for width 128)."""
     rn = RN_ZERO if toward_zero else s.fpscr & RN_MASK
     lo = -(1 << (width - 1)) if is_signed else 0
     hi = (1 << (width - 1)) - 1 if is_signed else (1 << width) - 1
     old = s.fpscr
-    if is_nan(b):
+    if is_nan(b, img):
         # the most negative integer, as a zero-extended 32-bit word for fctiw[z]
-        value, flags, up = (lo & ((1 << width) - 1), VXCVI | _snan_flag(b), False)
-    elif is_inf(b):
-        value, flags, up = (lo if sign_of(b) else hi), VXCVI, False
+        value, flags, up = (lo & ((1 << width) - 1), VXCVI | _snan_flag(b, img=img), False)
+    elif is_inf(b, img):
+        value, flags, up = (lo if sign_of(b, img) else hi), VXCVI, False
     else:
-        sign, m, e = finite_parts(b)
+        sign, m, e = finite_parts(b, img)
         if e >= 0:
             exact, rest_half, rest_more = m << e, False, False
         else:
@@ -517,28 +590,53 @@ def fp_to_int(s, b, width, is_signed, toward_zero, keep=False):
     s.fpscr = with_summary(old, new)
     if flags:
         note_enabled(s, flags)
-    return value & M64
+    return value & ((1 << max(width, 64)) - 1)
 
 
-def int_to_fp(s, x, is_signed, bits, keep=False):
-    """fcfid*: a 64-bit integer to a double- or single-precision value."""
+def int_to_fp(s, x, is_signed, bits, keep=False, width=64):
+    """fcfid*: a ``width``-bit integer to a single-, double- or (bits 128)
+    quad-precision value."""
     rn = s.fpscr & RN_MASK
-    v = x - (1 << 64) if is_signed and x >> 63 else x
-    result, flags, up = round_enabled(s, 1 if v < 0 else 0, abs(v), 0, False, op_fmt(s, bits), rn)
-    return finish(s, result, flags, up, keep=keep)
+    v = x - (1 << width) if is_signed and x >> (width - 1) else x
+    fmt = op_fmt(s, bits)
+    result, flags, up = round_enabled(s, 1 if v < 0 else 0, abs(v), 0, False, fmt, rn)
+    return finish(s, result, flags, up, keep=keep, img=image_of(fmt))
+
+
+def fp_convert(s, b, src, bits, keep=False, round_odd=False):
+    """A value of image ``src`` rounded to the precision ``bits`` (xscvdpqp,
+    xscvqpdp[o]): an SNaN gives its quiet NaN with VXSNAN, a NaN keeps the
+    most significant bits of its fraction that fit (widening appends zeros)."""
+    rn = _rounding(s, round_odd)
+    fmt = op_fmt(s, bits)
+    img = image_of(fmt)
+    sign = sign_of(b, src)
+    if is_nan(b, src):
+        frac = b & src.frac_mask
+        shift = img.frac_bits - src.frac_bits
+        frac = frac << shift if shift >= 0 else frac >> -shift
+        nan = quiet((sign << img.sign_shift) | img.inf_bits | frac, img)
+        if bits == 32:
+            nan = to_single_nan(nan)
+        return finish(s, nan, _snan_flag(b, img=src), False, keep=keep, img=img)
+    if is_inf(b, src):
+        return finish(s, infinity(sign, img), 0, False, keep=keep, img=img)
+    _, m, e = finite_parts(b, src)
+    result, flags, up = round_enabled(s, sign, m, e, False, fmt, rn)
+    return finish(s, result, flags, up, keep=keep, img=img)
 
 
 # --- compare -----------------------------------------------------------------------
 
-def fp_compare(s, a, b, ordered):
+def fp_compare(s, a, b, ordered, img=DOUBLE_FMT):
     """fcmpu/fcmpo: the 4-bit FL FG FE FU code, also recorded in FPCC."""
-    if is_nan(a) or is_nan(b):
+    if is_nan(a, img) or is_nan(b, img):
         code = 0b0001
     else:
-        va, vb = _compare_key(a), _compare_key(b)
+        va, vb = _compare_key(a, img), _compare_key(b, img)
         code = 0b1000 if va < vb else 0b0100 if va > vb else 0b0010
-    flags = _snan_flag(a, b)
-    if ordered and (is_nan(a) or is_nan(b)):
+    flags = _snan_flag(a, b, img=img)
+    if ordered and (is_nan(a, img) or is_nan(b, img)):
         # fcmpo: any NaN is an invalid compare, unless an SNaN with VE=1
         if not (flags and s.fpscr & VE):
             flags |= VXVC
@@ -550,10 +648,10 @@ def fp_compare(s, a, b, ordered):
     return code
 
 
-def _compare_key(x):
-    """An integer ordering finite and infinite doubles by value (+0 == -0)."""
-    mag = x & ~SIGN64 & M64
-    return -mag if sign_of(x) else mag
+def _compare_key(x, img=DOUBLE_FMT):
+    """An integer ordering finite and infinite values by value (+0 == -0)."""
+    mag = x & img.mag_mask
+    return -mag if sign_of(x, img) else mag
 
 
 # --- memory format conversions (no FPSCR effects) ---------------------------------
@@ -593,7 +691,8 @@ def double_to_single(x):
 
 for _name, _fn in (("_fp_muladd", fp_muladd), ("_fp_div", fp_div), ("_fp_sqrt", fp_sqrt),
                    ("_fp_round_single", fp_round_single), ("_fp_to_int", fp_to_int),
-                   ("_int_to_fp", int_to_fp), ("_fp_compare", fp_compare)):
+                   ("_int_to_fp", int_to_fp), ("_fp_compare", fp_compare),
+                   ("_fp_convert", fp_convert)):
     runtime(_name)(_fn)
 
 
@@ -629,22 +728,51 @@ def _state_call(comp, code, width):
     return _val(code, width)
 
 
+def _prec_arg(v, what="the precision argument", allowed=(32, 64, 128)):
+    """A result precision of the helpers that handle quad precision too."""
+    bits = _const_arg(v, what)
+    if bits not in allowed:
+        raise TypeError(f"{what} is one of {', '.join(map(str, allowed))}")
+    return bits
+
+
+def _image_arg(v):
+    """The stored image an operand is read as: its width says (128 bits:
+    binary128, else the 64-bit double image)."""
+    return "_fp_quad" if v.width == 128 else "_fp_double"
+
+
+def _round_odd_arg(args, n):
+    """The optional trailing round-to-odd argument (the RO field) after ``n``
+    fixed arguments: its run-time code, or False."""
+    if len(args) == n:
+        return "False"
+    if len(args) != n + 1:
+        raise TypeError(f"takes {n} arguments and an optional round-to-odd flag")
+    return f"bool({args[n].code})"
+
+
 def _muladd_intrinsic(has_product, has_addend, negate_addend, negate_result):
     def gen(comp, *args):
+        n = 4 if has_product and has_addend else 3
+        round_odd = _round_odd_arg(args, n)
         if has_product and has_addend:
-            a, c, b, bits = args
+            a, c, b, bits = args[:4]
         elif has_product:
-            (a, c, bits), b = args, None
+            (a, c, bits), b = args[:3], None
         else:
-            (a, b, bits), c = args, None
+            (a, b, bits), c = args[:3], None
+        bits = _prec_arg(bits)
         return _state_call(comp, (
             f"_fp_muladd(s, {a.code}, {c.code if c else 0}, {b.code if b else 0}, "
-            f"{negate_addend}, {negate_result}, {_bits_arg(bits)}, {has_product}, "
-            f"{has_addend})"), 64)
+            f"{negate_addend}, {negate_result}, {bits}, {has_product}, "
+            f"{has_addend}, round_odd={round_odd})"), 128 if bits == 128 else 64)
     return gen
 
 
-# FPADD(x, y, bits) ... FPNMSUB(a, c, b, bits): bits is the result precision.
+# FPADD(x, y, bits) ... FPNMSUB(a, c, b, bits): bits is the result precision
+# (128: binary128 operands and result); an optional last argument 1 rounds
+# to odd (the quad-precision RO=1 forms).
 for _name, _spec in {
         "FPADD": (False, True, False, False), "FPSUB": (False, True, True, False),
         "FPMUL": (True, False, False, False),
@@ -654,13 +782,17 @@ for _name, _spec in {
 
 
 @intrinsic("FPDIV")
-def _i_fpdiv(comp, a, b, bits):
-    return _state_call(comp, f"_fp_div(s, {a.code}, {b.code}, {_bits_arg(bits)})", 64)
+def _i_fpdiv(comp, a, b, bits, *ro):
+    bits = _prec_arg(bits)
+    return _state_call(comp, f"_fp_div(s, {a.code}, {b.code}, {bits}, "
+                             f"round_odd={_round_odd_arg(ro, 0)})", 128 if bits == 128 else 64)
 
 
 @intrinsic("FPSQRT")
-def _i_fpsqrt(comp, b, bits):
-    return _state_call(comp, f"_fp_sqrt(s, {b.code}, {_bits_arg(bits)})", 64)
+def _i_fpsqrt(comp, b, bits, *ro):
+    bits = _prec_arg(bits)
+    return _state_call(comp, f"_fp_sqrt(s, {b.code}, {bits}, "
+                             f"round_odd={_round_odd_arg(ro, 0)})", 128 if bits == 128 else 64)
 
 
 @intrinsic("FPROUNDSINGLE")
@@ -668,28 +800,48 @@ def _i_fpround(comp, b):
     return _state_call(comp, f"_fp_round_single(s, {b.code})", 64)
 
 
+@intrinsic("FPCONVERT")
+def _i_fpconvert(comp, b, bits, *ro):
+    """FPCONVERT(x, bits[, round_odd]): x (128 bits wide: binary128, else a
+    double) rounded to precision ``bits`` (xscvdpqp, xscvqpdp[o])."""
+    bits = _prec_arg(bits)
+    return _state_call(comp, f"_fp_convert(s, {b.code}, {_image_arg(b)}, {bits}, "
+                             f"round_odd={_round_odd_arg(ro, 0)})", 128 if bits == 128 else 64)
+
+
 @intrinsic("FPTOINT")
 def _i_fptoint(comp, b, width, is_signed, toward_zero):
-    """FPTOINT(x, width, signed, toward_zero): fcti* conversions."""
+    """FPTOINT(x, width, signed, toward_zero): fcti* conversions; x 128 bits
+    wide is binary128 (its integer may be 128 bits wide too)."""
+    width = _prec_arg(width, "the integer width") if b.width == 128 else _bits_arg(width)
     return _state_call(comp, (
-        f"_fp_to_int(s, {b.code}, {_bits_arg(width)}, "
+        f"_fp_to_int(s, {b.code}, {width}, "
         f"{_flag_arg(is_signed, 'signed')}, "
-        f"{_flag_arg(toward_zero, 'toward_zero')})"), 64)
+        f"{_flag_arg(toward_zero, 'toward_zero')}, img={_image_arg(b)})"), max(width, 64))
 
 
 @intrinsic("INTTOFP")
 def _i_inttofp(comp, x, is_signed, bits):
-    """INTTOFP(x, signed, bits): fcfid* conversions."""
+    """INTTOFP(x, signed, bits): fcfid* conversions; x 128 bits wide is a
+    128-bit integer, bits 128 a binary128 result."""
+    bits = _prec_arg(bits)
+    width = 128 if x.width == 128 else 64
     return _state_call(comp, (
         f"_int_to_fp(s, {x.code}, {_flag_arg(is_signed, 'signed')}, "
-        f"{_bits_arg(bits)})"), 64)
+        f"{bits}, width={width})"), 128 if bits == 128 else 64)
 
 
 @intrinsic("FPCOMPARE")
 def _i_fpcompare(comp, a, b, ordered):
-    """FPCOMPARE(a, b, ordered): the FL FG FE FU code; sets FPCC, VXSNAN (VXVC)."""
+    """FPCOMPARE(a, b, ordered): the FL FG FE FU code; sets FPCC, VXSNAN (VXVC).
+    128-bit operands are binary128."""
     return _state_call(comp, (
-        f"_fp_compare(s, {a.code}, {b.code}, {_flag_arg(ordered, 'ordered')})"), 4)
+        f"_fp_compare(s, {a.code}, {b.code}, {_flag_arg(ordered, 'ordered')}, "
+        f"img={_image_arg(a)})"), 4)
+
+
+runtime("_fp_quad")(QUAD_FMT)
+runtime("_fp_double")(DOUBLE_FMT)
 
 
 def fp_signal(s, flags, keep=False):
@@ -726,3 +878,4 @@ from . import fp_frsp_model  # noqa: E402,F401  (FRSP_MODEL: the openpower-isa p
 from . import fpestimate  # noqa: E402,F401  (round to integral, estimates, ftdiv/ftsqrt)
 from . import fpvector  # noqa: E402,F401  (VSX vector FP: element rules, conversions)
 from . import vmxfp  # noqa: E402,F401  (VMX floating point: VSCR.NJ, estimates)
+from . import fpquad  # noqa: E402,F401  (the quad-precision VSX rounding and class tests)
