@@ -21,3 +21,16 @@ def test_the_statement_holds():
     reasons = " ".join(m["out_of_scope"])
     for why in ("privileged", "decimal floating point", "transactional memory", "vmx", "vsx"):
         assert why in reasons
+
+
+def test_the_readme_states_the_measured_figures():
+    import re
+    m = coverage_statement.measure()
+    with open(os.path.join(ROOT, "README.md")) as f:
+        text = " ".join(f.read().split())
+    vector_same = m["suites"]["vmx"]["same"] + m["suites"]["vsx"]["same"]
+    vector_lines = sum(m["suites"]["vmx"].values()) + sum(m["suites"]["vsx"].values())
+    assert f"every one of the {m['in_scope']} Book I user-level scalar" in text
+    assert f"all {m['suites']['scalar']['same']:,} scalar user-level lines" in text
+    assert f"({vector_same} of {vector_lines})" in text
+    assert re.search(r"but `hashst`/`hashchk`, which trap", text) or not m["trapping"]
