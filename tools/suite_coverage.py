@@ -26,6 +26,7 @@ def rows():
 
 
 def expected(text):
+    """[(word, mask)] of an expected-words column."""
     out = []
     for item in text.split():
         word, _, mask = item.partition("/")

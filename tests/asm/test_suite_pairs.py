@@ -11,14 +11,17 @@ LLVM's ``# CHECK-BE: ... encoding:`` comments), cross-checked with GNU as 2.40.
   reassembles to the same word.
 """
 import os
+import sys
 
 import pytest
 
-from conftest import TESTS_DIR
+from conftest import ROOT
 from isa_ext.asm import assemble
 from isa_ext.errors import AsmError
 
-DATA = os.path.join(TESTS_DIR, "data", "suite_pairs.tsv")
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from suite_coverage import rows, expected  # noqa: E402  (the pairs file's reader)
+
 
 # Where GNU as 2.40 (-mpower10) writes another word than an older expectation:
 # isa_ext follows GNU as 2.40 (Power ISA v3.1) there.  (suite, line): why
@@ -41,21 +44,6 @@ GNU_240_DIFFERS = {
 # refuses them with the reason (never a wrong word).  GNU column "label".
 NEEDS_RELOCATION = "label"
 
-
-def rows():
-    with open(DATA) as f:
-        for row in f:
-            if not row.startswith("#"):
-                yield row.rstrip("\n").split("\t")
-
-
-def expected(text):
-    """[(word, mask)] of an expected-words column."""
-    out = []
-    for item in text.split():
-        word, _, mask = item.partition("/")
-        out.append((int(word, 16), int(mask, 16) if mask else 0xffffffff))
-    return out
 
 
 def matches(got, want):

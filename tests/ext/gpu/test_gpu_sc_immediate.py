@@ -6,9 +6,6 @@ Expected words are built here bit by bit from that layout (docs/gpu-ops.md);
 expected lanes come from the seed's worked examples (derived by hand in the
 comments) and from tests/gpu_reference.py (test_gpu_random.py draws the form
 against the model too)."""
-import os
-import struct
-
 import pytest
 
 from isa_ext.asm import assemble
@@ -18,6 +15,7 @@ from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 
 import gpu_reference as ref
+from test_gpu import run, dbl, undbl  # (the gpu tests' runner)
 
 MODES = {"idx": 0, "up": 1, "down": 2, "bfly": 3}
 
@@ -54,24 +52,6 @@ def gshv(rt, lb, segw, shm):
 def words(isa, text):
     data = assemble(text + "\n", isa=isa).data
     return [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
-
-
-def run(isa, text, gpr=None, fpr=None, strict=True):
-    sim = Simulator(isa, strict=strict)
-    sim.load_asm(text)
-    for n, v in (gpr or {}).items():
-        sim.state.gpr[n] = v
-    for n, v in (fpr or {}).items():
-        sim.state.fpr[n] = v
-    return sim, sim.run(max_steps=200)
-
-
-def dbl(x):
-    return struct.unpack("<Q", struct.pack("<d", x))[0]
-
-
-def undbl(x):
-    return struct.unpack("<d", struct.pack("<Q", x))[0]
 
 
 # --- encoding -------------------------------------------------------------------------
