@@ -103,27 +103,23 @@ class RMImmediate:
     """A 14-bit immediate operand held in RM[10:23] (EXTRA and MODE) of an
     SVP64 prefix, for an instruction whose 32-bit word has no room for it.
 
-    The suffix says which form it is: its field ``field`` holds ``code`` (a
-    value that field reserves for this), and in assembly the operand is
-    written ``#N`` in that field's place.  The form has no EXTRA: each register operand's EXTRA spec is fixed by
-    ``spec(row, field)`` (3-bit, extra.py's normalised spec) and the mode is
-    normal without zeroing.  MASKMODE, MASK, ELWIDTH, ELWIDTH_SRC and SUBVL keep
-    their meaning.  ``applies(row, fields)`` and ``spec`` are the category
-    owner's (docs/errata.md 003-2 uses it for SHFL's 13-bit Sc)."""
+    ``accepts(row)`` names the rows that have the form; a suffix of one of
+    them is in the form when its field ``field`` holds ``code`` (a value that
+    field reserves for this), and in assembly the operand is written ``#N`` in
+    that field's place.  The form has no EXTRA: each register operand's EXTRA
+    spec is ``spec(row, field)`` (3-bit, extra.py's normalised spec), and its
+    mode is normal without zeroing.  MASKMODE, MASK, ELWIDTH, ELWIDTH_SRC and
+    SUBVL keep their meaning (docs/errata.md 003-2: SHFL's 13-bit Sc)."""
 
     span = (RM_FIELDS["EXTRA"][0], RM_FIELDS["MODE"][1])
     width = span[1] - span[0] + 1
 
-    def __init__(self, field, code, applies, spec):
+    def __init__(self, field, code, accepts, spec):
         self.field, self.code = field, code
-        self._applies, self.spec = applies, spec
+        self.accepts, self.spec = accepts, spec
 
     def applies(self, row, fields):
-        return self._applies(row) and fields.get(self.field) == self.code
-
-    def accepts(self, row):
-        """Whether ``row`` has this form at all (whatever its field's value)."""
-        return self._applies(row)
+        return self.accepts(row) and fields.get(self.field) == self.code
 
     def value(self, rm):
         return bits(rm, *self.span)
