@@ -99,6 +99,7 @@ def _load_image(sim, path, main):
             loaded = False
             img.highest, img.lowest, img.phdr = 0, None, None
             img.segments = []    # (address, memory size, PROT_* bits)
+            img.pages = 0        # pages the PT_LOAD segments span
             for seg in elf.iter_segments():
                 if seg["p_type"] == "PT_INTERP" and main:
                     img.interp = seg.data().split(b"\0")[0].decode("utf-8", "replace")
@@ -111,6 +112,15 @@ def _load_image(sim, path, main):
                 if off + filesz > size or filesz > memsz or vaddr + memsz > 1 << 64:
                     raise ElfError(f"{path}: PT_LOAD segment (offset 0x{off:x}, file size "
                                    f"0x{filesz:x}, memory size 0x{memsz:x}) does not fit")
+                # the image's pages must fit the guest memory limit, as a kernel
+                # refuses a bss beyond the memory it can commit (ENOMEM): page
+                # tables over the whole span are kept per page
+                span = ((vaddr + memsz + 0xFFF) >> 12) - (vaddr >> 12)
+                img.pages += span
+                if img.pages << 12 > mem.limit:
+                    raise ElfError(f"{path}: PT_LOAD segments need {img.pages << 12} bytes of "
+                                   f"memory, beyond the guest memory limit of {mem.limit} "
+                                   f"bytes (--mem-limit, Simulator(mem_limit=...))")
                 data = seg.data()
                 mem.load(vaddr, data[:seg["p_filesz"]])
                 loaded = True

@@ -481,6 +481,7 @@ def _compile(entries, namespace, name, region, code_cache=None):
     ns["_LINES"] = {no: tag for no, (_, tag) in enumerate(lines, 1) if tag is not None}
     ns["_AFTER"] = after
     ns["_Memory"], ns["_no_page"], ns["_ACCESS"] = Memory, _no_page, _ACCESS
+    ns["_BA"] = bytearray
     code = cached(code_cache, source, lambda: compile(source, f"<isa_ext:{name}>", "exec"),
                   kept=CODE_CACHE_KEPT)
     exec(code, ns)

@@ -18,7 +18,7 @@ import re
 BLOCK_NAMES = frozenset({"_n", "_nia", "_t", "_e", "_cw", "_budget", "_LINES", "_AFTER",
                          "_k", "_r", "_sim", "_Trap", "_with_steps", "_eo", "_noirq",
                          "_PG", "_a", "_p", "_o", "_pk", "_cp", "_U1", "_U2", "_U4", "_U8",
-                         "_P1", "_P2", "_P4", "_P8", "_w"})
+                         "_P1", "_P2", "_P4", "_P8", "_w", "_BA"})
 # the lines a compiled page opens with; the block opens with them once
 PROLOGUE_NAMES = {"G": "gpr", "F": "fpr", "CRF": "cr", "M": "mem"}
 
@@ -992,17 +992,16 @@ class _InlineLoads(ast.NodeTransformer):
         ea, v = ast.unparse(c.args[0]), ast.unparse(c.args[2])
         # (the store stays in one page: Memory.code_store checks its words
         # only when that page holds decoded code; a read-only page, held as
-        # bytes, refuses pack_into and Memory.write raises its fault)
+        # bytes, takes Memory.write, which raises its fault.  No try/except
+        # here: CPython 3.11 does not hand an exception raised at a nested
+        # ``try:`` line, as a Ctrl-C can be, to the block's own handler)
         self.changed = True
         src = f"""_a = ({ea}) & {(1 << 64) - 1}
 _p = _PG(_pk := _a >> 12)
 _o = _a & 4095
-if _p is not None and _o <= {4096 - n}:
+if _p.__class__ is _BA and _o <= {4096 - n}:
     M.reserve = 0
-    try:
-        _P{n}(_p, _o, ({v}) & {(1 << (8 * n)) - 1})
-    except TypeError:
-        M.write(_a, {n}, {v})
+    _P{n}(_p, _o, ({v}) & {(1 << (8 * n)) - 1})
     if _pk in _cp:
         M.code_store(_a, {n})
 else:

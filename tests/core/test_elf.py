@@ -70,3 +70,32 @@ def test_not_an_elf_for_powerpc(tmp_path):
                 else __file__, path)
     with pytest.raises(IsaExtError):
         Simulator().load_elf(str(path))
+
+
+def _elf_with_bss(memsz):
+    """A static little-endian ELF64, one PT_LOAD of 0x7c file bytes and
+    ``memsz`` memory bytes at 0x10000000 (System V gABI layout), entry li r3,1."""
+    import struct
+    ehdr = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8)
+    ehdr += struct.pack("<HHIQQQIHHHHHH", 2, 21, 1, 0x10000078, 64, 0, 2, 64, 56, 1, 0, 0, 0)
+    phdr = struct.pack("<IIQQQQQQ", 1, 5, 0, 0x10000000, 0x10000000, 0x7c, memsz, 0x10000)
+    return ehdr + phdr + b"\x01\x00\x60\x38"
+
+
+@pytest.mark.parametrize("memsz,fits", [(0x7c, True), (64 << 20, True),
+                                        ((64 << 20) + 1, False), (0x5900_0000_007c, False)])
+def test_an_image_beyond_the_memory_limit_is_refused(tmp_path, memsz, fits):
+    # a read-only segment of 97 TB once held the fuzzing worker's memory until
+    # it was killed: the segments' pages (0x10000000 is page-aligned, so
+    # memsz rounded up to 4096) are weighed against the limit before anything
+    from isa_ext.errors import IsaExtError
+    path = tmp_path / "big.elf"
+    path.write_bytes(_elf_with_bss(memsz))
+    sim = Simulator(mem_limit=64 << 20)
+    if fits:
+        sim.load_elf(str(path))
+        sim.run(max_steps=1)
+        assert sim.state.gpr[3] == 1
+    else:
+        with pytest.raises(IsaExtError, match="beyond the guest memory limit of 67108864"):
+            sim.load_elf(str(path))

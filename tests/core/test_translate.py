@@ -440,6 +440,22 @@ def test_trap_in_a_block_reports_its_instruction_and_keeps_earlier_work():
     assert (res.gpr[3], res.gpr[4]) == (5, 0)
 
 
+@pytest.mark.parametrize("translate", [False, True], ids=["per-insn", "block"])
+def test_store_into_a_read_only_page_traps_at_the_store(translate):
+    # a page held as bytes is read-only (the Linux layer's PROT_READ): the std
+    # at 0x1008 traps as a segmentation fault after 2 steps, leaves the page
+    # as it was, and the addi after it never runs
+    sim = Simulator(ISA_ALL, translate=translate)
+    sim.hot_after = 0
+    sim.load_asm("lis 30, 2\naddi 3, 0, 7\nstd 3, 8(30)\naddi 4, 0, 1\n")
+    sim.state.mem.write(0x20008, 8, 0x55)
+    sim.state.mem.pages[0x20] = bytes(sim.state.mem.pages[0x20])
+    res = sim.run()
+    assert (res.stop, res.steps, res.trap.pc, res.gpr[3], res.gpr[4]) == \
+        ("trap", 2, 0x1008, 7, 0)
+    assert "read-only" in str(res.trap) and sim.state.mem.read(0x20008, 8) == 0x55
+
+
 def test_store_into_the_running_block_is_seen_by_the_next_fetch():
     # the stw at 0x1004 overwrites the addi r5,r5,1 at 0x1008 with r6 = the word
     # of "addi 5, 5, 100": the new instruction runs, so r5 = 100, not 1
