@@ -523,7 +523,7 @@ def _random_shape(rng, max_vl):
     """(svshape's first four operands, the VL it sets, the SVSHAPEs it sets,
     the number of elements its indices reach) for a random shape of at most
     ``max_vl`` elements.  Matrix shapes reach VL; the others x times the
-    stride z, never past 7, so that a vector at SUBVL 4 stays within the
+    stride z (the COS table one more), never past 7, so that a vector at SUBVL 4 stays within the
     registers (svp64_lines.VECTOR_LAST_BASE) and an Rc=1 result's CR field
     within CR0-7 (ISACaller has no more)."""
     mode = rng.choices(_SHAPE_MODES,
@@ -538,9 +538,13 @@ def _random_shape(rng, max_vl):
         sizes = range(2, 9)
     else:  # the butterflies and half-swaps need a power of two
         sizes = (2, 4, 8)
-    x = rng.choice([n for n in sizes if 1 <= _shape_vl(mode, n, y) <= max_vl])
-    z = rng.choice([z for z in (1, 2) if x * z <= 8])  # the stride
-    return f"{x},{y},{z},{mode}", _shape_vl(mode, x, y), _SHAPES_SET[mode], x * z
+    # the COS table's SVSHAPE2 yields each size (x at most) times the stride,
+    # so its indices reach x * z itself (remap._dct_costable, skip 0b11)
+    extra = 1 if mode in (5, 13) else 0
+    x = rng.choice([n for n in sizes if 1 <= _shape_vl(mode, n, y) <= max_vl and
+                    n + extra <= 8])
+    z = rng.choice([z for z in (1, 2) if x * z + extra <= 8])  # the stride
+    return f"{x},{y},{z},{mode}", _shape_vl(mode, x, y), _SHAPES_SET[mode], x * z + extra
 
 
 # a CR-bit predicate: element i reads CR field 4 + i under ISACaller
