@@ -280,6 +280,16 @@ class ISACaller:
 
 
 @pytest.fixture(scope="session")
+def spec_site(tmp_path_factory):
+    """The spec site as `isa-ext spec --out DIR` writes it, built once per test
+    process (each build takes 10-20 s); tests only read it."""
+    from isa_ext.cli import main
+    out = tmp_path_factory.mktemp("spec_site")
+    assert main(["spec", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="session")
 def isacaller():
     """The ISACaller named by $ISA_EXT_ISACALLER (``.ci/run`` builds it there)."""
     root = os.environ.get("ISA_EXT_ISACALLER")

@@ -8,17 +8,14 @@ import zlib
 import pytest
 
 from conftest import need_tool
-from isa_ext.cli import main
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--no-first-run", "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("browser_site")
-    assert main(["spec", "--out", str(out)]) == 0
-    return out
+def site(spec_site):
+    return spec_site
 
 
 def _chromium(tmp_path, *args):

@@ -43,7 +43,7 @@ def test_readme_trace_excerpt_is_what_trace_prints(tmp_path, capsys):
     assert printed[at:at + 4] == [line.rstrip() for line in shown]
 
 
-def test_readme_screenshot_is_the_current_rm_page(tmp_path):
+def test_readme_screenshot_is_the_current_rm_page(spec_site):
     png = (ROOT / "docs" / "spec-site.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", png[16:24])  # IHDR
@@ -52,8 +52,7 @@ def test_readme_screenshot_is_the_current_rm_page(tmp_path):
     # this, the screenshot is stale: retake it (tests/e2e/test_browser_site.py leaves
     # svp64-rm.png in $ISA_EXT_SCREENSHOTS; this one is chromium --headless
     # --window-size=1100,650 on isa-ext spec's svp64/rm.html)
-    assert main(["spec", "--out", str(tmp_path)]) == 0
-    page = re.sub(r"<[^>]+>", " ", (tmp_path / "svp64" / "rm.html").read_text())
+    page = re.sub(r"<[^>]+>", " ", (spec_site / "svp64" / "rm.html").read_text())
     page = " ".join(page.split())
     for fact in ("Index SVP64 PO22 opcode map Errata Search Markdown", "RM fields",
                  "The 24-bit RM field of the prefix , MSB0.",
@@ -69,9 +68,8 @@ def test_readme_screenshot_is_the_current_rm_page(tmp_path):
         assert fact in page, fact
 
 
-def test_spec_tools_doc_lists_every_svp64_page(tmp_path):
+def test_spec_tools_doc_lists_every_svp64_page(spec_site):
     doc = (ROOT / "docs" / "spec-tools.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\s*\| `(svp64/[a-z0-9]+\.html)` \|", doc, re.M))
-    assert main(["spec", "--out", str(tmp_path)]) == 0
-    written = {f"svp64/{p.name}" for p in (tmp_path / "svp64").glob("*.html")}
+    written = {f"svp64/{p.name}" for p in (spec_site / "svp64").glob("*.html")}
     assert listed == written and len(written) == 8

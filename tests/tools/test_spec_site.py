@@ -20,10 +20,8 @@ ROOT = pathlib.Path(CHECKOUT)
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    assert main(["spec", "--out", str(out)]) == 0
-    return out
+def site(spec_site):
+    return spec_site
 
 
 class _SvgFields(HTMLParser):

@@ -11,7 +11,6 @@ import re
 
 import pytest
 
-from isa_ext.cli import main
 from isa_ext.isa import ISA
 
 from conftest import ROOT as CHECKOUT
@@ -28,10 +27,8 @@ NAMES_NO_INSTRUCTION = {
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    assert main(["spec", "--out", str(out)]) == 0
-    return out
+def site(spec_site):
+    return spec_site
 
 
 def entries():

@@ -5,7 +5,6 @@ import textwrap
 
 import pytest
 
-from isa_ext.cli import main
 from isa_ext.spec.sources import references_for, scan_references
 from isa_ext.spec.sources import tests_for as uses_by_test
 
@@ -14,10 +13,8 @@ NO_TEST_EXCEPTIONS = {}
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    assert main(["spec", "--out", str(out)]) == 0
-    return out
+def site(spec_site):
+    return spec_site
 
 
 def section_of(site, name):

@@ -8,7 +8,6 @@ from itertools import product
 
 import pytest
 
-from isa_ext.cli import main
 from isa_ext.errors import Trap
 from isa_ext.spec import markdown
 from isa_ext.spec.svp64_pages import MODES
@@ -16,10 +15,8 @@ from isa_ext.svp64 import rm as RMM
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("svp64_site")
-    assert main(["spec", "--out", str(out)]) == 0
-    return out
+def site(spec_site):
+    return spec_site
 
 
 def read(site, rel):
