@@ -36,7 +36,11 @@ def _helpers_source():
     folder = files(__package__).joinpath("installed_helpers")
     texts = []
     for part in PARTS:
-        text = folder.joinpath(f"{part}.py").read_text(encoding="utf-8")
+        if "." in part:   # a module of isa_ext's own (standard library only)
+            package, _, name = part.rpartition(".")
+            text = files(package).joinpath(f"{name}.py").read_text(encoding="utf-8")
+        else:
+            text = folder.joinpath(f"{part}.py").read_text(encoding="utf-8")
         texts.append("\n".join(line for line in text.split("\n")
                                if not line.rstrip().endswith(ONE_MODULE_MARK)))
     return "\n\n".join(texts)

@@ -6,5 +6,6 @@ identity, header index, surface atomics' floating point).  The parts run in
 openpower-isa's Python, never in isa_ext's: the planner reads them as text
 (``planner._helpers_source``) and this package imports none of them."""
 
-#: the parts in the order they are concatenated into the installed module
-PARTS = ("common", "swizzle", "gpu")
+#: the parts in the order they are concatenated into the installed module: a
+#: name here, or a dotted module path (a module of isa_ext's own that runs alone)
+PARTS = ("common", "swizzle", "isa_ext.ext.gpu.float_formats", "gpu")

@@ -1,13 +1,12 @@
 """The GPU extension's helpers for openpower-isa (a part of the installed
 helper module: see :mod:`.common`): vector-scope instructions, the GPU
 identity, SURED's header index, the surface atomics' floating point."""
-import math
-import struct
 
 from .common import INT_ELWIDTH, IsaExtIllegal, IsaExtLaneTrap, M64  # one module when installed
 from .common import PROVIDED, SelectableInt, _bits, _int  # one module when installed
 from .common import _plain_hf_mode, _predicate, _prefix_rm, _register  # one module when installed
 from .common import _word  # one module when installed
+from ....ext.gpu.float_formats import F16, F32  # one module when installed
 
 # --- vector-scope instructions (isa_ext/ext/gpu/vector_scope.py's contract) ----------
 #
@@ -276,51 +275,8 @@ def HEADER_VALID(self, pointer):
     raise IsaExtIllegal("sured: the header-index form is not installed in openpower-isa")
 
 
-# --- the surface atomics' floating point (isa_ext/ext/gpu/__init__.py): flush-to-zero,
-# round to nearest even, no FPSCR; a NaN result is the format's canonical quiet
-# NaN; min/max give the other operand when one is a NaN, -0 orders below +0.
-
-class _Float:
-    def __init__(self, code, bits, exp_bits, qnan):
-        self.code, self.bits, self.exp_bits, self.qnan = code, bits, exp_bits, qnan
-        self.man_bits, self.sign = bits - 1 - exp_bits, 1 << (bits - 1)
-
-    def flush(self, x):
-        if (x >> self.man_bits) & ((1 << self.exp_bits) - 1) == 0:
-            return x & self.sign  # a subnormal: a zero of its sign
-        return x
-
-    def value(self, x):
-        return struct.unpack("<" + self.code, x.to_bytes(self.bits // 8, "little"))[0]
-
-    def encode(self, v):
-        if math.isnan(v):
-            return self.qnan
-        try:
-            raw = struct.pack("<" + self.code, v)
-        except OverflowError:  # rounds past the largest finite value
-            raw = struct.pack("<" + self.code, math.copysign(math.inf, v))
-        return self.flush(int.from_bytes(raw, "little"))
-
-    def add(self, a, b):
-        # the double sum, rounded again, is correctly rounded for binary32 and
-        # binary16 operands (53 >= 2p + 2)
-        return self.encode(self.value(self.flush(a)) + self.value(self.flush(b)))
-
-    def pick(self, a, b, smaller):
-        a, b = self.flush(a), self.flush(b)
-        va, vb = self.value(a), self.value(b)
-        if math.isnan(va) and math.isnan(vb):
-            return self.qnan
-        if math.isnan(va):
-            return b
-        if math.isnan(vb):
-            return a
-        ka, kb = (va, -1 if a & self.sign else 0), (vb, -1 if b & self.sign else 0)
-        return a if (ka <= kb) == smaller else b
-
-
-_F32, _F16 = _Float("f", 32, 8, 0x7FC0_0000), _Float("e", 16, 5, 0x7E00)
+# --- the surface atomics' floating point: F32, F16 are isa_ext/ext/gpu/float_formats.py's
+# (a part of the installed module of its own, run by isa_ext too)
 
 
 def _halves(fn, a, b):
@@ -329,19 +285,19 @@ def _halves(fn, a, b):
 
 
 def F32ADD_FTZ_RN(self, a, b):
-    return SelectableInt(_F32.add(_int(a), _int(b)), 32)
+    return SelectableInt(F32.add(_int(a), _int(b)), 32)
 
 
 def F16X2ADD_FTZ_RN(self, a, b):
-    return _halves(_F16.add, a, b)
+    return _halves(F16.add, a, b)
 
 
 def F16X2MIN(self, a, b):
-    return _halves(lambda x, y: _F16.pick(x, y, True), a, b)
+    return _halves(lambda x, y: F16.pick(x, y, True), a, b)
 
 
 def F16X2MAX(self, a, b):
-    return _halves(lambda x, y: _F16.pick(x, y, False), a, b)
+    return _halves(lambda x, y: F16.pick(x, y, False), a, b)
 
 
 PROVIDED += ('LANE', 'LANE_assign', 'LANE_ACTIVE', 'ACTIVE', 'ISA_EXT_VL',
