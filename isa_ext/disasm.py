@@ -7,8 +7,9 @@ Operands are formatted from the table row's syntax and the field attributes in
 that reassembling the text at the same address gives the same word.  Extended
 mnemonics marked ``disasm`` in the alias tables are preferred when they
 reproduce the word exactly.  Words no row decodes, and invalid forms the
-assembler refuses (an odd register pair, ``even`` in forms.txt), print as
-``.long 0x...``.
+assembler refuses (an odd register pair, ``even`` in forms.txt), and words
+whose text the assembler writes as another instruction (``mtcrf`` with one FXM
+bit, which GNU as writes as ``mtocrf``), print as ``.long 0x...``.
 """
 import re
 
@@ -36,6 +37,10 @@ class Disassembler:
                 self._by_base.setdefault(alias.base_mnemonic, []).append(alias)
         self._cache = {}
         self._sv_cache = {}
+        # instructions whose own name a conditional alias of the assembler
+        # rewrites for some operands (decoder/base/aliases/extended.csv)
+        self._rewritten = {a.name for a in extended_mnemonics(isa).values()
+                           if a.when is not None and a.name in isa.by_mnemonic}
         # prefixed rows printed CIA-relative (R=1) without a base of their own
         # (paddi): the alias that writes "RT,D(RA)" for them (pla)
         self._relative_alias = {}
@@ -57,6 +62,10 @@ class Disassembler:
             else:
                 ops = self.operand_texts(d, pc)
                 text = self.extended(d, ops, pc) or _join(d.mnemonic, ops)
+                if d.mnemonic in self._rewritten and not self._reassembles(text, (word,), pc):
+                    # GNU as writes "mtcrf" with one FXM bit as mtocrf: no
+                    # text gives this word back but the word itself
+                    text = f".long 0x{word:08x}"
             if len(self._cache) > 100_000:
                 self._cache.clear()
             self._cache[key] = text
@@ -143,8 +152,8 @@ class Disassembler:
         except AsmError:
             return False
         data = prog.data
-        return len(data) == 8 and (int.from_bytes(data[:4], "little"),
-                                   int.from_bytes(data[4:], "little")) == words
+        return len(data) == 4 * len(words) and tuple(
+            int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)) == words
 
     def operand_texts(self, d, pc):
         flags = {k: d.fields[k] for k in d.spec.suffix}
