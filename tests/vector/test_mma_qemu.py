@@ -1,0 +1,12 @@
+"""VSX Matrix-Multiply Assist (decoder/vector/mma.csv) against
+``qemu-ppc64le -cpu power10``, interpreted and in eager translated blocks
+(tests/vsx_probe.py, tests/mma_cases.py)."""
+import mma_cases as mc
+import vsx_probe as vp
+from conftest import need_tool
+
+
+def test_mma_integer_matches_qemu(tmp_path):
+    need_tool("qemu-ppc64le")
+    bad = vp.compare(tmp_path, mc.integer_cases() + mc.move_cases(), cpu="power10")
+    assert not bad, bad[:10]
