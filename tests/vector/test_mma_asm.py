@@ -26,8 +26,18 @@ PM_INTEGER_LINES = [f"pm{m} {at},{xa},{xb},{x},{y},{p}" for m, (at, xa, xb, x, y
                                      (5, 40, 19, 15, 1, 1), (6, 20, 21, 6, 9, 3),
                                      (7, 27, 36, 9, 6, 0)])]
 SPELLINGS = ["xvi8ger4pp 1,vs2,vs63", "xvi16ger2 7,%vs33,vs34", "pmxvi4ger8pp 2,vs40,vs41,0xf,0b1010,0x81"]
-LINES = MOVES + INTEGER_LINES + PM_INTEGER_LINES + SPELLINGS
-OVERLAPS = ["xvi8ger4 1,4,3", "xvi8ger4pp 1,3,7", "xvi16ger2s 0,0,8", "xvi4ger8 7,28,31",
+# (AT, XA or XAp, XB) per mnemonic, none inside its accumulator
+FLOAT_OPERANDS = [(0, 32, 40), (3, 39, 51), (6, 46, 62), (1, 53, 9), (4, 60, 20),
+                  (7, 3, 27), (2, 14, 42), (5, 17, 53), (0, 24, 63), (3, 31, 11),
+                  (6, 38, 22), (1, 45, 33), (4, 52, 44), (7, 59, 55), (2, 2, 2),
+                  (5, 54, 13), (0, 4, 24), (3, 10, 35), (6, 20, 46), (1, 30, 57)]
+FLOAT_LINES = [f"{m} {at},{xa},{xb}" for m, (at, xa, xb) in zip(mc.FLOAT, FLOAT_OPERANDS)]
+PM_FLOAT_LINES = [f"pm{line},{k % 16},{(k * 3) % (4 if 'f64' in line else 16)}"
+                  + (f",{k % 4}" if "16ger2" in line else "")
+                  for k, line in enumerate(FLOAT_LINES)]
+LINES = MOVES + INTEGER_LINES + PM_INTEGER_LINES + FLOAT_LINES + PM_FLOAT_LINES + SPELLINGS
+OVERLAPS = ["xvf64ger 2,10,3", "xvf64gerpp 1,4,3", "xvf64gernn 1,6,3", "pmxvf32gernn 5,20,23,1,1", "xvbf16ger2pp 6,24,25",
+            "xvi8ger4 1,4,3", "xvi8ger4pp 1,3,7", "xvi16ger2s 0,0,8", "xvi4ger8 7,28,31",
             "pmxvi8ger4 2,9,3,1,1,1", "pmxvi16ger2spp 0,1,2,3,3,3"]
 
 
@@ -63,13 +73,15 @@ def test_vsr_inside_the_accumulator_is_refused_like_gnu_as(isa, tmp_path, line):
         assemble(line + "\n", isa=isa, base=0)
 
 
-# xvi8ger4 1,4,3 (XA = VSR 4, inside ACC[1]); pmxvi8ger4 2,9,3,1,1,1 (XA = VSR 9 in ACC[2])
-BAD_WORDS = [[0xec841818], [0x07901011, 0xed091818]]
+# xvi8ger4 1,4,3 (XA = VSR 4, inside ACC[1]); pmxvi8ger4 2,9,3,1,1,1 (XA = VSR 9
+# in ACC[2]); xvf64ger 2,5,13 (an odd XAp: Book I 7.6.1.11 names a VSR pair)
+BAD_WORDS = [([0xec841818], "overlaps AT"), ([0x07901011, 0xed091818], "overlaps AT"),
+             ([0xed0569d8], "even XAp")]
 
 
-@pytest.mark.parametrize("words", BAD_WORDS)
+@pytest.mark.parametrize("words,reason", BAD_WORDS)
 @pytest.mark.parametrize("translate", [False, True])
-def test_overlapping_word_traps_and_writes_nothing(isa, words, translate, monkeypatch):
+def test_invalid_form_word_traps_and_writes_nothing(isa, words, reason, translate, monkeypatch):
     """Book I 7.6.1.11: a VSR operand that overlaps ACC[AT] is an invalid form."""
     if translate:
         monkeypatch.setenv("ISA_EXT_TRANSLATE", "eager")
@@ -78,10 +90,12 @@ def test_overlapping_word_traps_and_writes_nothing(isa, words, translate, monkey
     for n in range(64):
         sim.state.vsr_write(n, n * 0x0101010101010101)
     before = [sim.state.vsr_read(n) for n in range(64)]
+    fpscr = sim.state.fpscr
     res = sim.run(max_steps=2)
     assert res.stop == "trap" and res.trap.kind == "illegal"
-    assert "invalid form of" in res.trap.reason and "overlaps AT" in res.trap.reason
-    assert [sim.state.vsr_read(n) for n in range(64)] == before
-    assert Disassembler(isa).word(words[0]).startswith(".long") if len(words) == 1 else \
-        Disassembler(isa).prefixed(*words) is None or \
-        Disassembler(isa).prefixed(*words).startswith(".long")
+    assert "invalid form" in res.trap.reason or reason == "even XAp"
+    assert reason in res.trap.reason
+    assert [sim.state.vsr_read(n) for n in range(64)] == before and sim.state.fpscr == fpscr
+    dis = Disassembler(isa)
+    text = dis.word(words[0]) if len(words) == 1 else dis.prefixed(*words)
+    assert text is None or text.startswith(".long")

@@ -10,3 +10,11 @@ def test_mma_integer_matches_qemu(tmp_path):
     need_tool("qemu-ppc64le")
     bad = vp.compare(tmp_path, mc.integer_cases() + mc.move_cases(), cpu="power10")
     assert not bad, bad[:10]
+
+
+def test_mma_floating_point_matches_qemu(tmp_path):
+    """Special values, NaN payloads, denormals and cancelling sums under every
+    rounding mode; the accumulators and the FPSCR compared."""
+    need_tool("qemu-ppc64le")
+    bad = vp.compare(tmp_path, mc.float_cases(), cpu="power10", departure=mc.qemu_departure)
+    assert not bad, bad[:10]
