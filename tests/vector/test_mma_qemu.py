@@ -18,3 +18,9 @@ def test_mma_floating_point_matches_qemu(tmp_path):
     need_tool("qemu-ppc64le")
     bad = vp.compare(tmp_path, mc.float_cases(), cpu="power10", departure=mc.qemu_departure)
     assert not bad, bad[:10]
+
+
+def test_every_mma_row_is_drawn(isa):
+    rows = {r.mnemonic for r in isa.rows if r.where.startswith("decoder/vector/mma.csv")}
+    assert len(rows) == 3 + 2 * 29
+    assert rows == mc.MNEMONICS
