@@ -1,6 +1,8 @@
 """VSX Matrix-Multiply Assist (decoder/vector/mma.csv) against
 ``qemu-ppc64le -cpu power10``, interpreted and in eager translated blocks
 (tests/vsx_probe.py, tests/mma_cases.py)."""
+import pytest
+
 import mma_cases as mc
 import vsx_probe as vp
 from conftest import need_tool
@@ -12,6 +14,7 @@ def test_mma_integer_matches_qemu(tmp_path):
     assert not bad, bad[:10]
 
 
+@pytest.mark.slow
 def test_mma_floating_point_matches_qemu(tmp_path):
     """Special values, NaN payloads, denormals and cancelling sums under every
     rounding mode; the accumulators and the FPSCR compared."""
