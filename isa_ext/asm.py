@@ -959,10 +959,25 @@ class Assembler:
                 values[op.field] = self.field_value(op.field, loc, st, pc, flags, rel_pc, row.form)
         if relative is not None:
             values[relative[0]] = relative[1]
+        self.check_disjoint(row, values, st)
         try:
             return encode_row(self.forms, row, values, flags)
         except IsaExtError as e:
             self.error(str(e), st.line, st.column)
+
+    def check_disjoint(self, row, values, st):
+        """Refuse a register operand inside a ``disjoint`` group's registers
+        (forms.txt: an MMA VSR operand within its accumulator), as GNU as."""
+        hit = self.forms.overlap(row.fields_used, values) if self.forms.disjoint else None
+        if hit is None:
+            return
+        group, name = hit
+        n = self.forms.disjoint[group][0]
+        first = n * values[group]
+        column = next((loc.column for op, loc in zip(row.operands, st.operands)
+                       if op.field == name), st.column)
+        self.error(f"{name} (register {values[name]}) overlaps {group} {values[group]} "
+                   f"(registers {first}..{first + n - 1}): an invalid form", st.line, column)
 
     def relative_flag(self, row, st, pc, flags):
         """(R field, its value) of a row whose form can address from CIA

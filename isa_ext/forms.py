@@ -93,6 +93,25 @@ class FormSet:
     # a prefixed form's R bit -> its base register field: R=1 addresses from
     # CIA, and the base must then be 0 (forms.txt "relative R RA")
     relative: dict = dc_field(default_factory=dict)
+    # a group field -> (N, register fields): the group names registers
+    # N*group .. N*group+N-1, which the listed fields must not name (an MMA
+    # accumulator and its VSR operands: forms.txt "disjoint AT 4 XA XB")
+    disjoint: dict = dc_field(default_factory=dict)
+
+    def overlap(self, used, fields):
+        """(group field, register field) of the first register operand among
+        ``used`` whose register (both of a pair) lies in a ``disjoint`` group's
+        registers, given the field values ``fields``; else None."""
+        for group, (n, names) in self.disjoint.items():
+            if group not in used:
+                continue
+            first = n * fields[group]
+            for name in names:
+                if name in used:
+                    regs = (fields[name], fields[name] + 1) if name in self.even else (fields[name],)
+                    if any(first <= r < first + n for r in regs):
+                        return group, name
+        return None
 
     def __getitem__(self, name):
         try:
@@ -136,6 +155,7 @@ def parse_forms(text, filename="forms.txt"):
     numbers = {name: {} for name in _FIELD_NUMBERS}
     signopt = set()
     relative = {}
+    disjoint = {}
     current = None
     for lineno, raw in enumerate(text.splitlines(), 1):
         where = f"{filename}:{lineno}"
@@ -161,6 +181,13 @@ def parse_forms(text, filename="forms.txt"):
             elif words[0] == "relative" and len(words) == 3:
                 relative[words[1]] = words[2]
                 current = None
+            elif words[0] == "disjoint" and len(words) >= 4:
+                try:
+                    disjoint[words[1]] = (int(words[2]), tuple(words[3:]))
+                except ValueError:
+                    raise SpecError(f"disjoint {words[1]}: {words[2]!r} is not a number",
+                                    where) from None
+                current = None
             elif words[0] == "signopt" and len(words) == 3:
                 signopt.add((words[1], words[2]))
                 current = None
@@ -183,4 +210,5 @@ def parse_forms(text, filename="forms.txt"):
                 raise SpecError(f"field {words[0]} defined twice in form {current.name}", where)
             current.fields[words[0]] = Field(words[0], _parse_bits(words[1:], where, current.size),
                                              current.size)
-    return FormSet(forms, regclass, **sets, **numbers, signopt=signopt, relative=relative)
+    return FormSet(forms, regclass, **sets, **numbers, signopt=signopt, relative=relative,
+                   disjoint=disjoint)

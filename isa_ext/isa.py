@@ -230,6 +230,8 @@ class ISA:
                     fields[name] = fields[base] + row.implicit_scalar_offset[name]
                 if row.form.prefixed and self._relative_misused(row, fields):
                     break
+                if self.forms.disjoint and self.forms.overlap(row.fields_used, fields):
+                    break  # an invalid form (why_illegal names the overlap)
                 flags = {k: fields[k] for k in row.suffix}
                 d = Decoded(row, word, fields, row.mnemonic_for(flags))
                 break
@@ -270,6 +272,9 @@ class ISA:
             if misuse:
                 return (f"invalid form of {row.mnemonic}: {misuse[0]}=1 (CIA-relative) "
                         f"with {misuse[1]}={fields[misuse[1]]}, not 0")
+            overlap = self._overlap_reason(row, fields)
+            if overlap:
+                return overlap
         kind = prefixes.kind(prefix)
         return (f"no instruction matches the {kind}-type prefix 0x{prefix:08x} with the "
                 f"suffix 0x{suffix:08x}")
@@ -332,7 +337,24 @@ class ISA:
                 bits = [b for b in range(32) if bad >> (31 - b) & 1]
                 return (f"invalid form of {row.mnemonic}: reserved bit(s) "
                         f"{', '.join(map(str, bits))} set in word 0x{word:08x}")
+            if word & row.mask == row.value and not excluded(row, word):
+                fields = {name: f.extract(word) for name, f in row.form.fields.items()}
+                overlap = self._overlap_reason(row, fields)
+                if overlap:
+                    return overlap
         return f"no instruction matches word 0x{word:08x}"
+
+    def _overlap_reason(self, row, fields):
+        """Why ``fields`` are an invalid form of ``row`` by a forms.txt
+        ``disjoint`` rule (a VSR operand inside the accumulator), or None."""
+        hit = self.forms.overlap(row.fields_used, fields)
+        if hit is None:
+            return None
+        group, name = hit
+        n = self.forms.disjoint[group][0]
+        first = n * fields[group]
+        return (f"invalid form of {row.mnemonic}: {name}={fields[name]} overlaps "
+                f"{group}={fields[group]} (registers {first}..{first + n - 1})")
 
     def overlaps(self):
         return overlaps(self.rows)

@@ -53,6 +53,8 @@ def named_rows(text, rows):
         span = " ".join(span.split())
         if span.startswith("/"):
             continue  # an SVP64 mode such as /mr
+        if re.fullmatch(r"\*(r|f|cr)\d+", span):
+            continue  # an SVP64 vector register (*r4), not a pattern (*r4 would name xvi8ger4)
         word = span.split(" ")[0].split("/")[0]
         word = word[3:] if word.startswith("sv.") else word
         if " " in span and not span.startswith("sv.") and \

@@ -35,6 +35,9 @@ def _words(isa, rng):
                 d = isa.decode(word)
             if d is None or d.spec is not row:
                 continue
+            if any(d.fields[n] % 2 for n in isa.forms.even if n in row.fields_used):
+                continue  # an odd VSR pair (xvf64ger's XAp): GNU as refuses it, isa_ext
+                # prints .long (tests/vector/test_mma_asm.py), objdump the instruction
             if row.form.prefixed:
                 if len(out) % 2:
                     out.append(NOP)
@@ -63,6 +66,10 @@ def _objdump(tmp_path, data):
 
 def _same(ours, gnu):
     """Equal, or equal but for r0 where objdump writes 0 for (RA|0)."""
+    # objdump 2.40 prints the MMA rows with the future dense-math spellings:
+    # dmxvi8ger4 a1,... is xvi8ger4 1,..., dmsetaccz xxsetaccz (docs/vector.md)
+    gnu = re.sub(r"^(pm)?dm(\S+) a(\d)", r"\1\2 \3", gnu).replace("setaccz", "xxsetaccz", 1) \
+        if re.match(r"(pm)?dm\S+ a\d", gnu) else gnu
     if ours == gnu:
         return True
     a, b = ours.split(" ", 1), gnu.split(" ", 1)

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+import mma_cases
 import vsx_fp_cases
 import vsx_probe as vp
 import vsx_v31_cases
@@ -205,6 +206,7 @@ def _vmx_rows():
     import test_vsx_quad_qemu  # the quad-precision rows have their own differential
     explicit = {line.split()[0] for _i, lines, _o in _cases() for line in lines}
     explicit |= vsx_v31_cases.MNEMONICS  # (tests/vector/test_vsx_v31_qemu.py, -cpu power10)
+    explicit |= mma_cases.MNEMONICS  # (tests/vector/test_mma_qemu.py)
     isa = ISA()
     quad = set(map(id, test_vsx_quad_qemu.quad_rows(isa)))
     return [r for r in isa.rows if r.extension == "vector" and r.mnemonic not in explicit
@@ -260,7 +262,7 @@ def test_every_vector_row_is_drawn(isa):
     import test_vsx_quad_qemu
     quad = test_vsx_quad_qemu.quad_cases(test_vsx_quad_qemu.quad_rows(isa))
     drawn = {line.split()[0] for _init, lines, _outs in CASES + quad for line in lines}
-    drawn |= vsx_v31_cases.MNEMONICS
+    drawn |= vsx_v31_cases.MNEMONICS | mma_cases.MNEMONICS
     rows = {r.mnemonic for r in isa.rows if r.extension == "vector"}
     assert rows, "no vector rows"
     missing = sorted(rows - drawn)
