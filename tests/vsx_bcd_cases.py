@@ -165,3 +165,4 @@ def qemu_departure(case, register, qemu_value):
         return CR6_LT_GT_EQ | (0x10 if 32 <= n < 128 and b == 0 else 0)
     return None
 CASES = cases()
+MNEMONICS = {line.split()[0] for _init, lines, _outs in CASES for line in lines}
