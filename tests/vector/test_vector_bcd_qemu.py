@@ -3,12 +3,15 @@ random valid and invalid operands, overflow, both PS values) against
 ``qemu-ppc64le -cpu power10``, interpreted and in eager translated blocks
 (tests/vsx_probe.py); QEMU's departures from the book are masked there and
 pinned by hand in tests/vector/test_vector_bcd.py."""
+import pytest
+
 import vsx_bcd_cases
 import vsx_probe as vp
 from conftest import need_tool
 
 
-def test_bcd_cases_match_qemu(tmp_path):
+@pytest.mark.slow
+def test_bcd_cases_match_qemu(tmp_path):  # ~23 s (tests/slow_tests.txt)
     need_tool("qemu-ppc64le")
     bad = vp.compare(tmp_path, vsx_bcd_cases.CASES, cpu="power10",
                      departure=vsx_bcd_cases.qemu_departure)
