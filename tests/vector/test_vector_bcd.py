@@ -22,10 +22,13 @@ LT, GT, EQ, SO = 8, 4, 2, 1
 
 def run(line, va=0, vb=0, vt=0x5555, translate=False):
     sim = simulator(translate=translate)
+    if translate:
+        sim.hot_after = 0          # a block from the first run (as tests/core/test_translate.py)
     sim.load_asm(line + "\n")
     sim.state.vr[1], sim.state.vr[2], sim.state.vr[3] = vt, va, vb
     res = sim.run(max_steps=2)
     assert res.stop == "end", res.trap
+    assert not translate or (sim._blocks and not sim.translation_failures)
     return sim.state.vr[1], res.crf[6]
 
 
@@ -158,3 +161,21 @@ def test_reserved_bits_trap(word, why):
     sim.load_words([word])
     res = sim.run(max_steps=2)
     assert res.stop == "trap" and res.trap.kind == "illegal" and why in res.trap.reason
+
+
+def test_a_translated_loop_runs_the_decimal_rows_as_the_per_instruction_path():
+    """A loop of decimal rows and a stream hint through chained blocks and
+    regions gives the per-instruction path's registers, CR and steps."""
+    src = ("li 9,300\nmtctr 9\n1: bcdadd. 1,1,3,0\nbcdsr. 4,2,1,1\nbcdtrunc. 5,2,4,0\n"
+           "bcdctz. 6,5,1\nbcdcfz. 7,6,1\nbcdus. 8,2,7\ndst 5,4,1\nbdnz 1b\n")
+    out = []
+    for translate in (False, True):
+        sim = simulator(translate=translate)
+        sim.hot_after, sim.region_after = 0, 1
+        sim.load_asm(src)
+        sim.state.vr[1], sim.state.vr[3], sim.state.vr[2] = 0xC, 0x7C, 0x2FF << 64
+        res = sim.run(max_steps=100_000)
+        assert res.stop == "end" and not sim.translation_failures
+        out.append((res.steps, res.crf, list(sim.state.vr[:9])))
+    assert out[0] == out[1]
+    assert out[0][2][1] == 0x2100C                   # 300 * 7
