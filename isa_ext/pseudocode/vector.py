@@ -260,3 +260,4 @@ def _set_mem_first(comp, args, v):
 library.SETTERS["MEM_FIRST"] = _set_mem_first
 
 from . import crypto  # noqa: E402,F401  (AES rounds: vcipher, vncipher, vsbox)
+from . import bcd  # noqa: E402,F401  (decimal integers: bcdadd. ... bcdutrunc.)

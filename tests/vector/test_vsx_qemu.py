@@ -10,6 +10,7 @@ import mma_cases
 import vsx_fp_cases
 import vsx_probe as vp
 import vsx_v31_cases
+import vsx_bcd_cases  # (tests/vector/test_vector_bcd_qemu.py, -cpu power10)
 from conftest import need_tool
 
 A = 0x0123456789ABCDEF_FEDCBA9876543210
@@ -207,6 +208,7 @@ def _vmx_rows():
     explicit = {line.split()[0] for _i, lines, _o in _cases() for line in lines}
     explicit |= vsx_v31_cases.MNEMONICS  # (tests/vector/test_vsx_v31_qemu.py, -cpu power10)
     explicit |= mma_cases.MNEMONICS  # (tests/vector/test_mma_qemu.py)
+    explicit |= vsx_bcd_cases.MNEMONICS
     isa = ISA()
     quad = set(map(id, test_vsx_quad_qemu.quad_rows(isa)))
     return [r for r in isa.rows if r.extension == "vector" and r.mnemonic not in explicit
@@ -262,7 +264,7 @@ def test_every_vector_row_is_drawn(isa):
     import test_vsx_quad_qemu
     quad = test_vsx_quad_qemu.quad_cases(test_vsx_quad_qemu.quad_rows(isa))
     drawn = {line.split()[0] for _init, lines, _outs in CASES + quad for line in lines}
-    drawn |= vsx_v31_cases.MNEMONICS | mma_cases.MNEMONICS
+    drawn |= vsx_v31_cases.MNEMONICS | mma_cases.MNEMONICS | vsx_bcd_cases.MNEMONICS
     rows = {r.mnemonic for r in isa.rows if r.extension == "vector"}
     assert rows, "no vector rows"
     missing = sorted(rows - drawn)
