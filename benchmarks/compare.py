@@ -18,13 +18,26 @@ invocation, so the ratios compare figures measured side by side:
 
 Engines: qemu-ppc64le (its rate is the difference of two iteration counts over
 the difference of their wall times, so start-up cancels out); isa_ext on
-this CPython and on PyPy (``--pypy``, default $ISA_EXT_PYPY or ``pypy3``, used
+this CPython and on PyPy (``--pypy``, default $ISA_EXT_PYPY, .ci/run's venv
+~/.cache/isa_ext/pypy-venv or ``pypy3``, used
 when isa_ext imports there), each in a fresh process timing ``Simulator.run``
 of the whole ELF after a warm-up run (PyPy's JIT; a simulator of the same ISA,
 so the timed run finds its translated blocks compiled), by the wall clock and
 by the process's CPU time; ISACaller (``--isacaller``,
 default $ISA_EXT_ISACALLER or /work/isacaller; a short scalar run timed inside
 its process, differenced over two iteration counts).
+
+``--workloads loops,embench`` adds the Embench-IoT programs (benchmarks/embench.py:
+built by gcc -O2 from the shared tarball for each of ``--embench-builds``;
+instructions/s per program and their geometric mean per build, each engine's
+ratio to QEMU; a program whose build uses an instruction isa_ext lacks is
+skipped with the mnemonics named).  isa_ext runs each program once, cold, from
+its load to its exit (translation and PyPy's JIT warm-up included: what a user
+running a program sees).  QEMU runs it at scale 1 and at a scale of about
+2 x 10^9 instructions (GLOBAL_SCALE_FACTOR; --quick 2 x 10^8), differenced;
+isa_ext counts the instructions of the scale-1 and scale-0 builds, so QEMU's
+work is known.  ``--quick`` runs two programs; ``--embench-tiny`` runs each
+body once (LOCAL_SCALE_FACTOR 1; the script's test).
 
 ``--readme-table`` prints, instead of the report, the README's speed table:
 its caption (command, date, cores, load) and one Markdown row per program,
@@ -37,6 +50,7 @@ end, and the sizes of the decode caches against their limits.
 """
 import argparse
 import json
+import math
 import os
 import platform
 import resource
@@ -49,11 +63,14 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 sys.path.insert(0, TOP)  # run from a checkout: the package sits beside benchmarks/
+sys.path.insert(0, HERE)  # embench.py
+embench = None  # benchmarks/embench.py, imported by main() (the workers need none of it)
 
 AS, LD, QEMU = "powerpc64le-linux-gnu-as", "powerpc64le-linux-gnu-ld", "qemu-ppc64le"
 HF_PER_ITER = 16      # sv.add instructions per HF loop iteration
 VL = 64
 ENGINES = ("qemu", "cpython", "pypy", "isacaller")
+WORKLOADS = ("loops", "embench")
 COLUMNS = ("program", "engine", "rate", "unit", "engine/QEMU", "engine/CPython",
            "rate by CPU time")
 
@@ -174,6 +191,23 @@ def worker(elf, warm_steps):
     return {"steps": res.steps, "seconds": dt, "cpu_seconds": dc}
 
 
+def embench_worker(elf, extensions):
+    """Runs inside the measured interpreter: one run of an Embench ELF from
+    its load to its exit, cold as a user runs it (translation and PyPy's
+    JIT warm-up included); ``extensions``: comma-separated, or "all"."""
+    from isa_ext.isa import ISA
+    from isa_ext.sim import Simulator
+    isa = ISA() if extensions == "all" else ISA(extensions=extensions.split(","))
+    sim = Simulator(isa=isa)
+    sim.load_elf(elf)
+    t, c = time.perf_counter(), time.process_time()
+    res = sim.run(max_steps=10**10)
+    dt, dc = time.perf_counter() - t, time.process_time() - c
+    if res.stop != "exit" or res.exit_status != 0:
+        raise SystemExit(f"{elf}: {res!r}")
+    return {"steps": res.steps, "seconds": dt, "cpu_seconds": dc}
+
+
 def memory_worker(elf, small, big):
     """RSS after ``small`` and after ``big`` steps of one run (resumed), and the
     decode caches' sizes against their limits."""
@@ -212,6 +246,17 @@ def in_process(python, mode, *args):
     if r.returncode != 0:
         raise SystemExit(f"{python} {mode}: {r.stderr[-2000:]}")
     return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+# .ci/run's PyPy venv (pypy3 with isa_ext's dependencies)
+PYPY_VENV_PYTHON = os.path.join(os.environ.get("ISA_EXT_PYPY_VENV") or os.path.expanduser(
+    os.path.join("~", ".cache", "isa_ext", "pypy-venv")), "bin", "python")
+
+
+def default_pypy():
+    if os.environ.get("ISA_EXT_PYPY"):
+        return os.environ["ISA_EXT_PYPY"]
+    return PYPY_VENV_PYTHON if os.path.isfile(PYPY_VENV_PYTHON) else "pypy3"
 
 
 def imports_isa_ext(python):
@@ -310,6 +355,84 @@ def ratio(a, b):
     return f"1/{b / a:,.0f}" if b >= 10 * a else f"1/{b / a:.2f}"
 
 
+# --- Embench-IoT --------------------------------------------------------------------
+
+# QEMU's second scale: about this many instructions (full, --quick)
+EMBENCH_QEMU_INSNS = (2 * 10**9, 2 * 10**8)
+
+
+def embench_qemu_rate(tree, name, build_name, work, per_scale, quick):
+    """QEMU's instructions/s for one program (wall, CPU), differenced over
+    scale 1 and a scale of EMBENCH_QEMU_INSNS: ``per_scale`` instructions each."""
+    scales = (1, max(2, round(EMBENCH_QEMU_INSNS[quick] / per_scale)))
+    times, cpu_times = [], []
+    for scale in scales:
+        elf = embench.build(tree, name, build_name, scale, work)
+        t, c = time.perf_counter(), children_cpu_seconds()
+        r = subprocess.run([QEMU, "-cpu", "power10", elf], capture_output=True)
+        times.append(time.perf_counter() - t)
+        cpu_times.append(children_cpu_seconds() - c)
+        if r.returncode != 0:
+            raise SystemExit(f"QEMU {build_name} {name} scale {scale}: exit {r.returncode}")
+    insns = per_scale * (scales[1] - scales[0])
+    return (insns / max(times[1] - times[0], 1e-9),
+            insns / max(cpu_times[1] - cpu_times[0], 1e-9))
+
+
+def embench_rates(tree, build_name, names, engines, pythons, work, quick):
+    """{(program, engine): (wall rate, CPU rate)} for one build; the programs'
+    instruction counts (scale 1, per unit of scale); the programs skipped,
+    with their reasons (an instruction isa_ext lacks, a run that fails)."""
+    isa = embench.isa_for(build_name)
+    extensions = ",".join(embench.BUILDS[build_name][1] or ["all"])
+    out, counts, skipped = {}, {}, {}
+    for name in names:
+        elf = embench.build(tree, name, build_name, 1, work)
+        reason = embench.missing(isa, elf)
+        if reason:
+            skipped[name] = reason
+            continue
+        steps = None
+        try:
+            for engine in ("cpython", "pypy"):
+                if engine in pythons:
+                    r = in_process(pythons[engine], "--embench-worker", elf, extensions)
+                    out[name, engine] = (r["steps"] / r["seconds"],
+                                         r["steps"] / r["cpu_seconds"])
+                    if steps not in (None, r["steps"]):
+                        raise SystemExit(f"{steps:,} instructions on CPython, "
+                                         f"{r['steps']:,} on PyPy")
+                    steps = r["steps"]
+        except SystemExit as e:
+            skipped[name] = str(e).strip().splitlines()[-1]
+            continue
+        if steps is None:
+            steps = embench.count_steps(isa, elf)
+        per_scale = embench.steps_per_scale(isa, tree, name, build_name, steps, work)
+        counts[name] = (steps, per_scale)
+        if "qemu" in engines:
+            out[name, "qemu"] = embench_qemu_rate(tree, name, build_name, work,
+                                                  per_scale, quick)
+    return out, counts, skipped
+
+
+def geomean(values):
+    values = list(values)
+    if not values:
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def embench_summary(results, names, engines):
+    """Add each engine's geometric mean over the programs every engine ran."""
+    ran = [n for n in names if all((n, e) in results for e in engines)]
+    for e in engines:
+        wall = geomean(results[n, e][0] for n in ran)
+        if wall is not None:
+            results["geomean", e] = (wall, geomean(results[n, e][1] for n in ran))
+    return ran
+
+
 # --- the README's table ------------------------------------------------------------
 
 README_ENGINES = ("qemu", "cpython", "pypy")
@@ -347,7 +470,16 @@ def interpreter_version(python):
     return r.stdout.strip() or python
 
 
-def readme_table(cpu_rates, engines, versions, command, load, quick):
+def readme_title(prog):
+    """A row's title: a loop's, or an Embench build's geometric mean."""
+    if prog in README_TITLES:
+        return README_TITLES[prog]
+    build_name = prog[len("geomean ("):-1]
+    flags = " ".join(embench.BUILDS[build_name][0])
+    return f"Embench-IoT `{flags}`, geometric mean, instructions/s"
+
+
+def readme_table(cpu_rates, engines, versions, command, load, quick, progs):
     """The README's speed section: a caption naming the command, date, machine
     and load, then the Markdown table (rates by CPU time, in millions)."""
     ran = ", ".join(versions[e] for e in README_ENGINES if e in versions)
@@ -357,11 +489,148 @@ def readme_table(cpu_rates, engines, versions, command, load, quick):
                "engine's process CPU time, every engine in the same run"
                + ("; --quick: sizes too small to measure" if quick else "") + ".")
     lines = [caption, "", README_HEADER, "|---|---|---|---|"]
-    for prog in ("scalar", "hf", "vf"):
-        cells = [readme_cell(prog, e, cpu_rates) if e in engines else "-"
-                 for e in README_ENGINES]
-        lines.append(f"| {README_TITLES[prog]} | " + " | ".join(cells) + " |")
+    for prog in progs:
+        if prog in README_TITLES or prog.startswith("geomean ("):
+            cells = [readme_cell(prog, e, cpu_rates) if e in engines else "-"
+                     for e in README_ENGINES]
+            lines.append(f"| {readme_title(prog)} | " + " | ".join(cells) + " |")
     return lines
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true",
+                   help="tiny sizes: checks the script, not a measurement")
+    p.add_argument("--pypy", default=default_pypy(),
+                   help="a PyPy able to import isa_ext ($ISA_EXT_PYPY, .ci/run's venv "
+                        f"{PYPY_VENV_PYTHON}, pypy3)")
+    p.add_argument("--isacaller", default=os.environ.get("ISA_EXT_ISACALLER",
+                                                         "/work/isacaller"),
+                   help="ISACaller built by ../shared/tools/isacaller-setup "
+                        "($ISA_EXT_ISACALLER, /work/isacaller)")
+    p.add_argument("--engines", default=",".join(ENGINES),
+                   help="comma-separated subset of " + ",".join(ENGINES))
+    p.add_argument("--workloads", default="loops",
+                   help="comma-separated subset of " + ",".join(WORKLOADS) + " (loops)")
+    p.add_argument("--embench-builds", default=",".join(embench.BUILDS),
+                   help="comma-separated subset of " + ",".join(embench.BUILDS))
+    p.add_argument("--embench-programs", default=None,
+                   help="comma-separated Embench programs (all; --quick: "
+                        + ",".join(embench.QUICK_PROGRAMS) + ")")
+    p.add_argument("--embench-tarball", default=None,
+                   help=f"embench-iot.tar.gz (${embench.TARBALL_ENV}, ../shared/vendor/)")
+    p.add_argument("--embench-tiny", action="store_true",
+                   help="each Embench body run once (LOCAL_SCALE_FACTOR 1): checks the "
+                        "script, not a measurement")
+    p.add_argument("--memory-steps", type=int, default=None,
+                   help="steps of the memory run (10^8; --quick 10^5)")
+    p.add_argument("--readme-table", action="store_true",
+                   help="print the README's speed table (by CPU time) instead of the "
+                        "report; no memory run")
+    args = p.parse_args(argv)
+    args.engines = [e for e in args.engines.split(",") if e]
+    args.workloads = [w for w in args.workloads.split(",") if w]
+    args.embench_builds = [b for b in args.embench_builds.split(",") if b]
+    for what, given, known in (("--engines", args.engines, ENGINES),
+                               ("--workloads", args.workloads, WORKLOADS),
+                               ("--embench-builds", args.embench_builds, embench.BUILDS)):
+        bad = set(given) - set(known)
+        if bad:
+            p.error(f"{what}: unknown {', '.join(sorted(bad))}")
+    tools = (AS, LD) + ((QEMU,) if "qemu" in args.engines else ()) \
+        + ((embench.GCC,) if "embench" in args.workloads else ())
+    missing = [t for t in tools if not shutil.which(t)]
+    if missing:
+        p.error(f"{', '.join(missing)} not installed (apt-get install binutils-powerpc64le-"
+                "linux-gnu gcc-powerpc64le-linux-gnu qemu-user)")
+    if "embench" in args.workloads:
+        args.embench_tarball = embench.tarball(args.embench_tarball)
+        if args.embench_tarball is None:
+            p.error("embench: no embench-iot.tar.gz (--embench-tarball, "
+                    f"${embench.TARBALL_ENV}, ../shared/vendor/)")
+    return args
+
+
+def measure_loops(args, work, rates, cpu_rates, notes, pythons, quick):
+    """The scalar, HF and VF loops on every engine (and ISACaller's scalar)."""
+    if "qemu" in args.engines:
+        q = SIZES["qemu"]
+        rates["scalar", "qemu"], cpu_rates["scalar", "qemu"] = qemu_rate(
+            work, "scalar", scalar_source, q["scalar"][quick], 3)
+        rates["hf", "qemu"], cpu_rates["hf", "qemu"] = qemu_rate(
+            work, "hf", hf_scalar_equivalent, q["hf"][quick], VL * HF_PER_ITER)
+    for engine, python in pythons.items():
+        wall, cpu = isa_ext_rates(python, engine, work, quick)
+        for prog, r in wall.items():
+            rates[prog, engine], cpu_rates[prog, engine] = r, cpu[prog]
+    if "isacaller" in args.engines:
+        py = os.path.join(args.isacaller, "venv", "bin", "python")
+        if os.path.isfile(py):
+            rates["scalar", "isacaller"] = isacaller_rate(args.isacaller)
+        else:
+            notes.append(f"ISACaller: none at {args.isacaller} (--isacaller DIR)")
+    return ["scalar", "hf", "vf"]
+
+
+def measure_embench(args, work, rates, cpu_rates, notes, pythons, quick):
+    """Every Embench program of every build on every engine; the programs'
+    keys ("name (build)", then "geomean (build)") in order."""
+    tree = embench.extract(args.embench_tarball, work, args.embench_tiny)
+    names = (args.embench_programs.split(",") if args.embench_programs
+             else embench.QUICK_PROGRAMS if quick else embench.programs(tree))
+    engines = [e for e in args.engines if e in pythons or e == "qemu"]
+    progs = []
+    for build_name in args.embench_builds:
+        results, counts, skipped = embench_rates(tree, build_name, names, engines,
+                                                 pythons, work, quick)
+        ran = embench_summary(results, names, engines)
+        for name, engine in results:
+            key = f"{name} ({build_name})" if name != "geomean" else geomean_key(build_name)
+            rates[key, engine], cpu_rates[key, engine] = results[name, engine]
+        progs += [f"{n} ({build_name})" for n in ran] + [geomean_key(build_name)]
+        notes += [f"embench {build_name}: {n}: {steps:,} instructions to its exit, "
+                  f"{per_scale:,} per unit of GLOBAL_SCALE_FACTOR"
+                  for n, (steps, per_scale) in counts.items()]
+        notes += [f"embench {build_name}: {n} skipped: {why}" for n, why in skipped.items()]
+        notes.append(f"embench {build_name}: geometric mean of {len(ran)} of "
+                     f"{len(names)} programs")
+    return progs
+
+
+def geomean_key(build_name):
+    return f"geomean ({build_name})"
+
+
+def print_report(args, progs, rates, cpu_rates, notes, load_before, quick, mem):
+    names = {"qemu": "qemu-ppc64le", "cpython": f"isa_ext CPython {platform.python_version()}",
+             "pypy": "isa_ext PyPy", "isacaller": "ISACaller"}
+    print(f"command: {' '.join([os.path.basename(sys.executable)] + sys.argv)}")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, load average "
+          f"{load_before:.1f} before / {os.getloadavg()[0]:.1f} after; "
+          f"{'--quick: sizes too small to measure' if quick else 'one run each'}")
+    print(f"{COLUMNS[0]:28} {COLUMNS[1]:30} {COLUMNS[2]:>15} {COLUMNS[3]:10} "
+          f"{COLUMNS[4]:>12} {COLUMNS[5]:>15} {COLUMNS[6]:>17}")
+    for prog in progs:
+        for eng in ENGINES:
+            r = rates.get((prog, eng))
+            if r is None:
+                continue
+            name = names[eng] + (" (64 scalar adds)" if prog == "hf" and eng == "qemu" else "")
+            c = cpu_rates.get((prog, eng))
+            print(f"{TITLES.get(prog, prog):28} {name:30} {r:15,.0f} "
+                  f"{UNITS.get(prog, 'insn/s'):10} "
+                  f"{ratio(r, rates.get((prog, 'qemu'))):>12} "
+                  f"{ratio(r, rates.get((prog, 'cpython'))):>15} "
+                  f"{'-' if c is None else format(c, ',.0f'):>17}")
+    if mem is not None:
+        print(f"memory (CPython, scalar loop): RSS {mem['rss_small'] / 1024:.1f} MiB after "
+              f"{mem['small']:,} steps, {mem['rss_big'] / 1024:.1f} MiB after "
+              f"{mem['big']:,} steps (growth {(mem['rss_big'] - mem['rss_small']) / 1024:+.1f}"
+              " MiB)")
+        print("caches after the memory run (entries / limit): " + ", ".join(
+            f"{k} {n:,} / {limit:,}" for k, (n, limit) in mem["caches"].items()))
+    for n in notes:
+        print("note: " + n)
 
 
 def main(argv=None):
@@ -371,105 +640,50 @@ def main(argv=None):
         fn = worker if argv[0] == "--worker" else memory_worker
         print(json.dumps(fn(argv[1], *map(int, argv[2:]))))
         return 0
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--quick", action="store_true",
-                   help="tiny sizes: checks the script, not a measurement")
-    p.add_argument("--pypy", default=os.environ.get("ISA_EXT_PYPY", "pypy3"),
-                   help="a PyPy able to import isa_ext ($ISA_EXT_PYPY, pypy3)")
-    p.add_argument("--isacaller", default=os.environ.get("ISA_EXT_ISACALLER",
-                                                         "/work/isacaller"),
-                   help="ISACaller built by ../shared/tools/isacaller-setup "
-                        "($ISA_EXT_ISACALLER, /work/isacaller)")
-    p.add_argument("--engines", default=",".join(ENGINES),
-                   help="comma-separated subset of " + ",".join(ENGINES))
-    p.add_argument("--memory-steps", type=int, default=None,
-                   help="steps of the memory run (10^8; --quick 10^5)")
-    p.add_argument("--readme-table", action="store_true",
-                   help="print the README's speed table (by CPU time) instead of the "
-                        "report; no memory run")
-    args = p.parse_args(argv)
-    engines = [e for e in args.engines.split(",") if e]
-    bad = set(engines) - set(ENGINES)
-    if bad:
-        p.error(f"--engines: unknown {', '.join(sorted(bad))}")
-    missing = [t for t in (AS, LD) + ((QEMU,) if "qemu" in engines else ())
-               if not shutil.which(t)]
-    if missing:
-        p.error(f"{', '.join(missing)} not installed (apt-get install binutils-powerpc64le-"
-                "linux-gnu qemu-user)")
+    if argv and argv[0] == "--embench-worker":
+        print(json.dumps(embench_worker(argv[1], argv[2])))
+        return 0
+    global embench
+    import embench
+    args = parse_args(argv)
     quick = 1 if args.quick else 0
     load_before = os.getloadavg()[0]  # other work on the machine slows every engine
     rates = {}  # (program, engine) -> rate
     cpu_rates = {}  # the same by each engine's process CPU time
     versions = {}  # engine -> what ran, for the README table's caption
-    notes = []
+    notes, pythons, progs, mem = [], {}, [], None
+    if "qemu" in args.engines:
+        versions["qemu"] = "QEMU " + subprocess.run(
+            [QEMU, "--version"], capture_output=True, text=True).stdout.split()[2]
+    if "cpython" in args.engines:
+        pythons["cpython"] = sys.executable
+    if "pypy" in args.engines:
+        if imports_isa_ext(args.pypy):
+            pythons["pypy"] = args.pypy
+        else:
+            notes.append(f"PyPy: {args.pypy!r} absent or cannot import isa_ext "
+                         "(--pypy PYTHON)")
+    for engine, python in pythons.items():
+        versions[engine] = interpreter_version(python)
     with tempfile.TemporaryDirectory(prefix="isa_ext_compare_") as work:
-        if "qemu" in engines:
-            versions["qemu"] = "QEMU " + subprocess.run(
-                [QEMU, "--version"], capture_output=True, text=True).stdout.split()[2]
-            q = SIZES["qemu"]
-            rates["scalar", "qemu"], cpu_rates["scalar", "qemu"] = qemu_rate(
-                work, "scalar", scalar_source, q["scalar"][quick], 3)
-            rates["hf", "qemu"], cpu_rates["hf", "qemu"] = qemu_rate(
-                work, "hf", hf_scalar_equivalent, q["hf"][quick], VL * HF_PER_ITER)
-        if "cpython" in engines:
-            versions["cpython"] = interpreter_version(sys.executable)
-            wall, cpu = isa_ext_rates(sys.executable, "cpython", work, quick)
-            for prog, r in wall.items():
-                rates[prog, "cpython"], cpu_rates[prog, "cpython"] = r, cpu[prog]
-        if "pypy" in engines:
-            if imports_isa_ext(args.pypy):
-                versions["pypy"] = interpreter_version(args.pypy)
-                wall, cpu = isa_ext_rates(args.pypy, "pypy", work, quick)
-                for prog, r in wall.items():
-                    rates[prog, "pypy"], cpu_rates[prog, "pypy"] = r, cpu[prog]
-            else:
-                notes.append(f"PyPy: {args.pypy!r} absent or cannot import isa_ext "
-                             "(--pypy PYTHON)")
-        if "isacaller" in engines:
-            py = os.path.join(args.isacaller, "venv", "bin", "python")
-            if os.path.isfile(py):
-                rates["scalar", "isacaller"] = isacaller_rate(args.isacaller)
-            else:
-                notes.append(f"ISACaller: none at {args.isacaller} (--isacaller DIR)")
+        for workload in args.workloads:
+            measure = measure_loops if workload == "loops" else measure_embench
+            progs += measure(args, work, rates, cpu_rates, notes, pythons, quick)
         if args.readme_table:
             command = " ".join(["python", os.path.relpath(os.path.abspath(sys.argv[0]), TOP),
                                 *argv])
             load = (load_before, os.getloadavg()[0])
-            print("\n".join(readme_table(cpu_rates, engines, versions, command, load, quick)))
+            print("\n".join(readme_table(cpu_rates, args.engines, versions, command, load,
+                                         quick, progs)))
             for n in notes:
                 print("note: " + n, file=sys.stderr)
             return 0
-        big = args.memory_steps or (10**5 if quick else 10**8)
-        small = max(1, big // 100)
-        elf = build(scalar_source((1 << 31) - 1), work, "memory")
-        mem = in_process(sys.executable, "--memory-worker", elf, small, big)
-    names = {"qemu": "qemu-ppc64le", "cpython": f"isa_ext CPython {platform.python_version()}",
-             "pypy": "isa_ext PyPy", "isacaller": "ISACaller"}
-    print(f"command: {' '.join([os.path.basename(sys.executable)] + sys.argv)}")
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, load average "
-          f"{load_before:.1f} before / {os.getloadavg()[0]:.1f} after; "
-          f"{'--quick: sizes too small to measure' if quick else 'one run each'}")
-    print(f"{COLUMNS[0]:28} {COLUMNS[1]:30} {COLUMNS[2]:>15} {COLUMNS[3]:10} "
-          f"{COLUMNS[4]:>12} {COLUMNS[5]:>15} {COLUMNS[6]:>17}")
-    for prog in ("scalar", "hf", "vf"):
-        for eng in ENGINES:
-            r = rates.get((prog, eng))
-            if r is None:
-                continue
-            name = names[eng] + (" (64 scalar adds)" if prog == "hf" and eng == "qemu" else "")
-            c = cpu_rates.get((prog, eng))
-            print(f"{TITLES[prog]:28} {name:30} {r:15,.0f} {UNITS[prog]:10} "
-                  f"{ratio(r, rates.get((prog, 'qemu'))):>12} "
-                  f"{ratio(r, rates.get((prog, 'cpython'))):>15} "
-                  f"{'-' if c is None else format(c, ',.0f'):>17}")
-    print(f"memory (CPython, scalar loop): RSS {mem['rss_small'] / 1024:.1f} MiB after "
-          f"{mem['small']:,} steps, {mem['rss_big'] / 1024:.1f} MiB after {mem['big']:,} "
-          f"steps (growth {(mem['rss_big'] - mem['rss_small']) / 1024:+.1f} MiB)")
-    print("caches after the memory run (entries / limit): " + ", ".join(
-        f"{k} {n:,} / {limit:,}" for k, (n, limit) in mem["caches"].items()))
-    for n in notes:
-        print("note: " + n)
+        if "loops" in args.workloads:
+            big = args.memory_steps or (10**5 if quick else 10**8)
+            small = max(1, big // 100)
+            elf = build(scalar_source((1 << 31) - 1), work, "memory")
+            mem = in_process(sys.executable, "--memory-worker", elf, small, big)
+    print_report(args, progs, rates, cpu_rates, notes, load_before, quick, mem)
     return 0
 
 

@@ -37,6 +37,11 @@ def _cache_dir():
     return d
 
 
+def _entry_path(key):
+    """The file caching compiled page ``key`` (a sha256 hex digest)."""
+    return os.path.join(_cache_dir(), "compiled", key[:2], key + ".json")
+
+
 class Decoded:
     """A decoded 32-bit word: its table row and field values."""
     __slots__ = ("spec", "word", "fields", "mnemonic")
@@ -117,7 +122,8 @@ class ISA:
         self._compiled = {}
         self._exec_cache = {}
         self.use_cache = use_cache
-        self._disk = None
+        self._disk = None  # key -> cached compilation read or made by this ISA
+        self._unsaved, self._disk_dirty = set(), False
         reg = self.registry
         for ext in self.extension_objects:
             ext.setup(reg)
@@ -410,22 +416,26 @@ class ISA:
             h.update(b"\0")
         return h.hexdigest()
 
-    def _disk_cache(self):
+    def _disk_entry(self, key):
+        """The cached compilation of ``key``: one small file per entry
+        (``compiled/<2 hex>/<key>.json`` under the cache folder), so a run
+        reads the few pages its program uses, not every page ever compiled."""
         if self._disk is None:
             self._disk = {}
-            if self.use_cache:
-                try:
-                    with open(os.path.join(_cache_dir(), "compiled.json"), encoding="utf-8") as f:
-                        self._disk = json.load(f)
-                except (OSError, ValueError):
-                    self._disk = {}
-            self._disk_dirty = False
-        return self._disk
+        entry = self._disk.get(key)
+        if entry is None and self.use_cache:
+            try:
+                with open(_entry_path(key), encoding="utf-8") as f:
+                    entry = json.load(f)
+            except (OSError, ValueError):
+                return None
+            self._disk[key] = entry
+        return entry
 
     def _load_cached(self, key, page):
         if pcompiler.COVERAGE is not None:  # cached code is not instrumented
             return None
-        entry = self._disk_cache().get(key)
+        entry = self._disk_entry(key)
         if not entry:
             return None
         try:
@@ -441,22 +451,29 @@ class ISA:
     def _store_cached(self, key, c):
         if not self.use_cache or pcompiler.COVERAGE is not None:
             return
-        disk = self._disk_cache()
-        disk[key] = {"name": c.name, "source": c.source, "params": c.params,
-                     "reads": sorted(c.reads), "writes": sorted(c.writes),
-                     "uses_nia": c.uses_nia, "line_map": c.line_map, "length": c.length}
+        if self._disk is None:
+            self._disk = {}
+        self._disk[key] = {"name": c.name, "source": c.source, "params": c.params,
+                           "reads": sorted(c.reads), "writes": sorted(c.writes),
+                           "uses_nia": c.uses_nia, "line_map": c.line_map,
+                           "length": c.length}
+        self._unsaved.add(key)
         self._disk_dirty = True
 
     def save_cache(self):
+        """Write the entries compiled since the last save, each to its own
+        file (written whole, then renamed: readers never see half of one)."""
         if not self.use_cache or not getattr(self, "_disk_dirty", False):
             return
-        d = _cache_dir()
         try:
-            os.makedirs(d, exist_ok=True)
-            tmp = os.path.join(d, f"compiled.json.{os.getpid()}")
-            with open(tmp, "w", encoding="utf-8") as f:
-                json.dump(self._disk, f)
-            os.replace(tmp, os.path.join(d, "compiled.json"))
+            for key in sorted(self._unsaved):
+                path = _entry_path(key)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                tmp = f"{path}.{os.getpid()}"
+                with open(tmp, "w", encoding="utf-8") as f:
+                    json.dump(self._disk[key], f)
+                os.replace(tmp, path)
+            self._unsaved = set()
             self._disk_dirty = False
         except OSError:
             pass

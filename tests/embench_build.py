@@ -2,7 +2,8 @@
 tarball in the test's temporary directory, never copied into the project),
 freestanding: tests/c/start.S's _start, tests/e2e/embench_board.c's board
 support and the few C library functions the programs call.  Shared by
-tests/e2e/test_embench_power10.py and tests/vector/test_embench_vector.py."""
+tests/e2e/test_embench_power10.py, tests/e2e/test_embench_vector.py and
+benchmarks/embench.py (which passes the tarball and GLOBAL_SCALE_FACTOR)."""
 import os
 import re
 import subprocess
@@ -15,17 +16,17 @@ BOARD = os.path.join(TESTS_DIR, "e2e", "embench_board.c")
 BENCHMARKS = ("aha-mont64", "crc32", "depthconv", "edn", "huffbench", "matmult-int",
               "md5sum", "nettle-aes", "nettle-sha256", "nsichneu", "picojpeg", "qrduino",
               "sglib-combined", "slre", "statemate", "tarfind", "ud", "wikisort", "xgboost")
-# one benchmark() run (GLOBAL_SCALE_FACTOR and CPU_MHZ 1, no warming up);
+# CPU_MHZ 1, no warming up (GLOBAL_SCALE_FACTOR: build's scale, 1 for one benchmark() run);
 # __NO_CTYPE: <ctype.h> as functions (embench_board.c), not glibc's tables;
 # -fno-math-errno: sqrt is fsqrt
 FREESTANDING = ("-ffreestanding", "-fno-stack-protector", "-nostdlib", "-static",
-                "-fno-math-errno", "-D__NO_CTYPE", "-DGLOBAL_SCALE_FACTOR=1", "-DCPU_MHZ=1",
-                "-DWARMUP_HEAT=0")
+                "-fno-math-errno", "-D__NO_CTYPE", "-DCPU_MHZ=1", "-DWARMUP_HEAT=0")
 
 
-def extract(tmp_root):
-    """Unpack the tarball under ``tmp_root``; its top directory."""
-    with tarfile.open(shared_path("vendor", "embench-iot.tar.gz")) as tar:
+def extract(tmp_root, tarball=None):
+    """Unpack the tarball (``tarball``, else ../shared's) under ``tmp_root``;
+    its top directory."""
+    with tarfile.open(tarball or shared_path("vendor", "embench-iot.tar.gz")) as tar:
         tar.extractall(tmp_root, filter="data")
     [top] = [d for d in os.listdir(tmp_root) if os.path.isdir(os.path.join(tmp_root, d))]
     return os.path.join(tmp_root, top)
@@ -51,10 +52,11 @@ def reduce_scale(embench):
     return embench
 
 
-def _gcc(embench, cflags, args):
+def _gcc(embench, cflags, args, scale=1):
     support = os.path.join(embench, "support")
     r = subprocess.run([need_tool("powerpc64le-linux-gnu-gcc"), *cflags, *FREESTANDING,
-                        f"-I{support}", *args], capture_output=True, text=True)
+                        f"-DGLOBAL_SCALE_FACTOR={scale}", f"-I{support}", *args],
+                       capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-3000:]
 
 
@@ -71,14 +73,15 @@ def support_objects(embench, outdir, cflags):
     return objects
 
 
-def build(embench, name, out, cflags, support=None):
+def build(embench, name, out, cflags, support=None, scale=1):
     """Benchmark ``name`` built with ``cflags`` (optimisation, -mcpu ...) plus
     FREESTANDING into the static ELF ``out``; ``support``: support_objects()
-    built with the same flags (else compiled here)."""
+    built with the same flags (else compiled here); ``scale``: its
+    GLOBAL_SCALE_FACTOR (benchmark() repeats its body that many times over)."""
     src = os.path.join(embench, "src", name)
     sources = sorted(os.path.join(src, f) for f in os.listdir(src) if f.endswith(".c"))
     if support is None:
         d = os.path.join(embench, "support")
         support = [START, os.path.join(d, "main.c"), os.path.join(d, "beebsc.c"), BOARD]
-    _gcc(embench, cflags, ["-o", out, *support, *sources, "-lgcc"])
+    _gcc(embench, cflags, ["-o", out, *support, *sources, "-lgcc"], scale)
     return out

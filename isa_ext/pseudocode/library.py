@@ -365,6 +365,33 @@ def _cr0_inline(v, so):
     return None
 
 
+@_inline("_mask64")
+def _mask64_inline(mb, me):
+    return str(_mask64(mb, me)) if isinstance(mb, int) and isinstance(me, int) else None
+
+
+# a rotation reads its operand twice: only an operand cheap and pure to repeat
+_REPEATABLE = _re.compile(r"[A-Za-z_]\w*|G\[\d+\]|\(?G\[\d+\] & \d+\)?")
+
+
+@_inline("_rotl64")
+def _rotl64_inline(x, n):
+    if not isinstance(n, int) or not (isinstance(x, int) or _REPEATABLE.fullmatch(x)):
+        return None
+    n &= 63
+    return f"((({x}) << {n} | ({x}) >> {64 - n}) & {M64})"
+
+
+@_inline("_rotl32")
+def _rotl32_inline(x, n):
+    # the word rotated, doubled into both halves (x * (2^32 + 1) is x | x << 32)
+    if not isinstance(n, int) or not (isinstance(x, int) or _REPEATABLE.fullmatch(x)):
+        return None
+    n &= 31
+    return (f"((((({x}) & 4294967295) << {n} | (({x}) & 4294967295) >> {32 - n})"
+            " & 4294967295) * 4294967297)")
+
+
 @runtime()
 def _cr0(v, so):
     """The LT GT EQ SO nibble recording a 64-bit result (Rc=1)."""

@@ -41,6 +41,29 @@ def _is_int_const(node):
     return isinstance(node, ast.Constant) and type(node.value) in (int, bool)
 
 
+_DOUBLED = (1 << 32) + 1  # w * _DOUBLED puts a word in both halves (ROTL32)
+
+
+def _drop_doubled_word(node):
+    """``(w * (2^32 + 1)) & m`` is ``w & m`` when the word ``w`` is masked to 32
+    bits and so is ``m``: the low half of the doubled word is the word."""
+    if not (isinstance(node.op, ast.BitAnd) and _is_int_const(node.right) and
+            type(node.right.value) is int and 0 <= node.right.value <= 0xFFFFFFFF):
+        return None
+    left = node.left
+    if not (isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mult) and
+            _is_int_const(left.right) and left.right.value == _DOUBLED):
+        return None
+    w = left.left
+    if isinstance(w, ast.BinOp) and isinstance(w.op, ast.BitAnd) and \
+            _is_int_const(w.right) and type(w.right.value) is int and \
+            0 <= w.right.value <= 0xFFFFFFFF:
+        return ast.copy_location(ast.BinOp(w.left, ast.BitAnd(),
+                                           ast.Constant(w.right.value & node.right.value)),
+                                 node)
+    return None
+
+
 class _Fold(ast.NodeTransformer):
     """Fields to constants, then constant expressions and branches folded and
     the library's CR helpers with constant bit numbers inlined
@@ -116,6 +139,9 @@ class _Fold(ast.NodeTransformer):
             node.right = ast.copy_location(
                 ast.Constant(node.left.right.value & node.right.value), node.right)
             node.left = node.left.left
+        narrowed = _drop_doubled_word(node)
+        if narrowed is not None:
+            return narrowed
         for one, other in ((node.left, node.right), (node.right, node.left)):
             if not _is_int_const(one):
                 continue
@@ -799,6 +825,7 @@ def _specialise_word(compiled, fields, overrides, symbolic=()):
     if not isinstance(ret, ast.Return):
         raise Untranslatable(f"{compiled.name}: final return folded away")
     stmts, next_value = simplify(stmts, ret.value)
+    stmts, next_value = _inline_late(stmts, next_value, compiled)
     ret = ast.Return(next_value)
     if symbolic:
         stmts = _placeholders(stmts + [ast.Expr(ret.value)], set(symbolic))
@@ -819,6 +846,18 @@ def _specialise_word(compiled, fields, overrides, symbolic=()):
     stmts, next_pc = _propagate_copies(stmts, next_pc)
     stmts, next_pc = _for_interpreter(stmts, next_pc)
     return Specialised(stmts, next_pc, True, loc.regs, stores, compiled.length)
+
+
+def _inline_late(stmts, next_value, compiled):
+    """Inline the library helpers whose arguments became constant only once
+    temporaries were propagated (a rotation's count, a mask's bounds built
+    from split fields), then simplify again."""
+    before = [ast.dump(st) for st in stmts]
+    tail = [ast.Expr(next_value)]
+    _fold_all(_Fold({}, fn_globals(compiled), library=compiled.library), stmts, tail)
+    if [ast.dump(st) for st in stmts] == before:
+        return stmts, tail[0].value
+    return simplify(stmts, tail[0].value)
 
 
 # PyPy's ints are machine words up to 2**63 - 1 and big integers above: the

@@ -9,7 +9,9 @@ def test_second_isa_uses_the_disk_cache(tmp_path, monkeypatch):
     row = first.by_mnemonic["add"][0]
     first.compiled(row)
     first.save_cache()
-    assert (tmp_path / "compiled.json").is_file()
+    # one file per compiled page, under a folder named by its key's first 2 hex digits
+    [entry] = (tmp_path / "compiled").glob("*/*.json")
+    assert entry.parent.name == entry.name[:2]
 
     def refuse(*args, **kwargs):
         raise AssertionError("compiled again instead of using the cache")
@@ -44,4 +46,4 @@ def test_use_cache_false_writes_nothing(tmp_path, monkeypatch):
     isa = ISA(extensions=["base"], use_cache=False)
     isa.compiled(isa.by_mnemonic["add"][0])
     isa.save_cache()
-    assert not (tmp_path / "compiled.json").exists()
+    assert not (tmp_path / "compiled").exists()
