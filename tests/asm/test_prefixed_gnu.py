@@ -171,3 +171,12 @@ def test_assembler_refuses(base, text, why):
     with pytest.raises(AsmError) as e:
         assemble(text + "\n", isa=base)
     assert why in str(e.value)
+
+
+def test_splat_immediates_take_either_sign_as_gnu_as(tmp_path):
+    # LLVM's ppc64-encoding-ISA31.s writes `xxspltiw 63, -1` (0500ffff
+    # 83e7ffff): GNU as 2.40 reads the 32-bit immediate signed or unsigned
+    lines = ["xxspltiw 63,-1", "xxsplti32dx 63,1,-1", "xxspltidp 63,-1",
+             "xxspltiw 63,0xffffffff", "xxspltiw 63,-2147483648", "xxsplti32dx 0,0,-7"]
+    ours = assemble("".join(f"{ln}\n" for ln in lines), isa=ISA()).words
+    assert ours == gnu_as_words(tmp_path, lines, ["-mpower10"])
