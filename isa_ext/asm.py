@@ -959,6 +959,7 @@ class Assembler:
                 values[op.field] = self.field_value(op.field, loc, st, pc, flags, rel_pc, row.form)
         if relative is not None:
             values[relative[0]] = relative[1]
+            self.check_relative_base(row, st, relative, values)
         self.check_disjoint(row, values, st)
         try:
             return encode_row(self.forms, row, values, flags)
@@ -993,6 +994,19 @@ class Assembler:
                        for op, loc in zip(row.operands, st.operands))
             return flag, int(bare)
         return None
+
+    def check_relative_base(self, row, st, relative, values):
+        """R=1 with a base register other than 0 is an invalid form (v3.1
+        Book I 3.3.2: the address is CIA + D, RA is not used); GNU as refuses
+        it with "invalid R operand", and so does this assembler."""
+        flag, on = relative
+        base = self.forms.relative[flag]
+        if on and values.get(base, 0) != 0:
+            column = next((loc.column for op, loc in zip(row.operands, st.operands)
+                           if op.field == flag and loc.text), st.column)
+            self.error(f"invalid R operand: {flag}=1 addresses from the instruction "
+                       f"(CIA), so {base} must be 0, got {base}={values[base]} "
+                       f"(an invalid form)", st.line, column)
 
     def typed_value(self, row, name, loc, st, pc, flags):
         """An operand with its own notation (table column ``optype``)."""

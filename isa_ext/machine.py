@@ -276,6 +276,37 @@ DARN_SEED = 0x0123456789ABCDEF
 
 SPR_ATTRS = {1: "xer", 8: "lr", 9: "ctr", 815: "tar", 720: "svstate", 256: "vrsave",
              705: "svshape0", 706: "svshape1", 707: "svshape2", 708: "svshape3"}
+# SPRs a problem-state program may read but not write -> state attribute
+# (SPRG3's user alias: the supervisor's value, 0 under Linux user mode as QEMU)
+SPR_READ_ONLY = {259: "sprg3"}
+# user-level SPR numbers of the v3.1 book that isa_ext does not model, and why
+# (each traps with its reason: docs/gnu_scalar.md "User-level SPRs")
+_HTM = "an HTM SPR: the machine has no transactional memory (no PPC_FEATURE2_HTM)"
+_EBB = ("an event-based branch SPR: event-based branches are not modelled (Linux "
+        "enables the facility only for a perf EBB event)")
+_PMU = "a performance monitor SPR: the performance monitor is not modelled"
+SPR_UNMODELLED = {
+    3: "DSCR's problem-state alias: the data stream control register is not modelled",
+    17: "DSCR is privileged",
+    13: "AMR's problem-state alias: storage keys are not modelled",
+    29: "AMR is privileged",
+    128: "TFHAR is " + _HTM, 129: "TFIAR is " + _HTM, 130: "TEXASR is " + _HTM,
+    131: "TEXASRU is " + _HTM,
+    512: "SPEFSCR belongs to the embedded category, out of scope",
+    # QEMU 7.2 keeps PPR as a register that the priority hints (or 1,1,1 ...)
+    # also set; a PPR here would need those hints in the or page as well
+    896: "PPR is not modelled (nor the or Rx,Rx,Rx priority hints that set it)",
+    898: "PPR32 is not modelled",
+    **{n: f"{name} is {_EBB}" for n, name in (
+        (800, "BESCRS"), (801, "BESCRSU"), (802, "BESCRR"), (803, "BESCRRU"),
+        (804, "EBBHR"), (805, "EBBRR"), (806, "BESCR"))},
+    **{n: f"{name} is {_PMU}" for n, name in (
+        (768, "SIER"), (769, "MMCR2"), (770, "MMCRA"), (771, "PMC1"), (772, "PMC2"),
+        (773, "PMC3"), (774, "PMC4"), (775, "PMC5"), (776, "PMC6"), (779, "MMCR0"),
+        (780, "SIAR"), (781, "SDAR"), (782, "MMCR1"), (736, "SIER2"), (737, "SIER3"),
+        (738, "MMCR3"))},
+    **{n: "a no-op SPR number (808-811): not modelled" for n in (808, 809, 810, 811)},
+}
 SPR_NAMES = {attr: n for n, attr in SPR_ATTRS.items()}
 TB_TICKS_PER_READ = 512   # POWER's Time Base runs at 512 MHz: one read, 1 us later
 # the Time Base, readable by a program (mfspr 268/269, mftb) but written only by
@@ -284,6 +315,12 @@ SPR_TB, SPR_TBU = 268, 269
 # SPRs narrower than 64 bits (SVSHAPE0-3 are 32-bit, openpower-isa sprs.csv):
 # mtspr keeps the low bits
 SPR_WIDTHS = {705: 32, 706: 32, 707: 32, 708: 32, 256: 32}
+
+
+def _spr_trap(n):
+    """The illegal-instruction trap of mfspr/mtspr on an SPR the machine lacks."""
+    why = SPR_UNMODELLED.get(n)
+    return Trap(f"SPR {n}: {why}" if why else f"SPR {n} is not implemented", "illegal")
 
 
 def cr_pack(fields):
@@ -334,6 +371,7 @@ class State:
         # linux-user does
         self.vscr = 0x10000
         self.vrsave = 0
+        self.sprg3 = 0  # read-only in problem state (SPR_READ_ONLY)
         self.svstate = 0
         # darn's deterministic random number generator: a splitmix64 sequence
         # from this seed (random_number); set it to vary or replay the values
@@ -385,15 +423,17 @@ class State:
         if n == SPR_TB or n == SPR_TBU:
             self.tb = (self.tb + TB_TICKS_PER_READ) & M64
             return self.tb if n == SPR_TB else self.tb >> 32
-        attr = SPR_ATTRS.get(n)
+        attr = SPR_ATTRS.get(n) or SPR_READ_ONLY.get(n)
         if attr is None:
-            raise Trap(f"SPR {n} is not implemented", "illegal")
+            raise _spr_trap(n)
         return getattr(self, attr)
 
     def spr_write(self, n, v):
         attr = SPR_ATTRS.get(n)
         if attr is None:
-            raise Trap(f"SPR {n} is not implemented", "illegal")
+            if n in SPR_READ_ONLY or n in (SPR_TB, SPR_TBU):
+                raise Trap(f"SPR {n} is read-only in problem state (mtspr)", "illegal")
+            raise _spr_trap(n)
         setattr(self, attr, v & ((1 << SPR_WIDTHS.get(n, 64)) - 1))
 
     # -- vector-scalar registers ----------------------------------------

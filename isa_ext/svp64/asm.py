@@ -264,116 +264,169 @@ def sv_row(isa, base):
 
 def sv_assemble(isa, mnemonic, operands, pc, resolve):
     """[prefix, suffix] for ``sv.<mnemonic>[/mods]`` with operand texts."""
+    base, mods = _split_mnemonic(mnemonic)
+    row, flags, cat = sv_row(isa, base)
+    rm, smask = _rm_from_modifiers(isa, row, flags, cat, base, mods)
+    ops = _operand_texts(row, base, operands)
+    encoder = _OperandEncoder(isa, base, row, flags, cat, ops, resolve)
+    encoder.encode_all()
+    if encoder.imm is not None:
+        rm = _put_immediate(rm, encoder.imm, resolve)
+    else:
+        # length fields may sit in EXTRA (MVRM): OR, not overwrite
+        rm |= rmmod.put_bits(0, 10, 18, encoder.extra_bits(smask))
+    return [rmmod.prefix_of(rm), _suffix_word(isa.forms, row, encoder.values, flags)]
+
+
+def _split_mnemonic(mnemonic):
+    """(base mnemonic, [modifier texts]) of ``sv.<base>[/mod...]``."""
     if not mnemonic.startswith("sv."):
         raise SVAsmError(f"{mnemonic!r} is not an sv. mnemonic")
-    parts = mnemonic[3:].split("/")
-    base, mods = parts[0], [p for p in parts[1:]]
+    base, *mods = mnemonic[3:].split("/")
     if any(not m for m in mods):
         raise SVAsmError("empty SVP64 modifier")
-    row, flags, cat = sv_row(isa, base)
-    kind = mode_kind(isa, row, cat)
-    if is_branch(isa, row):  # the branch RM layout (branches.mdwn)
+    return base, mods
+
+
+def _rm_from_modifiers(isa, row, flags, cat, base, mods):
+    """(RM bits without EXTRA, source-predicate code) from the modifiers; a
+    branch has an RM layout of its own (branches.mdwn)."""
+    if is_branch(isa, row):
         from .branch import parse_modifiers as branch_modifiers
 
         def error(msg):
             raise SVAsmError(msg)
-        rm, smask = branch_modifiers(mods, error), 0
+        return branch_modifiers(mods, error), 0
+    kind = mode_kind(isa, row, cat)
+    rm_and_smask = parse_modifiers(mods, cat, kind)
+    if kind == "normal" and row.records_cr(flags) and any(
+            m.strip().lower().replace(" ", "") in ("ff=rc1", "ff=~rc1") for m in mods):
+        # MODE's RC1 row is the Rc=0 table's: with Rc=1 its bits mean a
+        # CR-bit test (ff=gt, ...), a different program
+        raise SVAsmError(f"/ff=RC1 is fail-first for Rc=0 instructions: {base} records "
+                         "its CR (Rc=1), test a CR bit instead (/ff=eq, /ff=lt, ...)")
+    return rm_and_smask
+
+
+def _operand_texts(row, base, operands):
+    """The non-empty operand texts, checked against the row's operand count."""
+    if len(operands) == 1 and not operands[0].strip():
+        ops = []
     else:
-        rm, smask = parse_modifiers(mods, cat, kind)
-        if kind == "normal" and row.records_cr(flags) and any(
-                m.strip().lower().replace(" ", "") in ("ff=rc1", "ff=~rc1") for m in mods):
-            # MODE's RC1 row is the Rc=0 table's: with Rc=1 its bits mean a
-            # CR-bit test (ff=gt, ...), a different program
-            raise SVAsmError(f"/ff=RC1 is fail-first for Rc=0 instructions: {base} records "
-                             "its CR (Rc=1), test a CR bit instead (/ff=eq, /ff=lt, ...)")
-    ops = [o for o in operands if o.strip()] if not (len(operands) == 1 and not operands[0].strip()) else []
+        ops = [o for o in operands if o.strip()]
     if not row.required_operands <= len(ops) <= len(row.operands):
         counts = (str(len(row.operands)) if row.required_operands == len(row.operands)
                   else f"{row.required_operands} to {len(row.operands)}")
         raise SVAsmError(f"{base} takes {counts} operand(s) "
                          f"({', '.join(map(str, row.operands))}), got {len(ops)}")
-    slots = parse_slots(row.extra)
-    et = (cat.etype or etype(slots, cat.ptype))
-    where = {}
-    for i, s in enumerate(slots):
-        for _d, name in s:
-            where.setdefault(name, []).append(i)
-    specs = {}
-    values = {}
-    forms = isa.forms
-    imm = _immediate_operand(cat, row, ops)  # (RMImmediate, text) or None
-    if imm is None and any(t.strip().startswith("#") for t in ops):
-        raise SVAsmError(f"{base} has no form with an immediate (#) operand")
+    return ops
 
-    def operand(field, text):
-        cls = forms.regclass.get(field)
-        if cls in SPLITTERS:
-            t, vec = _regnum(text, cls)
-            n = (getattr(resolve, "crbit", resolve) if cls == "crb" else resolve)(t)
-            if field not in where:
-                if vec or not 0 <= n < (1 << row.form.fields[field].width):
-                    raise SVAsmError(f"{field} has no EXTRA slot: only a plain scalar fits")
-                values[field] = n
-                return
-            try:
-                v, spec = SPLITTERS[cls](n, vec, et)
-                for slot in where[field]:
-                    spec_bits(spec, slot, et)
-            except ValueError as e:
-                raise SVAsmError(f"{field}={text.strip()}: {e}") from None
-            if imm is not None and spec != imm[0].spec(row, field):
-                raise SVAsmError(f"{field}={text.strip()}: {_fixed_spec_text(imm[0].spec(row, field), cls)}"
-                                 f" in the #immediate form (its RM has no EXTRA)")
-            for slot in where[field]:
-                prev = specs.get(slot)
-                if prev is not None and prev != spec:
-                    raise SVAsmError(f"operands sharing EXTRA slot {slot} disagree")
-                specs[slot] = spec
-            values[field] = v
-            return
-        if text.strip().startswith("*"):
-            raise SVAsmError(f"{field} is not a register: no '*'")
-        if imm is not None and field == imm[0].field:
-            values[field] = imm[0].code  # the value saying "the operand is in the RM"
-            return
-        notation = isa.operand_type(row, field)  # the table's optype column
-        if notation is not None:
-            values[field] = notation.parse(text.strip())
-            return
-        if field in forms.pcrel and not flags.get("AA"):
-            # a label or "." is made relative to the prefix (the instruction's
-            # address); a plain number is the displacement (as SVP64Asm)
-            n = getattr(resolve, "relative", resolve)(text.strip())
-        else:
-            n = resolve(text.strip())
-        scale = forms.scale.get(field, 1)
-        if n % scale:
-            raise SVAsmError(f"{field} value {n} is not a multiple of {scale}")
-        values[field] = n // scale - forms.sv_bias(field)
 
-    for op, text in zip(row.operands, ops):
-        if op.base:
-            m = re.fullmatch(r"\s*(.*?)\s*\(\s*(.*?)\s*\)\s*", text)
-            if not m:
-                raise SVAsmError(f"expected {op} (displacement(register)), got {text.strip()!r}")
-            operand(op.field, m.group(1) or "0")
-            operand(op.base, m.group(2))
-        else:
-            operand(op.field, text)
-    if imm is not None:
-        rm = _put_immediate(rm, imm, resolve)
-    else:
-        extra9 = 0
-        for slot, spec in specs.items():
-            extra9 |= spec_bits(spec, slot, et)
-        if cat.ptype == 2:
-            extra9 |= smask
-        rm |= rmmod.put_bits(0, 10, 18, extra9)  # length fields may sit in EXTRA (MVRM)
+def _suffix_word(forms, row, values, flags):
+    """The 32-bit suffix: the row's word with the encoded field values."""
     try:
-        suffix = encode_row(forms, row, values, flags)
+        return encode_row(forms, row, values, flags)
     except EncodeError as e:
         raise SVAsmError(str(e)) from None
-    return [rmmod.prefix_of(rm), suffix]
+
+
+class _OperandEncoder:
+    """Turns one instruction's operand texts into suffix field values and the
+    EXTRA specs of its register operands."""
+
+    def __init__(self, isa, base, row, flags, cat, ops, resolve):
+        self.isa, self.row, self.flags, self.cat = isa, row, flags, cat
+        self.forms = isa.forms
+        self.ops, self.resolve = ops, resolve
+        self.slots = parse_slots(row.extra)
+        self.etype = cat.etype or etype(self.slots, cat.ptype)
+        self.where = {}  # field -> the EXTRA slots naming it
+        for i, s in enumerate(self.slots):
+            for _d, name in s:
+                self.where.setdefault(name, []).append(i)
+        self.specs = {}  # EXTRA slot -> spec
+        self.values = {}  # suffix field -> value
+        self.imm = _immediate_operand(cat, row, ops)  # (RMImmediate, text) or None
+        if self.imm is None and any(t.strip().startswith("#") for t in ops):
+            raise SVAsmError(f"{base} has no form with an immediate (#) operand")
+
+    def encode_all(self):
+        for op, text in zip(self.row.operands, self.ops):
+            if op.base:
+                m = re.fullmatch(r"\s*(.*?)\s*\(\s*(.*?)\s*\)\s*", text)
+                if not m:
+                    raise SVAsmError(f"expected {op} (displacement(register)), "
+                                     f"got {text.strip()!r}")
+                self.encode(op.field, m.group(1) or "0")
+                self.encode(op.base, m.group(2))
+            else:
+                self.encode(op.field, text)
+
+    def encode(self, field, text):
+        cls = self.forms.regclass.get(field)
+        if cls in SPLITTERS:
+            self._register(field, text, cls)
+        else:
+            self._non_register(field, text)
+
+    def _register(self, field, text, cls):
+        """A register operand: its suffix bits, and its EXTRA spec when the
+        row gives it a slot."""
+        t, vec = _regnum(text, cls)
+        n = (getattr(self.resolve, "crbit", self.resolve) if cls == "crb" else self.resolve)(t)
+        if field not in self.where:
+            if vec or not 0 <= n < (1 << self.row.form.fields[field].width):
+                raise SVAsmError(f"{field} has no EXTRA slot: only a plain scalar fits")
+            self.values[field] = n
+            return
+        try:
+            v, spec = SPLITTERS[cls](n, vec, self.etype)
+            for slot in self.where[field]:
+                spec_bits(spec, slot, self.etype)
+        except ValueError as e:
+            raise SVAsmError(f"{field}={text.strip()}: {e}") from None
+        if self.imm is not None and spec != self.imm[0].spec(self.row, field):
+            fixed = _fixed_spec_text(self.imm[0].spec(self.row, field), cls)
+            raise SVAsmError(f"{field}={text.strip()}: {fixed}"
+                             f" in the #immediate form (its RM has no EXTRA)")
+        for slot in self.where[field]:
+            prev = self.specs.get(slot)
+            if prev is not None and prev != spec:
+                raise SVAsmError(f"operands sharing EXTRA slot {slot} disagree")
+            self.specs[slot] = spec
+        self.values[field] = v
+
+    def _non_register(self, field, text):
+        """An immediate, displacement or notation operand (no EXTRA)."""
+        if text.strip().startswith("*"):
+            raise SVAsmError(f"{field} is not a register: no '*'")
+        if self.imm is not None and field == self.imm[0].field:
+            self.values[field] = self.imm[0].code  # "the operand is in the RM"
+            return
+        notation = self.isa.operand_type(self.row, field)  # the table's optype column
+        if notation is not None:
+            self.values[field] = notation.parse(text.strip())
+            return
+        if field in self.forms.pcrel and not self.flags.get("AA"):
+            # a label or "." is made relative to the prefix (the instruction's
+            # address); a plain number is the displacement (as SVP64Asm)
+            n = getattr(self.resolve, "relative", self.resolve)(text.strip())
+        else:
+            n = self.resolve(text.strip())
+        scale = self.forms.scale.get(field, 1)
+        if n % scale:
+            raise SVAsmError(f"{field} value {n} is not a multiple of {scale}")
+        self.values[field] = n // scale - self.forms.sv_bias(field)
+
+    def extra_bits(self, smask):
+        """The 9-bit EXTRA field: every slot's spec, and the source predicate
+        of twin-predicated categories."""
+        extra9 = 0
+        for slot, spec in self.specs.items():
+            extra9 |= spec_bits(spec, slot, self.etype)
+        if self.cat.ptype == 2:
+            extra9 |= smask
+        return extra9
 
 
 def _immediate_operand(cat, row, ops):

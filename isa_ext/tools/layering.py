@@ -42,9 +42,6 @@ _TRANSLATE_REWORK = "being reworked by the speed work (issue 35)"
 LONG_FUNCTIONS = {
     "isa_ext/translate/block.py:_compile": _TRANSLATE_REWORK,
     "isa_ext/translate/block.py:_emit_block": _TRANSLATE_REWORK,
-    "isa_ext/svp64/asm.py:sv_assemble":
-        "the sv. operand encoder, which the RM-immediate form (issue 36) changes in "
-        "another branch at the same time: split after that merge",
 }
 SOURCE_SUFFIXES = (".py", ".lark")
 
