@@ -135,3 +135,14 @@ def test_an_enabled_invalid_operation_leaves_the_accumulator(translate):
     assert res.stop == "trap" and res.trap.kind == "program"
     assert acc(sim, 1) == kept
     assert sim.state.fpscr == VE | VXSNAN | VX | FX | FEX
+
+
+@pytest.mark.parametrize("line", ["xvf16ger2pp 1,32,33", "pmxvf16ger2pp 1,32,33,15,15,3",
+                                  "xvf32gerpp 1,32,33", "xvi16ger2pp 1,32,33"])
+def test_an_update_writes_its_four_vsrs_only(line):
+    # ACC[1] is VSRs 4..7 (7.6.1.11): VSRs 3 and 8 next to it keep their values
+    sentinel = words(0x12345678, 0x9ABCDEF0, 0x0F1E2D3C, 0x4B5A6978)
+    sim, res = run([line], {3: sentinel, 8: sentinel, 32: words(0x3C003C00, 0, 0, 0),
+                            33: words(0x3C003C00, 0, 0, 0)})
+    assert res.stop == "end"
+    assert sim.state.vsr_read(3) == sentinel and sim.state.vsr_read(8) == sentinel
