@@ -173,6 +173,19 @@ def qemu_rate(work, name, make, sizes, per_iteration):
             work_done / max(cpu_times[1] - cpu_times[0], 1e-9))
 
 
+def _timed_run(isa, elf):
+    """One run of ``elf`` from its load to a clean exit: steps, wall and CPU seconds."""
+    from isa_ext.sim import Simulator
+    sim = Simulator(isa=isa)
+    sim.load_elf(elf)
+    t, c = time.perf_counter(), time.process_time()
+    res = sim.run(max_steps=10**10)
+    dt, dc = time.perf_counter() - t, time.process_time() - c
+    if res.stop != "exit" or res.exit_status != 0:
+        raise SystemExit(f"{elf}: {res!r}")
+    return {"steps": res.steps, "seconds": dt, "cpu_seconds": dc}
+
+
 def worker(elf, warm_steps):
     """Runs inside the measured interpreter: time Simulator.run of the ELF."""
     from isa_ext.isa import ISA
@@ -181,14 +194,7 @@ def worker(elf, warm_steps):
     warm = Simulator(isa=isa)
     warm.load_elf(elf)
     warm.run(max_steps=warm_steps)
-    sim = Simulator(isa=isa)
-    sim.load_elf(elf)
-    t, c = time.perf_counter(), time.process_time()
-    res = sim.run(max_steps=10**10)
-    dt, dc = time.perf_counter() - t, time.process_time() - c
-    if res.stop != "exit" or res.exit_status != 0:
-        raise SystemExit(f"{elf}: {res!r}")
-    return {"steps": res.steps, "seconds": dt, "cpu_seconds": dc}
+    return _timed_run(isa, elf)
 
 
 def embench_worker(elf, extensions):
@@ -196,16 +202,8 @@ def embench_worker(elf, extensions):
     its load to its exit, cold as a user runs it (translation and PyPy's
     JIT warm-up included); ``extensions``: comma-separated, or "all"."""
     from isa_ext.isa import ISA
-    from isa_ext.sim import Simulator
     isa = ISA() if extensions == "all" else ISA(extensions=extensions.split(","))
-    sim = Simulator(isa=isa)
-    sim.load_elf(elf)
-    t, c = time.perf_counter(), time.process_time()
-    res = sim.run(max_steps=10**10)
-    dt, dc = time.perf_counter() - t, time.process_time() - c
-    if res.stop != "exit" or res.exit_status != 0:
-        raise SystemExit(f"{elf}: {res!r}")
-    return {"steps": res.steps, "seconds": dt, "cpu_seconds": dc}
+    return _timed_run(isa, elf)
 
 
 def memory_worker(elf, small, big):
