@@ -207,6 +207,7 @@ def _start_process(sim, path, linux, main, interp):
             _protect_segments(kernel, img.segments)
     random16 = kernel.rng.randbytes(16)
     process.build_stack(s, [enc(a) for a in argv], env, auxv, enc(path), random16)
+    s.hashkeyr = process.hash_key(opts.seed)
     s.syscall_handler = kernel.syscall
     s.mem.fault = kernel.fault
     sim.linux = kernel

@@ -25,6 +25,11 @@ class AsmError(IsaExtError):
         super().__init__(f"{filename}:{line}:{column}: error: {message}")
 
 
+SIGILL, SIGTRAP, SIGBUS, SIGFPE, SIGSEGV = 4, 5, 7, 8, 11
+# trap kind -> the signal arch/powerpc/kernel/traps.c sends (as QEMU's linux-user)
+LINUX_SIGNALS = {"illegal": SIGILL, "program": SIGTRAP, "alignment": SIGBUS, "segv": SIGSEGV}
+
+
 class Trap(IsaExtError):
     """An architectural trap (illegal instruction, program interrupt, ...).
 
@@ -32,7 +37,10 @@ class Trap(IsaExtError):
     the simulator turns it into a reported trap with PC and instruction word.
     """
 
-    def __init__(self, reason, kind="illegal"):
+    def __init__(self, reason, kind="illegal", signal=None):
         self.reason = reason
         self.kind = kind
+        # the signal Linux delivers for it to a process (a trap instruction or
+        # hashchk: SIGTRAP; an FP enabled exception passes SIGFPE)
+        self.signal = LINUX_SIGNALS.get(kind, SIGILL) if signal is None else signal
         super().__init__(reason)

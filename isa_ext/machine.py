@@ -372,6 +372,9 @@ class State:
         self.vscr = 0x10000
         self.vrsave = 0
         self.sprg3 = 0  # read-only in problem state (SPR_READ_ONLY)
+        # hashst/hashchk's key (SPR 468, privileged: a program cannot read or
+        # set it; the Linux layer draws one per process as the kernel does)
+        self.hashkeyr = 0
         self.svstate = 0
         # darn's deterministic random number generator: a splitmix64 sequence
         # from this seed (random_number); set it to vary or replay the values

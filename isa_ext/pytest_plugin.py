@@ -19,8 +19,9 @@ Fixtures:
 * ``elf_run``: ``elf_run(path, argv=None, env=None, stdin=b"", read=(),
   write=(), max_steps=...)`` runs a Linux ELF program (docs/linux.md) and
   returns an :class:`ElfRun` with ``stdout``, ``stderr`` (bytes), ``status``
-  (the exit status, 128+N for a fatal signal or 139 for a memory fault, None
-  if it did not exit) and
+  (the exit status; 128+N when a trap would have killed it with signal N, as
+  a shell reports it: 139 a memory fault, 133 a trap instruction, 132 an
+  illegal instruction; None if it ran out of steps) and
   ``result`` (the RunResult: stop, trap, diagnostics)::
 
       def test_hello(elf_run):
@@ -164,8 +165,8 @@ def elf_run(isa_ext_isa):
         res = machine.run(max_steps=max_steps)
         s = machine.state
         status = res.exit_status
-        if res.trap is not None and res.trap.kind == "segv":
-            status = 139     # 128 + SIGSEGV, as a shell reports it
+        if res.trap is not None:
+            status = 128 + res.trap.signal   # as a shell reports a fatal signal
         return ElfRun(bytes(s.stdout), bytes(s.stderr), status, res)
 
     return run

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field as dc_field
 
 from .prefix import is_prefix, kind as prefix_kind, SVP64, crosses_boundary
 from . import profile as profiles
-from .errors import IsaExtError, Trap
+from .errors import SIGILL, IsaExtError, Trap
 from .isa import ISA
 from .machine import State, ProgramExit, DEFAULT_MEM_LIMIT
 
@@ -56,6 +56,7 @@ class TrapInfo:
     reason: str
     kind: str = "illegal"
     words: tuple = ()
+    signal: int = SIGILL   # what Linux would send a process (errors.LINUX_SIGNALS)
 
     def __str__(self):
         return f"trap ({self.kind}) at pc=0x{self.pc:x} word=0x{self.word:08x}: {self.reason}"
@@ -461,7 +462,7 @@ class Simulator:
             word = self.state.mem.read_word(pc)
         except Exception:
             word = 0
-        return TrapInfo(pc, word, t.reason, t.kind)
+        return TrapInfo(pc, word, t.reason, t.kind, signal=getattr(t, "signal", SIGILL))
 
     def _run_traced(self, max_steps, initial):
         """The step loop with an event per instruction (isa_ext.trace gives the

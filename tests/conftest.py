@@ -175,6 +175,7 @@ def pytest_terminal_summary(terminalreporter, config):
 TOOL_PACKAGES = {
     "powerpc64le-linux-gnu-gcc": "gcc-powerpc64le-linux-gnu",
     "qemu-ppc64le": "qemu-user", "qemu-ppc64": "qemu-user",
+    "qemu-system-ppc64": "qemu-system-ppc",
     "yosys": "yosys", "chromium": "chromium", "gdb-multiarch": "gdb-multiarch",
 }
 

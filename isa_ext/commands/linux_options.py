@@ -29,7 +29,7 @@ def add_linux_options(p):
                    help="run a dynamically linked program: its interpreter and libraries "
                         "come from DIR (read only), as qemu-ppc64le -L DIR")
     g.add_argument("--seed", type=int, default=0,
-                   help="seed of getrandom and AT_RANDOM (default 0)")
+                   help="seed of getrandom, AT_RANDOM and the hashst key (default 0)")
     g.add_argument("--clock", choices=("virtual", "host"), default="virtual",
                    help="virtual: deterministic time (default); host: real time")
 

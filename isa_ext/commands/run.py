@@ -19,7 +19,9 @@ Exit status (``EXIT_CODES``): the guest's own status when it exits through the
 exit system call, 0 when it reaches the end of the program (or the requested
 ``--interrupt-after`` stop), 139 when a Linux program touches memory outside its
 map (128 + SIGSEGV), 132 on another trap (128 + SIGILL, as a shell reports a
-process killed by an illegal instruction), 124 when ``--max-steps`` ran out (as
+process killed by an illegal instruction) -- for a Linux program 128 + the signal
+Linux sends for that trap (133 SIGTRAP for a trap instruction or hashchk, 135
+SIGBUS, 136 SIGFPE), 124 when ``--max-steps`` ran out (as
 timeout(1)), 130 on Ctrl-C (128 + SIGINT), 2 for usage errors and bad input.
 """
 import json
@@ -178,6 +180,8 @@ def run(args):
     status = res.exit_status if res.stop == "exit" else EXIT_CODES[res.stop]
     if res.trap is not None and res.trap.kind == "segv":
         status = EXIT_SEGV
+    elif res.trap is not None and getattr(sim, "linux", None) is not None:
+        status = 128 + res.trap.signal   # the signal Linux would have killed it with
     if args.linux and not args.json:
         return _process_report(res, status)
     report = _json_report if args.json else _text_report

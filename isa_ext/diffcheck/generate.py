@@ -45,8 +45,12 @@ NOT_SANDWICHABLE = {
     "icbt": "QEMU 7.2 raises SIGILL for it (user level since v2.07; a no-op here)",
     "copy": "the copy-paste facility: an illegal instruction here and on QEMU 7.2 (SIGILL)",
     "paste.": "the copy-paste facility: an illegal instruction here and on QEMU 7.2 (SIGILL)",
-    "hashst": "not implemented here (traps): ROP protection's hash key",
-    "hashchk": "not implemented here (traps): ROP protection's hash key",
+    "hashst": "its hash depends on HASHKEYR, which QEMU's linux-user draws at random per "
+              "run: compared with QEMU's system emulator under chosen keys instead "
+              "(tests/base/test_rophash_qemu.py)",
+    "hashchk": "its hash depends on HASHKEYR, which QEMU's linux-user draws at random per "
+               "run: compared with QEMU's system emulator under chosen keys instead "
+               "(tests/base/test_rophash_qemu.py)",
 }
 
 # The atomic memory operations' function codes drawn: the reserved ones are

@@ -185,6 +185,8 @@ SPECIALS = {
     "SVSHAPE0": ("svshape0", 32), "SVSHAPE1": ("svshape1", 32),
     "SVSHAPE2": ("svshape2", 32), "SVSHAPE3": ("svshape3", 32),
     "VSCR": ("vscr", 32), "VRSAVE": ("vrsave", 32),
+    # hashst/hashchk's key: a privileged SPR (468), set by the Linux layer
+    "HASHKEYR": ("hashkeyr", 64),
     # not an architected register: the address a one-shot REMAP applies to
     # (svremap/svindex/svshape2: "the next instruction"), see machine.State
     "REMAPNEXT": ("remap_next", 64),

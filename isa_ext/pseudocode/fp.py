@@ -355,10 +355,10 @@ def fp_interrupt(s):
     """The epilogue of a page using the FP helpers: raise a pending interrupt."""
     pending = s.__dict__.pop("fp_interrupt", None)
     if pending:
-        from ..errors import Trap
+        from ..errors import SIGFPE, Trap
         raise Trap(f"floating-point enabled exception program interrupt: {pending} with "
                    f"its FPSCR enable bit set and MSR.FE0/FE1 not 0 (results written)",
-                   "program")
+                   "program", signal=SIGFPE)
 
 
 def finish(s, result, exceptions, rounded_up, set_fprf=True, keep=False, img=DOUBLE_FMT):

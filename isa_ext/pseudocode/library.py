@@ -448,6 +448,7 @@ def _loop_range(start, end):
 # above; fp imports the transcendentals, which use fp, at its own end)
 from . import fp  # noqa: E402,F401
 from . import vector  # noqa: E402,F401  (the VMX/VSX helpers: 128-bit registers, element loops)
+from . import rophash  # noqa: E402,F401  (hashst/hashchk's HASH)
 
 
 # --- alignment and darn ------------------------------------------------------

@@ -26,8 +26,7 @@ def run(isa, line):
 @pytest.mark.parametrize("line, why", [
     ("copy 3,4", "copy-paste"),
     ("paste. 3,4", "copy-paste"), ("lwat 5,3,9", "reserved function code"),
-    ("ldat 5,3,17", "reserved function code"), ("stwat 4,3,25", "reserved function code"),
-    ("hashst 4,-8(1)", "HASHKEYR"), ("hashchk 4,-512(1)", "HASHKEYR")])
+    ("ldat 5,3,17", "reserved function code"), ("stwat 4,3,25", "reserved function code")])
 def test_not_offered_traps_with_its_reason(isa, line, why):
     res, mem = run(isa, line)
     assert res.stop == "trap" and res.trap.kind == "illegal"
