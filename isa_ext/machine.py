@@ -275,7 +275,8 @@ class Memory:
 DARN_SEED = 0x0123456789ABCDEF
 
 SPR_ATTRS = {1: "xer", 8: "lr", 9: "ctr", 815: "tar", 720: "svstate", 256: "vrsave",
-             705: "svshape0", 706: "svshape1", 707: "svshape2", 708: "svshape3"}
+             705: "svshape0", 706: "svshape1", 707: "svshape2", 708: "svshape3",
+             896: "ppr"}
 # SPRs a problem-state program may read but not write -> state attribute
 # (SPRG3's user alias: the supervisor's value, 0 under Linux user mode as QEMU)
 SPR_READ_ONLY = {259: "sprg3"}
@@ -293,9 +294,6 @@ SPR_UNMODELLED = {
     128: "TFHAR is " + _HTM, 129: "TFIAR is " + _HTM, 130: "TEXASR is " + _HTM,
     131: "TEXASRU is " + _HTM,
     512: "SPEFSCR belongs to the embedded category, out of scope",
-    # QEMU 7.2 keeps PPR as a register that the priority hints (or 1,1,1 ...)
-    # also set; a PPR here would need those hints in the or page as well
-    896: "PPR is not modelled (nor the or Rx,Rx,Rx priority hints that set it)",
     898: "PPR32 is not modelled",
     **{n: f"{name} is {_EBB}" for n, name in (
         (800, "BESCRS"), (801, "BESCRSU"), (802, "BESCRR"), (803, "BESCRRU"),
@@ -315,6 +313,25 @@ SPR_TB, SPR_TBU = 268, 269
 # SPRs narrower than 64 bits (SVSHAPE0-3 are 32-bit, openpower-isa sprs.csv):
 # mtspr keeps the low bits
 SPR_WIDTHS = {705: 32, 706: 32, 707: 32, 708: 32, 256: 32}
+
+
+# The Program Priority Register: PRI is bits 11:13 (MSB 0), the rest reserved.
+# A thread starts at medium low, as Linux starts one (INIT_PPR); a problem-state
+# program may set low, medium low and medium (010, 011, 100: the or 1,1,1 /
+# 6,6,6 / 2,2,2 hints or mtspr); another value leaves PRI as it was
+PPR_PRI_SHIFT = 50
+INIT_PPR = 0b011 << PPR_PRI_SHIFT
+PROBLEM_STATE_PRIORITIES = (0b010, 0b011, 0b100)
+
+
+def _ppr_write(old, v):
+    pri = (v >> PPR_PRI_SHIFT) & 7
+    return pri << PPR_PRI_SHIFT if pri in PROBLEM_STATE_PRIORITIES else old
+
+
+# SPRs whose mtspr keeps only what a problem-state program may set:
+# number -> (old value, value written) -> new value
+SPR_WRITE_RULES = {896: _ppr_write}
 
 
 def _spr_trap(n):
@@ -375,6 +392,7 @@ class State:
         # hashst/hashchk's key (SPR 468, privileged: a program cannot read or
         # set it; the Linux layer draws one per process as the kernel does)
         self.hashkeyr = 0
+        self.ppr = INIT_PPR   # the program priority (SPR 896; the or Rx,Rx,Rx hints)
         self.svstate = 0
         # darn's deterministic random number generator: a splitmix64 sequence
         # from this seed (random_number); set it to vary or replay the values
@@ -437,7 +455,9 @@ class State:
             if n in SPR_READ_ONLY or n in (SPR_TB, SPR_TBU):
                 raise Trap(f"SPR {n} is read-only in problem state (mtspr)", "illegal")
             raise _spr_trap(n)
-        setattr(self, attr, v & ((1 << SPR_WIDTHS.get(n, 64)) - 1))
+        v &= (1 << SPR_WIDTHS.get(n, 64)) - 1
+        rule = SPR_WRITE_RULES.get(n)
+        setattr(self, attr, v if rule is None else rule(getattr(self, attr), v))
 
     # -- vector-scalar registers ----------------------------------------
     def vsr_read(self, n):
@@ -500,7 +520,7 @@ class State:
             "svshape0": self.svshape0, "svshape1": self.svshape1,
             "svshape2": self.svshape2, "svshape3": self.svshape3,
             "vsr_dw1": list(self.vsr_dw1), "vr": list(self.vr),
-            "vscr": self.vscr, "vrsave": self.vrsave,
+            "vscr": self.vscr, "vrsave": self.vrsave, "ppr": self.ppr,
         }
 
     def restore_registers(self, snap):
@@ -516,6 +536,7 @@ class State:
         self.vsr_dw1[:] = snap.get("vsr_dw1", [0] * 32)
         self.vr[:] = snap.get("vr", [0] * 32)
         self.vscr, self.vrsave = snap.get("vscr", 0), snap.get("vrsave", 0)
+        self.ppr = snap.get("ppr", INIT_PPR)
 
 
 SYS_WRITE = 4

@@ -551,7 +551,7 @@ _RUN_LOOPS = (Simulator.run.__code__, Simulator._run_blocks.__code__,
 # the SPRs a trace event reports (MSR left out: only the syscall to set FP
 # exception modes changes it)
 TRACED_SPECIALS = ("lr", "ctr", "tar", "xer", "fpscr", "svstate", "svshape0", "svshape1",
-                   "svshape2", "svshape3", "vscr", "vrsave")
+                   "svshape2", "svshape3", "vscr", "vrsave", "ppr")
 
 
 def _block_exit(exc, pc, steps):
@@ -566,7 +566,8 @@ def _block_exit(exc, pc, steps):
 
 def register_changes(before, after, specials=("lr", "ctr", "tar", "xer", "msr", "fpscr",
                                                "svstate", "svshape0", "svshape1",
-                                               "svshape2", "svshape3", "vscr", "vrsave")):
+                                               "svshape2", "svshape3", "vscr", "vrsave",
+                                               "ppr")):
     """{register name: (before, after)} between two State.copy_registers() snapshots.
     A change to doubleword 1 of VSR i < 32 shows as vs<i> (all 128 bits; a
     change to doubleword 0 alone shows as f<i>), a VR's as v<i>."""

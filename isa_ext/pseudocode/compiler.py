@@ -187,6 +187,8 @@ SPECIALS = {
     "VSCR": ("vscr", 32), "VRSAVE": ("vrsave", 32),
     # hashst/hashchk's key: a privileged SPR (468), set by the Linux layer
     "HASHKEYR": ("hashkeyr", 64),
+    # the Program Priority Register: the priority hints (or 1,1,1 ...) set its PRI
+    "PPR": ("ppr", 64),
     # not an architected register: the address a one-shot REMAP applies to
     # (svremap/svindex/svshape2: "the next instruction"), see machine.State
     "REMAPNEXT": ("remap_next", 64),

@@ -5,7 +5,7 @@ simulator: where QEMU reads a value isa_ext reads the same, where QEMU
 raises SIGILL isa_ext traps (illegal instruction) with a reason.
 
 The SPRs where isa_ext deliberately differs from QEMU (HTM, performance
-monitor, EBB, PPR: docs/gnu_scalar.md "User-level SPRs") are checked by hand
+monitor, EBB: docs/gnu_scalar.md "User-level SPRs") are checked by hand
 against the book below: they trap, with a reason naming the facility.
 """
 import pytest
@@ -112,7 +112,7 @@ def test_spr_moves_match_qemu(isa, qemu, n):
 @pytest.mark.parametrize("n,word", [
     (128, "HTM"), (130, "HTM"), (800, "event-based branch"), (804, "event-based branch"),
     (806, "event-based branch"), (771, "performance monitor"), (779, "performance monitor"),
-    (3, "DSCR"), (13, "AMR"), (898, "PPR32"), (896, "priority hints")])
+    (3, "DSCR"), (13, "AMR"), (898, "PPR32")])
 def test_unmodelled_sprs_trap_with_their_reason(isa, n, word):
     for words in ([xfx(339, 6, n)], [xfx(467, 5, n)]):
         assert word in _traps(isa, words)
