@@ -102,3 +102,27 @@ def test_invalid_form_word_traps_and_writes_nothing(isa, words, reason, translat
     dis = Disassembler(isa)
     text = dis.word(words[0]) if len(words) == 1 else dis.prefixed(*words)
     assert text is None or text.startswith(".long")
+
+
+def test_dense_math_names_assemble_as_gnu_as(isa, tmp_path):
+    # GNU objdump without -Mpower10 prints each MMA word under its "dm" name
+    # (dmxvf32ger, pmdmxvf32gerpp, dmsetaccz...); that name, with our operand
+    # text, must give GNU as's word in both assemblers
+    lines = MOVES + INTEGER_LINES + PM_INTEGER_LINES + FLOAT_LINES + PM_FLOAT_LINES
+    src, obj = tmp_path / "mma.s", tmp_path / "mma.o"
+    src.write_text("".join(f"{t}\n" for t in lines))
+    subprocess.run([need_tool("powerpc64le-linux-gnu-as"), "-mpower10", str(src), "-o", str(obj)],
+                   check=True, capture_output=True)
+    dump = subprocess.run([need_tool("powerpc64le-linux-gnu-objdump"), "-d", str(obj)],
+                          check=True, capture_output=True, text=True).stdout
+    names = [parts[2].split()[0] for parts in (row.split("\t") for row in dump.splitlines())
+             if len(parts) > 2 and parts[2].strip() and parts[2].split()[0] != "nop"]
+    # (a nop: GNU as keeps a prefixed instruction off a 64-byte boundary)
+    assert len(names) == len(lines) and all(n.startswith(("dm", "pmdm")) for n in names), names
+    renamed = [f"{name} {line.split(None, 1)[1]}" for name, line in zip(names, lines)]
+    want = gnu_as_words(tmp_path, renamed, extra_args=["-mpower10"], name="dm")
+    assert want == gnu_as_words(tmp_path, lines, extra_args=["-mpower10"], name="v31")
+    assert assemble("".join(f"{t}\n" for t in renamed), isa=isa, base=0).words == want
+    # the disassembler keeps the v3.1 names (objdump -Mpower10's)
+    dis = Disassembler(isa)
+    assert not any(dis.word(w).startswith("dm") for w in want if w >> 26 != 1)
