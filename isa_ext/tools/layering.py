@@ -38,11 +38,7 @@ OWNED_WORDS_FILE = os.path.join(PACKAGE, "compat", "__init__.py")
 # rule 3: the folders whose functions must stay short, and the exceptions
 SHORT_FOLDERS = ("isa_ext/svp64", "isa_ext/translate")
 MAX_LINES = 80
-_TRANSLATE_REWORK = "being reworked by the speed work (issue 35)"
-LONG_FUNCTIONS = {
-    "isa_ext/translate/block.py:_compile": _TRANSLATE_REWORK,
-    "isa_ext/translate/block.py:_emit_block": _TRANSLATE_REWORK,
-}
+LONG_FUNCTIONS = {}
 SOURCE_SUFFIXES = (".py", ".lark")
 
 

@@ -313,7 +313,7 @@ def _locals_info(sp):
         other = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and
                  n.id in ("CRF", "s") and id(n) not in held}
         # the renaming and the calls' write-backs are textual (_state_locals,
-        # _emit_block): they must find exactly what the tree holds (not
+        # _Writer.instruction): they must find exactly what the tree holds (not
         # ``CRF[(0)]``, not a string's text, each call a line of its own)
         cr_other = "CRF" in other or len(_CR_FIELD.findall(text)) != n_cr
         s_other = "s" in other or len(_STATE_ATTR.findall(text)) != n_attr or \
@@ -353,133 +353,15 @@ def _compile(entries, namespace, name, region, code_cache=None):
     """(source, run) for blocks ``entries`` [(start, insns)]: one block
     (``region`` false) or a region of several; the code object from
     ``code_cache`` (source -> code) where the same source was compiled."""
-    every = [t for _, insns in entries for t in insns]
-    regs = sorted(set().union(*(sp.regs for *_, sp in every)))
-    # an SVP64 instruction's executor call may change any register: all reloaded
-    reload = regs if any(CALL in t for *_, sp in every for t in sp.lines) else None
-    written = sorted(set().union(*(sp.written for *_, sp in every)))
-    any_store = any(sp.stores for *_, sp in every)
-    # (text, tag); tag (done in pass, pc or None for _nia, GPR locals live,
-    # CR and state locals live): what the exception handler writes back
-    lines = []
-
-    def emit(depth, text, tag=None):
-        lines.append((_IND * depth + text, tag))
-
-    rename, crs, crs_written, attrs, attrs_written = _state_locals(every)
-
-    def flush_regs(depth, tag):
-        for r in written:
-            emit(depth, f"G[{r}] = _g{r}", tag)
-
-    def flush_state(depth, tag):
-        for k in crs_written:
-            emit(depth, f"CRF[{k}] = _c{k}", tag)
-        for a in attrs_written:
-            emit(depth, f"s.{a} = _s_{a}", tag)
-
-    def reload_state(depth, tag):
-        for k in crs:
-            emit(depth, f"_c{k} = CRF[{k}]", tag)
-        for a in attrs:
-            emit(depth, f"_s_{a} = s.{a}", tag)
-
-    counts = "_eo" in set().union(*(sp.names for *_, sp in every))
-
-    def flush_counts(depth, tag):
-        # SVP64 element operations: counted in _eo, added where the block
-        # leaves or hands the state to a call (the executor counts on from
-        # _sim.element_ops, and an element-level interrupt is asked for there)
-        if counts:  # (one line: the handler adds _eo again wherever it stops)
-            emit(depth, "_sim.element_ops += _eo; _eo = 0", tag)
-
-    def reload_counts(depth, tag):
-        if counts:  # (a call may have delivered the interrupt asked for)
-            emit(depth, "_noirq = _sim.interrupt_after is None", tag)
-
-    def flush(depth, tag):
-        flush_regs(depth, tag)
-        flush_state(depth, tag)
-        flush_counts(depth, tag)
-
-    ops = _Ops(emit, flush, flush_regs, flush_state, reload_state, bool(crs or attrs),
-               flush_counts, reload_counts)
-
-    first = entries[0][0]
-    emit(0, f"def run(s, _budget, _nia={first}):" if region else "def run(s, _budget):")
-    used = set().union(*(sp.names for *_, sp in every))
-    if regs or "G" in used:
-        emit(1, "G = s.gpr")
-    for name_, attr in (("F", "fpr"), ("CRF", "cr")):
-        if name_ in used:
-            emit(1, f"{name_} = s.{attr}")
-    if "M" in used or any_store:
-        emit(1, "M = s.mem")
-    if "_PG" in used:  # inline loads and stores (specialise._InlineLoads)
-        emit(1, "_PG = M.pages.get if type(M) is _Memory else _no_page")
-        emit(1, "_U1, _U2, _U4, _U8, _P1, _P2, _P4, _P8 = _ACCESS[M.little]")
-    if any_store:
-        emit(1, "_cw = M.code_words")
-    if "_cp" in used:
-        emit(1, "_cp = M.code_pages")
-    for r in regs:
-        emit(1, f"_g{r} = G[{r}]")
-    for k in crs:
-        emit(1, f"_c{k} = CRF[{k}]")
-    for a in attrs:
-        emit(1, f"_s_{a} = s.{a}")
-    if counts:
-        # an element-level interrupt is asked for between runs (gdb, the
-        # caller) and delivered by the executor, which then raises: it
-        # cannot appear while the block runs
-        emit(1, "_noirq = _sim.interrupt_after is None")
-        emit(1, "_eo = 0")
-    emit(1, "_n = 0")
-    if not region:
-        emit(1, f"_nia = {first}")
-    emit(1, "try:")
-    after = (0, None, True, True)
-    emit(2, "while True:", after)
-    if region:
-        # the dispatch between the region's blocks: a block runs whole or not
-        # at all (the step budget), and a store into decoded code (which
-        # forgot this region) leaves it
-        if any_store:
-            emit(3, "if not _cw:", after)
-            emit(4, "break", after)
-        for k, (start, insns) in enumerate(entries):
-            emit(3, f"{'if' if k == 0 else 'elif'} _nia == {start}:", after)
-            emit(4, f"if _n + {len(insns)} > _budget:", after)
-            emit(5, "break", after)
-            _emit_block(ops, 4, start, insns, regs, reload, any_store, after, region, rename)
-        emit(3, "else:", after)
-        emit(4, "break", after)
-        flush(2, after)
-        emit(2, "return _nia, _n", after)
-    else:
-        _emit_block(ops, 3, first, entries[0][1], regs, reload, any_store, after, region,
-                    rename)
-        # every exit breaks out of the loop to one write-back (a flush per exit
-        # made long blocks' source, and their compile time, grow with exits x registers)
-        flush(2, after)
-        emit(2, "return _nia, _n", after)
-    emit(1, "except BaseException as _e:")
-    emit(2, "_t = _LINES.get(_e.__traceback__.tb_lineno, _AFTER)")
-    if written:
-        emit(2, "if _t[2]:")
-        flush_regs(3, None)
-    if crs_written or attrs_written:
-        emit(2, "if _t[3]:")
-        flush_state(3, None)
-    if counts:
-        emit(2, "_sim.element_ops += _eo")
-    emit(2, "_e.isa_ext_block = (_n + _t[0], _nia if _t[1] is None else _t[1])")
-    emit(2, "raise")
-    source = "\n".join(text for text, _ in lines) + "\n"
+    w = _Writer(entries, region)
+    w.prologue()
+    w.loop()
+    w.handler()
+    source = "\n".join(text for text, _ in w.lines) + "\n"
     ns = dict(namespace)
     ns["__builtins__"] = __builtins__
-    ns["_LINES"] = {no: tag for no, (_, tag) in enumerate(lines, 1) if tag is not None}
-    ns["_AFTER"] = after
+    ns["_LINES"] = {no: tag for no, (_, tag) in enumerate(w.lines, 1) if tag is not None}
+    ns["_AFTER"] = _Writer.AFTER
     ns["_Memory"], ns["_no_page"], ns["_ACCESS"] = Memory, _no_page, _ACCESS
     ns["_BA"] = bytearray
     code = cached(code_cache, source, lambda: compile(source, f"<isa_ext:{name}>", "exec"),
@@ -488,74 +370,228 @@ def _compile(entries, namespace, name, region, code_cache=None):
     return source, ns["run"]
 
 
-class _Ops:
-    """What _emit_block emits with: ``emit``, the write-backs and the
-    reload of the CR and state locals; ``held``: whether there are such."""
+class _Writer:
+    """The source of one block or region function: its lines, each with the
+    tag the exception handler reads -- (instructions done in this pass, pc or
+    None for _nia, GPR locals live, CR and state locals live) -- and the
+    write-backs and reloads of the locals the function holds registers in."""
 
-    def __init__(self, emit, flush, flush_regs, flush_state, reload_state, held,
-                 flush_counts, reload_counts):
-        self.emit, self.flush, self.flush_regs = emit, flush, flush_regs
-        self.flush_state, self.reload_state, self.held = flush_state, reload_state, held
-        self.flush_counts, self.reload_counts = flush_counts, reload_counts
+    # the tag after a pass's instructions are counted: everything in locals
+    AFTER = (0, None, True, True)
 
+    def __init__(self, entries, region):
+        self.entries, self.region = entries, region
+        every = [t for _, insns in entries for t in insns]
+        self.regs = sorted(set().union(*(sp.regs for *_, sp in every)))
+        # an SVP64 instruction's executor call may change any register: all reloaded
+        self.reload = self.regs if any(CALL in t for *_, sp in every for t in sp.lines) \
+            else None
+        self.written = sorted(set().union(*(sp.written for *_, sp in every)))
+        self.any_store = any(sp.stores for *_, sp in every)
+        self.used = set().union(*(sp.names for *_, sp in every))
+        (self.rename, self.crs, self.crs_written, self.attrs,
+         self.attrs_written) = _state_locals(every)
+        self.held = bool(self.crs or self.attrs)
+        self.counts = "_eo" in self.used
+        self.lines = []
 
-def _emit_block(ops, base, start, insns, regs, reload, any_store, after, region, rename):
-    """One block's instructions at indentation ``base``.  A block alone loops
-    back to its start itself and otherwise writes its registers back and
-    returns; in a region every exit goes to the region's dispatch
-    (``continue``), which leaves the region for an address outside it."""
-    emit, flush = ops.emit, ops.flush
-    length = len(insns)
-    for i, (pc, size, d, sp) in enumerate(insns):
+    def emit(self, depth, text, tag=None):
+        self.lines.append((_IND * depth + text, tag))
+
+    # -- write-backs and reloads ----------------------------------------------
+    def flush_regs(self, depth, tag):
+        for r in self.written:
+            self.emit(depth, f"G[{r}] = _g{r}", tag)
+
+    def flush_state(self, depth, tag):
+        for k in self.crs_written:
+            self.emit(depth, f"CRF[{k}] = _c{k}", tag)
+        for a in self.attrs_written:
+            self.emit(depth, f"s.{a} = _s_{a}", tag)
+
+    def reload_state(self, depth, tag):
+        for k in self.crs:
+            self.emit(depth, f"_c{k} = CRF[{k}]", tag)
+        for a in self.attrs:
+            self.emit(depth, f"_s_{a} = s.{a}", tag)
+
+    def flush_counts(self, depth, tag):
+        # SVP64 element operations: counted in _eo, added where the block
+        # leaves or hands the state to a call (the executor counts on from
+        # _sim.element_ops, and an element-level interrupt is asked for there)
+        if self.counts:  # (one line: the handler adds _eo again wherever it stops)
+            self.emit(depth, "_sim.element_ops += _eo; _eo = 0", tag)
+
+    def reload_counts(self, depth, tag):
+        if self.counts:  # (a call may have delivered the interrupt asked for)
+            self.emit(depth, "_noirq = _sim.interrupt_after is None", tag)
+
+    def flush(self, depth, tag):
+        self.flush_regs(depth, tag)
+        self.flush_state(depth, tag)
+        self.flush_counts(depth, tag)
+
+    # -- the function ---------------------------------------------------------
+    def prologue(self):
+        """The signature and the registers' loads into locals."""
+        emit, used, first = self.emit, self.used, self.entries[0][0]
+        emit(0, f"def run(s, _budget, _nia={first}):" if self.region else "def run(s, _budget):")
+        if self.regs or "G" in used:
+            emit(1, "G = s.gpr")
+        for name_, attr in (("F", "fpr"), ("CRF", "cr")):
+            if name_ in used:
+                emit(1, f"{name_} = s.{attr}")
+        if "M" in used or self.any_store:
+            emit(1, "M = s.mem")
+        if "_PG" in used:  # inline loads and stores (specialise._InlineLoads)
+            emit(1, "_PG = M.pages.get if type(M) is _Memory else _no_page")
+            emit(1, "_U1, _U2, _U4, _U8, _P1, _P2, _P4, _P8 = _ACCESS[M.little]")
+        if self.any_store:
+            emit(1, "_cw = M.code_words")
+        if "_cp" in used:
+            emit(1, "_cp = M.code_pages")
+        for r in self.regs:
+            emit(1, f"_g{r} = G[{r}]")
+        for k in self.crs:
+            emit(1, f"_c{k} = CRF[{k}]")
+        for a in self.attrs:
+            emit(1, f"_s_{a} = s.{a}")
+        if self.counts:
+            # an element-level interrupt is asked for between runs (gdb, the
+            # caller) and delivered by the executor, which then raises: it
+            # cannot appear while the block runs
+            emit(1, "_noirq = _sim.interrupt_after is None")
+            emit(1, "_eo = 0")
+        emit(1, "_n = 0")
+        if not self.region:
+            emit(1, f"_nia = {first}")
+
+    def loop(self):
+        """The loop over the block (or the region's dispatch between its
+        blocks) and the one write-back after it."""
+        emit, after = self.emit, self.AFTER
+        emit(1, "try:")
+        emit(2, "while True:", after)
+        if self.region:
+            # the dispatch between the region's blocks: a block runs whole or not
+            # at all (the step budget), and a store into decoded code (which
+            # forgot this region) leaves it
+            if self.any_store:
+                emit(3, "if not _cw:", after)
+                emit(4, "break", after)
+            for k, (start, insns) in enumerate(self.entries):
+                emit(3, f"{'if' if k == 0 else 'elif'} _nia == {start}:", after)
+                emit(4, f"if _n + {len(insns)} > _budget:", after)
+                emit(5, "break", after)
+                self.block(4, start, insns)
+            emit(3, "else:", after)
+            emit(4, "break", after)
+        else:
+            # every exit breaks out of the loop to one write-back (a flush per exit
+            # made long blocks' source, and their compile time, grow with exits x registers)
+            self.block(3, *self.entries[0])
+        self.flush(2, after)
+        emit(2, "return _nia, _n", after)
+
+    def handler(self):
+        """The exception handler: the locals live where the exception rose
+        written back, and where it rose recorded on it."""
+        emit = self.emit
+        emit(1, "except BaseException as _e:")
+        emit(2, "_t = _LINES.get(_e.__traceback__.tb_lineno, _AFTER)")
+        if self.written:
+            emit(2, "if _t[2]:")
+            self.flush_regs(3, None)
+        if self.crs_written or self.attrs_written:
+            emit(2, "if _t[3]:")
+            self.flush_state(3, None)
+        if self.counts:
+            emit(2, "_sim.element_ops += _eo")
+        emit(2, "_e.isa_ext_block = (_n + _t[0], _nia if _t[1] is None else _t[1])")
+        emit(2, "raise")
+
+    # -- one block --------------------------------------------------------------
+    def block(self, base, start, insns):
+        """One block's instructions at indentation ``base``.  A block alone
+        loops back to its start itself and otherwise leaves the loop to the
+        write-back; in a region every exit goes to the region's dispatch
+        (``continue``), which leaves the region for an address outside it."""
+        emit, after, length = self.emit, self.AFTER, len(insns)
+        for i, (pc, size, d, sp) in enumerate(insns):
+            self.instruction(base, i, pc, sp)
+            self.exits(base, start, length, i, pc, size, sp)
+        emit(base, f"_n += {length}", (length, None, True, True))
+        if self.region:
+            emit(base, "continue", after)
+            return
+        cond = f"_nia == {start} and _n + {length} <= _budget" + \
+            (" and _cw" if self.any_store else "")
+        emit(base, f"if {cond}:", after)
+        emit(base + 1, "continue", after)
+        emit(base, "break", after)
+
+    def instruction(self, base, i, pc, sp):
+        """Instruction ``i``'s own lines, the locals handed to and taken back
+        from what needs the registers in ``s`` (an executor call, a call
+        handed the state, a page that is not localised)."""
+        emit = self.emit
         live = (i, pc, True, True)
         if not sp.localised:  # the page uses G itself: registers there while it runs
-            ops.flush_regs(base, live)
+            self.flush_regs(base, live)
         tag = live if sp.localised else (i, pc, False, True)
         handed = (i, pc, False, False)  # the state handed on whole: all in s
         # one pass of each pattern over the whole body (translation time counts
         # in a short program's run): none of them spans a line
-        body = rename("\n".join(sp.lines))
+        body = self.rename("\n".join(sp.lines))
         if sp.uses_cia:
             if _ASSIGNS_CIA.search(body):
                 emit(base, f"CIA = {pc}", tag)
             else:  # the address pasted in: Python folds CIA + 4 and the like
                 body = _CIA.sub(str(pc), body)
-        body = body.split("\n") if sp.lines else []
-        next_src = _CIA.sub(str(pc), rename(sp.next_src)) if sp.next_src else sp.next_src
-        for text in body:
+        for text in (body.split("\n") if sp.lines else []):
             bare = text.lstrip()
             depth = base + (len(text) - len(bare)) // 4
             if bare == FLUSH:  # around an SVP64 executor call: see translate.svp64
-                flush(depth, tag)
+                self.flush(depth, tag)
             elif bare == RELOAD:
-                for r in reload:
+                for r in self.reload:
                     emit(depth, f"_g{r} = G[{r}]", (i, pc, False, True))
             elif bare.startswith(CALL):  # (the registers are in G: a FLUSH, or not localised)
-                if ops.held:
-                    ops.flush_state(depth, tag)
-                ops.flush_counts(depth, tag)
+                if self.held:
+                    self.flush_state(depth, tag)
+                self.flush_counts(depth, tag)
                 emit(depth, bare[len(CALL):], handed)
-                if ops.held:
-                    ops.reload_state(depth, handed)
-                ops.reload_counts(depth, handed)
-            elif ops.held and _S_CALL.match(bare):
-                # a call handed the state: everything there while it runs
-                if sp.localised:
-                    flush(depth, tag)
-                else:
-                    ops.flush_state(depth, tag)
-                    ops.flush_counts(depth, tag)
-                emit(base, text, handed)
-                ops.reload_state(depth, handed)
-                ops.reload_counts(depth, handed)
-                if sp.localised:
-                    for r in regs:
-                        emit(depth, f"_g{r} = G[{r}]", handed)
+                if self.held:
+                    self.reload_state(depth, handed)
+                self.reload_counts(depth, handed)
+            elif self.held and _S_CALL.match(bare):
+                self.hand_state(base, depth, text, sp, tag, handed)
             else:
                 emit(base, text, tag)
         if not sp.localised:  # (before its exits: the locals hold the registers there)
-            for r in regs:
+            for r in self.regs:
                 emit(base, f"_g{r} = G[{r}]", (i, pc, False, True))
+
+    def hand_state(self, base, depth, text, sp, tag, handed):
+        """A line calling with the state ``s``: everything there while it runs."""
+        if sp.localised:
+            self.flush(depth, tag)
+        else:
+            self.flush_state(depth, tag)
+            self.flush_counts(depth, tag)
+        self.emit(base, text, handed)
+        self.reload_state(depth, handed)
+        self.reload_counts(depth, handed)
+        if sp.localised:
+            for r in self.regs:
+                self.emit(depth, f"_g{r} = G[{r}]", handed)
+
+    def exits(self, base, start, length, i, pc, size, sp):
+        """Where instruction ``i`` leaves the block: the last one's next
+        address, a superblock's taken branch, a store into decoded code."""
+        emit, after = self.emit, self.AFTER
+        live = (i, pc, True, True)
+        next_src = _CIA.sub(str(pc), self.rename(sp.next_src)) if sp.next_src else sp.next_src
         # the tags after the instruction's lines: ``done`` once ``_nia`` holds
         # its next address (i + 1 completed, not yet in ``_n``), ``after`` once
         # ``_n`` counts them; the line ``_n += k`` itself is tagged as before it
@@ -567,11 +603,11 @@ def _emit_block(ops, base, start, insns, regs, reload, any_store, after, region,
             emit(base, f"_nia = {next_src}", live)
             emit(base, f"if _nia != {pc + size}:", done)
             emit(base + 1, f"_n += {i + 1}", done)
-            if region:
+            if self.region:
                 emit(base + 1, "continue", after)
             else:
                 emit(base + 1, f"if _nia == {start} and _n + {length} <= _budget"
-                     + (" and _cw:" if any_store else ":"), after)
+                     + (" and _cw:" if self.any_store else ":"), after)
                 emit(base + 2, "continue", after)
                 emit(base + 1, "break", after)  # to the one write-back after the loop
         if sp.stores and i < length - 1:
@@ -580,11 +616,3 @@ def _emit_block(ops, base, start, insns, regs, reload, any_store, after, region,
             emit(base + 1, f"_nia = {pc + size}", nxt)
             emit(base + 1, f"_n += {i + 1}", done)
             emit(base + 1, "break", after)
-    emit(base, f"_n += {length}", (length, None, True, True))
-    if region:
-        emit(base, "continue", after)
-        return
-    cond = f"_nia == {start} and _n + {length} <= _budget" + (" and _cw" if any_store else "")
-    emit(base, f"if {cond}:", after)
-    emit(base + 1, "continue", after)
-    emit(base, "break", after)
