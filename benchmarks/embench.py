@@ -27,6 +27,8 @@ BUILDS = {
     "power9": (("-O2", "-mcpu=power9", "-mno-vsx", "-mno-altivec"), ["base"]),
     "power9-vsx": (("-O2", "-mcpu=power9"), None),
     "power10": (("-O2", "-mcpu=power10", "-mno-vsx", "-mno-altivec"), ["base"]),
+    # gcc vectorises loops at -O3: the vector units on the hot path (issue 33)
+    "power9-vsx-O3": (("-O3", "-mcpu=power9"), None),
 }
 # --quick: two of the programs (a few million instructions each)
 QUICK_PROGRAMS = ("matmult-int", "crc32")

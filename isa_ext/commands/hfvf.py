@@ -20,7 +20,10 @@ from .machine_options import (address, count, fpr_value, int_value, parse_assign
 def register(sub):
     p = sub.add_parser("hfvf", help="compare horizontal-first and vertical-first runs of "
                                     "each SVP64 instruction")
-    p.add_argument("program", help="assembly (.s/.S/.asm) or raw instruction bytes")
+    p.add_argument("program", help="assembly (.s/.S/.asm), raw instruction bytes, or a "
+                                   "Linux ELF program")
+    p.add_argument("args", nargs="*", metavar="ARG",
+                   help="a Linux program's arguments (after --)")
     p.add_argument("--gpr", action="append", default=[], metavar="rN=VALUE",
                    help="set a GPR before running (repeatable; also r3=1,r4=2)")
     p.add_argument("--fpr", action="append", default=[], metavar="fN=VALUE",
@@ -75,7 +78,7 @@ def run(args):
                          fpr=parse_assignments(args.fpr, "--fpr", "f", fpr_value),
                          spr=_sprs(args.spr),
                          only=args.only, base=args.base, max_steps=args.max_steps,
-                         filename=args.program, progress=progress)
+                         filename=args.program, progress=progress, argv=args.args)
     if args.picture:
         from ..hfvf.picture import draw
         item = next((i for i in report.compared if i.dependencies is not None), None)

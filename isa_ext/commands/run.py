@@ -168,9 +168,12 @@ def run(args):
                      **{n: SV.get(sv, n) for n in ("srcstep", "dststep", "ssubstep",
                                                    "dsubstep")}}
         if not args.json:
-            print(f"interrupt: pc=0x{sim.state.pc:x} after {sim.element_ops} element "
+            # (--linux: stdout is the program's own; isa-ext's notes go to stderr)
+            print(("isa-ext: " if args.linux else "") +
+                  f"interrupt: pc=0x{sim.state.pc:x} after {sim.element_ops} element "
                   "operations" + "".join(f" {n}={interrupt[n]}" for n in
-                                         ("srcstep", "dststep", "ssubstep", "dsubstep")))
+                                         ("srcstep", "dststep", "ssubstep", "dsubstep")),
+                  file=sys.stderr if args.linux else sys.stdout, flush=True)
         if args.resume:
             first = res
             res = _run_reporting_ctrl_c(sim, args.max_steps)

@@ -101,11 +101,12 @@ def _trap_dict(t):
 
 def compare(program, *, gpr=None, fpr=None, spr=None, cr=None, memory=None, only=None,
             isa=None, profile=None, base=0x1000, max_steps=100_000, filename="<program>",
-            big_endian=False, progress=None):
+            big_endian=False, progress=None, argv=None):
     """Compare HF and VF for every SVP64 instruction of ``program``.
 
     ``program``: assembly text (str), raw instruction bytes, or a list of
-    32-bit words, placed at ``base``.  ``gpr`` / ``fpr`` / ``cr``: {number:
+    32-bit words, placed at ``base``; or an ELF file's bytes, run as a Linux
+    process from its path ``filename`` with arguments ``argv``.  ``gpr`` / ``fpr`` / ``cr``: {number:
     value} set before the run; ``spr``: {name: value} for svstate, svshape0-3,
     lr, ctr, tar, xer, fpscr; ``memory``: {address: bytes}; ``only``: the
     address of the one instruction to compare; ``progress``
@@ -125,6 +126,9 @@ def compare(program, *, gpr=None, fpr=None, spr=None, cr=None, memory=None, only
     if isinstance(program, str):
         prog = sim.load_asm(program, filename=filename, addr=base)
         sim.state.pc = prog.entry
+    elif isinstance(program, (bytes, bytearray)) and bytes(program[:4]) == b"\x7fELF":
+        # a Linux program (``filename`` its path): its process, its system calls
+        sim.load_elf(filename, argv=[filename, *(argv or ())])
     elif isinstance(program, (bytes, bytearray)):
         sim.load_bytes(bytes(program), addr=base)
     else:

@@ -47,7 +47,12 @@ def clone(sim_factory, state):
     s = sim.state
     s.restore_registers(state.copy_registers())
     s.so, s.ov, s.ca, s.ov32, s.ca32 = state.so, state.ov, state.ca, state.ov32, state.ca32
-    s.mem.pages = {k: bytearray(v) for k, v in state.mem.pages.items()}
+    # a read-only page (held as bytes: a Linux program's mprotect, its ELF
+    # segments' flags) stays read-only, and pages outside the map fault as
+    # they do in the program (its Memory.fault)
+    s.mem.pages = {k: v if type(v) is bytes else bytearray(v)
+                   for k, v in state.mem.pages.items()}
+    s.mem.fault = state.mem.fault
     s.mem.little = state.mem.little
     s.remap_next = state.remap_next
     s.pc = state.pc
@@ -114,7 +119,9 @@ def run_vf(sim_factory, state, pc, mods, isa, max_iterations):
         sv |= SV.RMPST_BIT
     s.svstate = sv
     prog = assemble(step_line(mods) + "\n", isa=isa, base=STEP_ADDR, little=s.mem.little)
+    fault, s.mem.fault = s.mem.fault, None   # (our scaffolding, outside a program's map)
     s.mem.load(STEP_ADDR, prog.data)
+    s.mem.fault = fault
     step_end = STEP_ADDR + len(prog.data)
     vl0 = SV.get(s.svstate, "vl")
     n = 0
