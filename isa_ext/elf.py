@@ -208,6 +208,8 @@ def _start_process(sim, path, linux, main, interp):
     random16 = kernel.rng.randbytes(16)
     process.build_stack(s, [enc(a) for a in argv], env, auxv, enc(path), random16)
     s.hashkeyr = process.hash_key(opts.seed)
+    # the Time Base follows the process's monotonic clock (virtual or host)
+    s.tb_clock_ns = lambda: kernel.now_ns(1)   # CLOCK_MONOTONIC
     s.syscall_handler = kernel.syscall
     s.mem.fault = kernel.fault
     sim.linux = kernel

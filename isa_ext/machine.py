@@ -306,7 +306,8 @@ SPR_UNMODELLED = {
     **{n: "a no-op SPR number (808-811): not modelled" for n in (808, 809, 810, 811)},
 }
 SPR_NAMES = {attr: n for n, attr in SPR_ATTRS.items()}
-TB_TICKS_PER_READ = 512   # POWER's Time Base runs at 512 MHz: one read, 1 us later
+TB_MHZ = 512              # POWER's Time Base frequency
+TB_TICKS_PER_READ = 512   # without a clock: one read, 1 us later
 # the Time Base, readable by a program (mfspr 268/269, mftb) but written only by
 # the supervisor: a deterministic counter that each read advances (State.tb)
 SPR_TB, SPR_TBU = 268, 269
@@ -424,6 +425,9 @@ class State:
         self.stderr = bytearray()
         self.syscall_handler = None
         self.tb = 0
+        # a clock the Time Base follows (nanoseconds, the Linux layer's own:
+        # mftb and clock_gettime then agree); None: a counter each read advances
+        self.tb_clock_ns = None
 
     # -- SPRs -----------------------------------------------------------
     @property
@@ -442,7 +446,10 @@ class State:
 
     def spr_read(self, n):
         if n == SPR_TB or n == SPR_TBU:
-            self.tb = (self.tb + TB_TICKS_PER_READ) & M64
+            if self.tb_clock_ns is None:
+                self.tb = (self.tb + TB_TICKS_PER_READ) & M64
+            else:   # POWER's Time Base runs at 512 MHz: 512 ticks a microsecond
+                self.tb = self.tb_clock_ns() * TB_MHZ // 1000 & M64
             return self.tb if n == SPR_TB else self.tb >> 32
         attr = SPR_ATTRS.get(n) or SPR_READ_ONLY.get(n)
         if attr is None:
