@@ -60,6 +60,7 @@ def isa_ext(exe, args, stdin=b"", merge=False, flags=(), kind="static"):
 
 CASES = {
     "printf": dict(args=["printf"]),
+    "conversions": dict(args=["conversions"]),
     "malloc": dict(args=["malloc"]),
     "qsort": dict(args=["qsort"]),
     "strings": dict(args=["strings"]),

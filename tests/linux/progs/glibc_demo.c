@@ -1,9 +1,13 @@
 /* A glibc program for the acceptance tests: argv[1] picks what it does. */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
+#include <wchar.h>
+#include <sys/types.h>
 
 static int cmp(const void *a, const void *b)
 {
@@ -21,6 +25,26 @@ int main(int argc, char **argv)
         printf("%f %e %g %a %.3f %10.4e %G %E\n", 3.14159, 1e-300, 0.0001, 1.5, -2.5,
                6.02e23, 1e100, 123.456);
         printf("%f %f %f\n", 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0);
+        return 0;
+    }
+    if (!strcmp(mode, "conversions")) {
+        /* every conversion and flag of C11's printf, beside the ones above */
+        int n1 = 0, n2 = 0;
+        long double ld = 1.0L / 3.0L;
+        printf("%+d % d %+i %#o %#x %#X %hd %hu %hhu %lu %llu %jd %td %zd%n|\n", 5, 6, -7, 8,
+               255, 255, (short)-2, (unsigned short)65535, (unsigned char)300, ~0UL, ~0ULL,
+               (intmax_t)-9, (ptrdiff_t)-10, (ssize_t)-11, &n1);
+        printf("[%*d] [%-*d] [%.*d] [%08.3d] [%+05d] [%-+6d] [%x] [%.0d]%n\n", 6, 42, 6, 42,
+               5, 42, 7, -3, 17, 0, 0, &n2);
+        printf("n1=%d n2=%d\n", n1, n2);
+        printf("%F %F %A %.2a %#.0f %#.0e %#g %g %.10g %.0e %e\n", 1.0 / 0.0, 2.5, -0.75,
+               1.0 / 3.0, 3.0, 4.0, 1.0, 100000.0, 1.0 / 7.0, 15.5, -0.0);
+        printf("%g %e %a %.17g %.17g %f\n", 4.9e-324, 2.2250738585072009e-308, 4.9e-324,
+               0.1, 1e22, 1e15 + 0.3);
+        printf("%Lf %Le %Lg %La\n", ld, ld, ld * 1e30L, ld);
+        printf("[%5s] [%-5s] [%.2s] [%c%c] [%5c] [%-3c]\n", "ab", "ab", "abcdef", 'x', 'y', 'z',
+               'w');
+        printf("%ls %lc %5.1f%% %s\n", L"wide", (wint_t)L'W', 99.44, (char *)0);
         return 0;
     }
     if (!strcmp(mode, "malloc")) {
