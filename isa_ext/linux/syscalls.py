@@ -858,11 +858,25 @@ def sys_lseek(p, fd, offset, whence, *_):
     f = p.file(fd)
     if f is None:
         return -E.EBADF
-    if f.path is None:
+    if f.host_fd is None:   # a stream isa-ext feeds or collects: a pipe
         return -E.ESPIPE
     if whence > 2:
         return -E.EINVAL
-    return os.lseek(f.host_fd, s64(offset), whence)
+    try:   # (stdin given as a host descriptor seeks when it is a file, as QEMU's)
+        return os.lseek(f.host_fd, s64(offset), whence)
+    except OSError as e:
+        return -(e.errno or E.EINVAL)
+
+
+@syscall(140)
+def sys_llseek(p, fd, high, low, result, whence, *_):
+    """_llseek (glibc's lseek64 on ppc64): the offset (high << 32) | low, the
+    new position stored at ``result``, 0 returned (fs/read_write.c)."""
+    pos = sys_lseek(p, fd, ((high << 32) | low) & M64, whence)
+    if pos < 0:
+        return pos
+    fmt = "<q" if p.mem.little else ">q"
+    return 0 if p.write_guest(result, struct.pack(fmt, pos)) else -E.EFAULT
 
 
 def _stat_bytes(p, r):

@@ -96,3 +96,22 @@ def test_glibc_reads_a_file_inside_read(glibc_demo, tmp_path, kind):
 def test_glibc_null_dereference_is_sigsegv(glibc_demo):
     got = isa_ext(glibc_demo["static"], ["null"])
     assert got[2] == 139 == qemu(glibc_demo["static"], ["null"])[2]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["static", "dynamic"])
+def test_glibc_stdin_redirected_from_a_file(glibc_demo, tmp_path, kind):
+    # isa-ext's stdin a regular file (a shell's "< file"): fstat says so, it
+    # seeks, and the program reads it from where it seeked, as under QEMU
+    data = tmp_path / "in.txt"
+    data.write_bytes(b"first\nsecond\nthird\n")
+    exe = glibc_demo[kind]
+    sysroot = ["--sysroot", SYSROOT] if kind == "dynamic" else []
+    with open(data, "rb") as f:
+        q = subprocess.run([need_tool("qemu-ppc64le"), "-L", SYSROOT, exe, "stdinfile"], stdin=f,
+                           env=CLEAN_ENV, capture_output=True, timeout=120)
+    with open(data, "rb") as f:
+        r = subprocess.run([sys.executable, "-m", "isa_ext", "run", "--linux", *sysroot, exe,
+                            "--", "stdinfile"], stdin=f, capture_output=True, timeout=600)
+    assert q.stdout.startswith(b"regular=1 size=19 end=19\n1: second\n")
+    assert (r.stdout, r.returncode) == (q.stdout, q.returncode)

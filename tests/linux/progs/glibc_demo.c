@@ -7,7 +7,9 @@
 #include <sys/time.h>
 #include <time.h>
 #include <wchar.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 static int cmp(const void *a, const void *b)
 {
@@ -90,6 +92,19 @@ int main(int argc, char **argv)
         printf("HOME=%s X=%s\n", getenv("HOME") ? getenv("HOME") : "(null)",
                getenv("X") ? getenv("X") : "(null)");
         return 0;
+    }
+    if (!strcmp(mode, "stdinfile")) {
+        /* stdin redirected from a file: a regular file that seeks */
+        struct stat st;
+        char line[256];
+        int n = 0;
+        fstat(0, &st);
+        off_t end = lseek(0, 0, SEEK_END);
+        lseek(0, 6, SEEK_SET);
+        printf("regular=%d size=%ld end=%ld\n", S_ISREG(st.st_mode), (long)st.st_size, (long)end);
+        while (fgets(line, sizeof line, stdin))
+            printf("%d: %s", ++n, line);
+        return n;
     }
     if (!strcmp(mode, "stdin")) {
         char line[256];
