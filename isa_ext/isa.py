@@ -21,6 +21,7 @@ from .tables import parse_table, overlaps, excluded
 from .pseudocode.pages import parse_pages
 from .pseudocode import compiler as pcompiler
 from . import extension as extmod
+from . import parse_cache
 from . import prefix as prefixes
 
 COMPILER_VERSION = "5"
@@ -63,8 +64,7 @@ class ISA:
                  page_source=None):
         self.spec = spec = specdata.source(root)
         self.profile = profiles.get(profile)
-        where, text = spec.read("decoder", "forms.txt")
-        self.forms = parse_forms(text, where)
+        forms_file = spec.read("decoder", "forms.txt")
         allext = spec.extensions()
         if extensions is None:
             extensions = allext
@@ -85,17 +85,11 @@ class ISA:
         for ext in self.extension_objects:
             for cat in ext.categories:
                 self.registry.category(cat)
-        self.rows = []
+        self.forms, self.rows, self.all_pages = self._parse(forms_file, use_cache)
         self.pages = {}  # mnemonic (of any syntax line) -> Page
-        self.all_pages = []
-        for ext in self.extensions:
-            for where, text in self.extension_files("decoder", ext, suffix=".csv"):
-                self.rows += parse_table(text, self.forms, ext, where)
-            for where, text in self.extension_files("pseudocode", ext, suffix=".mdwn"):
-                for page in parse_pages(text, where, ext):
-                    self.all_pages.append(page)
-                    for syn in page.syntaxes:
-                        self.pages.setdefault(syn[0], page)
+        for page in self.all_pages:
+            for syn in page.syntaxes:
+                self.pages.setdefault(syn[0], page)
         self._overlay_profile_pages(spec)
         # pages and rows from outside the spec data, laid over the extensions'
         # (an openpower-isa checkout's: isa_ext.compat.root.read); an object
@@ -155,6 +149,25 @@ class ISA:
                                                                         self)
         self._row_executors = tuple(reg.row_executors)
         self._own_way = set()  # words a row executor runs (runs_own_way)
+
+    def _parse(self, forms_file, use_cache):
+        """(forms, table rows, pages) of this ISA's extensions, in order: from
+        the parse cache (isa_ext.parse_cache) when the files are as they were."""
+        tables = [(ext, where, text) for ext in self.extensions
+                  for where, text in self.extension_files("decoder", ext, suffix=".csv")]
+        pages = [(ext, where, text) for ext in self.extensions
+                 for where, text in self.extension_files("pseudocode", ext, suffix=".mdwn")]
+        key = parse_cache.key(forms_file, tables, pages) if use_cache else None
+        got = parse_cache.load(_cache_dir(), key) if key else None
+        if got is not None:
+            return got
+        forms = parse_forms(forms_file[1], forms_file[0])
+        rows = [row for ext, where, text in tables
+                for row in parse_table(text, forms, ext, where)]
+        all_pages = [page for ext, where, text in pages for page in parse_pages(text, where, ext)]
+        if key:
+            parse_cache.store(_cache_dir(), key, (forms, rows, all_pages))
+        return forms, rows, all_pages
 
     def extension_files(self, tree, ext, *parts, suffix=""):
         """[(where, text)] of the files in ``tree`` ("decoder" or "pseudocode")

