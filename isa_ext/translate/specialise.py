@@ -758,7 +758,19 @@ def specialise(compiled, fields, cache=None, word=None, overrides=None):
     next block holding the same word: parsing and simplifying costs
     milliseconds.  ``overrides``: values for parameters with defaults (an
     SVP64 element's Rc=1 field ``_crf``)."""
-    return cached(cache, word, lambda: _specialise_word(compiled, fields, overrides or {}))
+    return cached(cache, word, lambda: _specialise_stored(compiled, fields, overrides or {}))
+
+
+def _specialise_stored(compiled, fields, overrides):
+    """_specialise_word, through the store kept across runs (translate/store.py)."""
+    from . import store
+    k = store.key(compiled, fields, overrides)
+    got = store.load(k)
+    if isinstance(got, Specialised):
+        return got
+    sp = _specialise_word(compiled, fields, overrides)
+    store.save(k, sp)
+    return sp
 
 
 _CACHE_KEPT = 50_000

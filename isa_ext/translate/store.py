@@ -1,0 +1,83 @@
+"""Specialised instruction bodies kept across runs.
+
+Specialising a word (parsing its page's compiled Python, folding its field
+values in, renaming registers: specialise.py) costs about a millisecond on
+CPython and ten times that on PyPy before its JIT warms up, paid again by
+every run for every word its blocks hold; on PyPy it was half of a short
+program's run.  The result depends only on the compiled page's source, the
+field values, the helper library's inline forms and the specialiser itself,
+so it is stored under ``<cache>/specialised/<2 hex>/<key>.pickle`` (the
+interpreter's version in the key too: the text is ``ast.unparse``'s).  An
+entry that cannot be read is specialised again; one that cannot be written
+is skipped, as is any after the first SAVES_PER_PROCESS of a process.
+"""
+import hashlib
+import os
+import pickle
+import platform
+import sys
+import tempfile
+
+_code_digest = None
+# entries one process writes at most: a program's hot code is a few thousand
+# words; a fuzz run translating random words eagerly must not fill the disk
+SAVES_PER_PROCESS = 4096
+_saved = 0
+
+
+def _own_digest():
+    global _code_digest
+    if _code_digest is None:
+        from . import specialise as sp_module
+        h = hashlib.sha256(f"{platform.python_implementation()} {sys.version_info[:2]}".encode())
+        for mod in (sp_module, sys.modules[__name__]):
+            with open(mod.__file__, "rb") as f:
+                h.update(f.read())
+        _code_digest = h.hexdigest()
+    return _code_digest
+
+
+def _folder():
+    from ..isa import _cache_dir
+    return os.path.join(_cache_dir(), "specialised")
+
+
+def key(compiled, fields, overrides):
+    """The key of ``compiled`` specialised for ``fields`` (and ``overrides``)."""
+    from . import specialise as sp_module
+    library = getattr(compiled, "library", None)
+    # (the specialiser's switches: PyPy's arithmetic form is another text)
+    h = hashlib.sha256(f"{_own_digest()} {sp_module.PYPY_ARITH}".encode())
+    for part in (compiled.source, repr(sorted(fields.items())), repr(sorted(overrides.items())),
+                 getattr(library, "tag", "") or ""):
+        h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def load(k):
+    try:
+        with open(os.path.join(_folder(), k[:2], k + ".pickle"), "rb") as f:
+            return pickle.load(f)
+    except Exception:   # absent, half written, another format
+        return None
+
+
+def save(k, value):
+    global _saved
+    if _saved >= SAVES_PER_PROCESS:
+        return
+    _saved += 1
+    folder = os.path.join(_folder(), k[:2])
+    tmp = None
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, os.path.join(folder, k + ".pickle"))
+    except Exception:   # a cache never fails a run
+        if tmp is not None and os.path.exists(tmp):
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

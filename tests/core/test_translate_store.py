@@ -1,0 +1,77 @@
+"""Specialised bodies kept across runs (isa_ext/translate/store.py): a block
+built from stored bodies is the block built from scratch, and runs alike; a
+damaged entry is specialised again."""
+import os
+
+from isa_ext.isa import ISA
+from isa_ext.sim import Simulator
+
+PROGRAM = """
+    li 3, 0
+    li 4, 100
+    mtctr 4
+loop:
+    addi 3, 3, 7
+    rldicl 5, 3, 3, 50
+    xor 6, 5, 3
+    std 6, 0x100(1)
+    bdnz loop
+"""
+
+
+def _run(tmp_path):
+    sim = Simulator(ISA(extensions=["base"]), translate=True)
+    sim.hot_after = 0
+    sim.load_asm(PROGRAM)
+    sim.state.gpr[1] = 0x8000
+    res = sim.run(max_steps=10_000)
+    sources = sorted(b.source for b in sim._blocks.values() if b)
+    return (res.stop, res.steps, list(res.gpr), sim.state.mem.read(0x8100, 8)), sources
+
+
+def _entries(root):
+    return [os.path.join(d, f) for d, _, files in os.walk(root / "specialised") for f in files]
+
+
+def test_stored_bodies_build_the_same_blocks(tmp_path, monkeypatch):
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    cold = _run(tmp_path)
+    stored = _entries(tmp_path)
+    assert len(stored) >= 6          # one per distinct word specialised
+    warm = _run(tmp_path)
+    assert warm == cold and cold[1]
+    assert sorted(_entries(tmp_path)) == sorted(stored)   # nothing specialised again
+
+
+def test_a_damaged_entry_is_specialised_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    cold = _run(tmp_path)
+    for path in _entries(tmp_path):
+        with open(path, "wb") as f:
+            f.write(b"\x80\x05not a pickle")
+    assert _run(tmp_path) == cold
+
+
+def test_the_key_names_what_the_body_depends_on(tmp_path, monkeypatch):
+    from isa_ext.translate import store
+
+    class Page:   # a compiled page's parts the key reads
+        source, library = "def sem(s, f_RT, f_SI): ...", None
+    a = store.key(Page, {"RT": 3, "SI": 1}, {})
+    assert a == store.key(Page, {"SI": 1, "RT": 3}, {})
+    assert a != store.key(Page, {"RT": 3, "SI": 2}, {})
+    assert a != store.key(Page, {"RT": 3, "SI": 1}, {"_crf": 1})
+    Page.source += " "
+    assert a != store.key(Page, {"RT": 3, "SI": 1}, {})
+
+
+def test_the_key_follows_the_specialisers_arithmetic_switch(monkeypatch):
+    # PyPy's form of the word arithmetic is another text: never shared
+    import isa_ext.translate.specialise as sp
+    from isa_ext.translate import store
+
+    class Page:
+        source, library = "def sem(s, f_RT): ...", None
+    a = store.key(Page, {"RT": 3}, {})
+    monkeypatch.setattr(sp, "PYPY_ARITH", not sp.PYPY_ARITH)
+    assert store.key(Page, {"RT": 3}, {}) != a
