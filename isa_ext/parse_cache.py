@@ -23,13 +23,22 @@ _PARSERS = (_forms_module, _tables_module, _pages_module)
 _parser_digest = None
 
 
+def module_source(mod):
+    """A module's source bytes, from a directory or a zipped install alike
+    (its loader's get_data); its name and isa_ext's version if unreadable."""
+    try:
+        return mod.__spec__.loader.get_data(mod.__file__)
+    except Exception:
+        from . import __version__
+        return f"{mod.__name__} {__version__}".encode()
+
+
 def _parsers_digest():
     global _parser_digest
     if _parser_digest is None:
         h = hashlib.sha256(FORMAT.encode())
         for mod in _PARSERS:
-            with open(mod.__file__, "rb") as f:
-                h.update(f.read())
+            h.update(module_source(mod))
         _parser_digest = h.hexdigest()
     return _parser_digest
 

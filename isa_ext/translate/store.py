@@ -29,10 +29,10 @@ def _own_digest():
     global _code_digest
     if _code_digest is None:
         from . import specialise as sp_module
+        from ..parse_cache import module_source
         h = hashlib.sha256(f"{platform.python_implementation()} {sys.version_info[:2]}".encode())
         for mod in (sp_module, sys.modules[__name__]):
-            with open(mod.__file__, "rb") as f:
-                h.update(f.read())
+            h.update(module_source(mod))
         _code_digest = h.hexdigest()
     return _code_digest
 
