@@ -856,6 +856,11 @@ def _specialise_word(compiled, fields, overrides, symbolic=()):
     stmts = [loc.visit(st) for st in stmts]
     next_pc = loc.visit(ret.value)
     stmts, next_pc = _propagate_copies(stmts, next_pc)
+    # a register moved to itself once localised (nop's ori 0,0,0, mr 3,3): nothing
+    stmts = [st for st in stmts if not (
+        isinstance(st, ast.Assign) and len(st.targets) == 1 and
+        isinstance(st.targets[0], ast.Name) and isinstance(st.value, ast.Name) and
+        st.targets[0].id == st.value.id)]
     stmts, next_pc = _for_interpreter(stmts, next_pc)
     return Specialised(stmts, next_pc, True, loc.regs, stores, compiled.length)
 
