@@ -38,6 +38,18 @@ def _cache_dir():
     return d
 
 
+def _remove_legacy_cache():
+    """The one-file compiled cache of isa_ext before 2026-11-29
+    (``compiled.json``, and ``compiled.json.<pid>`` left by a process that
+    died writing it; tens of MB nothing reads now): removed once."""
+    import glob
+    for path in glob.glob(os.path.join(glob.escape(_cache_dir()), "compiled.json*")):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
 def _entry_path(key):
     """The file caching compiled page ``key`` (a sha256 hex digest)."""
     return os.path.join(_cache_dir(), "compiled", key[:2], key + ".json")
@@ -479,6 +491,7 @@ class ISA:
         if not self.use_cache or not getattr(self, "_disk_dirty", False):
             return
         try:
+            _remove_legacy_cache()
             for key in sorted(self._unsaved):
                 path = _entry_path(key)
                 os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -47,3 +47,16 @@ def test_use_cache_false_writes_nothing(tmp_path, monkeypatch):
     isa.compiled(isa.by_mnemonic["add"][0])
     isa.save_cache()
     assert not (tmp_path / "compiled").exists()
+
+
+def test_the_old_one_file_cache_is_removed(tmp_path, monkeypatch):
+    # compiled.json (and a dead writer's compiled.json.<pid>) from before the
+    # per-page files: nothing reads them; the first save removes them
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    for name in ("compiled.json", "compiled.json.1674"):
+        (tmp_path / name).write_text("{}")
+    (tmp_path / "keep.json").write_text("{}")
+    isa = ISA(extensions=["base"])
+    isa.compiled(isa.by_mnemonic["addi"][0])
+    isa.save_cache()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["keep.json"]
