@@ -85,7 +85,8 @@ def run(args):
     print(f"isacaller ({args.scope}, profile {isa.profile.name}): {len(outcomes)} cases, "
           f"{counts['agree']} agree, "
           f"{counts['differ']} differ, {counts['isa_ext-trap']} isa_ext traps where "
-          f"ISACaller ran, {counts['isacaller-crash']} ISACaller crashes")
+          f"ISACaller ran, {counts['isacaller-crash']} ISACaller crashes, "
+          f"{counts['isacaller-bug']} explained by a documented ISACaller bug")
     memory = Counter(isacaller.classify(o) for o in outcomes if o.case.mem is not None)
     if memory:  # of them, the programs with a load or store
         print(f"  with a load or store (memory compared): {sum(memory.values())} cases, "

@@ -42,12 +42,14 @@ def test_profile_scope_agrees_with_isacaller_under_the_profile(isacaller, capsys
     outcomes = D.differential(isa, isacaller.root, SEED + 1, CASES, rows=rows, per_case=1,
                               vertical=0.5, **options)
     kinds = [D.classify(o) for o in outcomes]
+    # (isacaller-bug: andi./andis./addic.'s unrecorded CR, isacaller_known_bugs)
     bad = [f"{o.case.lines}: {o.differences[:4]}" for o, k in zip(outcomes, kinds)
-           if k not in ("agree", "isacaller-crash")]
+           if k not in ("agree", "isacaller-crash", "isacaller-bug")]
     memory = [k for o, k in zip(outcomes, kinds) if o.case.mem is not None]
     with capsys.disabled():
         print(f"\nISACaller differential, profile scope: {kinds.count('agree')} of "
-              f"{len(kinds)} agree, {kinds.count('isacaller-crash')} ISACaller crashes; "
+              f"{len(kinds)} agree, {kinds.count('isacaller-crash')} ISACaller crashes, "
+              f"{kinds.count('isacaller-bug')} a documented ISACaller bug; "
               f"with a load or store (memory compared): {memory.count('agree')} of "
               f"{len(memory)} agree, {memory.count('isacaller-crash')} ISACaller crashes")
     assert len(outcomes) == CASES
@@ -369,7 +371,7 @@ def test_svshape_modes_agree_with_isacaller_under_the_profile(isacaller, monkeyp
         outcomes.append(D.Outcome(case, ours, t, D.compare(ours, t)))
     kinds = [D.classify(o) for o in outcomes]
     bad = [f"{o.case.lines}: {o.differences[:4]}" for o, k in zip(outcomes, kinds)
-           if k not in ("agree", "isacaller-crash")]
+           if k not in ("agree", "isacaller-crash", "isacaller-bug")]
     agreeing_modes = {int(o.case.lines[0].split(",")[3]) for o, k in zip(outcomes, kinds)
                       if k == "agree" and o.case.lines[0].startswith("svshape")}
     with capsys.disabled():
