@@ -148,6 +148,21 @@ def test_seed003_inclusive_plus_scan_with_immediate_c(isa):
         [(i + 1) * (i + 2) / 2 for i in range(32)]
 
 
+def test_seed003_exclusive_plus_scan_with_immediate_c(isa):
+    # the inclusive scan, then SHFL.UP P1, Rx, Rx, 1, 0 and SEL Rx, Rx, 0, P1:
+    # lane i >= 1 takes lane i - 1's 1 + ... + i = i(i + 1)/2; lane 0 has no
+    # source (P1 false), so SEL gives 0 (x - x with the mask inverted)
+    prog = "\n".join(f"""
+    sv.fshfli.up *f32,*f0,{n},#0
+    sv.shflvi.up r3,{n},#0
+    sv.fadds/m=r3 *f0,*f32,*f0""" for n in (1, 2, 4, 8, 16)) + """
+    sv.fshfli.up *f0,*f0,1,#0
+    sv.shflvi.up r3,1,#0
+    sv.fsub/m=~r3 *f0,*f0,*f0"""
+    assert scan_lanes(isa, prog, [i + 1 for i in range(32)]) == \
+        [i * (i + 1) / 2 for i in range(32)]
+
+
 def test_seed003_inclusive_reverse_scan_with_immediate_c(isa):
     # SHFL.DOWN P1, Ry, Rx, n, 31: lane i holds (i + 1) + ... + 32 = 528 - i(i + 1)/2
     prog = "\n".join(f"""
