@@ -241,3 +241,30 @@ def test_translated_blocks_give_the_same_lanes(isa, monkeypatch):
         assert res.stop == "end", res.trap
         lanes[how] = list(sim.state.fpr[:32])
     assert lanes["0"] == lanes["eager"] == [dbl(i + 1.0) for i in range(32)]
+
+
+def test_interrupted_and_resumed_scan_gives_the_same_lanes(isa):
+    # an element-level interrupt injected after k element operations (the
+    # fadds elements; a shuffle is one warp-wide step), then resumed: the
+    # same hand-derived lanes as the uninterrupted scan, whatever k
+    prog = "    setvl 0,0,32,0,1,1\n" + "\n".join(f"""
+    sv.fshfli.up *f32,*f0,{n},#0
+    sv.shflvi.up r3,{n},#0
+    sv.fadds/m=r3 *f0,*f32,*f0""" for n in (1, 2, 4, 8))
+    interrupted = 0
+    for after in (0, 1, 5, 17, 31, 40, 63, 90):
+        sim = Simulator(isa, strict=True)
+        sim.load_asm(prog)
+        for i in range(32):
+            sim.state.fpr[i] = dbl(i + 1.0)
+        sim.interrupt_after = after
+        res = sim.run(max_steps=500)
+        if res.stop == "interrupt":
+            interrupted += 1
+            sim.interrupt_after = None
+            res = sim.run(max_steps=500)
+        assert res.stop == "end", (after, res.trap)
+        # four steps of the scan: lane i sums lanes max(0, i - 15)..i of 1..32
+        assert [undbl(v) for v in sim.state.fpr[:32]] == \
+            [sum(range(max(1, i - 14), i + 2)) for i in range(32)], after
+    assert interrupted >= 4
