@@ -11,10 +11,11 @@ exactly as documented -- so the note goes stale loudly if ISACaller changes.
    power_svp64_rm.py extracts RC1 only when rc_in is 0, which it never is for
    such a row: Rc is 0 in every mode.  The scalar andi. records CR0 in
    ISACaller too; Book I 3.3.13 defines andi. as always recording.
-2. SUBVL > 1 with every element below VL masked out: ISACaller's predicate
-   skip runs past VL to the next enabled element and writes its first
-   SUBVL - 1 sub-elements (registers past VL * SUBVL), where SVP64 touches no
-   element at or past VL.
+2. SUBVL > 1 with every element below VL masked out by an integer predicate
+   that is not 0 (ISACaller reads all 64 bits): its predicate skip stops at
+   VL itself and writes the first SUBVL - 1 sub-elements of element VL
+   (registers past VL * SUBVL), where SVP64 touches no element at or past VL.
+   A zero mask ends its loop (test_isacaller_known_bugs.py sweeps the masks).
 """
 import pytest
 
