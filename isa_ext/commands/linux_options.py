@@ -19,6 +19,10 @@ def add_linux_options(p):
     g.add_argument("--host-env", action="store_true",
                    help="start from the host's environment instead of the clean one "
                         "(PATH=/usr/bin:/bin LANG=C)")
+    g.add_argument("--stdin", default=None, metavar="FILE",
+                   help="the program's standard input reads FILE (as a shell's '< FILE': "
+                        "a regular file, which it may seek); default: ours under --linux, "
+                        "else empty")
     g.add_argument("--cwd", default=None, metavar="DIR",
                    help="the program's working directory (default: ours)")
     g.add_argument("--read", action="append", default=[], metavar="DIR",
@@ -56,4 +60,18 @@ def linux_options(args, stdio=False):
                         seed=args.seed, clock=args.clock, sysroot=args.sysroot)
     if stdio:
         opts.stdin, opts.stdout, opts.stderr = 0, sys.stdout.buffer, sys.stderr.buffer
+    if args.stdin is not None:
+        opts.stdin = _open_stdin(args.stdin)
     return opts
+
+
+def _open_stdin(path):
+    """A host descriptor reading ``path`` for the program's fd 0.  The user
+    named the file, so it is outside the sandbox's rules, as a shell's
+    redirection is."""
+    if os.path.isdir(path):
+        raise IsaExtError(f"--stdin {path}: is a directory")
+    try:
+        return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError as e:
+        raise IsaExtError(f"--stdin {path}: {e.strerror}") from None
