@@ -12,6 +12,7 @@ import struct
 
 from .errors import IsaExtError
 from .machine import State
+from .symbols import FunctionMap
 
 EM_PPC64 = 21
 PT_LOAD = 1
@@ -66,6 +67,7 @@ def load_elf(sim, path, linux=None):
     _start_process(sim, path, linux, main, interp)
     # names for --trace: the functions of the program (and its interpreter)
     sim.symbols = {**(interp.symbols if interp is not None else {}), **main.symbols}
+    sim.functions = FunctionMap(main.functions + (interp.functions if interp is not None else []))
     s.lr = 0
     sim.end = None
     sim.invalidate()
@@ -136,7 +138,7 @@ def _load_image(sim, path, main):
             img.entry = header["e_entry"] + bias
             img.phent, img.phnum = header["e_phentsize"], header["e_phnum"]
             img.abi_v1 = not little and (header["e_flags"] & 3) != 2
-            img.symbols = _function_symbols(elf, bias)
+            img.symbols, img.functions = _function_symbols(elf, bias)
         except (ELFError, ValueError, OverflowError, OSError, struct.error) as e:
             # pyelftools reports a corrupt header in any of these (OSError: a seek
             # past the end)
@@ -149,8 +151,9 @@ def _load_image(sim, path, main):
 
 
 def _function_symbols(elf, bias):
-    """{address: name} of the ELF's function symbols (.symtab, else .dynsym)."""
-    out = {}
+    """{address: name} of the ELF's function symbols (.symtab, else .dynsym),
+    their entry points, and [(start, size, name)], their extents."""
+    out, extents = {}, []
     for name in (".symtab", ".dynsym"):
         sec = elf.get_section_by_name(name)
         if sec is None:
@@ -158,6 +161,7 @@ def _function_symbols(elf, bias):
         for sym in sec.iter_symbols():
             if sym["st_info"]["type"] == "STT_FUNC" and sym["st_value"] and sym.name:
                 out.setdefault(sym["st_value"] + bias, sym.name)
+                extents.append((sym["st_value"] + bias, sym["st_size"], sym.name))
                 # ELFv2: a call from the same TOC enters at the local entry,
                 # (1 << st_other.local) bytes in (ABI 3.4.1), for local >= 2
                 local = sym["st_other"].get("local", 0) if hasattr(sym["st_other"], "get") \
@@ -166,7 +170,7 @@ def _function_symbols(elf, bias):
                     out.setdefault(sym["st_value"] + bias + (1 << local), sym.name)
         if out:
             break
-    return out
+    return out, extents
 
 
 def _start_process(sim, path, linux, main, interp):

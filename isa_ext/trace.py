@@ -107,14 +107,12 @@ class TextTracePrinter:
         self.words, self.out = _Words(sim), out
         self.sim = sim
         self.last_pc = None  # the instruction the element lines below belong to
+        self.function = None  # (start, name) of the function last_pc lies in
 
     def __call__(self, event):
         kind = event.get("type")
         if kind == "insn":
-            # the first instruction of a named function (an ELF's symbols)
-            name = getattr(self.sim, "symbols", {}).get(event["pc"])
-            if name is not None:
-                print(f"<{name}>:", file=self.out)
+            self.name_function(event["pc"])
             line = self.insn_line(event)
             self.last_pc = event["pc"]
         elif kind == "element":
@@ -130,6 +128,24 @@ class TextTracePrinter:
             rest = " ".join(f"{k}={hexval(v)}" for k, v in event.items() if k != "type")
             line = f"      [{kind}] {rest}"
         print(line.rstrip(), file=self.out)
+
+    def name_function(self, pc):
+        """Print ``<name>:`` where control enters a function of the ELF (a
+        call, at its global or ELFv2 local entry), ``<name+0xN>:`` where it
+        comes back into one (a return)."""
+        functions = getattr(self.sim, "functions", None)
+        if functions is None:
+            return
+        where = functions.at(pc)
+        entry = pc in self.sim.symbols
+        # (an entry reached by falling through from the function's own global
+        # entry, as ELFv2's local entry is, is no new entry)
+        fell_through = where is not None and self.last_pc is not None and \
+            where[0] <= self.last_pc < pc
+        if where is not None and (where != self.function or entry and not fell_through):
+            start, name = where
+            print(f"<{name}>:" if entry else f"<{name}+0x{pc - start:x}>:", file=self.out)
+        self.function = where
 
     def insn_line(self, event):
         words, text = self.words(event)
