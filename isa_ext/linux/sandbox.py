@@ -55,6 +55,39 @@ class Sandbox:
             return host
         raise SandboxError(errno.ENOENT, f"{guest_path}: outside the sandbox")
 
+    def resolve_entry(self, guest_path, base=None, write=False):
+        """The host path of the directory entry ``guest_path`` names, its last
+        component NOT followed (lstat, unlink, rename, mkdir, rmdir act on a
+        symbolic link itself): the parent directory is resolved as
+        ``resolve`` does, and must be readable (``write``: under a --write
+        directory; the sandbox's own roots cannot be removed or replaced)."""
+        if not guest_path:
+            raise SandboxError(errno.ENOENT, "empty path")
+        if "\0" in guest_path:
+            raise SandboxError(errno.EINVAL, "NUL in path")
+        head, name = os.path.split(os.path.join(base or self.cwd, guest_path).rstrip("/") or "/")
+        if not name:                      # "/" itself
+            name = "."
+        if self.sysroot and not write and guest_path.startswith("/"):
+            inside = os.path.join(os.path.realpath(os.path.join(self.sysroot, head.lstrip("/"))),
+                                  name)
+            if _under(os.path.dirname(inside), self.sysroot) and os.path.lexists(inside):
+                return inside
+        parent = os.path.realpath(head)
+        # (a last component "." or ".." stays as it is: the host refuses to
+        # unlink, rename or remove it, and lstat reads a directory checked here)
+        host = os.path.join(parent, name)
+        checked = os.path.realpath(host) if name in (".", "..") else parent
+        if write:
+            if any(_under(checked, r) for r in self.write_roots):
+                return host
+            if self.readable(checked):
+                raise SandboxError(errno.EACCES, f"{guest_path}: not under a --write directory")
+            raise SandboxError(errno.ENOENT, f"{guest_path}: outside the sandbox")
+        if self.readable(checked) or self.readable(os.path.realpath(host)):
+            return host
+        raise SandboxError(errno.ENOENT, f"{guest_path}: outside the sandbox")
+
     def readable(self, host):
         return (host == self.program or any(_under(host, r) for r in self.read_roots)
                 or (self.sysroot is not None and _under(host, self.sysroot)))

@@ -915,6 +915,9 @@ def sys_newfstatat(p, dirfd, path, buf, flags, *_):
     guest = p.read_string(path)
     if not guest and flags & AT_EMPTY_PATH:
         return sys_fstat(p, dirfd, buf)
+    if flags & AT_SYMLINK_NOFOLLOW:   # lstat: a symbolic link itself
+        host = p.sandbox.resolve_entry(guest, p.dir_base(dirfd))
+        return 0 if p.write_guest(buf, _stat_bytes(p, os.lstat(host))) else -E.EFAULT
     host = p.sandbox.resolve(guest, p.dir_base(dirfd))
     return 0 if p.write_guest(buf, _stat_bytes(p, os.stat(host))) else -E.EFAULT
 
@@ -1102,3 +1105,7 @@ def sys_getcwd(p, buf, size, *_):
     if size < len(data):
         return -E.ERANGE
     return len(data) if p.write_guest(buf, data) else -E.EFAULT
+
+
+# the calls that change directory entries register themselves (entries.py)
+from . import entries  # noqa: E402,F401
