@@ -62,6 +62,7 @@ def without(note, text):
     return text[:m.start()], m
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["static", "dynamic"])
 @pytest.mark.parametrize("buffering", ["full", "line", "none", "flushed"])
 def test_pending_output_at_a_crash_matches_qemu(crash, kind, buffering):

@@ -65,6 +65,7 @@ def a_writable_directory(root, outside):
 ALL_KINDS = ["static", "dynamic"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ALL_KINDS)
 @pytest.mark.parametrize("part", ["dir", "files", "entries"])
 def test_file_system_use_matches_qemu(userland, tmp_path, kind, part):
@@ -87,6 +88,7 @@ def test_file_system_use_matches_qemu(userland, tmp_path, kind, part):
     assert sorted(os.listdir(outside)) == ["target"] and (outside / "target").read_text() == "keep"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, part", [(k, p) for p in ("time", "math", "misc") for k in ALL_KINDS]
                          + [("static", "strtod"), ("static", "qsort")])
 def test_library_use_matches_qemu(userland, kind, part):
