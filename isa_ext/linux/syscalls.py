@@ -46,6 +46,7 @@ PROT_RW = PROT_READ | PROT_WRITE
 MREMAP_MAYMOVE = 1
 MMAP_TOP = 0x7FFF_F000_0000      # mappings are placed downwards from here
 SIGKILL, SIGABRT, SIGSEGV = 9, 6, 11
+SIG_DFL, SIG_IGN = 0, 1
 # the default action of these signals is to end the process (man 7 signal)
 FATAL_SIGNALS = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 24, 25, 26, 27, 29,
                  30, 31}
@@ -319,7 +320,14 @@ class LinuxProcess:
         return (self.brk - self.brk_start) + sum(self.mappings.values())
 
     def signal_self(self, sig):
-        if sig in FATAL_SIGNALS and self.sigactions.get(sig, 0) != 1:  # not SIG_IGN
+        action = self.sigactions.get(sig, SIG_DFL)
+        if action not in (SIG_DFL, SIG_IGN):
+            # a handler would run on a signal frame and come back through
+            # rt_sigreturn: not emulated, so say so rather than end as if
+            # the program had left the default action
+            raise Trap(f"signal {sig} sent to itself has a handler at 0x{action:x}: running "
+                       "signal handlers is not emulated", "signal", signal=sig)
+        if sig in FATAL_SIGNALS and action != SIG_IGN:
             self.sim.diagnostics.append(Diagnostic(
                 "signal", self.sim.state.pc, f"killed by signal {sig}", {"signal": sig}))
             raise ProgramExit(128 + sig)

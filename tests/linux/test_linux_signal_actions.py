@@ -1,0 +1,52 @@
+"""A signal a glibc program sends itself (raise) under each action, against
+qemu-ppc64le: the default action ends it (128 + SIGUSR1 = 138), SIG_IGN lets
+it carry on, byte for byte as QEMU.  A handler would run under QEMU; isa-ext
+does not run signal handlers (docs/linux.md), so the run stops there with a
+trap that says so, never as if the default action had been taken silently."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import TESTS_DIR, need_tool
+
+SIGUSR1 = 10
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory):
+    exe = str(tmp_path_factory.mktemp("handler") / "handler")
+    subprocess.run([need_tool("powerpc64le-linux-gnu-gcc"), "-O2", "-static", "-o", exe,
+                    os.path.join(TESTS_DIR, "linux", "progs", "handler.c")],
+                   check=True, capture_output=True)
+    return exe
+
+
+def runs(program, mode):
+    q = subprocess.run([need_tool("qemu-ppc64le"), "-cpu", "power10", program, mode],
+                       capture_output=True, timeout=120)
+    r = subprocess.run([sys.executable, "-m", "isa_ext", "run", "--linux", program, "--", mode],
+                       capture_output=True, timeout=600)
+    return q, r
+
+
+@pytest.mark.parametrize("mode, status", [("default", 128 + SIGUSR1), ("ignore", 0)])
+def test_default_and_ignored_actions_match_qemu(program, mode, status):
+    q, r = runs(program, mode)
+    q_status = 128 - q.returncode if q.returncode < 0 else q.returncode
+    assert (r.stdout, r.returncode) == (q.stdout, q_status) and q_status == status
+
+
+def test_a_handler_is_not_run_and_the_run_says_so(program):
+    q, r = runs(program, "handler")
+    assert q.returncode == 0 and q.stdout == b"before\nhandler 10\nafter\n"
+    # the output up to the raise, then a trap naming the signal and the handler
+    assert r.stdout == b"before\n" and r.returncode == 128 + SIGUSR1
+    nm = subprocess.run([need_tool("powerpc64le-linux-gnu-nm"), program], capture_output=True,
+                        text=True, check=True).stdout
+    handler = next(int(line.split()[0], 16) for line in nm.splitlines()
+                   if line.endswith(" t handler"))
+    assert (f"signal {SIGUSR1} sent to itself has a handler at 0x{handler:x}: running signal "
+            "handlers is not emulated").encode() in r.stderr, r.stderr
+    assert b"killed by signal" not in r.stderr
