@@ -181,13 +181,23 @@ class LinuxProcess:
         if prot is not None:
             if not prot & PROT_READ:
                 raise Trap(f"SIGSEGV: {'write to' if write else 'read of'} inaccessible "
-                           f"(PROT_NONE) address 0x{addr:x}", "segv")
+                           f"(PROT_NONE) address 0x{addr:x}{self._unrun(SIGSEGV)}", "segv")
             if write and not prot & PROT_WRITE:
-                raise Trap(f"SIGSEGV: write to read-only address 0x{addr:x}", "segv")
+                raise Trap(f"SIGSEGV: write to read-only address 0x{addr:x}"
+                           f"{self._unrun(SIGSEGV)}", "segv")
         if any(s <= addr < e for s, e in self.regions()):
             return
         raise Trap(f"SIGSEGV: {'write to' if write else 'read of'} unmapped address "
-                   f"0x{addr:x}", "segv")
+                   f"0x{addr:x}{self._unrun(SIGSEGV)}", "segv")
+
+    def _unrun(self, sig):
+        """What a fault's note adds when the program has a handler for its
+        signal, which Linux would run: running handlers is not emulated."""
+        action = self.sigactions.get(sig, SIG_DFL)
+        if action in (SIG_DFL, SIG_IGN):
+            return ""
+        return (f" (the program's handler for signal {sig} at 0x{action:x} is not run: "
+                "running signal handlers is not emulated)")
 
     def protect(self, start, length, prot):
         """Give the pages of [start, start+length) the PROT_* bits ``prot``

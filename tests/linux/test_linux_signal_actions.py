@@ -2,7 +2,8 @@
 qemu-ppc64le: the default action ends it (128 + SIGUSR1 = 138), SIG_IGN lets
 it carry on, byte for byte as QEMU.  A handler would run under QEMU; isa-ext
 does not run signal handlers (docs/linux.md), so the run stops there with a
-trap that says so, never as if the default action had been taken silently."""
+trap that says so, never as if the default action had been taken silently; a
+fault (SIGSEGV) the program has a handler for says the handler was not run."""
 import os
 import subprocess
 import sys
@@ -50,3 +51,16 @@ def test_a_handler_is_not_run_and_the_run_says_so(program):
     assert (f"signal {SIGUSR1} sent to itself has a handler at 0x{handler:x}: running signal "
             "handlers is not emulated").encode() in r.stderr, r.stderr
     assert b"killed by signal" not in r.stderr
+
+
+def test_a_fault_with_a_handler_says_the_handler_is_not_run(program):
+    q, r = runs(program, "segv")
+    assert q.returncode == 3 and q.stdout == b"before\nsegv handler 11\n"
+    assert r.stdout == b"before\n" and r.returncode == 139
+    nm = subprocess.run([need_tool("powerpc64le-linux-gnu-nm"), program], capture_output=True,
+                        text=True, check=True).stdout
+    on_segv = next(int(line.split()[0], 16) for line in nm.splitlines()
+                   if line.endswith(" t on_segv"))
+    assert (f"SIGSEGV: write to unmapped address 0x0 (the program's handler for signal 11 at "
+            f"0x{on_segv:x} is not run: running signal handlers is not emulated)\n").encode() \
+        in r.stderr, r.stderr

@@ -1,11 +1,20 @@
 /* A signal the program sends itself (raise) under each action, by argv[1]:
  * "default" (SIGUSR1 ends the process), "ignore" (SIG_IGN: it carries on),
- * "handler" (a handler runs, then the program carries on). */
+ * "handler" (a handler runs, then the program carries on), "segv" (a
+ * SIGSEGV handler runs on a NULL store and exits with status 3). */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static void handler(int sig) { printf("handler %d\n", sig); }
+static void on_segv(int sig)
+{
+    printf("segv handler %d\n", sig);
+    fflush(stdout);
+    _exit(3);
+}
+volatile int *volatile null_pointer;
 
 int main(int argc, char **argv)
 {
@@ -16,6 +25,10 @@ int main(int argc, char **argv)
         signal(SIGUSR1, handler);
     printf("before\n");
     fflush(stdout);
+    if (!strcmp(mode, "segv")) {
+        signal(SIGSEGV, on_segv);
+        *null_pointer = 1;
+    }
     raise(SIGUSR1);
     printf("after\n");
     return 0;
