@@ -88,6 +88,15 @@ class Sandbox:
             return host
         raise SandboxError(errno.ENOENT, f"{guest_path}: outside the sandbox")
 
+    def on_the_way(self, host):
+        """Whether ``host`` is a directory above an allowed one (a --read or
+        --write directory, the sysroot, the program): the program may learn
+        that it is a directory, or where it links to (readlink), as
+        realpath(3) asks of every component, but not list or open it."""
+        roots = self.read_roots + ([self.sysroot] if self.sysroot else []) + \
+            ([os.path.dirname(self.program)] if self.program else [])
+        return any(_under(r, host) and r != host for r in roots)
+
     def readable(self, host):
         return (host == self.program or any(_under(host, r) for r in self.read_roots)
                 or (self.sysroot is not None and _under(host, self.sysroot)))

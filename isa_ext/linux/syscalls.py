@@ -1010,7 +1010,8 @@ def _readlink(p, dirfd, path, buf, size):
         joined = os.path.join(base, guest)
         parent = os.path.realpath(os.path.dirname(joined))
         host = os.path.join(parent, os.path.basename(joined))
-        if not p.sandbox.readable(parent) and not p.sandbox.readable(host):
+        if not (p.sandbox.readable(parent) or p.sandbox.readable(host)
+                or p.sandbox.on_the_way(host)):
             return -E.ENOENT
         target = os.readlink(host)
     data = target.encode("utf-8", "surrogateescape")[:size]

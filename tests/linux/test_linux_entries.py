@@ -19,7 +19,7 @@ from isa_ext.sim import Simulator
 AT_FDCWD = -100
 AT_SYMLINK_NOFOLLOW, AT_REMOVEDIR = 0x100, 0x200
 # ppc64 numbers (arch/powerpc/kernel/syscalls/syscall.tbl)
-UNLINK, RENAME, MKDIR, RMDIR, TRUNCATE = 10, 38, 39, 40, 92
+UNLINK, RENAME, MKDIR, RMDIR, READLINK, TRUNCATE = 10, 38, 39, 40, 85, 92
 NEWFSTATAT, UNLINKAT, RENAMEAT2 = 291, 292, 357
 BUF = 0x10008000
 
@@ -122,3 +122,15 @@ def test_lstat_sees_the_link_itself(tree, call):
                 AT_SYMLINK_NOFOLLOW) == -errno.ENOENT
     assert call(NEWFSTATAT, AT_FDCWD, tree / "rd" / "in.txt", BUF, AT_SYMLINK_NOFOLLOW) == 0
     assert stat.S_ISREG(mode())
+
+
+def test_readlink_answers_for_the_directories_above_an_allowed_one(tree, call):
+    # realpath(3) calls readlink on every component of an absolute path: a
+    # directory above --read/--write is not a link (EINVAL), one elsewhere
+    # does not exist (ENOENT)
+    assert call(READLINK, tree, BUF, 100) == -errno.EINVAL
+    assert call(READLINK, "/", BUF, 100) == -errno.EINVAL
+    assert call(READLINK, tree / "outside", BUF, 100) == -errno.ENOENT
+    assert call(READLINK, tree / "outside" / "dir", BUF, 100) == -errno.ENOENT
+    assert call(READLINK, tree / "rd" / "link-out", BUF, 100) == len(str(tree / "outside"
+                                                                          / "secret"))

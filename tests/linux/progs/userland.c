@@ -42,6 +42,13 @@ static int dir(const char *path)
     qsort(names, n, sizeof names[0], by_name);
     for (int i = 0; i < n; i++)
         printf("%s\n", names[i]);
+    /* realpath asks readlink of every component, the directories above too */
+    char in[1024], out[4096];
+    snprintf(in, sizeof in, "%s/sub/../link", path);
+    if (realpath(in, out))
+        printf("realpath: %s\n", strncmp(out, path, strlen(path)) ? out : out + strlen(path));
+    else
+        perror("realpath");
     return 0;
 }
 
