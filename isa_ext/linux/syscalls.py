@@ -1126,5 +1126,5 @@ def sys_getcwd(p, buf, size, *_):
     return len(data) if p.write_guest(buf, data) else -E.EFAULT
 
 
-# the calls that change directory entries register themselves (entries.py)
-from . import entries  # noqa: E402,F401
+# the calls of entries.py (directory entries) and poll.py register themselves
+from . import entries, poll  # noqa: E402,F401

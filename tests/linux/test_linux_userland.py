@@ -96,3 +96,44 @@ def test_library_use_matches_qemu(userland, kind, part):
     want = qemu(exe, [part])
     assert want[2] == (5 if part == "misc" else 0)
     assert isa_ext(exe, kind, [part]) == want
+
+
+def closed_pipe(data):
+    """The read end of a pipe holding ``data`` whose writer has gone."""
+    r, w = os.pipe()
+    os.write(w, data)
+    os.close(w)
+    return r
+
+
+@pytest.mark.parametrize("stdin", ["file", "closed pipe", "bytes (the API)"])
+def test_poll_matches_qemu(userland, tmp_path, stdin):
+    exe = userland["static"]
+    data = b"".join(b"%d\n" % i for i in range(100))
+    (tmp_path / "in").write_bytes(data)
+
+    def source():
+        return open(tmp_path / "in", "rb") if stdin == "file" else closed_pipe(data)
+    q_in = source()
+    q = subprocess.run([need_tool("qemu-ppc64le"), "-cpu", "power10", exe, "poll"], stdin=q_in,
+                       env=CLEAN_ENV, capture_output=True, timeout=120)
+    assert q.returncode == 0 and b"stdin read out (100 lines)" in q.stdout
+    # (a pipe whose writer left: readable and hung up, 0x11; a file: 0x1)
+    assert q.stdout.startswith(b"poll 3: stdin %x stdout 4 none 0 closed 20\n"
+                               % (1 if stdin == "file" else 0x11))
+    if not isinstance(q_in, int):
+        q_in.close()
+    else:
+        os.close(q_in)
+    if stdin == "bytes (the API)":
+        from isa_ext.sim import Simulator
+        sim = Simulator().load_elf(exe, argv=[exe, "poll"], stdin=data)
+        res = sim.run(max_steps=10**8)
+        got = (bytes(sim.state.stdout), res.exit_status)
+    else:
+        i_in = source()
+        r = subprocess.run([sys.executable, "-m", "isa_ext", "run", "--linux", exe, "--", "poll"],
+                           stdin=i_in, capture_output=True, timeout=600)
+        i_in.close() if not isinstance(i_in, int) else os.close(i_in)
+        got = (r.stdout, r.returncode)
+    assert got == (q.stdout, 0)

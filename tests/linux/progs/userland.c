@@ -1,8 +1,12 @@
+#define _GNU_SOURCE
 /* Everyday glibc usage, compared with qemu-ppc64le byte for byte: argv[1]
- * picks the part (dir DIR, files DIR, strtod, time, qsort, math, misc). */
+ * picks the part (dir DIR, files DIR, entries DIR, poll, strtod, time, qsort,
+ * math, misc). */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -134,6 +138,36 @@ static int entries(const char *path)
     snprintf(p, sizeof p, "%s/missing", path);
     printf("unlink missing %d errno %d; rename missing %d errno %d\n", unlink(p), errno,
            rename(p, q), errno);
+    return 0;
+}
+
+/* poll and ppoll: stdin, stdout, a bad descriptor, a pipe as it fills, hangs
+ * up and empties, and a timeout that runs out */
+static int poll_part(void)
+{
+    struct pollfd p[4] = {{0, POLLIN, 0}, {1, POLLOUT, 0}, {-1, POLLIN, 0}, {42, POLLIN, 0}};
+    int r = poll(p, 4, 0);
+    printf("poll %d: stdin %x stdout %x none %x closed %x\n", r, p[0].revents, p[1].revents,
+           p[2].revents, p[3].revents);
+    int fds[2];
+    if (pipe(fds))
+        return 1;
+    struct pollfd q = {fds[0], POLLIN, 0};
+    printf("empty pipe, 50 ms: %d %x\n", poll(&q, 1, 50), q.revents);
+    write(fds[1], "abc", 3);
+    printf("written: %d %x\n", poll(&q, 1, -1), q.revents);
+    close(fds[1]);
+    struct timespec ts = {0, 1000};
+    printf("writer closed: %d %x\n", ppoll(&q, 1, &ts, 0), q.revents);
+    char buf[8];
+    printf("read %zd, then %d %x\n", read(fds[0], buf, sizeof buf), poll(&q, 1, 0), q.revents);
+    long lines = 0;
+    char *line = 0;
+    size_t cap = 0;
+    while (getline(&line, &cap, stdin) > 0)
+        lines++;
+    r = poll(p, 1, 0);
+    printf("stdin read out (%ld lines): %d %x\n", lines, r, p[0].revents);
     return 0;
 }
 
@@ -327,6 +361,8 @@ int main(int argc, char **argv)
         return entries(argv[2]);
     if (!strcmp(part, "files") && argc > 2)
         return files(argv[2]);
+    if (!strcmp(part, "poll"))
+        return poll_part();
     if (!strcmp(part, "strtod"))
         return strtod_part();
     if (!strcmp(part, "time"))
