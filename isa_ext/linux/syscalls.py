@@ -45,7 +45,7 @@ PROT_READ, PROT_WRITE, PROT_EXEC = 1, 2, 4
 PROT_RW = PROT_READ | PROT_WRITE
 MREMAP_MAYMOVE = 1
 MMAP_TOP = 0x7FFF_F000_0000      # mappings are placed downwards from here
-SIGKILL, SIGABRT, SIGSEGV = 9, 6, 11
+SIGKILL, SIGABRT, SIGSEGV, SIGPIPE = 9, 6, 11, 13
 SIG_DFL, SIG_IGN = 0, 1
 # the default action of these signals is to end the process (man 7 signal)
 FATAL_SIGNALS = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 24, 25, 26, 27, 29,
@@ -795,12 +795,18 @@ def _write_from(p, f, buf, n, offset=None):
     if n and not readable:
         return -E.EFAULT
     data = p.mem.read_bytes(buf, readable)
-    if f.sink is not None:
-        f.sink(data)
-        return len(data)
-    if f.host_fd is None or f.flags & O_ACCMODE == 0:
-        return -E.EBADF
-    return os.write(f.host_fd, data) if offset is None else os.pwrite(f.host_fd, data, offset)
+    try:
+        if f.sink is not None:
+            f.sink(data)
+            return len(data)
+        if f.host_fd is None or f.flags & O_ACCMODE == 0:
+            return -E.EBADF
+        return os.write(f.host_fd, data) if offset is None else os.pwrite(f.host_fd, data, offset)
+    except BrokenPipeError:
+        # no reader left (isa-ext's stdout piped into `head`): Linux sends
+        # SIGPIPE, whose default action ends the process (141); ignored, EPIPE
+        p.signal_self(SIGPIPE)
+        return -E.EPIPE
 
 
 @syscall(3)

@@ -3,7 +3,9 @@ qemu-ppc64le: the default action ends it (128 + SIGUSR1 = 138), SIG_IGN lets
 it carry on, byte for byte as QEMU.  A handler would run under QEMU; isa-ext
 does not run signal handlers (docs/linux.md), so the run stops there with a
 trap that says so, never as if the default action had been taken silently; a
-fault (SIGSEGV) the program has a handler for says the handler was not run."""
+fault (SIGSEGV) the program has a handler for says the handler was not run.
+A write to a pipe no one reads raises SIGPIPE (ending it, 141) or, ignored,
+fails with EPIPE, as under QEMU."""
 import os
 import subprocess
 import sys
@@ -64,3 +66,25 @@ def test_a_fault_with_a_handler_says_the_handler_is_not_run(program):
     assert (f"SIGSEGV: write to unmapped address 0x0 (the program's handler for signal 11 at "
             f"0x{on_segv:x} is not run: running signal handlers is not emulated)\n").encode() \
         in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("mode", ["pipe", "pipe-ignored"])
+def test_writing_to_a_pipe_no_one_reads_matches_qemu(program, mode):
+    # stdout a pipe whose read end is closed: SIGPIPE ends the process (141);
+    # ignored, the write fails with EPIPE (the program says so and exits 7)
+    def run(cmd):
+        r, w = os.pipe()
+        os.close(r)
+        try:
+            done = subprocess.run(cmd, stdout=w, stderr=subprocess.PIPE, timeout=600)
+        finally:
+            os.close(w)
+        status = 128 - done.returncode if done.returncode < 0 else done.returncode
+        return done.stderr, status
+    q = run([need_tool("qemu-ppc64le"), "-cpu", "power10", program, mode])
+    got = run([sys.executable, "-m", "isa_ext", "run", "--linux", program, "--", mode])
+    assert q == ((b"", 141) if mode == "pipe" else (b"write: -1 Broken pipe\n", 7))
+    # (isa-ext notes the signal as it does SIGABRT's, as QEMU would a core dump)
+    note = b"".join(line for line in got[0].splitlines(keepends=True)
+                    if not line.startswith(b"isa-ext: signal at pc="))
+    assert (note, got[1]) == q
