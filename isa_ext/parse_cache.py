@@ -11,6 +11,8 @@ unreadable entry is parsed again (and rewritten).
 import hashlib
 import os
 import pickle
+import platform
+import sys
 import tempfile
 
 from . import forms as _forms_module
@@ -36,7 +38,9 @@ def module_source(mod):
 def _parsers_digest():
     global _parser_digest
     if _parser_digest is None:
-        h = hashlib.sha256(FORMAT.encode())
+        # (the interpreter too: a pickle is read by the one that wrote it)
+        h = hashlib.sha256(f"{FORMAT} {platform.python_implementation()} "
+                           f"{sys.version_info[:2]}".encode())
         for mod in _PARSERS:
             h.update(module_source(mod))
         _parser_digest = h.hexdigest()
