@@ -769,6 +769,10 @@ def _specialise_stored(compiled, fields, overrides):
     if isinstance(got, Specialised):
         return got
     sp = _specialise_word(compiled, fields, overrides)
+    # what a block reads of its lines (parsing them again: on PyPy before its
+    # JIT warms up, two thirds of a block's translation), stored with them
+    from .block import locals_info
+    locals_info(sp)
     store.save(k, sp)
     return sp
 

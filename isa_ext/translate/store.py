@@ -5,7 +5,8 @@ values in, renaming registers: specialise.py) costs about a millisecond on
 CPython and ten times that on PyPy before its JIT warms up, paid again by
 every run for every word its blocks hold; on PyPy it was half of a short
 program's run.  The result depends only on the compiled page's source, the
-field values, the helper library's inline forms and the specialiser itself,
+field values, the helper library's inline forms and the specialiser itself
+(and what the block writer reads of it, block.locals_info),
 so it is stored under ``<cache>/specialised/<2 hex>/<key>.pickle`` (the
 interpreter's version in the key too: the text is ``ast.unparse``'s).  An
 entry that cannot be read is specialised again; one that cannot be written
@@ -28,10 +29,11 @@ _saved = 0
 def _own_digest():
     global _code_digest
     if _code_digest is None:
-        from . import specialise as sp_module
+        from . import block as block_module, specialise as sp_module
         from ..parse_cache import module_source
         h = hashlib.sha256(f"{platform.python_implementation()} {sys.version_info[:2]}".encode())
-        for mod in (sp_module, sys.modules[__name__]):
+        # (block.py: an entry holds what block.locals_info read of its lines)
+        for mod in (sp_module, block_module, sys.modules[__name__]):
             h.update(module_source(mod))
         _code_digest = h.hexdigest()
     return _code_digest
