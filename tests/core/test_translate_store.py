@@ -102,3 +102,14 @@ def test_an_entry_holds_what_the_block_writer_reads_of_its_lines(tmp_path, monke
         fresh = copy.copy(sp)
         del fresh._locals_info
         assert block.locals_info(fresh) == sp._locals_info
+
+
+def test_an_entry_of_another_shape_is_specialised_again(tmp_path, monkeypatch):
+    # readable, but not a body's attributes (an older layout, another writer)
+    import marshal
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    cold = _run(tmp_path)
+    for i, path in enumerate(_entries(tmp_path)):
+        with open(path, "wb") as f:
+            marshal.dump([{"lines": ["_g3 = 0"]}, {"lines": []}, (1, 2)][i % 3], f)
+    assert _run(tmp_path) == cold
