@@ -244,7 +244,7 @@ def _state_locals(every):
     call, _S_CALL, around which the block writes its locals back and reads
     them again): each kind separately.  The state locals are live across an
     instruction that is not localised (its GPRs in the register file) too."""
-    infos = [_locals_info(sp) for *_, sp in every]
+    infos = [locals_info(sp) for *_, sp in every]
     if None in infos:
         return (lambda t: t), [], [], [], []
     cr_ok = not any(i[4] for i in infos)
@@ -263,11 +263,12 @@ def _state_locals(every):
     return rename, crs, crs_written, attrs, attrs_written
 
 
-def _locals_info(sp):
+def locals_info(sp):
     """(CR fields read or written as ``CRF[k]``, those written, state
     attributes of _STATE_LOCALS, those written, whether ``CRF`` is used any
     other way, whether ``s`` is) for one instruction's lines, kept on it (its
-    words are specialised once); None for lines that are not one body."""
+    words are specialised once, and stored across runs with it:
+    translate/store.py); None for lines that are not one body."""
     info = getattr(sp, "_locals_info", False)
     if info is not False:
         return info

@@ -153,6 +153,11 @@ class _Fold(ast.NodeTransformer):
             if isinstance(node.op, (ast.BitOr, ast.BitXor)) and one.value == 0 and \
                     _is_int_typed(other):
                 return other
+            # x + 0, 0 + x and x - 0 are x for a register (a zero displacement's
+            # EA is (RA) + 0); not for any int-typed x: a float -0.0 + 0 is 0.0
+            if (isinstance(node.op, ast.Add) or isinstance(node.op, ast.Sub) and
+                    one is node.right) and one.value == 0 and _is_register(other):
+                return other
         return node
 
     def visit_Name(self, node):
@@ -262,6 +267,13 @@ def _shift_count_ok(node, values):
         if not (_is_int_const(v) and 0 <= v.value <= _MAX_FOLDED_BITS):
             return False
     return True
+
+
+def _is_register(node):
+    """A GPR or CR field read (an int): ``G[n]``, ``CRF[n]`` or a block's ``_gN``."""
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Name) and node.value.id in ("G", "CRF")
+    return isinstance(node, ast.Name) and node.id.startswith("_g") and node.id[2:].isdigit()
 
 
 def _is_int_typed(node):
@@ -769,6 +781,10 @@ def _specialise_stored(compiled, fields, overrides):
     if isinstance(got, Specialised):
         return got
     sp = _specialise_word(compiled, fields, overrides)
+    # what a block reads of its lines (parsing them again: on PyPy before its
+    # JIT warms up, two thirds of a block's translation), stored with them
+    from .block import locals_info
+    locals_info(sp)
     store.save(k, sp)
     return sp
 

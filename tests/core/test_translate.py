@@ -11,6 +11,7 @@ oracles.  The directed tests pin the exits a block must get exactly right,
 with expectations worked out by hand in their comments.
 """
 import random
+import re
 
 import pytest
 
@@ -727,3 +728,16 @@ def test_code_store_checks_every_word_an_unaligned_store_covers():
     assert forgotten == [] and m.code_words
     m.code_store(0x100e, 8)
     assert forgotten == [1] and not m.code_words and not m.code_pages
+
+
+def test_a_zero_displacement_adds_nothing():
+    # ld RT,0(RA): EA = (RA) + 0 (Power ISA book I, 3.3.2): the block reads the
+    # register itself, and loads what the book says
+    sim = Simulator(ISA(extensions=["base"]), translate=True)
+    sim.hot_after = 0
+    sim.load_asm("li 4, 0x100\nstd 4, 0(4)\nld 3, 0(4)\nlwz 5, 0(4)\nstw 4, 8(4)\n")
+    res = sim.run(max_steps=5)
+    src = "".join(b.source for b in sim._blocks.values() if b)
+    assert "ld" in " ".join(m for b in sim._blocks.values() if b for m in b.mnemonics)
+    assert not re.search(r"\b_g4 \+ 0\b", src) and re.search(r"\b_g4 \+ 8\b", src)
+    assert res.gpr[3] == 0x100 and res.gpr[5] == 0x100 and sim.state.mem.read(0x108, 4) == 0x100

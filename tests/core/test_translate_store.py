@@ -75,3 +75,41 @@ def test_the_key_follows_the_specialisers_arithmetic_switch(monkeypatch):
     a = store.key(Page, {"RT": 3}, {})
     monkeypatch.setattr(sp, "PYPY_ARITH", not sp.PYPY_ARITH)
     assert store.key(Page, {"RT": 3}, {}) != a
+
+
+def test_an_entry_holds_what_the_block_writer_reads_of_its_lines(tmp_path, monkeypatch):
+    # block.locals_info parses a body's lines again (on a cold PyPy, two thirds
+    # of a block's translation): an entry keeps its answer, which is the one a
+    # fresh reading of the stored lines gives
+    import copy
+
+    from isa_ext.translate import block, store
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    cold = _run(tmp_path)
+    loaded = []
+    real_load = store.load
+
+    def load(k):
+        got = real_load(k)
+        # (as loaded: the block writer reads the object afterwards)
+        loaded.append((got, got is not None and "_locals_info" in vars(got)))
+        return got
+    monkeypatch.setattr(store, "load", load)
+    assert _run(tmp_path) == cold
+    assert len(loaded) >= 6
+    for sp, held in loaded:
+        assert held
+        fresh = copy.copy(sp)
+        del fresh._locals_info
+        assert block.locals_info(fresh) == sp._locals_info
+
+
+def test_an_entry_of_another_shape_is_specialised_again(tmp_path, monkeypatch):
+    # readable, but not a body's attributes (an older layout, another writer)
+    import marshal
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    cold = _run(tmp_path)
+    for i, path in enumerate(_entries(tmp_path)):
+        with open(path, "wb") as f:
+            marshal.dump([{"lines": ["_g3 = 0"]}, {"lines": []}, (1, 2)][i % 3], f)
+    assert _run(tmp_path) == cold
