@@ -49,3 +49,15 @@ def test_benchmark_script_runs(capsys):
     spec.loader.exec_module(bench)
     assert bench.main(["--iterations", "2000", "--runs", "1"]) == 0
     assert "instr/s" in capsys.readouterr().out
+
+
+def test_a_lower_vsr_doubleword_shows_as_a_change():
+    # VSR 0's doubleword 1 going from 5 to 0 (xxlxor 0,0,0 clears all 128
+    # bits) is a change of vs0, whichever way the value moves
+    from isa_ext.sim import Simulator, register_changes
+    sim = Simulator()
+    sim.load_asm("xxlxor 0,0,0\n")
+    sim.state.vsr_dw1[0] = 5
+    before = sim.state.copy_registers()
+    sim.run()
+    assert register_changes(before, sim.state.copy_registers())["vs0"] == (5, 0)

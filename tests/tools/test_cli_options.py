@@ -387,3 +387,32 @@ def test_no_traceback_on_any_input(tmp_path, capsys, command):
         assert code in (0, 1, 2, 124, 132), (path, code)
         if code == 2:
             assert err.count("\n") == 1 and path in err, (path, err)
+
+
+# -- limits of the register and address options ---------------------------------
+
+def test_base_address_beyond_64_bits_is_a_usage_error(tmp_path, capsys):
+    # an address is 64 bits: 2**64 - 8 is the last doubleword, 2**64 is none
+    src = write(tmp_path, "a.s", "nop\n")
+    err = usage_error(capsys, ["run", src, "--base", hex(1 << 64)])
+    assert "outside 0 .. 0xffffffffffffffff" in err
+    assert main(["run", src, "--base", hex((1 << 64) - 0x1000), "--json"]) == 0
+
+
+def test_a_gpr_named_in_fpr_is_pointed_at_gpr(tmp_path, capsys):
+    src = write(tmp_path, "a.s", "nop\n")
+    assert main(["run", src, "--fpr", "r3=1"]) == 2
+    assert "use --gpr r3=1" in capsys.readouterr().err
+    assert main(["run", src, "--gpr", "f2=1"]) == 2
+    assert "use --fpr f2=1" in capsys.readouterr().err
+
+
+def test_linux_options_on_raw_words_are_refused(tmp_path, capsys):
+    # --linux and program arguments belong to ELF programs; raw words and
+    # assembly are refused alike (exit 2 with the reason)
+    raw = write(tmp_path, "p.bin", struct.pack("<I", 0x60000000))
+    for argv in (["run", raw, "--format", "raw", "--linux"],
+                 ["run", write(tmp_path, "a.s", "nop\n"), "--linux"]):
+        assert main(argv) == 2
+        assert "program arguments and --linux are for ELF programs" in capsys.readouterr().err
+
