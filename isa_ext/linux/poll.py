@@ -12,7 +12,7 @@ import struct
 import time
 
 from ..errors import Trap
-from .syscalls import CLOCK_MAX_NS, s32, syscall
+from .syscalls import CLOCK_MAX_NS, read_timespec, s32, syscall
 
 POLLIN, POLLOUT, POLLHUP, POLLNVAL = 0x1, 0x4, 0x10, 0x20
 POLLRDNORM, POLLWRNORM = 0x40, 0x100
@@ -95,10 +95,5 @@ def sys_ppoll(p, fds, nfds, tsp, *_):
     """The signal mask is not used: no signal is ever delivered to a handler."""
     if not tsp:
         return _poll(p, fds, nfds, None)
-    raw = p.read_guest(tsp, 16)
-    if raw is None:
-        return -E.EFAULT
-    sec, nsec = struct.unpack("<qq" if p.mem.little else ">qq", raw)
-    if sec < 0 or not 0 <= nsec < 10**9:
-        return -E.EINVAL
-    return _poll(p, fds, nfds, sec * 10**9 + nsec)
+    ns = read_timespec(p, tsp)
+    return ns if ns < 0 else _poll(p, fds, nfds, ns)

@@ -46,11 +46,8 @@ class Sandbox:
                 return inside
         host = os.path.realpath(joined)
         if write:
-            if any(_under(host, r) for r in self.write_roots):
-                return host
-            if self.readable(host):
-                raise SandboxError(errno.EACCES, f"{guest_path}: not under a --write directory")
-            raise SandboxError(errno.ENOENT, f"{guest_path}: outside the sandbox")
+            self._check_writable(host, guest_path)
+            return host
         if self.readable(host):
             return host
         raise SandboxError(errno.ENOENT, f"{guest_path}: outside the sandbox")
@@ -79,11 +76,8 @@ class Sandbox:
         host = os.path.join(parent, name)
         checked = os.path.realpath(host) if name in (".", "..") else parent
         if write:
-            if any(_under(checked, r) for r in self.write_roots):
-                return host
-            if self.readable(checked):
-                raise SandboxError(errno.EACCES, f"{guest_path}: not under a --write directory")
-            raise SandboxError(errno.ENOENT, f"{guest_path}: outside the sandbox")
+            self._check_writable(checked, guest_path)
+            return host
         if self.readable(checked) or self.readable(os.path.realpath(host)):
             return host
         raise SandboxError(errno.ENOENT, f"{guest_path}: outside the sandbox")
@@ -96,6 +90,15 @@ class Sandbox:
         roots = self.read_roots + ([self.sysroot] if self.sysroot else []) + \
             ([os.path.dirname(self.program)] if self.program else [])
         return any(_under(r, host) and r != host for r in roots)
+
+    def _check_writable(self, host, guest_path):
+        """Raise unless ``host`` lies under a --write directory: EACCES when
+        the guest may read it, ENOENT when it does not exist for the guest."""
+        if any(_under(host, r) for r in self.write_roots):
+            return
+        if self.readable(host):
+            raise SandboxError(errno.EACCES, f"{guest_path}: not under a --write directory")
+        raise SandboxError(errno.ENOENT, f"{guest_path}: outside the sandbox")
 
     def readable(self, host):
         return (host == self.program or any(_under(host, r) for r in self.read_roots)

@@ -548,14 +548,22 @@ def sys_time(p, tloc, *_):
     return t
 
 
-def _sleep(p, req, clock=CLOCK_MONOTONIC, absolute=False):
-    raw = p.read_guest(req, 16)
+def read_timespec(p, addr):
+    """The struct timespec at ``addr`` in nanoseconds, or a negative errno
+    (EFAULT unmapped, EINVAL a negative or out-of-range field)."""
+    raw = p.read_guest(addr, 16)
     if raw is None:
         return -E.EFAULT
     sec, nsec = struct.unpack("<qq" if p.mem.little else ">qq", raw)
     if sec < 0 or not 0 <= nsec < 10**9:
         return -E.EINVAL
-    ns = sec * 10**9 + nsec
+    return sec * 10**9 + nsec
+
+
+def _sleep(p, req, clock=CLOCK_MONOTONIC, absolute=False):
+    ns = read_timespec(p, req)
+    if ns < 0:
+        return ns
     if absolute:      # until the clock reads the time given
         ns = max(0, ns - p.now_ns(clock))
     if p.opts.clock == "host":
