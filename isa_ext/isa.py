@@ -21,7 +21,7 @@ from .tables import parse_table, overlaps, excluded
 from .pseudocode.pages import parse_pages
 from .pseudocode import compiler as pcompiler
 from . import extension as extmod
-from . import parse_cache
+from . import disk_cache, parse_cache
 from . import prefix as prefixes
 
 COMPILER_VERSION = "5"
@@ -31,19 +31,20 @@ def available_extensions(root=None):
     return specdata.source(root).extensions()
 
 
-def _cache_dir():
-    d = os.environ.get("ISA_EXT_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-        "isa_ext")
-    return d
+_cache_dir = disk_cache.directory
+_legacy_removed = set()   # cache directories already cleaned by this process
 
 
 def _remove_legacy_cache():
     """The one-file compiled cache of isa_ext before 2026-11-29
     (``compiled.json``, and ``compiled.json.<pid>`` left by a process that
-    died writing it; tens of MB nothing reads now): removed once."""
+    died writing it; tens of MB nothing reads now): removed, once a process."""
+    folder = _cache_dir()
+    if folder in _legacy_removed:
+        return
+    _legacy_removed.add(folder)
     import glob
-    for path in glob.glob(os.path.join(glob.escape(_cache_dir()), "compiled.json*")):
+    for path in glob.glob(os.path.join(glob.escape(folder), "compiled.json*")):
         try:
             os.unlink(path)
         except OSError:
@@ -493,12 +494,8 @@ class ISA:
         try:
             _remove_legacy_cache()
             for key in sorted(self._unsaved):
-                path = _entry_path(key)
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                tmp = f"{path}.{os.getpid()}"
-                with open(tmp, "w", encoding="utf-8") as f:
-                    json.dump(self._disk[key], f)
-                os.replace(tmp, path)
+                disk_cache.write_atomic(_entry_path(key),
+                                        json.dumps(self._disk[key]).encode("utf-8"))
             self._unsaved = set()
             self._disk_dirty = False
         except OSError:

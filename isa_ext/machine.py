@@ -307,7 +307,7 @@ SPR_UNMODELLED = {
 }
 SPR_NAMES = {attr: n for n, attr in SPR_ATTRS.items()}
 TB_MHZ = 512              # POWER's Time Base frequency
-TB_TICKS_PER_READ = 512   # without a clock: one read, 1 us later
+TB_TICKS_PER_READ = TB_MHZ   # without a clock: one read, 1 us later
 # the Time Base, readable by a program (mfspr 268/269, mftb) but written only by
 # the supervisor: a deterministic counter that each read advances (State.tb)
 SPR_TB, SPR_TBU = 268, 269

@@ -11,10 +11,8 @@ unreadable entry is parsed again (and rewritten).
 import hashlib
 import os
 import pickle
-import platform
-import sys
-import tempfile
 
+from . import disk_cache
 from . import forms as _forms_module
 from . import tables as _tables_module
 from .pseudocode import pages as _pages_module
@@ -25,25 +23,10 @@ _PARSERS = (_forms_module, _tables_module, _pages_module)
 _parser_digest = None
 
 
-def module_source(mod):
-    """A module's source bytes, from a directory or a zipped install alike
-    (its loader's get_data); its name and isa_ext's version if unreadable."""
-    try:
-        return mod.__spec__.loader.get_data(mod.__file__)
-    except Exception:
-        from . import __version__
-        return f"{mod.__name__} {__version__}".encode()
-
-
 def _parsers_digest():
     global _parser_digest
     if _parser_digest is None:
-        # (the interpreter too: a pickle is read by the one that wrote it)
-        h = hashlib.sha256(f"{FORMAT} {platform.python_implementation()} "
-                           f"{sys.version_info[:2]}".encode())
-        for mod in _PARSERS:
-            h.update(module_source(mod))
-        _parser_digest = h.hexdigest()
+        _parser_digest = disk_cache.code_digest(_PARSERS, f"parse format {FORMAT}")
     return _parser_digest
 
 
@@ -70,15 +53,10 @@ def load(directory, k):
 
 
 def store(directory, k, value):
-    """Write ``value`` under ``k`` atomically; a cache that cannot be written
+    """Write ``value`` under ``k`` whole; a cache that cannot be written
     (read-only home, full disk) is skipped."""
-    tmp = None
-    folder = os.path.join(directory, "parsed")
     try:
-        os.makedirs(folder, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, os.path.join(folder, k + ".pickle"))
+        disk_cache.write_atomic(os.path.join(directory, "parsed", k + ".pickle"),
+                                pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     except Exception:   # (a cache never fails a run: an object pickle cannot take too)
         pass

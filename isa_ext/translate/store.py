@@ -18,9 +18,9 @@ is skipped, as is any after the first SAVES_PER_PROCESS of a process.
 import hashlib
 import marshal
 import os
-import platform
 import sys
-import tempfile
+
+from .. import disk_cache
 
 _code_digest = None
 # entries one process writes at most: a program's hot code is a few thousand
@@ -33,18 +33,13 @@ def _own_digest():
     global _code_digest
     if _code_digest is None:
         from . import block as block_module, specialise as sp_module
-        from ..parse_cache import module_source
-        h = hashlib.sha256(f"{platform.python_implementation()} {sys.version_info[:2]}".encode())
         # (block.py: an entry holds what block.locals_info read of its lines)
-        for mod in (sp_module, block_module, sys.modules[__name__]):
-            h.update(module_source(mod))
-        _code_digest = h.hexdigest()
+        _code_digest = disk_cache.code_digest((sp_module, block_module, sys.modules[__name__]))
     return _code_digest
 
 
 def _folder():
-    from ..isa import _cache_dir
-    return os.path.join(_cache_dir(), "specialised")
+    return os.path.join(disk_cache.directory(), "specialised")
 
 
 def key(compiled, fields, overrides):
@@ -85,17 +80,8 @@ def save(k, value):
     if _saved >= SAVES_PER_PROCESS or set(vars(value)) != _FIELDS:
         return   # (an object with other attributes: not one load would rebuild)
     _saved += 1
-    folder = os.path.join(_folder(), k[:2])
-    tmp = None
     try:
-        os.makedirs(folder, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            marshal.dump(vars(value), f)
-        os.replace(tmp, os.path.join(folder, k + ".marshal"))
+        disk_cache.write_atomic(os.path.join(_folder(), k[:2], k + ".marshal"),
+                                marshal.dumps(vars(value)))
     except Exception:   # a cache never fails a run
-        if tmp is not None and os.path.exists(tmp):
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        pass
