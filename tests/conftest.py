@@ -224,6 +224,26 @@ def gnu_as_words(tmp_path, source, extra_args=(), name="gnu"):
     return [int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)]
 
 
+# Linux programs: the sysroot of Debian's ppc64el glibc (qemu-ppc64le -L, isa-ext
+# --sysroot) and the clean environment isa-ext gives a program by default
+SYSROOT = "/usr/powerpc64le-linux-gnu"
+CLEAN_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C"}
+
+
+def glibc_builds(out, source, extra=()):
+    """``source`` (a C file) built with the cross gcc -O2 against glibc into
+    folder ``out``, statically and dynamically: {"static": path, "dynamic": path}."""
+    gcc = need_tool("powerpc64le-linux-gnu-gcc")
+    stem = os.path.splitext(os.path.basename(source))[0]
+    built = {}
+    for kind, flags in (("static", ["-static"]), ("dynamic", [])):
+        exe = os.path.join(str(out), f"{stem}-{kind}")
+        subprocess.run([gcc, "-O2", *flags, "-o", exe, source, *extra],
+                       check=True, capture_output=True)
+        built[kind] = exe
+    return built
+
+
 def qemu_probe_lines(tmp_path, c_source, cpu="power9"):
     """Compile ``c_source`` (a freestanding probe printing one line per case)
     for ``cpu`` with the cross gcc and run it under qemu-ppc64le: its lines."""

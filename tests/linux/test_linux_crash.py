@@ -12,11 +12,9 @@ import sys
 
 import pytest
 
-from conftest import TESTS_DIR, need_tool
+from conftest import CLEAN_ENV, SYSROOT, TESTS_DIR, glibc_builds, need_tool
 
 PROGS = os.path.join(TESTS_DIR, "linux", "progs")
-SYSROOT = "/usr/powerpc64le-linux-gnu"
-CLEAN_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C"}
 PIE_BASE = 0x10000000   # docs/linux.md: where isa-ext places a position-independent program
 # each emulator's own last words; the program's partial stderr line runs into them
 QEMU_NOTE = re.compile(rb"qemu: uncaught target signal 11 \(Segmentation fault\)"
@@ -27,15 +25,7 @@ ISA_EXT_NOTE = re.compile(rb"isa-ext: trap at pc=0x([0-9a-f]+) word=0x([0-9a-f]{
 
 @pytest.fixture(scope="module")
 def crash(tmp_path_factory):
-    out = tmp_path_factory.mktemp("crash")
-    gcc = need_tool("powerpc64le-linux-gnu-gcc")
-    built = {}
-    for kind, flags in (("static", ["-static"]), ("dynamic", [])):
-        exe = out / f"crash-{kind}"
-        subprocess.run([gcc, "-O2", *flags, "-o", str(exe), os.path.join(PROGS, "crash.c")],
-                       check=True, capture_output=True)
-        built[kind] = str(exe)
-    return built
+    return glibc_builds(tmp_path_factory.mktemp("crash"), os.path.join(PROGS, "crash.c"))
 
 
 def run(cmd, merge):

@@ -10,25 +10,15 @@ import sys
 
 import pytest
 
-from conftest import TESTS_DIR, need_tool
+from conftest import CLEAN_ENV, SYSROOT, TESTS_DIR, glibc_builds, need_tool
 
 PROGS = os.path.join(TESTS_DIR, "linux", "progs")
-CLEAN_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C"}
-SYSROOT = "/usr/powerpc64le-linux-gnu"
 UNDECODED = "no instruction matches word"   # the trap reason of an undecoded word
 
 
 @pytest.fixture(scope="module")
 def glibc_demo(tmp_path_factory):
-    out = tmp_path_factory.mktemp("glibc")
-    gcc = need_tool("powerpc64le-linux-gnu-gcc")
-    built = {}
-    for kind, flags in (("static", ["-static"]), ("dynamic", [])):
-        exe = out / f"demo-{kind}"
-        subprocess.run([gcc, "-O2", *flags, "-o", str(exe), os.path.join(PROGS, "glibc_demo.c")],
-                       check=True, capture_output=True)
-        built[kind] = str(exe)
-    return built
+    return glibc_builds(tmp_path_factory.mktemp("glibc"), os.path.join(PROGS, "glibc_demo.c"))
 
 
 def qemu(exe, args, stdin=b"", merge=False):

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from conftest import need_tool
-from test_linux_glibc import CLEAN_ENV, glibc_demo  # noqa: F401 - the fixture
+from conftest import CLEAN_ENV, need_tool
+from test_linux_glibc import glibc_demo  # noqa: F401 - the fixture
 
 DATA = b"first\nsecond\nthird\n"
 

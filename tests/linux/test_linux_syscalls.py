@@ -9,11 +9,10 @@ import sys
 
 import pytest
 
-from conftest import TESTS_DIR, need_tool
+from conftest import CLEAN_ENV, TESTS_DIR, need_tool
 
 PROGS = os.path.join(TESTS_DIR, "linux", "progs")
 # the clean environment isa-ext gives by default (docs/linux.md), in its order
-CLEAN_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C"}
 # gcc must not use VMX/VSX: the core ISA under test has neither
 CFLAGS = ["-nostdlib", "-static", "-O2", "-ffreestanding", "-fno-builtin", "-mno-vsx",
           "-mno-altivec"]

@@ -12,24 +12,14 @@ import sys
 
 import pytest
 
-from conftest import TESTS_DIR, need_tool
+from conftest import CLEAN_ENV, SYSROOT, TESTS_DIR, glibc_builds, need_tool
 
 PROGS = os.path.join(TESTS_DIR, "linux", "progs")
-SYSROOT = "/usr/powerpc64le-linux-gnu"
-CLEAN_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C"}
 
 
 @pytest.fixture(scope="module")
 def userland(tmp_path_factory):
-    out = tmp_path_factory.mktemp("userland")
-    gcc = need_tool("powerpc64le-linux-gnu-gcc")
-    built = {}
-    for kind, flags in (("static", ["-static"]), ("dynamic", [])):
-        exe = out / f"userland-{kind}"
-        subprocess.run([gcc, "-O2", *flags, "-o", str(exe), os.path.join(PROGS, "userland.c"),
-                        "-lm"], check=True, capture_output=True)
-        built[kind] = str(exe)
-    return built
+    return glibc_builds(tmp_path_factory.mktemp("userland"), os.path.join(PROGS, "userland.c"), extra=["-lm"])
 
 
 def qemu(exe, args):
