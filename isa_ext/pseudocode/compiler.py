@@ -20,7 +20,6 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-
 from .. import specdata
 from ..errors import SpecError
 from . import library

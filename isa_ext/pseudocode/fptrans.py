@@ -29,6 +29,11 @@ gives an infinity and sets ZX, as fdiv does.  VE=1 / ZE=1 leave FRT unchanged.
 import sys
 from fractions import Fraction
 
+from . import fp as F
+from .fp import (DEFAULT_QNAN, RN_MASK, VXSQRT, ZX, finish, finite_parts,
+                 infinity, is_inf, is_nan, is_snan, is_zero, op_fmt, quiet, round_enabled,
+                 sign_of, to_single_nan)
+from .library import intrinsic, runtime
 
 
 class _LazyLibmp:
@@ -50,11 +55,6 @@ def _libmp():
 
 
 L = _LazyLibmp()
-from . import fp as F
-from .fp import (DEFAULT_QNAN, RN_MASK, VXSQRT, ZX, finish, finite_parts,
-                 infinity, is_inf, is_nan, is_snan, is_zero, op_fmt, quiet, round_enabled,
-                 sign_of, to_single_nan)
-from .library import intrinsic, runtime
 
 RND = "n"   # mpmath's libmp.round_nearest
 # mpmath's result is within a few of its own ulps; this many bits of it are trusted
