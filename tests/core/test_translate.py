@@ -741,3 +741,27 @@ def test_a_zero_displacement_adds_nothing():
     assert "ld" in " ".join(m for b in sim._blocks.values() if b for m in b.mnemonics)
     assert not re.search(r"\b_g4 \+ 0\b", src) and re.search(r"\b_g4 \+ 8\b", src)
     assert res.gpr[3] == 0x100 and res.gpr[5] == 0x100 and sim.state.mem.read(0x108, 4) == 0x100
+
+
+@pytest.mark.parametrize("translate", [False, True], ids=["per-insn", "block"])
+def test_byte_loads_and_stores_reach_the_byte_they_name(translate):
+    # stb of r5 = 0x1F1, 0x1F2, ... at 0x20FFC..0x20FFF and 0x21000..0x21003
+    # (across a page end) writes the low byte only: 0xF1..0xF8; lbz reads each
+    # back, and lbz of the read-only page's bytes 0x22FFE/0x22FFF (0xAB, 0xCD
+    # written before it was made read-only) reads those
+    lines = ["lis 30, 2", "ori 30, 30, 0xFFC", "li 5, 0x1F0"]
+    for i in range(8):
+        lines += ["addi 5, 5, 1", f"stb 5, {i}(30)"]
+    lines += [f"lbz {10 + i}, {i}(30)" for i in range(8)]
+    lines += ["lis 29, 2", "ori 29, 29, 0x1FFE", "lbz 20, 0x1000(29)", "lbz 21, 0x1001(29)"]
+    sim = Simulator(ISA_ALL, translate=translate)
+    sim.hot_after = 0
+    sim.load_asm("\n".join(lines) + "\n")
+    mem = sim.state.mem
+    mem.write(0x22FFE, 2, 0xCDAB)   # little-endian: 0xAB at 0x22FFE
+    mem.pages[0x22] = bytes(mem.pages[0x22])
+    res = sim.run()
+    assert res.stop == "end", res
+    assert [res.gpr[10 + i] for i in range(8)] == [0xF1 + i for i in range(8)]
+    assert (res.gpr[20], res.gpr[21]) == (0xAB, 0xCD)
+    assert [mem.read(0x20FFC + i, 1) for i in range(8)] == [0xF1 + i for i in range(8)]
