@@ -306,6 +306,10 @@ SPR_UNMODELLED = {
     **{n: "a no-op SPR number (808-811): not modelled" for n in (808, 809, 810, 811)},
 }
 SPR_NAMES = {attr: n for n, attr in SPR_ATTRS.items()}
+# SPRs held whole in one attribute of their own (no write rule, no narrower
+# width, nothing else derived from them): mfspr/mtspr of one is a read/write of
+# that attribute, which block translation inlines (translate/specialise.py)
+SPR_PLAIN = {8: "lr", 9: "ctr", 815: "tar"}
 TB_MHZ = 512              # POWER's Time Base frequency
 TB_TICKS_PER_READ = TB_MHZ   # without a clock: one read, 1 us later
 # the Time Base, readable by a program (mfspr 268/269, mftb) but written only by

@@ -64,6 +64,19 @@ def _drop_doubled_word(node):
     return None
 
 
+def _plain_spr(call, method, nargs):
+    """The attribute of ``s.<method>(n, ...)`` for a constant n of
+    machine.SPR_PLAIN (a plain attribute the block may hold in a local, where
+    the call would hand the whole state on), or None."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and
+            call.func.attr == method and isinstance(call.func.value, ast.Name) and
+            call.func.value.id == "s" and len(call.args) == nargs and not call.keywords and
+            _is_int_const(call.args[0])):
+        return None
+    from ..machine import SPR_PLAIN
+    return SPR_PLAIN.get(call.args[0].value)
+
+
 class _Fold(ast.NodeTransformer):
     """Fields to constants, then constant expressions and branches folded and
     the library's CR helpers with constant bit numbers inlined
@@ -114,6 +127,13 @@ class _Fold(ast.NodeTransformer):
 
     def visit_Expr(self, node):
         self.generic_visit(node)
+        spr = _plain_spr(node.value, "spr_write", 2)
+        if spr is not None:   # mtspr of LR, CTR, TAR: the attribute's write
+            v = node.value.args[1]   # (a GPR holds 64 bits already)
+            return ast.copy_location(ast.Assign(
+                [ast.Attribute(ast.Name("s", ast.Load()), spr, ast.Store())],
+                v if _is_register(v) else ast.BinOp(v, ast.BitAnd(), ast.Constant(_M64))),
+                node)
         src = self._inline_source(node.value)
         if src is None:
             return node
@@ -121,6 +141,10 @@ class _Fold(ast.NodeTransformer):
 
     def visit_Call(self, node):
         self.generic_visit(node)
+        spr = _plain_spr(node, "spr_read", 1)
+        if spr is not None:   # mfspr of LR, CTR, TAR: the attribute
+            return ast.copy_location(ast.Attribute(ast.Name("s", ast.Load()), spr,
+                                                   ast.Load()), node)
         src = self._inline_source(node)
         if src is None or "=" in src.replace("==", "").replace("!=", "").replace(
                 "<=", "").replace(">=", ""):

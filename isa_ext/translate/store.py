@@ -6,7 +6,8 @@ CPython and ten times that on PyPy before its JIT warms up, paid again by
 every run for every word its blocks hold; on PyPy it was half of a short
 program's run.  The result depends only on the compiled page's source, the
 field values, the helper library's inline forms and the specialiser itself
-(and what the block writer reads of it, block.locals_info),
+(and what the block writer reads of it, block.locals_info, and the machine's
+SPR_PLAIN),
 so it is stored under ``<cache>/specialised/<2 hex>/<key>.marshal`` (the
 interpreter's version in the key too: the text is ``ast.unparse``'s), the
 body's attributes (strings, sets, tuples: what marshal takes) rather than a
@@ -33,8 +34,11 @@ def _own_digest():
     global _code_digest
     if _code_digest is None:
         from . import block as block_module, specialise as sp_module
-        # (block.py: an entry holds what block.locals_info read of its lines)
-        _code_digest = disk_cache.code_digest((sp_module, block_module, sys.modules[__name__]))
+        from .. import machine
+        # (block.py: an entry holds what block.locals_info read of its lines;
+        # machine.py: the SPRs whose mfspr/mtspr a body reads as attributes)
+        _code_digest = disk_cache.code_digest((sp_module, block_module, machine,
+                                               sys.modules[__name__]))
     return _code_digest
 
 

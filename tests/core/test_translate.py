@@ -765,3 +765,31 @@ def test_byte_loads_and_stores_reach_the_byte_they_name(translate):
     assert [res.gpr[10 + i] for i in range(8)] == [0xF1 + i for i in range(8)]
     assert (res.gpr[20], res.gpr[21]) == (0xAB, 0xCD)
     assert [mem.read(0x20FFC + i, 1) for i in range(8)] == [0xF1 + i for i in range(8)]
+
+
+@pytest.mark.parametrize("translate", [False, True], ids=["per-insn", "block"])
+def test_mfspr_and_mtspr_of_lr_ctr_tar(translate):
+    # by hand: load_asm sets LR to the end address (0x1000 + 4 * 9 = 0x1024);
+    # mtctr 3 -> CTR 77, mflr 4 -> 0x1024, mtlr 3 -> LR 77, mfctr 5 -> 77,
+    # mtspr 815 (TAR) -> 0x1024, mfspr 6 <- TAR, mflr 7 -> 77, mfspr 8, 9 <- CTR
+    sim = Simulator(ISA_ALL, translate=translate)
+    sim.hot_after = 0
+    sim.load_asm("li 3, 77\nmtctr 3\nmflr 4\nmtlr 3\nmfctr 5\nmtspr 815, 4\nmfspr 6, 815\n"
+                 "mflr 7\nmfspr 8, 9\n")
+    res = sim.run()
+    assert (res.stop, res.steps) == ("end", 9)
+    assert [res.gpr[i] for i in range(4, 9)] == [0x1024, 77, 0x1024, 77, 77]
+    assert (sim.state.lr, sim.state.ctr, sim.state.tar) == (77, 77, 0x1024)
+
+
+def test_a_block_holds_lr_ctr_tar_of_mfspr_and_mtspr_in_locals():
+    # mfspr/mtspr of a plain SPR (machine.SPR_PLAIN) is its attribute: the
+    # block reads it into a local once and writes it back at the exit,
+    # calling neither spr_read nor spr_write
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = 0
+    sim.load_asm("mflr 4\nmtctr 4\nmtspr 815, 4\naddi 3, 3, 1\n")
+    sim.run()
+    src = next(b for b in sim._blocks.values() if b is not None).source
+    assert "spr_read" not in src and "spr_write" not in src
+    assert "_s_lr = s.lr" in src and "s.ctr = _s_ctr" in src and "s.tar = _s_tar" in src
