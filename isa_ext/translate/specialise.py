@@ -888,6 +888,7 @@ def _specialise_word(compiled, fields, overrides, symbolic=()):
         inline.visit(st))]
     if inline.changed:  # the effective address moves into the access, masks fold
         stmts, next_value = simplify(stmts, ret.value)
+        stmts = [_UnreducedAddresses().visit(st) for st in stmts]
         ret = ast.Return(next_value)
     if _sees_register_file(stmts + [ast.Expr(ret.value)]):
         stmts, next_value = _for_interpreter(stmts, ret.value)
@@ -1062,6 +1063,67 @@ def specialise_template(compiled, fields, symbolic, overrides, cache=None, key=N
             raise Untranslatable(f"{compiled.name}: the page sees the register file")
         return Template(sp, tuple(symbolic))
     return cached(cache, key, build)
+
+
+def _unreduced(ea):
+    """``ea`` (an inline access's ``_a``: an address reduced to 64 bits)
+    without the reduction where it is a register, or a register plus a
+    register or a constant (D-form and X-form addresses, nearly every
+    access): that sum lies in (-2**63, 2**65), and below 0 or from 2**64 on
+    its page number (``_a >> 12``) is no page's, so the access takes the
+    call (its address reduced there, _UnreducedAddresses).  The mask costs a
+    big-integer operation on every access, and on PyPy its constants of 2**63
+    and more make the sum a big integer.  None where ``ea`` is another form."""
+    if not (isinstance(ea, ast.BinOp) and isinstance(ea.op, ast.BitAnd) and
+            _is_int_const(ea.right) and ea.right.value == _M64):
+        return None
+    inner = ea.left
+    if _is_register(inner):
+        return inner
+    if not (isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Add)):
+        return None
+    a, b = inner.left, inner.right
+    if _is_int_const(a):
+        a, b = b, a
+    if _is_register(a) and _is_register(b):
+        return inner
+    if _is_register(a) and _is_int_const(b) and 0 <= b.value <= _M64:
+        if b.value >= 1 << 63:   # a negative displacement
+            return ast.BinOp(a, ast.Sub(), ast.Constant((1 << 64) - b.value))
+        return inner
+    return None
+
+
+class _UnreducedAddresses(ast.NodeTransformer):
+    """The inline accesses' ``_a`` unreduced where _unreduced allows, and
+    reduced in the calls of their other path instead."""
+
+    def _unreduce(self, node):
+        if isinstance(node.value, ast.BinOp):
+            short = _unreduced(node.value)
+            if short is not None:
+                node.value = short
+        return node
+
+    def visit_Assign(self, node):
+        self.generic_visit(node)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and \
+                node.targets[0].id == "_a":
+            return self._unreduce(node)
+        return node
+
+    def visit_NamedExpr(self, node):
+        self.generic_visit(node)
+        return self._unreduce(node) if node.target.id == "_a" else node
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
+                f.value.id == "M" and f.attr in ("read", "write") and node.args and \
+                isinstance(node.args[0], ast.Name) and node.args[0].id == "_a":
+            node.args[0] = ast.BinOp(node.args[0], ast.BitAnd(), ast.Constant(_M64))
+        return node
 
 
 class _InlineLoads(ast.NodeTransformer):

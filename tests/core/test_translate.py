@@ -793,3 +793,55 @@ def test_a_block_holds_lr_ctr_tar_of_mfspr_and_mtspr_in_locals():
     src = next(b for b in sim._blocks.values() if b is not None).source
     assert "spr_read" not in src and "spr_write" not in src
     assert "_s_lr = s.lr" in src and "s.ctr = _s_ctr" in src and "s.tar = _s_tar" in src
+
+
+@pytest.mark.parametrize("translate, view", [(False, False), (True, False), (True, True)],
+                         ids=["per-insn", "block", "block-through-a-view"])
+def test_an_address_that_wraps_past_2_to_the_64_reaches_the_wrapped_byte(translate, view):
+    # effective addresses are modulo 2**64 (the book's EA computation): with
+    # r4 = 0, -8(r4) is 0xFFFFFFFFFFFFFFF8 and with r5 = 2**64 - 8, 8(r5) and
+    # 0(r5 + r6 = 8) are address 0.  Memory there holds by hand: 0x1122334455667788
+    # at the top, 0xA1 at 0, which the loads read back and the stores change
+    sim = Simulator(ISA_ALL, translate=translate)
+    sim.hot_after = 0
+    sim.load_asm("ld 10, -8(4)\nlbz 11, 8(5)\nlbzx 12, 5, 6\nstb 7, 8(5)\nstd 7, -8(4)\n"
+                 "lbz 13, 0(4)\nldx 14, 5, 0\n", addr=0x10000)
+    mem, s = sim.state.mem, sim.state
+    mem.write(0xFFFFFFFFFFFFFFF8, 8, 0x1122334455667788)
+    mem.write(0, 1, 0xA1)
+    s.gpr[4], s.gpr[5], s.gpr[6], s.gpr[7] = 0, (1 << 64) - 8, 8, 0x0102030405060708
+    seen = []
+    if view:   # another memory object: every access is its call, with the address as
+        # the book has it (a trace records it)
+        from isa_ext.machine import MemoryView
+
+        class Seen(MemoryView):
+            def read(self, addr, n):
+                seen.append(addr)
+                return self.mem.read(addr, n)
+
+            def write(self, addr, n, v):
+                seen.append(addr)
+                return self.mem.write(addr, n, v)
+        s.mem = Seen(mem)
+    res = sim.run()
+    assert (res.stop, res.steps) == ("end", 7), res
+    assert all(0 <= a < 1 << 64 for a in seen) and len(seen) == 7 * view
+    assert [res.gpr[i] for i in (10, 11, 12, 13, 14)] == \
+        [0x1122334455667788, 0xA1, 0xA1, 0x08, 0x0102030405060708]
+    assert mem.read(0, 1) == 0x08 and mem.read(0xFFFFFFFFFFFFFFF8, 8) == 0x0102030405060708
+
+
+def test_an_inline_access_computes_its_address_without_a_64_bit_mask():
+    # a D-form or X-form address is a register plus a displacement or a
+    # register: the block computes it as that sum (a negative displacement
+    # subtracted), the 64-bit reduction left to the call its other path takes
+    sim = Simulator(ISA(extensions=["base"]), translate=True)
+    sim.hot_after = 0
+    sim.load_asm("li 4, 0x100\nstd 4, -16(4)\nld 3, -16(4)\nldx 5, 4, 3\nstb 4, 8(4)\n")
+    res = sim.run()
+    src = "".join(b.source for b in sim._blocks.values() if b)
+    assert re.search(r"_a := \(?_g4 - 16\b", src) and re.search(r"_a = \(?_g4 - 16\b", src)
+    assert re.search(r"_a := \(?_g4 \+ _g3\b", src) and re.search(r"_a = \(?_g4 \+ 8\b", src)
+    assert str((1 << 64) - 16) not in src
+    assert (res.gpr[3], res.gpr[5]) == (0x100, sim.state.mem.read(0x200, 8))
