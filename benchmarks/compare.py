@@ -36,7 +36,11 @@ its load to its exit (translation and PyPy's JIT warm-up included: what a user
 running a program sees).  QEMU runs it at scale 1 and at a scale of about
 2 x 10^9 instructions (GLOBAL_SCALE_FACTOR; --quick 2 x 10^8), differenced;
 isa_ext counts the instructions of the scale-1 and scale-0 builds, so QEMU's
-work is known.  ``--quick`` runs two programs; ``--embench-tiny`` runs each
+work is known.  isa_ext's **steady** rate (``--embench-steady S``, default 4;
+--quick 2; 0: none) is measured as QEMU's is: the scale-S build run cold in
+another fresh process, the difference in instructions over the difference in
+time, so start-up, translation and PyPy's JIT warm-up cancel as QEMU's
+translation does.  ``--quick`` runs two programs; ``--embench-tiny`` runs each
 body once (LOCAL_SCALE_FACTOR 1; the script's test).
 
 ``--readme-table`` prints, instead of the report, the README's speed table:
@@ -70,6 +74,9 @@ AS, LD, QEMU = "powerpc64le-linux-gnu-as", "powerpc64le-linux-gnu-ld", "qemu-ppc
 HF_PER_ITER = 16      # sv.add instructions per HF loop iteration
 VL = 64
 ENGINES = ("qemu", "cpython", "pypy", "isacaller")
+# an engine's Embench rate differenced over two scales, as QEMU's (steady_rate)
+STEADY = "-steady"
+REPORT_ENGINES = ("qemu", "cpython", "cpython" + STEADY, "pypy", "pypy" + STEADY, "isacaller")
 WORKLOADS = ("loops", "embench")
 COLUMNS = ("program", "engine", "rate", "unit", "engine/QEMU", "engine/CPython",
            "rate by CPU time")
@@ -377,10 +384,24 @@ def embench_qemu_rate(tree, name, build_name, work, per_scale, quick):
             insns / max(cpu_times[1] - cpu_times[0], 1e-9))
 
 
-def embench_rates(tree, build_name, names, engines, pythons, work, quick):
-    """{(program, engine): (wall rate, CPU rate)} for one build; the programs'
-    instruction counts (scale 1, per unit of scale); the programs skipped,
-    with their reasons (an instruction isa_ext lacks, a run that fails)."""
+def steady_rate(python, elf, extensions, cold, big_elf):
+    """(wall, CPU) instructions/s of isa_ext under ``python`` differenced as
+    QEMU's are: ``cold`` is the run of ``elf`` (scale 1), ``big_elf`` the same
+    program at a larger scale, run cold in another fresh process."""
+    big = in_process(python, "--embench-worker", big_elf, extensions)
+    insns = big["steps"] - cold["steps"]
+    wall, cpu = big["seconds"] - cold["seconds"], big["cpu_seconds"] - cold["cpu_seconds"]
+    if insns <= 0 or wall <= 0 or cpu <= 0:
+        raise SystemExit(f"steady rate of {elf}: {insns:,} more instructions in "
+                         f"{wall:.3f} s more (too short, or a noisy machine)")
+    return insns / wall, insns / cpu
+
+
+def embench_rates(tree, build_name, names, engines, pythons, work, quick, steady=0):
+    """{(program, engine): (wall rate, CPU rate)} for one build (``engine-steady``:
+    the differenced rate of steady_rate, with the scale-``steady`` build); the
+    programs' instruction counts (scale 1, per unit of scale); the programs
+    skipped, with their reasons (an instruction isa_ext lacks, a run that fails)."""
     isa = embench.isa_for(build_name)
     extensions = ",".join(embench.BUILDS[build_name][1] or ["all"])
     out, counts, skipped = {}, {}, {}
@@ -397,6 +418,13 @@ def embench_rates(tree, build_name, names, engines, pythons, work, quick):
                     r = in_process(pythons[engine], "--embench-worker", elf, extensions)
                     out[name, engine] = (r["steps"] / r["seconds"],
                                          r["steps"] / r["cpu_seconds"])
+                    if steady > 1:
+                        big = embench.build(tree, name, build_name, steady, work)
+                        try:
+                            out[name, engine + STEADY] = steady_rate(
+                                pythons[engine], elf, extensions, r, big)
+                        except SystemExit as e:   # the cold figure stands
+                            skipped[f"{name} ({engine} steady)"] = str(e).strip()
                     if steps not in (None, r["steps"]):
                         raise SystemExit(f"{steps:,} instructions on CPython, "
                                          f"{r['steps']:,} on PyPy")
@@ -422,12 +450,15 @@ def geomean(values):
 
 
 def embench_summary(results, names, engines):
-    """Add each engine's geometric mean over the programs every engine ran."""
-    ran = [n for n in names if all((n, e) in results for e in engines)]
+    """Add each engine's geometric mean over the programs every engine ran (a
+    steady rate: those of them it has; embench_rates notes a missing one)."""
+    ran = [n for n in names if all((n, e) in results for e in engines
+                                   if not e.endswith(STEADY))]
     for e in engines:
-        wall = geomean(results[n, e][0] for n in ran)
+        these = [n for n in ran if (n, e) in results]
+        wall = geomean(results[n, e][0] for n in these)
         if wall is not None:
-            results["geomean", e] = (wall, geomean(results[n, e][1] for n in ran))
+            results["geomean", e] = (wall, geomean(results[n, e][1] for n in these))
     return ran
 
 
@@ -468,13 +499,16 @@ def interpreter_version(python):
     return r.stdout.strip() or python
 
 
-def readme_title(prog):
-    """A row's title: a loop's, or an Embench build's geometric mean."""
+def readme_title(prog, steady=False):
+    """A row's title: a loop's, or an Embench build's geometric mean (of cold
+    runs, or ``steady``: differenced over two scales)."""
     if prog in README_TITLES:
         return README_TITLES[prog]
     build_name = prog[len("geomean ("):-1]
     flags = " ".join(embench.BUILDS[build_name][0])
-    return f"Embench-IoT `{flags}`, geometric mean, instructions/s"
+    how = ("steady (two scales differenced, as QEMU's)" if steady
+           else "one cold run each")
+    return f"Embench-IoT `{flags}`, geometric mean, {how}, instructions/s"
 
 
 def readme_table(cpu_rates, engines, versions, command, load, quick, progs):
@@ -492,6 +526,11 @@ def readme_table(cpu_rates, engines, versions, command, load, quick, progs):
             cells = [readme_cell(prog, e, cpu_rates) if e in engines else "-"
                      for e in README_ENGINES]
             lines.append(f"| {readme_title(prog)} | " + " | ".join(cells) + " |")
+            if any((prog, e + STEADY) in cpu_rates for e in README_ENGINES):
+                cells = [readme_cell(prog, e if e == "qemu" else e + STEADY, cpu_rates)
+                         if e in engines else "-" for e in README_ENGINES]
+                lines.append(f"| {readme_title(prog, steady=True)} | " + " | ".join(cells)
+                             + " |")
     return lines
 
 
@@ -520,6 +559,9 @@ def parse_args(argv):
     p.add_argument("--embench-tiny", action="store_true",
                    help="each Embench body run once (LOCAL_SCALE_FACTOR 1): checks the "
                         "script, not a measurement")
+    p.add_argument("--embench-steady", type=int, default=None, metavar="S",
+                   help="isa_ext's steady Embench rate: differenced over scale 1 and "
+                        "scale S, as QEMU's (4; --quick 2; 0: none)")
     p.add_argument("--memory-steps", type=int, default=None,
                    help="steps of the memory run (10^8; --quick 10^5)")
     p.add_argument("--readme-table", action="store_true",
@@ -577,10 +619,15 @@ def measure_embench(args, work, rates, cpu_rates, notes, pythons, quick):
     names = (args.embench_programs.split(",") if args.embench_programs
              else embench.QUICK_PROGRAMS if quick else embench.programs(tree))
     engines = [e for e in args.engines if e in pythons or e == "qemu"]
+    # (--embench-tiny runs are too short for a difference of times)
+    steady = args.embench_steady if args.embench_steady is not None else \
+        0 if args.embench_tiny else 2 if quick else 4
+    if steady > 1:
+        engines += [e + STEADY for e in engines if e in pythons]
     progs = []
     for build_name in args.embench_builds:
         results, counts, skipped = embench_rates(tree, build_name, names, engines,
-                                                 pythons, work, quick)
+                                                 pythons, work, quick, steady)
         ran = embench_summary(results, names, engines)
         for name, engine in results:
             key = f"{name} ({build_name})" if name != "geomean" else geomean_key(build_name)
@@ -602,6 +649,8 @@ def geomean_key(build_name):
 def print_report(args, progs, rates, cpu_rates, notes, load_before, quick, mem):
     names = {"qemu": "qemu-ppc64le", "cpython": f"isa_ext CPython {platform.python_version()}",
              "pypy": "isa_ext PyPy", "isacaller": "ISACaller"}
+    for e in ("cpython", "pypy"):
+        names[e + STEADY] = names[e] + " steady"
     print(f"command: {' '.join([os.path.basename(sys.executable)] + sys.argv)}")
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, load average "
           f"{load_before:.1f} before / {os.getloadavg()[0]:.1f} after; "
@@ -609,7 +658,7 @@ def print_report(args, progs, rates, cpu_rates, notes, load_before, quick, mem):
     print(f"{COLUMNS[0]:28} {COLUMNS[1]:30} {COLUMNS[2]:>15} {COLUMNS[3]:10} "
           f"{COLUMNS[4]:>12} {COLUMNS[5]:>15} {COLUMNS[6]:>17}")
     for prog in progs:
-        for eng in ENGINES:
+        for eng in REPORT_ENGINES:
             r = rates.get((prog, eng))
             if r is None:
                 continue

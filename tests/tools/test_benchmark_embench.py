@@ -59,3 +59,29 @@ def test_tiny_embench_run_reports_qemus_instruction_count(tmp_path):
     assert steps == qemu_instructions(elf, tmp_path / "qemu.log")
     # scale 0 runs no body: a scale's work is less than the whole run, and some
     assert 0 < per_scale < steps
+
+
+def test_steady_rate_is_the_difference_of_two_cold_runs(monkeypatch):
+    # isa_ext's steady Embench rate is measured as QEMU's: (instructions at
+    # scale S - at scale 1) / (seconds at S - at 1), by wall clock and by CPU
+    # time: by hand (5,000,000 - 1,000,000) / (3.0 - 1.0) = 2,000,000 and
+    # 4,000,000 / (2.5 - 0.5) = 2,000,000; (4,000,000) / (1.5 - 0.5) = 4,000,000
+    import compare
+    cold = {"steps": 1_000_000, "seconds": 1.0, "cpu_seconds": 0.5}
+    big = {"steps": 5_000_000, "seconds": 3.0, "cpu_seconds": 1.5}
+    calls = []
+
+    def fake(python, mode, elf, extensions):
+        calls.append((python, mode, elf, extensions))
+        return big
+    monkeypatch.setattr(compare, "in_process", fake)
+    assert compare.steady_rate("py", "a.elf", "base", cold, "b.elf") == (2_000_000, 4_000_000)
+    assert calls == [("py", "--embench-worker", "b.elf", "base")]
+    # a larger scale that took no longer: no rate, a reason
+    big = {"steps": 5_000_000, "seconds": 0.9, "cpu_seconds": 1.5}
+    try:
+        compare.steady_rate("py", "a.elf", "base", cold, "b.elf")
+    except SystemExit as e:
+        assert "noisy" in str(e) and "4,000,000 more instructions" in str(e)
+    else:
+        raise AssertionError("no SystemExit")
