@@ -318,13 +318,14 @@ class Simulator:
                         b = None
                 if b is not None and b.length <= max_steps - steps:
                     pc, n = b.run(s, max_steps - steps)
-                    steps += n
-                    if b.watch:  # a new block: where it goes, for chaining
-                        b.succ.add(pc)
-                        b.watch -= 1
-                        if not b.watch:
-                            self._chain_at(b)
-                    continue
+                    if n:   # (none: it left at once; one instruction here then)
+                        steps += n
+                        if b.watch:  # a new block: where it goes, for chaining
+                            b.succ.add(pc)
+                            b.watch -= 1
+                            if not b.watch:
+                                self._chain_at(b)
+                        continue
                 f = cache.get(pc)
                 if f is None:
                     f = self._decode_into_cache(pc)

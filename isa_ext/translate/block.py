@@ -47,6 +47,9 @@ MAX_ELEMENTS = 512
 # at most, translate.svp64.UNROLL_ELEMENTS)
 EXECUTOR_CALLS_IN_BLOCKS = platform.python_implementation() != "PyPy"
 _IND = "    "
+# a region's blocks chosen by a chain of address tests up to this many, by a
+# binary search over their addresses above (Writer.dispatch)
+DISPATCH_CHAIN = 4
 
 
 class Block:
@@ -480,19 +483,35 @@ class _Writer:
             if self.any_store:
                 emit(3, "if not _cw:", after)
                 emit(4, "break", after)
-            for k, (start, insns) in enumerate(self.entries):
-                emit(3, f"{'if' if k == 0 else 'elif'} _nia == {start}:", after)
-                emit(4, f"if _n + {len(insns)} > _budget:", after)
-                emit(5, "break", after)
-                self.block(4, start, insns)
-            emit(3, "else:", after)
-            emit(4, "break", after)
+            self.dispatch(3, self.entries)
         else:
             # every exit breaks out of the loop to one write-back (a flush per exit
             # made long blocks' source, and their compile time, grow with exits x registers)
             self.block(3, *self.entries[0])
         self.flush(2, after)
         emit(2, "return _nia, _n", after)
+
+    def dispatch(self, depth, entries):
+        """The choice of the region's block at ``_nia``: a chain of tests
+        for a few blocks (the entry, the loop's head, first), else a binary
+        search over their addresses (a long chain's tests cost more than
+        the short blocks of branchy code they lead to)."""
+        emit, after = self.emit, self.AFTER
+        if len(entries) > DISPATCH_CHAIN:
+            ordered = sorted(entries, key=lambda e: e[0])
+            half = len(ordered) // 2
+            emit(depth, f"if _nia < {ordered[half][0]}:", after)
+            self.dispatch(depth + 1, ordered[:half])
+            emit(depth, "else:", after)
+            self.dispatch(depth + 1, ordered[half:])
+            return
+        for k, (start, insns) in enumerate(entries):
+            emit(depth, f"{'if' if k == 0 else 'elif'} _nia == {start}:", after)
+            emit(depth + 1, f"if _n + {len(insns)} > _budget:", after)
+            emit(depth + 2, "break", after)
+            self.block(depth + 1, start, insns)
+        emit(depth, "else:", after)
+        emit(depth + 1, "break", after)
 
     def handler(self):
         """The exception handler: the locals live where the exception rose

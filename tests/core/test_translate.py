@@ -845,3 +845,38 @@ def test_an_inline_access_computes_its_address_without_a_64_bit_mask():
     assert re.search(r"_a := \(?_g4 \+ _g3\b", src) and re.search(r"_a = \(?_g4 \+ 8\b", src)
     assert str((1 << 64) - 16) not in src
     assert (res.gpr[3], res.gpr[5]) == (0x100, sim.state.mem.read(0x200, 8))
+
+
+def test_a_loop_over_many_blocks_runs_inside_its_region():
+    # a loop calling six subroutines, sub k counting in r(10+k) the i in
+    # 0..299 with bit k set (by hand: the model below).  Once chained
+    # (region_after 2), its blocks (more than block.DISPATCH_CHAIN, so chosen
+    # by a binary search of their addresses) run as one region: the
+    # dispatcher is reached a handful of times, not once per block per pass
+    from isa_ext.translate.block import DISPATCH_CHAIN
+    n = 300
+    body, subs = [], []
+    for k in range(6):
+        body.append(f"bl sub{k}")
+        subs += [f"sub{k}:", f"andi. 5, 3, {1 << k}", "beqlr", f"addi {10 + k}, {10 + k}, 1",
+                 "blr"]
+    sim = Simulator(ISA(extensions=["base"]), translate=True)
+    sim.hot_after, sim.region_after = 0, 2
+    sim.load_asm("\n".join(["li 3, 0", f"li 4, {n}", "top:", *body, "addi 3, 3, 1",
+                            "cmpd 3, 4", "blt top", "b done", *subs, "done: nop"]) + "\n")
+
+    class Counting(dict):
+        gets = 0
+
+        def get(self, k, d=None):
+            Counting.gets += 1
+            return dict.get(self, k, d)
+    sim._blocks = Counting()
+    res = sim.run()
+    assert res.stop == "end"
+    assert [res.gpr[10 + k] for k in range(6)] == \
+        [sum(1 for i in range(n) if i >> k & 1) for k in range(6)]
+    regions = {id(b.run): b for b in sim._blocks.values() if b is not None and b.plain is not b}
+    assert any(b.source.count("_nia ==") > DISPATCH_CHAIN and "if _nia <" in b.source
+               for b in regions.values())
+    assert Counting.gets < 60, Counting.gets
