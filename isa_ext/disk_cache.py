@@ -1,15 +1,27 @@
 """Where isa_ext keeps what it computes once for many runs (compiled pages,
-parsed tables and pages, specialised instruction bodies), and the two things
-every such cache needs: a digest of the code that made an entry (so a new
-isa_ext, or another interpreter, never reads an old entry) and writing an
-entry whole (written to a temporary file, then renamed: a reader never sees
-half of one).
+parsed tables and pages, specialised instruction bodies, compiled blocks), and
+the three things every such cache needs: a digest of the code that made an
+entry (so a new isa_ext, or another interpreter, never reads an old entry),
+writing an entry whole (written to a temporary file, then renamed: a reader
+never sees half of one) and a bound on its size (the oldest entries removed).
 """
 import hashlib
 import os
 import platform
 import sys
 import tempfile
+import time
+
+# entries one cache folder (compiled, parsed, specialised, blocks) keeps: past
+# it the oldest written are removed down to TRIM_TO of it (a file takes a
+# 4 KiB block on most disks: 160 MB at most per folder)
+MAX_ENTRIES = 40_000
+TRIM_TO = 0.75
+# a folder is counted at most this often (seconds; a ``.trimmed`` file's
+# time): counting 160,000 entries takes a fifth of a second, removing a
+# second
+TRIM_EVERY = 3600
+_checked = set()   # folders this process has looked at
 
 
 def directory():
@@ -39,9 +51,79 @@ def code_digest(modules, extra=""):
     return h.hexdigest()
 
 
+def trim(folder, now=None):
+    """Remove the oldest entries of the cache ``folder`` (its files, those of
+    its sub-folders) when it holds more than MAX_ENTRIES, down to TRIM_TO of
+    them; at most once every TRIM_EVERY seconds (its ``.trimmed`` file).
+    Returns how many were removed."""
+    now = time.time() if now is None else now
+    marker = os.path.join(folder, ".trimmed")
+    try:
+        if now - os.stat(marker).st_mtime < TRIM_EVERY:
+            return 0
+    except OSError:
+        pass
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(marker, "wb"):
+            pass
+        os.utime(marker, (now, now))
+    except OSError:
+        return 0
+    paths = []
+    stack = [folder]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as it:
+                for e in it:
+                    if e.name.startswith("."):
+                        continue
+                    if e.is_dir(follow_symlinks=False):
+                        stack.append(e.path)
+                    else:
+                        paths.append(e.path)
+        except OSError:
+            continue
+    if len(paths) <= MAX_ENTRIES:
+        return 0
+    dated = []
+    for p in paths:
+        try:
+            dated.append((os.stat(p).st_mtime, p))
+        except OSError:
+            pass
+    dated.sort()
+    removed = 0
+    for _, p in dated[:max(0, len(dated) - int(MAX_ENTRIES * TRIM_TO))]:
+        try:
+            os.unlink(p)
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
+def _trim_once(path):
+    """trim() the cache folder holding ``path`` (directory()'s child), once a process."""
+    root = directory()
+    rel = os.path.relpath(path, root)
+    if rel.startswith(os.pardir) or os.sep not in rel:
+        return
+    folder = os.path.join(root, rel.split(os.sep, 1)[0])
+    if folder in _checked:
+        return
+    _checked.add(folder)
+    try:
+        trim(folder)
+    except Exception:   # a cache never fails a run
+        pass
+
+
 def write_atomic(path, data):
     """Write the bytes ``data`` to ``path`` whole: a temporary file in its
-    folder, renamed over it.  Raises OSError (the temporary file removed)."""
+    folder, renamed over it (the cache folder it is in trimmed first, once a
+    process).  Raises OSError (the temporary file removed)."""
+    _trim_once(path)
     folder = os.path.dirname(path)
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")

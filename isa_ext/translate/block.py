@@ -31,6 +31,7 @@ import struct
 from ..errors import IsaExtError, Trap
 from ..machine import Memory
 from ..prefix import SVP64, kind as prefix_kind
+from . import code_store
 from .specialise import Untranslatable, cached, specialise
 from .svp64 import CALL, FLUSH, RELOAD, specialise_sv
 
@@ -368,7 +369,7 @@ def _compile(entries, namespace, name, region, code_cache=None):
     ns["_AFTER"] = _Writer.AFTER
     ns["_Memory"], ns["_no_page"], ns["_ACCESS"] = Memory, _no_page, _ACCESS
     ns["_BA"] = bytearray
-    code = cached(code_cache, source, lambda: compile(source, f"<isa_ext:{name}>", "exec"),
+    code = cached(code_cache, source, lambda: code_store.compiled(source, f"<isa_ext:{name}>"),
                   kept=CODE_CACHE_KEPT)
     exec(code, ns)
     return source, ns["run"]
