@@ -64,6 +64,38 @@ def _drop_doubled_word(node):
     return None
 
 
+def _truth(test):
+    """An ``if``'s test in a cheaper form with the same truth: ``t ^ 0`` is
+    ``t``, ``b ^ 1`` of a bit b is ``not b``, and a bit test ``(x >> k) & 1``
+    is ``x & (1 << k)`` (a branch's condition: ``CR[BI] ^ BO bit``)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _truth(test.operand)
+        if isinstance(inner, ast.UnaryOp) and isinstance(inner.op, ast.Not):
+            return inner.operand
+        return ast.copy_location(ast.UnaryOp(ast.Not(), inner), test)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and \
+            isinstance(test.ops[0], (ast.Eq, ast.NotEq)) and _is_bit(test.left) and \
+            _is_int_const(test.comparators[0]) and test.comparators[0].value in (0, 1):
+        # b == 1 and b != 0 are b; b == 0 and b != 1 are not b
+        same = (test.comparators[0].value == 1) == isinstance(test.ops[0], ast.Eq)
+        return _truth(test.left if same else ast.copy_location(
+            ast.UnaryOp(ast.Not(), test.left), test))
+    if not isinstance(test, ast.BinOp) or not _is_int_const(test.right):
+        return test
+    k = test.right.value
+    if isinstance(test.op, ast.BitXor) and k == 0:
+        return _truth(test.left)
+    if isinstance(test.op, ast.BitXor) and k == 1 and _is_bit(test.left):
+        return _truth(ast.copy_location(ast.UnaryOp(ast.Not(), test.left), test))
+    left = test.left
+    if isinstance(test.op, ast.BitAnd) and k == 1 and isinstance(left, ast.BinOp) and \
+            isinstance(left.op, ast.RShift) and _is_int_const(left.right) and \
+            type(left.right.value) is int and 0 <= left.right.value <= 64:
+        return ast.copy_location(
+            ast.BinOp(left.left, ast.BitAnd(), ast.Constant(1 << left.right.value)), test)
+    return test
+
+
 def _plain_spr(call, method, nargs):
     """The attribute of ``s.<method>(n, ...)`` for a constant n of
     machine.SPR_PLAIN (a plain attribute the block may hold in a local, where
@@ -155,6 +187,14 @@ class _Fold(ast.NodeTransformer):
         node = self._visit_binop(node)
         if not isinstance(node, ast.BinOp):
             return node
+        # (x ^ a) ^ b is x ^ (a ^ b): a branch's condition bit inverted twice
+        if isinstance(node.op, ast.BitXor) and _is_int_const(node.right) and \
+                isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.BitXor) and \
+                _is_int_const(node.left.right) and type(node.right.value) is int and \
+                type(node.left.right.value) is int:
+            node.right = ast.copy_location(
+                ast.Constant(node.left.right.value ^ node.right.value), node.right)
+            node.left = node.left.left
         # (x & a) & b is x & (a & b): a result masked twice (a sum, then to 64 bits)
         if isinstance(node.op, ast.BitAnd) and _is_int_const(node.right) and \
                 isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.BitAnd) and \
@@ -242,6 +282,7 @@ class _Fold(ast.NodeTransformer):
 
     def visit_IfExp(self, node):
         self.generic_visit(node)
+        node.test = _truth(node.test)
         if _is_int_const(node.test):
             return node.body if node.test.value else node.orelse
         return node
@@ -254,6 +295,7 @@ class _Fold(ast.NodeTransformer):
                 if _is_int_const(one) and one.value == 1 and _is_bit(other):
                     node.test = other
                     break
+        node.test = _truth(node.test)
         if _is_int_const(node.test):
             return (node.body if node.test.value else node.orelse) or []
         if not node.body:
