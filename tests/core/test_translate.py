@@ -881,3 +881,26 @@ def test_a_loop_over_many_blocks_runs_inside_its_region():
     assert any(b.source.count("_nia ==") > DISPATCH_CHAIN and "if _nia <" in b.source
                for b in regions.values())
     assert Counting.gets < 200, Counting.gets
+
+
+def test_on_pypy_the_first_block_raises_the_jits_trace_limit_once(monkeypatch):
+    # the interpreter's name and pypyjit stood in for: the first translation
+    # sets trace_limit to PYPY_TRACE_LIMIT, later ones nothing; on CPython
+    # (the real sys.implementation here unless this runs on PyPy) nothing
+    import sys
+    import types
+    from isa_ext.translate import block
+    calls = []
+    fake = types.ModuleType("pypyjit")
+    fake.set_param = lambda **kw: calls.append(kw)
+    monkeypatch.setitem(sys.modules, "pypyjit", fake)
+    monkeypatch.setattr(block, "_jit_tuned", [])
+    monkeypatch.setattr(block.sys, "implementation", types.SimpleNamespace(name="cpython"))
+    block.tune_pypy_jit()
+    assert calls == [] and block._jit_tuned == []
+    monkeypatch.setattr(block.sys, "implementation", types.SimpleNamespace(name="pypy"))
+    sim = Simulator(ISA(extensions=["base"]), translate=True)
+    sim.hot_after = 0
+    sim.load_asm("addi 3, 3, 1\nb 1f\n1: addi 3, 3, 1\n")
+    assert sim.run().gpr[3] == 2
+    assert calls == [{"trace_limit": block.PYPY_TRACE_LIMIT}]
