@@ -10,7 +10,9 @@ import re
 import subprocess
 import sys
 
-from conftest import need_tool
+import pytest
+
+from conftest import need_tool, shared_path
 from conftest import ROOT
 
 TOP = ROOT
@@ -81,26 +83,44 @@ def _form(cell):
     return re.sub(r"\d[\d,.]*", "N", cell)
 
 
-def test_readme_table_has_the_shape_the_script_prints():
-    # the README's "How fast" table is compare.py --readme-table's output pasted
-    # whole: run the command its caption names (with --quick) and require the
-    # same header, programs, and cell forms wherever this run measured the engine
-    for tool in ("powerpc64le-linux-gnu-as", "powerpc64le-linux-gnu-ld", "qemu-ppc64le"):
-        need_tool(tool)
+def _readme_tables():
+    """Each compare.py --readme-table output the README holds (the loops; the
+    Embench builds), in order."""
     with open(os.path.join(TOP, "README.md"), encoding="utf-8") as f:
         readme = f.read()
-    shown = readme.split(README_TABLE_START, 1)[1].split(README_TABLE_END, 1)[0]
+    return [part.split(README_TABLE_END, 1)[0]
+            for part in readme.split(README_TABLE_START)[1:]]
+
+
+def test_the_readme_holds_the_loops_and_the_embench_tables():
+    tables = _readme_tables()
+    assert len(tables) == 2
+    assert "--workloads embench" not in tables[0] and "--workloads embench" in tables[1]
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["loops", "embench"])
+def test_readme_table_has_the_shape_the_script_prints(which):
+    # the README's "How fast" tables are compare.py --readme-table's output pasted
+    # whole: run the command each caption names (with --quick) and require the
+    # same header, programs, and cell forms wherever this run measured the engine
+    for tool in ("powerpc64le-linux-gnu-as", "powerpc64le-linux-gnu-ld", "qemu-ppc64le") + \
+            (("powerpc64le-linux-gnu-gcc",) if which else ()):
+        need_tool(tool)
+    shown = _readme_tables()[which]
     caption, rows = _table(shown)
     assert caption and not caption.group("quick"), shown.strip().splitlines()[0]
     args = caption.group("args").split()
     assert "--readme-table" in args and "--quick" not in args
+    if which:   # the Embench tarball beside the checkout (../shared), as the script finds it
+        shared_path("vendor", "embench-iot.tar.gz")
     r = subprocess.run([sys.executable, SCRIPT, *args, "--quick"],
-                       capture_output=True, text=True, cwd=TOP, timeout=600)
+                       capture_output=True, text=True, cwd=TOP, timeout=900)
     assert r.returncode == 0, r.stderr[-3000:]
     printed_caption, printed = _table(r.stdout)
     assert printed_caption and printed_caption.group("quick"), r.stdout
     assert printed_caption.group("args").split() == args + ["--quick"]
-    assert len(rows) == len(printed) == 5  # header, rule, three programs
+    # header, rule, and the three loops or each build's cold and steady means
+    assert len(rows) == len(printed) == (5 if which == 0 else 4)
     assert rows[:2] == printed[:2]
     for shown_row, printed_row in zip(rows[2:], printed[2:]):
         assert shown_row[0] == printed_row[0]
