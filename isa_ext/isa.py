@@ -172,7 +172,7 @@ class ISA:
                    spec.stamp("decoder", "forms.txt"))]
         for tree, suffix in (("decoder", ".csv"), ("pseudocode", ".mdwn")):
             for ext in self.extensions:
-                spec = self._ext_spec.get(ext, self.spec)
+                spec = self.extension_spec(ext)
                 listed += [(spec, tree, (ext,), name, ext, where, stamp)
                            for name, where, stamp in spec.listing(tree, ext, suffix=suffix)]
         stamped = [item[1:2] + item[4:] for item in listed]   # (tree, ext, where, stamp)
@@ -204,7 +204,11 @@ class ISA:
     def extension_files(self, tree, ext, *parts, suffix=""):
         """[(where, text)] of the files in ``tree`` ("decoder" or "pseudocode")
         folder ``ext/parts...`` of extension ``ext``, wherever its spec is."""
-        return self._ext_spec.get(ext, self.spec).files(tree, ext, *parts, suffix=suffix)
+        return self.extension_spec(ext).files(tree, ext, *parts, suffix=suffix)
+
+    def extension_spec(self, ext):
+        """The spec source (specdata.SpecSource) of extension ``ext``'s files."""
+        return self._ext_spec.get(ext, self.spec)
 
     def category(self, name):
         """The SVP64 RM category ``name`` of this ISA; traps if it has none."""

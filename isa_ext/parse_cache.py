@@ -64,8 +64,9 @@ def key(forms_file, tables, pages):
     return h.hexdigest()
 
 
-def load(directory, k):
-    """(forms, rows, pages) stored under ``k``, or None."""
+def load(directory, k, parts=3):
+    """(forms, rows, pages) stored under ``k`` (a tuple of ``parts`` items),
+    or None."""
     collecting = gc.isenabled()
     try:
         with open(os.path.join(directory, "parsed", k + ".pickle"), "rb") as f:
@@ -79,13 +80,18 @@ def load(directory, k):
     finally:
         if collecting:
             gc.enable()
-    return got if isinstance(got, tuple) and len(got) == 3 else None
+    return got if isinstance(got, tuple) and len(got) == parts else None
 
 
 def store(directory, k, value):
-    """Write ``value`` under ``k`` whole; a cache that cannot be written
-    (read-only home, full disk) is skipped."""
+    """Write (forms, rows, pages) under ``k`` whole; a cache that cannot be
+    written (read-only home, full disk) is skipped."""
     _share_operands(value[1])
+    store_value(directory, k, value)
+
+
+def store_value(directory, k, value):
+    """Write the tuple ``value`` under ``k`` whole (or skip it, as store)."""
     try:
         disk_cache.write_atomic(os.path.join(directory, "parsed", k + ".pickle"),
                                 pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
@@ -103,11 +109,12 @@ def _share_operands(rows):
                         for op in row.operands]
 
 
-def stat_key(stamped):
+def stat_key(stamped, extra=""):
     """The key of the stat entry of ``stamped``, [(what, where, stamp)] of
-    every file the content key would read, or None when a stamp is missing
-    (a file in a zip, or unreadable): then the content decides."""
-    h = hashlib.sha256(f"{_parsers_digest()} stat".encode())
+    every file the content key would read (and ``extra``, what else the
+    content key holds), or None when a stamp is missing (a file in a zip, or
+    unreadable): then the content decides."""
+    h = hashlib.sha256(f"{_parsers_digest()} stat {extra}".encode())
     for item in stamped:
         if item[-1] is None:
             return None
@@ -115,8 +122,8 @@ def stat_key(stamped):
     return h.hexdigest()
 
 
-def load_by_stat(directory, skey):
-    """The (forms, rows, pages) the stat entry ``skey`` names, or None."""
+def load_by_stat(directory, skey, parts=3):
+    """What the stat entry ``skey`` names (see :func:`load`), or None."""
     try:
         with open(os.path.join(directory, "parsed", skey + ".stat"), "rb") as f:
             k = f.read(65).decode("ascii")
@@ -124,7 +131,7 @@ def load_by_stat(directory, skey):
         return None
     if len(k) != 64 or not all(c in "0123456789abcdef" for c in k):
         return None
-    return load(directory, k)
+    return load(directory, k, parts)
 
 
 def settled(stamped, now_ns=None):

@@ -163,3 +163,42 @@ def test_a_new_file_changes_the_stamps(spec, tmp_path, monkeypatch):
     (spec / "decoder" / "base" / "zz_new.csv").write_text(
         f"{head}\n{addi.replace('addi,', 'addj,', 1)}\n")
     assert "addj" in ISA(extensions=["base"], root=spec).by_mnemonic
+
+
+def _alias_shape(aliases):
+    # every variant with its fallback chain, field by field
+    out = {}
+    for name, alias in aliases.items():
+        chain = []
+        while alias is not None:
+            chain.append([getattr(alias, f.name) for f in dataclasses.fields(alias)
+                          if f.name != "fallback"])
+            alias = alias.fallback
+        out[name] = chain
+    return out
+
+
+def test_alias_tables_cached_and_refreshed(spec, reads, tmp_path, monkeypatch):
+    # the extended mnemonics (isa_ext.asm) are kept by the same rules: the
+    # cached tables are the parsed ones, unread when their stamps hold, and
+    # a file changed with its size and modification time kept is seen
+    from isa_ext.asm import assemble, extended_mnemonics
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path / "cache"))
+    _time_passes(monkeypatch)
+    parsed = extended_mnemonics(ISA(extensions=["base"], root=spec, use_cache=False))
+    extended_mnemonics(ISA(extensions=["base"], root=spec))     # parses, stores
+    del reads[:]
+    isa = ISA(extensions=["base"], root=spec)
+    cached = extended_mnemonics(isa)
+    assert reads == [] and "li" in cached
+    assert _alias_shape(cached) == _alias_shape(parsed)
+    table = spec / "decoder" / "base" / "aliases" / "extended.csv"
+    before = os.stat(table)
+    table.write_text(table.read_text().replace("\nli,", "\nlj,", 1))
+    os.utime(table, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(table).st_mtime_ns == before.st_mtime_ns
+    isa = ISA(extensions=["base"], root=spec)
+    aliases = extended_mnemonics(isa)
+    assert "lj" in aliases and "li" not in aliases
+    # 0x38600005: addi r3,0,5 (Power ISA D-form, PO=14 RT=3 RA=0 SI=5)
+    assert assemble("lj 3,5\n", isa=isa).words == [0x38600005]
