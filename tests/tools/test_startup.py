@@ -92,3 +92,23 @@ def test_a_warm_run_imports_and_reads_only_what_it_needs(tmp_path, kind):
     # ~0.1 s on an idle machine (docs/benchmarks.md); bounded generously
     # for a loaded CI machine
     assert wall < 5 and got["took"] < 3, (wall, got["took"])
+
+
+def test_only_the_process_command_line_skips_the_exit_collection(tmp_path, monkeypatch, capsys):
+    # main() of the process's own command line freezes the objects left for
+    # its exit (the interpreter's last collection would walk them all); main
+    # called with an argv of its own (a test, a tool) leaves collection alone
+    import gc
+    from isa_ext import cli
+    program = tmp_path / "exit.s"
+    program.write_text(SOURCE)
+    frozen = gc.get_freeze_count()
+    try:
+        assert cli.main(["run", str(program)]) == 0
+        assert gc.get_freeze_count() == frozen
+        monkeypatch.setattr(sys, "argv", ["isa-ext", "run", str(program)])
+        assert cli.main() == 0
+        assert gc.get_freeze_count() > frozen
+    finally:
+        gc.unfreeze()
+    assert "exit status: 0" in capsys.readouterr().out
