@@ -1,7 +1,8 @@
 """Start-up of ``isa-ext run`` with warm caches (docs/benchmarks.md): what a
-second run of a tiny program does not do -- import the pseudocode compiler's
-parser (lark), pyelftools or mpmath, or read a table, alias or page file --
-checked by behaviour in a fresh interpreter, with a generous time bound."""
+second run of a tiny scalar program does not do -- import the pseudocode
+compiler's parser (lark), pyelftools, mpmath or the SVP64 engine, or read a
+table, alias or page file -- checked by behaviour in a fresh interpreter,
+with a generous time bound."""
 import json
 import os
 import struct
@@ -35,6 +36,8 @@ with open(sys.argv[2], "w") as f:
 
 SPEC_SUFFIXES = (".csv", ".mdwn", "forms.txt")
 NOT_IMPORTED = ("lark", "elftools", "mpmath")
+# imported at the first SVP64-prefixed word (isa_ext/svp64/dispatch.py)
+SVP64_ENGINE = ("isa_ext.svp64.engine", "isa_ext.svp64.executor")
 
 
 def static_elf(words):
@@ -87,6 +90,7 @@ def test_a_warm_run_imports_and_reads_only_what_it_needs(tmp_path, kind):
     assert "stop: exit" in out and "steps: 3" in out and "exit status: 0" in out
     imported = [m for m in got["modules"] if m.split(".")[0] in NOT_IMPORTED]
     assert imported == []
+    assert [m for m in SVP64_ENGINE if m in got["modules"]] == []
     spec_files = [p for p in got["opened"] if p.endswith(SPEC_SUFFIXES)]
     assert spec_files == []
     # ~0.1 s on an idle machine (docs/benchmarks.md); bounded generously
@@ -112,3 +116,19 @@ def test_only_the_process_command_line_skips_the_exit_collection(tmp_path, monke
     finally:
         gc.unfreeze()
     assert "exit status: 0" in capsys.readouterr().out
+
+
+def test_the_svp64_engine_comes_in_at_the_first_prefixed_word(tmp_path):
+    # a fresh interpreter: the engine is imported by the dispatch when the
+    # program's sv.add is first run, and runs it (elementwise sums, by hand:
+    # r8..r11 = 1+10, 2+20, 3+30, 4+40)
+    program = tmp_path / "vector_add.s"
+    program.write_text("li r16,1\nli r17,2\nli r18,3\nli r19,4\n"
+                       "li r24,10\nli r25,20\nli r26,30\nli r27,40\n"
+                       "setvl 0,0,4,0,1,1\nsv.add *8, *16, *24\n")
+    env = {**os.environ, "ISA_EXT_CACHE": str(tmp_path / "cache"), "PYTHONPATH": ROOT}
+    out, got, _wall = run_child(tmp_path, program, env)
+    assert got["status"] == 0
+    for reg, value in (("r8", 11), ("r9", 22), ("r10", 33), ("r11", 44)):
+        assert f"  {reg:<8} 0x0 -> 0x{value:x}\n" in out
+    assert all(m in got["modules"] for m in SVP64_ENGINE)
