@@ -21,8 +21,11 @@ timestamp tick (file systems keep times at a granularity of a few ms, FAT at
 is read (and its text keyed) at each run until it is older.  What remains
 unseen: a change made with the system clock set back past the file's time
 (or a file system that keeps no status-change time, and a tool that sets the
-modification time back) -- ``ISA(use_cache=False)``, or emptying the cache,
-parses afresh.
+modification time back), and on a network file system a change made on
+another machine until this one's attribute cache expires (NFS: up to a
+minute) -- ``ISA(use_cache=False)``, or emptying the cache, parses afresh.
+The extended-mnemonic tables (:func:`isa_ext.asm.extended_mnemonics`) are
+kept by the same rules, as a one-item tuple.
 """
 import gc
 import hashlib
