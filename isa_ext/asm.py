@@ -457,11 +457,44 @@ def extended_mnemonics(isa):
     cached = getattr(isa, "_extended_mnemonics", None)
     if cached is not None:
         return cached
+    isa._extended_mnemonics = aliases = _cached_aliases(isa)
+    return aliases
+
+
+def _cached_aliases(isa):
+    """The alias tables of ``isa`` from the parse cache (isa_ext.parse_cache)
+    when their files, the ISA's mnemonics and this module are as they were:
+    known by their stamps, a run that assembles reads none of them."""
+    from . import disk_cache, parse_cache
+    listed = [(ext, spec, name, where, stamp) for ext in isa.extensions
+              for spec in [isa.extension_spec(ext)]
+              for name, where, stamp in spec.listing("decoder", ext, "aliases", suffix=".csv")]
+    if isa.use_cache:
+        import hashlib
+        import sys
+        mnemonics = hashlib.sha256("\0".join(sorted(isa.by_mnemonic)).encode()).hexdigest()
+        extra = f"aliases {mnemonics} {disk_cache.code_digest([sys.modules[__name__]])}"
+        stamped = [("aliases", ext, where, stamp) for ext, _spec, _name, where, stamp in listed]
+        skey = parse_cache.stat_key(stamped, extra)
+        got = parse_cache.load_by_stat(disk_cache.directory(), skey, 1) if skey else None
+        if got is not None:
+            return got[0]
+    files = [(ext, *spec.read("decoder", ext, "aliases", name))
+             for ext, spec, name, _where, _stamp in listed]
+    if isa.use_cache:
+        key = parse_cache.key(("aliases", extra), files, [])
+        got = parse_cache.load(disk_cache.directory(), key, 1)
+        if got is not None:
+            if skey:
+                parse_cache.remember(disk_cache.directory(), skey, key, stamped)
+            return got[0]
     aliases = {}
-    for ext in isa.extensions:
-        for where, text in isa.extension_files("decoder", ext, "aliases", suffix=".csv"):
-            _load_aliases(text, where, isa, aliases)
-    isa._extended_mnemonics = aliases
+    for _ext, where, text in files:
+        _load_aliases(text, where, isa, aliases)
+    if isa.use_cache:
+        parse_cache.store_value(disk_cache.directory(), key, (aliases,))
+        if skey:
+            parse_cache.remember(disk_cache.directory(), skey, key, stamped)
     return aliases
 
 

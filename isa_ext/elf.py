@@ -1,4 +1,5 @@
-"""Load static 64-bit PowerPC ELF executables (little- or big-endian) with pyelftools.
+"""Load 64-bit PowerPC ELF executables (little- or big-endian), read by
+:mod:`isa_ext.elf_file`.
 
 PT_LOAD segments are copied into memory (the bss tail stays zero), the machine's
 byte order follows the ELF's, execution starts at the entry point (ELFv1
@@ -8,14 +9,15 @@ and the TOC pointer for r2), and the program starts as a Linux process
 layer installed).  It runs until it exits (``sim.end = None``).
 """
 import os
-import struct
 
+from .elf_file import ET_DYN, ElfFile, ElfFormatError
 from .errors import IsaExtError
 from .machine import State
 from .symbols import FunctionMap
 
 EM_PPC64 = 21
 PT_LOAD = 1
+PT_INTERP = 3
 ELF64_HEADER_BYTES = 64
 
 
@@ -75,102 +77,70 @@ def load_elf(sim, path, linux=None):
 
 
 def _load_image(sim, path, main):
-    try:
-        from elftools.elf.elffile import ELFFile
-        from elftools.common.exceptions import ELFError
-    except ImportError:  # pragma: no cover - pyelftools is a dependency
-        raise ElfError("pyelftools is needed to load ELF files (pip install pyelftools)")
     img = _Image()
     with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        try:
-            elf = ELFFile(f)
-            header = elf.header
-            if elf.elfclass != 64 or header["e_machine"] != "EM_PPC64":
-                raise ElfError(f"{path}: not a 64-bit PowerPC ELF "
-                               f"({elf.elfclass}-bit {header['e_machine']})")
-            little = elf.little_endian
-            if main and sim.state.mem.little != little:
-                sim.state = State(little=little, mem_limit=sim.state.mem.limit)
-            elif not main and sim.state.mem.little != little:
-                raise ElfError(f"{path}: the interpreter's byte order is not the program's")
-            mem = sim.state.mem
-            dyn = header["e_type"] == "ET_DYN"
-            img.bias = bias = (PIE_BASE if main else INTERP_BASE) if dyn else 0
-            img.interp = None
-            loaded = False
-            img.highest, img.lowest, img.phdr = 0, None, None
-            img.segments = []    # (address, memory size, PROT_* bits)
-            img.pages = 0        # pages the PT_LOAD segments span
-            for seg in elf.iter_segments():
-                if seg["p_type"] == "PT_INTERP" and main:
-                    img.interp = seg.data().split(b"\0")[0].decode("utf-8", "replace")
-                if seg["p_type"] != "PT_LOAD":
-                    continue
-                # what the kernel checks before mapping: the bytes exist in the
-                # file, the file part fits the memory part, the range fits 64 bits
-                off, filesz, memsz = seg["p_offset"], seg["p_filesz"], seg["p_memsz"]
-                vaddr = seg["p_vaddr"] + bias
-                if off + filesz > size or filesz > memsz or vaddr + memsz > 1 << 64:
-                    raise ElfError(f"{path}: PT_LOAD segment (offset 0x{off:x}, file size "
-                                   f"0x{filesz:x}, memory size 0x{memsz:x}) does not fit")
-                # the image's pages must fit the guest memory limit, as a kernel
-                # refuses a bss beyond the memory it can commit (ENOMEM): page
-                # tables over the whole span are kept per page
-                span = ((vaddr + memsz + 0xFFF) >> 12) - (vaddr >> 12)
-                img.pages += span
-                if img.pages << 12 > mem.limit:
-                    raise ElfError(f"{path}: PT_LOAD segments need {img.pages << 12} bytes of "
-                                   f"memory, beyond the guest memory limit of {mem.limit} "
-                                   f"bytes (--mem-limit, Simulator(mem_limit=...))")
-                data = seg.data()
-                mem.load(vaddr, data[:seg["p_filesz"]])
-                loaded = True
-                img.highest = max(img.highest, vaddr + memsz)
-                flags = seg["p_flags"]   # PF_X 1, PF_W 2, PF_R 4 -> PROT_READ 1, WRITE 2, EXEC 4
-                prot = (flags & 4) >> 2 | (flags & 2) | (flags & 1) << 2
-                img.segments.append((vaddr, memsz, prot))
-                img.lowest = vaddr if img.lowest is None else min(img.lowest, vaddr)
-                if off <= header["e_phoff"] < off + filesz:
-                    img.phdr = vaddr + header["e_phoff"] - off
-            if not loaded:
-                raise ElfError(f"{path}: no loadable segments")
-            img.entry = header["e_entry"] + bias
-            img.phent, img.phnum = header["e_phentsize"], header["e_phnum"]
-            img.abi_v1 = not little and (header["e_flags"] & 3) != 2
-            img.symbols, img.functions = _function_symbols(elf, bias)
-        except (ELFError, ValueError, OverflowError, OSError, struct.error) as e:
-            # pyelftools reports a corrupt header in any of these (OSError: a seek
-            # past the end)
-            size = os.path.getsize(path)
-            if size < ELF64_HEADER_BYTES:
-                raise ElfError(f"{path}: truncated ELF file: {size} bytes, but a 64-bit "
-                               f"ELF header alone is {ELF64_HEADER_BYTES}") from None
-            raise ElfError(f"{path}: malformed ELF file (pyelftools: {e})") from None
+        data = f.read()
+    size = len(data)
+    try:
+        elf = ElfFile(data)
+        if elf.elfclass != 64 or elf.machine != EM_PPC64:
+            raise ElfError(f"{path}: not a 64-bit PowerPC ELF "
+                           f"({elf.elfclass}-bit {elf.machine_name()})")
+        little = elf.little
+        if main and sim.state.mem.little != little:
+            sim.state = State(little=little, mem_limit=sim.state.mem.limit)
+        elif not main and sim.state.mem.little != little:
+            raise ElfError(f"{path}: the interpreter's byte order is not the program's")
+        mem = sim.state.mem
+        dyn = elf.e_type == ET_DYN
+        img.bias = bias = (PIE_BASE if main else INTERP_BASE) if dyn else 0
+        img.interp = None
+        loaded = False
+        img.highest, img.lowest, img.phdr = 0, None, None
+        img.segments = []    # (address, memory size, PROT_* bits)
+        img.pages = 0        # pages the PT_LOAD segments span
+        for seg in elf.segments():
+            if seg.p_type == PT_INTERP and main:
+                img.interp = elf.segment_data(seg).split(b"\0")[0].decode("utf-8", "replace")
+            if seg.p_type != PT_LOAD:
+                continue
+            # what the kernel checks before mapping: the bytes exist in the
+            # file, the file part fits the memory part, the range fits 64 bits
+            off, filesz, memsz = seg.p_offset, seg.p_filesz, seg.p_memsz
+            vaddr = seg.p_vaddr + bias
+            if off + filesz > size or filesz > memsz or vaddr + memsz > 1 << 64:
+                raise ElfError(f"{path}: PT_LOAD segment (offset 0x{off:x}, file size "
+                               f"0x{filesz:x}, memory size 0x{memsz:x}) does not fit")
+            # the image's pages must fit the guest memory limit, as a kernel
+            # refuses a bss beyond the memory it can commit (ENOMEM): page
+            # tables over the whole span are kept per page
+            span = ((vaddr + memsz + 0xFFF) >> 12) - (vaddr >> 12)
+            img.pages += span
+            if img.pages << 12 > mem.limit:
+                raise ElfError(f"{path}: PT_LOAD segments need {img.pages << 12} bytes of "
+                               f"memory, beyond the guest memory limit of {mem.limit} "
+                               f"bytes (--mem-limit, Simulator(mem_limit=...))")
+            mem.load(vaddr, elf.segment_data(seg))
+            loaded = True
+            img.highest = max(img.highest, vaddr + memsz)
+            flags = seg.p_flags   # PF_X 1, PF_W 2, PF_R 4 -> PROT_READ 1, WRITE 2, EXEC 4
+            prot = (flags & 4) >> 2 | (flags & 2) | (flags & 1) << 2
+            img.segments.append((vaddr, memsz, prot))
+            img.lowest = vaddr if img.lowest is None else min(img.lowest, vaddr)
+            if off <= elf.e_phoff < off + filesz:
+                img.phdr = vaddr + elf.e_phoff - off
+        if not loaded:
+            raise ElfError(f"{path}: no loadable segments")
+        img.entry = elf.e_entry + bias
+        img.phent, img.phnum = elf.e_phentsize, elf.e_phnum
+        img.abi_v1 = not little and (elf.e_flags & 3) != 2
+        img.symbols, img.functions = elf.function_symbols(bias)
+    except (ElfFormatError, ValueError, OverflowError) as e:
+        if size < ELF64_HEADER_BYTES:
+            raise ElfError(f"{path}: truncated ELF file: {size} bytes, but a 64-bit "
+                           f"ELF header alone is {ELF64_HEADER_BYTES}") from None
+        raise ElfError(f"{path}: malformed ELF file ({e})") from None
     return img
-
-
-def _function_symbols(elf, bias):
-    """{address: name} of the ELF's function symbols (.symtab, else .dynsym),
-    their entry points, and [(start, size, name)], their extents."""
-    out, extents = {}, []
-    for name in (".symtab", ".dynsym"):
-        sec = elf.get_section_by_name(name)
-        if sec is None:
-            continue
-        for sym in sec.iter_symbols():
-            if sym["st_info"]["type"] == "STT_FUNC" and sym["st_value"] and sym.name:
-                out.setdefault(sym["st_value"] + bias, sym.name)
-                extents.append((sym["st_value"] + bias, sym["st_size"], sym.name))
-                # ELFv2: a call from the same TOC enters at the local entry,
-                # (1 << st_other.local) bytes in (ABI 3.4.1), for local >= 2
-                local = sym["st_other"].get("local", 0) if hasattr(sym["st_other"], "get") \
-                    else 0
-                if local >= 2:
-                    out.setdefault(sym["st_value"] + bias + (1 << local), sym.name)
-        if out:
-            break
-    return out, extents
 
 
 def _start_process(sim, path, linux, main, interp):

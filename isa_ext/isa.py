@@ -77,7 +77,6 @@ class ISA:
                  page_source=None):
         self.spec = spec = specdata.source(root)
         self.profile = profiles.get(profile)
-        forms_file = spec.read("decoder", "forms.txt")
         allext = spec.extensions()
         if extensions is None:
             extensions = allext
@@ -98,7 +97,7 @@ class ISA:
         for ext in self.extension_objects:
             for cat in ext.categories:
                 self.registry.category(cat)
-        self.forms, self.rows, self.all_pages = self._parse(forms_file, use_cache)
+        self.forms, self.rows, self.all_pages = self._parse(use_cache)
         self.pages = {}  # mnemonic (of any syntax line) -> Page
         for page in self.all_pages:
             for syn in page.syntaxes:
@@ -163,29 +162,53 @@ class ISA:
         self._row_executors = tuple(reg.row_executors)
         self._own_way = set()  # words a row executor runs (runs_own_way)
 
-    def _parse(self, forms_file, use_cache):
+    def _parse(self, use_cache):
         """(forms, table rows, pages) of this ISA's extensions, in order: from
-        the parse cache (isa_ext.parse_cache) when the files are as they were."""
-        tables = [(ext, where, text) for ext in self.extensions
-                  for where, text in self.extension_files("decoder", ext, suffix=".csv")]
-        pages = [(ext, where, text) for ext in self.extensions
-                 for where, text in self.extension_files("pseudocode", ext, suffix=".mdwn")]
-        key = parse_cache.key(forms_file, tables, pages) if use_cache else None
-        got = parse_cache.load(_cache_dir(), key) if key else None
+        the parse cache (isa_ext.parse_cache) when the files are as they were,
+        known by their stamps without reading them when they are."""
+        # (spec, tree, folder, name, extension, where, stamp) of every file
+        spec = self.spec
+        listed = [(spec, "decoder", (), "forms.txt", "forms", spec.where("decoder", "forms.txt"),
+                   spec.stamp("decoder", "forms.txt"))]
+        for tree, suffix in (("decoder", ".csv"), ("pseudocode", ".mdwn")):
+            for ext in self.extensions:
+                spec = self.extension_spec(ext)
+                listed += [(spec, tree, (ext,), name, ext, where, stamp)
+                           for name, where, stamp in spec.listing(tree, ext, suffix=suffix)]
+        stamped = [item[1:2] + item[4:] for item in listed]   # (tree, ext, where, stamp)
+        skey = parse_cache.stat_key(stamped) if use_cache else None
+        got = parse_cache.load_by_stat(_cache_dir(), skey) if skey else None
         if got is not None:
             return got
-        forms = parse_forms(forms_file[1], forms_file[0])
-        rows = [row for ext, where, text in tables
-                for row in parse_table(text, forms, ext, where)]
-        all_pages = [page for ext, where, text in pages for page in parse_pages(text, where, ext)]
-        if key:
-            parse_cache.store(_cache_dir(), key, (forms, rows, all_pages))
-        return forms, rows, all_pages
+        texts = [(ext, tree, *spec.read(tree, *parts, name))
+                 for spec, tree, parts, name, ext, _where, _stamp in listed]
+        forms_file = texts[0][2:]
+        tables = [(ext, where, text) for ext, tree, where, text in texts[1:] if tree == "decoder"]
+        pages = [(ext, where, text) for ext, tree, where, text in texts[1:]
+                 if tree == "pseudocode"]
+        key = parse_cache.key(forms_file, tables, pages) if use_cache else None
+        got = parse_cache.load(_cache_dir(), key) if key else None
+        if got is None:
+            forms = parse_forms(forms_file[1], forms_file[0])
+            rows = [row for ext, where, text in tables
+                    for row in parse_table(text, forms, ext, where)]
+            all_pages = [page for ext, where, text in pages
+                         for page in parse_pages(text, where, ext)]
+            got = forms, rows, all_pages
+            if key:
+                parse_cache.store(_cache_dir(), key, got)
+        if skey:
+            parse_cache.remember(_cache_dir(), skey, key, stamped)
+        return got
 
     def extension_files(self, tree, ext, *parts, suffix=""):
         """[(where, text)] of the files in ``tree`` ("decoder" or "pseudocode")
         folder ``ext/parts...`` of extension ``ext``, wherever its spec is."""
-        return self._ext_spec.get(ext, self.spec).files(tree, ext, *parts, suffix=suffix)
+        return self.extension_spec(ext).files(tree, ext, *parts, suffix=suffix)
+
+    def extension_spec(self, ext):
+        """The spec source (specdata.SpecSource) of extension ``ext``'s files."""
+        return self._ext_spec.get(ext, self.spec)
 
     def category(self, name):
         """The SVP64 RM category ``name`` of this ISA; traps if it has none."""

@@ -7,10 +7,31 @@ and on the parsers, so the result is stored under
 text, the extensions' order and the parsers' own source.  A file that
 changes, an extension added, or a new isa_ext version gives a new key; an
 unreadable entry is parsed again (and rewritten).
+
+Reading the 160 files only to compute that key took 15 ms of every start, so
+a second, small entry ``<cache>/parsed/<stat key>.stat`` names the content
+key of the files as they were last seen by their :func:`specdata.stamp`
+(device, inode, size, modification and status-change times): when every
+file's stamp is as it was, nothing is read.  A write to a file sets its
+status-change time to the current time, which no program can set back, so a
+changed file has a new stamp, except when it changes again within the same
+timestamp tick (file systems keep times at a granularity of a few ms, FAT at
+2 s).  The stat entry is therefore only written when every file is older than
+:data:`SETTLED_NS`: a file written since then may still change unseen, and
+is read (and its text keyed) at each run until it is older.  What remains
+unseen: a change made with the system clock set back past the file's time
+(or a file system that keeps no status-change time, and a tool that sets the
+modification time back), and on a network file system a change made on
+another machine until this one's attribute cache expires (NFS: up to a
+minute) -- ``ISA(use_cache=False)``, or emptying the cache, parses afresh.
+The extended-mnemonic tables (:func:`isa_ext.asm.extended_mnemonics`) are
+kept by the same rules, as a one-item tuple.
 """
+import gc
 import hashlib
 import os
 import pickle
+import time
 
 from . import disk_cache
 from . import forms as _forms_module
@@ -18,9 +39,13 @@ from . import tables as _tables_module
 from .pseudocode import pages as _pages_module
 
 # bump when the cached objects' meaning changes without their parsers' source
-FORMAT = "1"
+FORMAT = "2"   # 2: equal operands shared
 _PARSERS = (_forms_module, _tables_module, _pages_module)
 _parser_digest = None
+# a file whose modification or status-change time is this recent may change
+# again with the same times (the clock's tick, 2 s on FAT): it is not trusted
+# by its stamp alone
+SETTLED_NS = 3_000_000_000
 
 
 def _parsers_digest():
@@ -42,21 +67,91 @@ def key(forms_file, tables, pages):
     return h.hexdigest()
 
 
-def load(directory, k):
-    """(forms, rows, pages) stored under ``k``, or None."""
+def load(directory, k, parts=3):
+    """(forms, rows, pages) stored under ``k`` (a tuple of ``parts`` items),
+    or None."""
+    collecting = gc.isenabled()
     try:
         with open(os.path.join(directory, "parsed", k + ".pickle"), "rb") as f:
-            got = pickle.load(f)
+            data = f.read()
+        # 40,000 new objects, none garbage: the cycle collector's passes
+        # over them took as long again as the loading (12 ms)
+        gc.disable()
+        got = pickle.loads(data)
     except Exception:   # absent, partly written by a process that died, an old format
         return None
-    return got if isinstance(got, tuple) and len(got) == 3 else None
+    finally:
+        if collecting:
+            gc.enable()
+    return got if isinstance(got, tuple) and len(got) == parts else None
 
 
 def store(directory, k, value):
-    """Write ``value`` under ``k`` whole; a cache that cannot be written
-    (read-only home, full disk) is skipped."""
+    """Write (forms, rows, pages) under ``k`` whole; a cache that cannot be
+    written (read-only home, full disk) is skipped."""
+    _share_operands(value[1])
+    store_value(directory, k, value)
+
+
+def store_value(directory, k, value):
+    """Write the tuple ``value`` under ``k`` whole (or skip it, as store)."""
     try:
         disk_cache.write_atomic(os.path.join(directory, "parsed", k + ".pickle"),
                                 pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     except Exception:   # (a cache never fails a run: an object pickle cannot take too)
+        pass
+
+
+def _share_operands(rows):
+    """Equal operands of the rows made one object (nothing changes an
+    Operand once parsed): 3,700 become 140, a third of the time of loading
+    the rows."""
+    shared = {}
+    for row in rows:
+        row.operands = [shared.setdefault((op.field, op.base, op.optional), op)
+                        for op in row.operands]
+
+
+def stat_key(stamped, extra=""):
+    """The key of the stat entry of ``stamped``, [(what, where, stamp)] of
+    every file the content key would read (and ``extra``, what else the
+    content key holds), or None when a stamp is missing (a file in a zip, or
+    unreadable): then the content decides."""
+    h = hashlib.sha256(f"{_parsers_digest()} stat {extra}".encode())
+    for item in stamped:
+        if item[-1] is None:
+            return None
+        h.update(b"\0" + repr(item).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def load_by_stat(directory, skey, parts=3):
+    """What the stat entry ``skey`` names (see :func:`load`), or None."""
+    try:
+        with open(os.path.join(directory, "parsed", skey + ".stat"), "rb") as f:
+            k = f.read(65).decode("ascii")
+    except Exception:   # absent, unreadable
+        return None
+    if len(k) != 64 or not all(c in "0123456789abcdef" for c in k):
+        return None
+    return load(directory, k, parts)
+
+
+def settled(stamped, now_ns=None):
+    """Whether every file of ``stamped`` is older than SETTLED_NS (by the
+    later of its modification and status-change times)."""
+    now_ns = time.time_ns() if now_ns is None else now_ns
+    return all(max(item[-1][3], item[-1][4]) < now_ns - SETTLED_NS for item in stamped)
+
+
+def remember(directory, skey, k, stamped):
+    """Name the content key ``k`` under the stat key ``skey``, when every
+    file is settled (see the module's note); a cache that cannot be written
+    is skipped."""
+    if not settled(stamped):
+        return
+    try:
+        disk_cache.write_atomic(os.path.join(directory, "parsed", skey + ".stat"),
+                                k.encode("ascii"))
+    except Exception:
         pass

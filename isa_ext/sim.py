@@ -8,7 +8,6 @@ that would pass the step limit.  Everything else (traps, exits, step limits,
 tracing) sits outside the loop.
 """
 import os
-import platform
 import sys
 from dataclasses import dataclass, field as dc_field
 
@@ -43,7 +42,7 @@ MAX_REGION_BLOCKS = 64
 # only after running about a million instructions (tests/c/sort.c N=600,
 # fourth run in one process: 0.26 s at 64, 0.10 s at 2,000; 10,000 left
 # benchmarks/compare.py's VF loop untranslated through its warm-up)
-HOT_AFTER = 2_000 if platform.python_implementation() == "PyPy" else 64
+HOT_AFTER = 2_000 if sys.implementation.name == "pypy" else 64
 
 
 def translate_default():

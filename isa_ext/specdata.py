@@ -61,16 +61,63 @@ class SpecSource:
     def files(self, tree, *parts, suffix=""):
         """[(where, text)] of the files directly in a folder, sorted by name;
         [] when the folder does not exist."""
+        return [self.read(tree, *parts, name)
+                for name, _where, _stamp in self.listing(tree, *parts, suffix=suffix)]
+
+    def stamp(self, tree, *parts):
+        """:func:`stamp` of one file, None inside a zip or when unreadable."""
+        node = self._node(tree, parts)
+        if not isinstance(node, Path):
+            return None
+        try:
+            return stamp(node)
+        except OSError:
+            return None
+
+    def listing(self, tree, *parts, suffix=""):
+        """[(name, where, stamp)] of the files :meth:`files` reads, without
+        reading them: ``stamp`` is :func:`stamp` of a plain file, None for one
+        inside a zip (nothing then tells a changed file but its text)."""
         folder = self._node(tree, parts)
-        if not folder.is_dir():
+        if not isinstance(folder, Path):
+            if not folder.is_dir():
+                return []
+            names = sorted(c.name for c in folder.iterdir()
+                           if c.is_file() and c.name.endswith(suffix))
+            return [(n, self.where(tree, *parts, n), None) for n in names]
+        try:
+            with os.scandir(folder) as it:
+                names = sorted(e.name for e in it if e.name.endswith(suffix) and e.is_file())
+        except (FileNotFoundError, NotADirectoryError):
             return []
-        names = sorted(c.name for c in folder.iterdir() if c.is_file() and c.name.endswith(suffix))
-        return [self.read(tree, *parts, n) for n in names]
+        # where() of each: one relpath for the folder, not one per file (each
+        # asks for the current directory)
+        prefix = self.where(tree, *parts)
+        out = []
+        for n in names:
+            if self.project_dir is None:
+                where = prefix + "/" + n
+            else:
+                where = n if prefix == "." else os.path.join(prefix, n)
+            try:
+                out.append((n, where, stamp(os.path.join(folder, n))))
+            except OSError:   # gone meanwhile: read() says so, as before
+                out.append((n, where, None))
+        return out
 
     def extensions(self):
         """The extension folders of ``decoder/``, sorted."""
         return sorted(c.name for c in self.decoder.iterdir()
                       if c.is_dir() and not c.name.startswith(("_", ".")))
+
+
+def stamp(path):
+    """What tells that a file changed without reading it: its device, inode,
+    size, and modification and status-change times in ns.  A write changes
+    the status-change time (ctime) to the current time, and no program can
+    set it back (touch -d, cp -p and tar set the modification time only)."""
+    st = os.stat(path)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _is_spec_tree(decoder):

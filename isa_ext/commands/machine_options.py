@@ -2,7 +2,6 @@
 ``diag``, ``gdbserver``): the program's format and load address, initial
 registers, SPRs and memory.  Every bad value is one clear error line."""
 import argparse
-import difflib
 import struct
 
 from ..errors import IsaExtError
@@ -19,6 +18,7 @@ FORMATS = ("auto", "asm", "elf", "raw")
 
 def suggest(name, choices):
     """`` (did you mean X?)`` for a near-miss name, else ``""``."""
+    import difflib
     close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
     return f" (did you mean {close[0]}?)" if close else ""
 

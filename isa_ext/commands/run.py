@@ -210,10 +210,10 @@ def _process_report(res, status):
 
 def _tracer(args, sim):
     """The printer --trace / --trace-format asks for (isa_ext.trace), or None."""
-    from ..trace import CommitLogPrinter, JsonTracePrinter, TextTracePrinter
     fmt = args.trace_format or (("json" if args.json else "text") if args.trace else None)
     if fmt is None:
         return None
+    from ..trace import CommitLogPrinter, JsonTracePrinter, TextTracePrinter
     if fmt == "json":
         return JsonTracePrinter(sys.stdout)
     return (CommitLogPrinter if fmt == "commit" else TextTracePrinter)(sim, sys.stdout)

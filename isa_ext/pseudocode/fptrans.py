@@ -27,7 +27,6 @@ names no bit of its own: docs/fptrans.md); a pole (log(0), atanh(1), 1/0 ...)
 gives an infinity and sets ZX, as fdiv does.  VE=1 / ZE=1 leave FRT unchanged.
 """
 import sys
-from fractions import Fraction
 
 from . import fp as F
 from .fp import (DEFAULT_QNAN, RN_MASK, VXSQRT, ZX, finish, finite_parts,
@@ -55,6 +54,14 @@ def _libmp():
 
 
 L = _LazyLibmp()
+
+
+def Fraction(*args):  # noqa: N802 (the class, once imported)
+    """fractions.Fraction, imported at the first use (with decimal, 2 ms of
+    every start-up otherwise); the name is the class from then on."""
+    global Fraction
+    from fractions import Fraction
+    return Fraction(*args)
 
 RND = "n"   # mpmath's libmp.round_nearest
 # mpmath's result is within a few of its own ulps; this many bits of it are trusted

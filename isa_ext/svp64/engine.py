@@ -27,15 +27,7 @@ from .executor import SVInsn, ElementInterrupt  # noqa: F401
 from .indexmap import IndexMap, IDENTITY, SLOTS  # noqa: F401
 from .record import SVRecord, Op, LdSt, signed_sources  # noqa: F401
 from .steps import LoopContext, PLAIN, next_enabled, advance_steps  # noqa: F401
-
-
-def install_dispatch(reg):
-    """Make the ISA of ``reg`` (an :class:`isa_ext.extension.Registry`) run
-    prefixed instructions through :func:`build` (by the RM category of the
-    suffix).  The svp64 extension registers it; an extension that adds its own
-    category registers it too, so its rows run with svp64 off."""
-    isa = reg.isa
-    reg.svp64_prefix(lambda sim, prefix, suffix: build(isa, sim, prefix, suffix))
+from .dispatch import install_dispatch  # noqa: F401 (re-exported)
 
 
 def build(isa, sim, prefix, suffix):

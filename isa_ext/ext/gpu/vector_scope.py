@@ -47,7 +47,8 @@ from ...diagnostics import report
 from ...errors import Trap
 from ...svp64 import rm as rmmod, svstate as SV
 from ...svp64.extra import parse_slots, etype, slot_spec, ext_reg
-from ...svp64.engine import install_dispatch, read_elem, write_elem
+from ...svp64.dispatch import install_dispatch
+from ...svp64.elements import read_elem, write_elem
 from ...svp64.predication import mask as predicate_mask
 from ...svp64 import regfile_end
 from .identity import identity as gpu_identity

@@ -7,7 +7,9 @@ extensions that add RM categories of their own: swizzle, gpu).
 """
 from ...errors import Trap
 from ...extension import Extension
-from ...svp64 import engine, asm as svasm, remap, svstate as SV
+from ...svp64 import asm as svasm, remap, svstate as SV
+from ...svp64.dispatch import install_dispatch
+from ...svp64.steps import PLAIN, advance_steps
 
 
 def svstate_next(s, mode, vf):
@@ -23,7 +25,7 @@ def svstate_next(s, mode, vf):
     ``sv.svstep`` steps under its own SUBVL and predicate masks (``s.sv_loop``,
     set by the engine) for SVi=0, and for vf=0 in vertical-first mode whatever
     SVi (as the plain form); in horizontal-first its other modes read, the
-    element loop moving the steps.  Stepping (:func:`engine.advance_steps`) resets the
+    element loop moving the steps.  Stepping (:func:`steps.advance_steps`) resets the
     steps and leaves vertical-first mode at the end of the loop.  ``s.sv_end``
     (CR0.SO of ``svstep.``) is whether the step ended the loop, or for a read
     whether a step would; ``s.sv_loopends`` (CR0 LT/GT/EQ, inverted) the REMAP
@@ -51,7 +53,7 @@ def svstate_next(s, mode, vf):
         value = SV.get(sv, ("srcstep", "dststep", "ssubstep", "dsubstep")[mode - 5])
     else:
         value = 0
-    stepped, end = engine.advance_steps(sv, ctx or engine.PLAIN)
+    stepped, end = advance_steps(sv, ctx or PLAIN)
     if ctx is not None:
         # prefixed: SVi=0 steps; other modes step on vf=0 in vertical-first
         # mode (as the scalar form); in horizontal-first the element loop steps
@@ -143,7 +145,7 @@ class Svp64(Extension):
     name = "svp64"
 
     def setup(self, reg):
-        engine.install_dispatch(reg)
+        install_dispatch(reg)
         reg.svp64_syntax(svasm.sv_assemble, svasm.sv_disassemble)
         reg.runtime("_svstate_next", svstate_next)
         reg.runtime("_sv_end", _sv_end)

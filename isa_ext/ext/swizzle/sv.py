@@ -22,7 +22,7 @@ from ...errors import Trap
 from ...pseudocode.compiler import PageCompiler, Val, build, parse, CompileError
 from ...errors import SpecError
 from ...svp64 import rm as rmmod, extra as extramod, predication, svstate
-from ...svp64.engine import ElementInterrupt, install_dispatch
+from ...svp64.dispatch import install_dispatch
 from ...svp64 import regfile_end
 
 CATEGORY = "MVRM-2P-2S1D"
@@ -254,6 +254,7 @@ class SvSwizzle:
                 # resumes at this group
                 s.svstate = svstate.with_steps(sv, srcstep, dststep)
                 sim.interrupt_after = None
+                from ...svp64.executor import ElementInterrupt
                 raise ElementInterrupt(f"{self.name}: element-level interrupt before group "
                                        f"src {srcstep} / dst {dststep}")
             self.group(s, CIA, regs, srcstep, dststep, vl, smask, dmask)
