@@ -11,10 +11,12 @@ import sys
 import tempfile
 import time
 
-# entries one cache folder (compiled, parsed, specialised, blocks) keeps: past
-# it the oldest written are removed down to TRIM_TO of it (a file takes a
-# 4 KiB block on most disks: 160 MB at most per folder)
+# what one cache folder (compiled, parsed, specialised, blocks) keeps: past
+# MAX_ENTRIES entries or MAX_BYTES of them, the oldest written are removed
+# down to TRIM_TO of both (a file takes a 4 KiB block on most disks; a parsed
+# entry is about a megabyte)
 MAX_ENTRIES = 40_000
+MAX_BYTES = 256 << 20
 TRIM_TO = 0.75
 # a folder is counted at most this often (seconds; a ``.trimmed`` file's
 # time): counting 160,000 entries takes a fifth of a second, removing a
@@ -58,9 +60,9 @@ def code_digest(modules, extra=""):
 
 def trim(folder, now=None):
     """Remove the oldest entries of the cache ``folder`` (its files, those of
-    its sub-folders) when it holds more than MAX_ENTRIES, down to TRIM_TO of
-    them; at most once every TRIM_EVERY seconds (its ``.trimmed`` file).
-    Returns how many were removed."""
+    its sub-folders) when it holds more than MAX_ENTRIES or MAX_BYTES, down to
+    TRIM_TO of both; at most once every TRIM_EVERY seconds (its ``.trimmed``
+    file).  Returns how many were removed."""
     now = time.time() if now is None else now
     marker = os.path.join(folder, ".trimmed")
     try:
@@ -75,7 +77,7 @@ def trim(folder, now=None):
         os.utime(marker, (now, now))
     except OSError:
         return 0
-    paths = []
+    dated = []   # (time written, size, path)
     stack = [folder]
     while stack:
         try:
@@ -86,25 +88,23 @@ def trim(folder, now=None):
                     if e.is_dir(follow_symlinks=False):
                         stack.append(e.path)
                     else:
-                        paths.append(e.path)
+                        st = e.stat(follow_symlinks=False)
+                        dated.append((st.st_mtime, st.st_size, e.path))
         except OSError:
             continue
-    if len(paths) <= MAX_ENTRIES:
+    total = sum(size for _, size, _ in dated)
+    if len(dated) <= MAX_ENTRIES and total <= MAX_BYTES:
         return 0
-    dated = []
-    for p in paths:
-        try:
-            dated.append((os.stat(p).st_mtime, p))
-        except OSError:
-            pass
     dated.sort()
-    removed = 0
-    for _, p in dated[:max(0, len(dated) - int(MAX_ENTRIES * TRIM_TO))]:
+    count, removed = len(dated), 0
+    for _, size, p in dated:
+        if count <= MAX_ENTRIES * TRIM_TO and total <= MAX_BYTES * TRIM_TO:
+            break
         try:
             os.unlink(p)
-            removed += 1
         except OSError:
-            pass
+            continue
+        count, total, removed = count - 1, total - size, removed + 1
     return removed
 
 

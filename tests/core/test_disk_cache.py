@@ -83,3 +83,16 @@ def test_stored_block_code_is_what_compile_gives(tmp_path, monkeypatch):
     ns = {}
     exec(code_store.compiled(source, "<isa_ext:block@0x1000>"), ns)
     assert ns["run"](1, 0) == (3, 1)
+
+
+def test_a_folder_over_its_byte_bound_loses_its_oldest_entries(tmp_path, monkeypatch):
+    # 6 entries of 100 bytes (few enough by count), bound 400 bytes, trimmed to
+    # 0.75 x 400 = 300: the 3 oldest go
+    monkeypatch.setattr(disk_cache, "MAX_BYTES", 400)
+    paths = _entries(str(tmp_path), 6)
+    for i, p in enumerate(paths):
+        with open(p, "wb") as f:
+            f.write(b"x" * 100)
+        os.utime(p, (1000 + i, 1000 + i))
+    assert disk_cache.trim(str(tmp_path), now=10**9) == 3
+    assert [os.path.exists(p) for p in paths] == [False] * 3 + [True] * 3
