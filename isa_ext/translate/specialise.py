@@ -187,6 +187,21 @@ class _Fold(ast.NodeTransformer):
         node = self._visit_binop(node)
         if not isinstance(node, ast.BinOp):
             return node
+        if isinstance(node.op, (ast.LShift, ast.RShift)) and _is_int_const(node.right) and \
+                type(node.right.value) is int:
+            k = node.right.value
+            # x << 0 and x >> 0 are x (a rotation by 0: clrlwi, clrldi)
+            if k == 0 and _is_int_typed(node.left):
+                return node.left
+            # (x & m) >> k is 0 where m has no bit from k up (a word rotated by 0:
+            # its high half shifted down), and so is a register's >> 64 or more
+            left = node.left
+            if isinstance(node.op, ast.RShift) and k > 0 and (
+                    isinstance(left, ast.BinOp) and isinstance(left.op, ast.BitAnd) and
+                    _is_int_const(left.right) and type(left.right.value) is int and
+                    0 <= left.right.value < 1 << k or
+                    k >= 64 and _is_register(left) and not _is_cr_field(left)):
+                return ast.copy_location(ast.Constant(0), node)
         # (x ^ a) ^ b is x ^ (a ^ b): a branch's condition bit inverted twice
         if isinstance(node.op, ast.BitXor) and _is_int_const(node.right) and \
                 isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.BitXor) and \
@@ -340,6 +355,11 @@ def _is_register(node):
     if isinstance(node, ast.Subscript):
         return isinstance(node.value, ast.Name) and node.value.id in ("G", "CRF")
     return isinstance(node, ast.Name) and node.id.startswith("_g") and node.id[2:].isdigit()
+
+
+def _is_cr_field(node):
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and \
+        node.value.id == "CRF"
 
 
 def _is_int_typed(node):

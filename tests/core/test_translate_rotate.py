@@ -11,6 +11,8 @@ import random
 
 import pytest
 
+from isa_ext.isa import ISA
+from isa_ext.sim import Simulator
 from test_translate import both_ways
 
 FORMS = ("rlwinm{dot} {t}, {a}, {sh32}, {mb32}, {me32}",
@@ -43,3 +45,24 @@ def test_rotations_run_the_same_translated_or_not(batch):
         text = "\n".join(["li 28, 3", "mtctr 28", "L0:"] + [line(rng) for _ in range(n)]
                          + ["bdnz L0", "nop"]) + "\n"
         both_ways(rng.getrandbits(32), text, 400)
+
+
+@pytest.mark.parametrize("translate", [False, True], ids=["per-insn", "block"])
+def test_a_rotation_by_0_is_a_mask_alone(translate):
+    # by hand (Power ISA rlwinm/rldicl with SH = 0): clrlwi 8,8,24 keeps the
+    # low byte 0xF0; rotlwi 7,6,0 the low word 0x12345678; clrldi 5,4,32 and
+    # rlwinm 3,4,0,0,31 the low word 0xCAFEF00D; rotldi 9,4,0 all of r4.  A
+    # block computes each as the mask alone: no shift by 0, no word shifted
+    # down by 32 (nothing is left there), no register shifted by 64
+    sim = Simulator(ISA(extensions=["base"]), translate=translate)
+    sim.hot_after = 0
+    sim.load_asm("clrlwi 8, 8, 24\nrotlwi 7, 6, 0\nclrldi 5, 4, 32\nrlwinm 3, 4, 0, 0, 31\n"
+                 "rotldi 9, 4, 0\n")
+    s = sim.state
+    s.gpr[8], s.gpr[6], s.gpr[4] = 0x123456789ABCDEF0, 0xFFFF000012345678, 0xDEADBEEFCAFEF00D
+    res = sim.run()
+    assert [res.gpr[i] for i in (3, 5, 7, 8, 9)] == \
+        [0xCAFEF00D, 0xCAFEF00D, 0x12345678, 0xF0, 0xDEADBEEFCAFEF00D]
+    if translate:
+        src = "".join(b.source for b in sim._blocks.values() if b)
+        assert "<< 0" not in src and ">> 32" not in src and ">> 64" not in src, src
