@@ -64,6 +64,38 @@ def _drop_doubled_word(node):
     return None
 
 
+_S64 = 1 << 63
+
+
+def _low_bits(node, k):
+    """``node`` (an int expression) with what does not change its low ``k``
+    bits (k <= 64) taken away: ``(x ^ 2**63) - 2**63`` (a 64-bit value made
+    signed) is x modulo 2**64, and a mask of j >= k low bits changes none of
+    them, under +, -, *, << and the bitwise operators (which keep the low k
+    bits of a result a function of their operands' low k bits).  The same
+    node where there is nothing to take."""
+    if not isinstance(node, ast.BinOp):
+        return node
+    op = node.op
+    if isinstance(op, ast.Sub) and _is_int_const(node.right) and node.right.value == _S64 and \
+            isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.BitXor) and \
+            _is_int_const(node.left.right) and node.left.right.value == _S64:
+        return _low_bits(node.left.left, k)
+    if isinstance(op, ast.BitAnd) and _is_int_const(node.right) and \
+            type(node.right.value) is int and node.right.value >= (1 << k) - 1 and \
+            node.right.value & (node.right.value + 1) == 0:
+        return _low_bits(node.left, k)
+    if isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.BitAnd, ast.BitOr, ast.BitXor)):
+        left, right = _low_bits(node.left, k), _low_bits(node.right, k)
+    elif isinstance(op, ast.LShift):
+        left, right = _low_bits(node.left, k), node.right
+    else:
+        return node
+    if left is node.left and right is node.right:
+        return node
+    return ast.copy_location(ast.BinOp(left, op, right), node)
+
+
 def _truth(test):
     """An ``if``'s test in a cheaper form with the same truth: ``t ^ 0`` is
     ``t``, ``b ^ 1`` of a bit b is ``not b``, and a bit test ``(x >> k) & 1``
@@ -202,6 +234,16 @@ class _Fold(ast.NodeTransformer):
                     0 <= left.right.value < 1 << k or
                     k >= 64 and _is_register(left) and not _is_cr_field(left)):
                 return ast.copy_location(ast.Constant(0), node)
+        # under a mask of k <= 64 low bits only the operands' low k bits count:
+        # a 64-bit value's sign extension and masks of k bits or more go
+        # (mulld, maddld: (a*b + c) & M64, not through signed values and 128 bits)
+        if isinstance(node.op, ast.BitAnd) and _is_int_const(node.right) and \
+                type(node.right.value) is int and 0 < node.right.value <= _M64 and \
+                node.right.value & (node.right.value + 1) == 0:
+            low = _low_bits(node.left, node.right.value.bit_length())
+            if low is not node.left:
+                node.left = low
+                return self.visit_BinOp(node)
         # (x ^ a) ^ b is x ^ (a ^ b): a branch's condition bit inverted twice
         if isinstance(node.op, ast.BitXor) and _is_int_const(node.right) and \
                 isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.BitXor) and \
