@@ -197,3 +197,17 @@ def test_set_of_a_sum_of_two_addresses_is_an_error(isa):
     from isa_ext.errors import AsmError
     with pytest.raises(AsmError, match="expected a constant or an address"):
         assemble("nop\n.set x, . + .\n", isa=isa)
+
+
+@pytest.mark.parametrize("alias, plain", [
+    ("sv.mr *4, *8", "sv.or *4, *8, *8"),            # mr RA,RS is or RA,RS,RS
+    ("sv.li *4, 5", "sv.addi *4, 0, 5"),             # li RT,SI is addi RT,0,SI
+    ("sv.mr/w=32 *4, *8", "sv.or/w=32 *4, *8, *8"),  # the modifiers carried over
+])
+def test_an_extended_mnemonic_under_an_svp64_prefix_is_its_instruction(alias, plain):
+    # the book's extended mnemonics expand before the prefix is built: the
+    # same words as the instruction written out
+    from isa_ext.asm import assemble
+    from isa_ext.isa import ISA
+    isa = ISA()
+    assert assemble(alias + "\n", isa=isa).data == assemble(plain + "\n", isa=isa).data

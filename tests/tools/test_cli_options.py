@@ -405,6 +405,11 @@ def test_a_gpr_named_in_fpr_is_pointed_at_gpr(tmp_path, capsys):
     assert "use --gpr r3=1" in capsys.readouterr().err
     assert main(["run", src, "--gpr", "f2=1"]) == 2
     assert "use --fpr f2=1" in capsys.readouterr().err
+    # a name that is neither rN nor fN gets no pointer to another option
+    for bad in ("x3=1", "rx=1", "3r=1"):
+        assert main(["run", src, "--fpr", bad]) == 2
+        err = capsys.readouterr().err
+        assert "bad register setting --fpr " + bad in err and "use --" not in err, err
 
 
 def test_linux_options_on_raw_words_are_refused(tmp_path, capsys):
