@@ -24,7 +24,6 @@ every exit:
 """
 import ast
 import functools
-import platform
 import re
 import struct
 import sys
@@ -47,7 +46,7 @@ MAX_ELEMENTS = 512
 # instruction's specialised element loop from the per-instruction path
 # faster than from a block around it (HF sv.add VL=64 with 8 elements unrolled
 # at most, translate.svp64.UNROLL_ELEMENTS)
-EXECUTOR_CALLS_IN_BLOCKS = platform.python_implementation() != "PyPy"
+EXECUTOR_CALLS_IN_BLOCKS = sys.implementation.name != "pypy"
 _IND = "    "
 # a region's blocks chosen by a chain of address tests up to this many, by a
 # binary search over their addresses above (Writer.dispatch)

@@ -10,8 +10,8 @@ nothing else in the body could see the register file.
 import ast
 import copy
 import operator
-import platform
 import re
+import sys
 
 
 # names a block (block.py) uses itself, besides its GPR locals _gN
@@ -1027,7 +1027,7 @@ def _inline_late(stmts, next_value, compiled):
 # operation on them a big-integer one (about 50x a machine-word one in its
 # JIT, 1 ns against 50).  On PyPy the specialised bodies take exact
 # equivalents that stay in machine words while the values are below 2**63.
-PYPY_ARITH = platform.python_implementation() == "PyPy"
+PYPY_ARITH = sys.implementation.name == "pypy"
 _M64 = (1 << 64) - 1
 
 

@@ -23,8 +23,8 @@ locals); a line after CALL runs while the register file, not the locals,
 holds the registers.
 """
 import ast
-import platform
 import re
+import sys
 
 from ..svp64 import svstate as SV
 from ..svp64.executor import SVInsn
@@ -41,7 +41,7 @@ MAX_ELEMENTS = 128
 # of 64 unrolled elements takes to trace (HF sv.add VL=64 in a loop: 8.5 M
 # element operations/s in the first run against 4.0 M, and as fast warm,
 # docs/benchmarks.md); on CPython unrolling wins (no call, GPRs in locals)
-UNROLL_ELEMENTS = 8 if platform.python_implementation() == "PyPy" else MAX_ELEMENTS
+UNROLL_ELEMENTS = 8 if sys.implementation.name == "pypy" else MAX_ELEMENTS
 
 
 class SVSpecialised:
