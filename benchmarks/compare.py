@@ -34,9 +34,10 @@ ratio to QEMU; a program whose build uses an instruction isa_ext lacks is
 skipped with the mnemonics named).  isa_ext runs each program once, cold, from
 its load to its exit (translation and PyPy's JIT warm-up included: what a user
 running a program sees), in a fresh process after an untimed run that fills
-the disk caches (specialised words, parsed tables: a user's second run finds
-them; the first run of a program under a new isa_ext is slower).  QEMU runs it at scale 1 and at a scale of about
-2 x 10^9 instructions (GLOBAL_SCALE_FACTOR; --quick 2 x 10^8), differenced;
+the disk caches (specialised words, compiled blocks, parsed tables: a user's
+second run finds them; the first run of a program under a new isa_ext is
+slower).  QEMU runs it at scale 1 and at a scale of about 2 x 10^9
+instructions (GLOBAL_SCALE_FACTOR; --quick 2 x 10^8), differenced;
 isa_ext counts the instructions of the scale-1 and scale-0 builds, so QEMU's
 work is known.  isa_ext's **steady** rate (``--embench-steady S``, default 4;
 --quick 2; 0: none) is measured as QEMU's is: the scale-S build run cold in
@@ -418,8 +419,8 @@ def embench_rates(tree, build_name, names, engines, pythons, work, quick, steady
             for engine in ("cpython", "pypy"):
                 if engine in pythons:
                     # a first run, not timed, fills the disk caches (specialised
-                    # words, parsed tables): the timed runs find them as a
-                    # user's second run does, each alike
+                    # words, compiled blocks, parsed tables): the timed runs
+                    # find them as a user's second run does, each alike
                     in_process(pythons[engine], "--embench-worker", elf, extensions)
                     r = in_process(pythons[engine], "--embench-worker", elf, extensions)
                     out[name, engine] = (r["steps"] / r["seconds"],
