@@ -4,12 +4,17 @@ Plain Python ints and lists, so that compiled pseudocode reads ``s.gpr[3]``
 directly.  SVP64 extends the register files to 128 entries and the CR to
 128 four-bit fields; scalar code simply uses the first 32 / 8.
 """
+import sys
+
 from .errors import Trap
 
 M64 = (1 << 64) - 1
 PAGE_BITS = 12
 PAGE_SIZE = 1 << PAGE_BITS
 PAGE_MASK = PAGE_SIZE - 1
+# a memoryview cast reads and writes in the host's byte order: views serve a
+# little-endian guest only on a little-endian host
+HOST_LITTLE = sys.byteorder == "little"
 
 
 # Guest memory a program may touch (write) by default: 1 GiB, in 4 KiB pages
@@ -39,6 +44,65 @@ class MemoryView:
         else:
             setattr(self.mem, name, value)
 
+    # a translated block's access through this object is its read or write
+    # (never the memory's own: that would bypass what this object changes)
+    def block_read(self, addr, n):
+        return self.read(addr, n)
+
+    def block_write(self, addr, n, value):
+        return self.write(addr, n, value)
+
+
+class _Pages(dict):
+    """Memory.pages: a dict that drops a page's views (Memory.views) whenever
+    the page is replaced or removed, by whoever does it (mprotect, munmap)."""
+
+    __slots__ = ("views",)
+
+    def __init__(self, views, *args):
+        super().__init__(*args)
+        self.views = views
+
+    def _drop(self, key):
+        for v in self.views:
+            v.pop(key, None)
+
+    def _drop_all(self):
+        for v in self.views:
+            v.clear()
+
+    def __setitem__(self, key, page):
+        self._drop(key)
+        super().__setitem__(key, page)
+
+    def __delitem__(self, key):
+        self._drop(key)
+        super().__delitem__(key)
+
+    def pop(self, key, *default):
+        self._drop(key)
+        return super().pop(key, *default)
+
+    def setdefault(self, key, page=None):
+        self._drop(key)
+        return super().setdefault(key, page)
+
+    def popitem(self):
+        self._drop_all()
+        return super().popitem()
+
+    def clear(self):
+        self._drop_all()
+        super().clear()
+
+    def update(self, *args, **kw):
+        self._drop_all()
+        super().update(*args, **kw)
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
 
 class Memory:
     """Sparse byte-addressed memory of 4 KiB pages, zero where never written.
@@ -57,7 +121,16 @@ class Memory:
         cls._own_write_bytes = cls.write_bytes is Memory.write_bytes
 
     def __init__(self, little=True, limit=DEFAULT_MEM_LIMIT):
-        self.pages = {}
+        # Views of pages for translated blocks' inline accesses (CPython; see
+        # fill_views): page number -> the page as 2-, 4-, 8-byte words, read
+        # (any page) and written (a writable page holding no decoded code,
+        # while no reservation is held: a store through a view needs no check)
+        self.read2, self.read4, self.read8 = {}, {}, {}
+        self.write1, self.write2, self.write4, self.write8 = {}, {}, {}, {}
+        self._write_views = (self.write1, self.write2, self.write4, self.write8)
+        self.views = (self.read2, self.read4, self.read8) + self._write_views
+        self._pages = _Pages(self.views)
+        self._reserved = 0
         self.little = little
         self.limit = limit
         # the load-and-reserve reservation (lwarx ... stwcx.): live flag, length
@@ -65,7 +138,6 @@ class Memory:
         # a store-conditional and, as Book II 1.7.3.1 lets an implementation
         # do, by any store at all (write_bytes clears it), so stwcx. succeeds
         # only when no store came between it and its lwarx.
-        self.reserve = 0
         self.reserve_length = 0
         self.reserve_addr = 0
         # Words (address >> 2) a simulator holds decoded; a store into one of them
@@ -87,11 +159,68 @@ class Memory:
         # (so the store paths cost nothing more for protection)
         self.fault = None
 
+    @property
+    def pages(self):
+        """Page number -> bytearray (bytes: read-only), for pages that exist."""
+        return self._pages
+
+    @pages.setter
+    def pages(self, pages):
+        self._pages.clear()
+        self._pages = _Pages(self.views, pages)
+
+    @property
+    def reserve(self):
+        """The reservation's live flag (RESERVE)."""
+        return self._reserved
+
+    @reserve.setter
+    def reserve(self, value):
+        # a store through a write view would not clear a reservation: while
+        # one is held, every store takes Memory.write
+        if value and not self._reserved:
+            for v in self._write_views:
+                v.clear()
+        self._reserved = value
+
+    def fill_views(self, key):
+        """Give page ``key`` its views, where it may have them: a translated
+        block's access that found none (block_read, block_write) calls this,
+        so the next access to the page is inline.  Only for a little-endian
+        memory on a little-endian host (a view's byte order is the host's)."""
+        p = self._pages.get(key)
+        if p is None or not (self.little and HOST_LITTLE):
+            return
+        if key not in self.read4:
+            m = memoryview(p)
+            self.read2[key], self.read4[key], self.read8[key] = \
+                m.cast("H"), m.cast("I"), m.cast("Q")
+        if type(p) is bytearray and not self._reserved and key not in self.code_pages and \
+                key not in self.write4:
+            self.write1[key] = p
+            self.write2[key], self.write4[key], self.write8[key] = \
+                self.read2[key], self.read4[key], self.read8[key]
+
+    def block_read(self, addr, n):
+        """Memory.read for a translated block's inline load that found no view."""
+        value = self.read(addr, n)
+        self.fill_views((addr & M64) >> PAGE_BITS)
+        return value
+
+    def block_write(self, addr, n, value):
+        """Memory.write for a translated block's inline store that found no view."""
+        self.write(addr, n, value)
+        self.fill_views((addr & M64) >> PAGE_BITS)
+
     def watch_code(self, start, end):
         """Watch the bytes [start, end) as decoded code (on_code_write on a
         store into them)."""
         self.code_words.update(range(start >> 2, (end + 3) >> 2))
-        self.code_pages.update(range(start >> PAGE_BITS, ((end - 1) >> PAGE_BITS) + 1))
+        first, last = start >> PAGE_BITS, (end - 1) >> PAGE_BITS
+        self.code_pages.update(range(first, last + 1))
+        for v in self._write_views:   # a store there must check the words
+            for k in range(first, last + 1):
+                v.pop(k, None)
 
     def forget_code(self):
         """Stop watching any code (the simulator forgot what it decoded)."""
@@ -195,7 +324,7 @@ class Memory:
         return b"".join(out)
 
     def write_bytes(self, addr, data):
-        self.reserve = 0
+        self._reserved = 0
         addr &= M64
         off = addr & PAGE_MASK
         if off + len(data) <= PAGE_SIZE:
@@ -233,7 +362,7 @@ class Memory:
             return
         # write_bytes for a store within one page it already has (the common
         # case: no page to create, so no limit to check), in the same order
-        self.reserve = 0
+        self._reserved = 0
         try:
             p[off:off + n] = (value & ((1 << (8 * n)) - 1)).to_bytes(
                 n, "little" if self.little else "big")

@@ -174,6 +174,11 @@ def _no_page(key):
     return None
 
 
+# the inline accesses' page views (specialise._InlineLoads): local -> Memory dict
+_VIEW_DICTS = {"_R2": "read2", "_R4": "read4", "_R8": "read8",
+               "_W1": "write1", "_W2": "write2", "_W4": "write4", "_W8": "write8"}
+
+
 def _may_fall_through(sp):
     """Whether a branch's next address depends on anything but its own
     address (a condition, LR, CTR): then the block goes on past it, a
@@ -473,6 +478,11 @@ class _Writer:
         if "_PG" in used:  # inline loads and stores (specialise._InlineLoads)
             emit(1, "_PG = M.pages.get if type(M) is _Memory else _no_page")
             emit(1, "_U1, _U2, _U4, _U8, _P1, _P2, _P4, _P8 = _ACCESS[M.little]")
+        views = sorted(used & _VIEW_DICTS.keys())
+        if views:  # (a view's byte order is the host's: Memory.fill_views)
+            emit(1, "_V = type(M) is _Memory and M.little")
+            for name_ in views:
+                emit(1, f"{name_} = M.{_VIEW_DICTS[name_]}.get if _V else _no_page")
         if self.any_store:
             emit(1, "_cw = M.code_words")
         if "_cp" in used:

@@ -13,12 +13,15 @@ import operator
 import re
 import sys
 
+from ..machine import HOST_LITTLE as _HOST_LITTLE
+
 
 # names a block (block.py) uses itself, besides its GPR locals _gN
 BLOCK_NAMES = frozenset({"_n", "_nia", "_t", "_e", "_cw", "_budget", "_LINES", "_AFTER",
                          "_k", "_r", "_sim", "_Trap", "_with_steps", "_eo", "_noirq",
                          "_PG", "_a", "_p", "_o", "_pk", "_cp", "_U1", "_U2", "_U4", "_U8",
-                         "_P1", "_P2", "_P4", "_P8", "_w", "_BA"})
+                         "_P1", "_P2", "_P4", "_P8", "_w", "_BA", "_V",
+                         "_R2", "_R4", "_R8", "_W1", "_W2", "_W4", "_W8"})
 # the lines a compiled page opens with; the block opens with them once
 PROLOGUE_NAMES = {"G": "gpr", "F": "fpr", "CRF": "cr", "M": "mem"}
 
@@ -769,17 +772,18 @@ def _propagate_copies(stmts, next_pc):
     return stmts, tail[0].value
 
 
-_READ_ONLY_CALLS = frozenset({"_PG", "_U1", "_U2", "_U4", "_U8"})
+_READ_ONLY_CALLS = frozenset({"_PG", "_U1", "_U2", "_U4", "_U8", "_R2", "_R4", "_R8"})
 
 
 def _reads_only(call):
     """A call that changes nothing a pure expression reads: an inline load's
-    page lookup and unpack, or Memory.read."""
+    page lookup and unpack, or Memory.read (block_read: the same, and a
+    page's views made)."""
     f = call.func
     if isinstance(f, ast.Name):
         return f.id in _READ_ONLY_CALLS
     return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
-        f.value.id == "M" and f.attr == "read"
+        f.value.id == "M" and f.attr in ("read", "block_read")
 
 
 def _dead_after(name, later, tail, reassigned):
@@ -1224,22 +1228,42 @@ class _UnreducedAddresses(ast.NodeTransformer):
         self.generic_visit(node)
         f = node.func
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and \
-                f.value.id == "M" and f.attr in ("read", "write") and node.args and \
+                f.value.id == "M" and f.attr in _SLOW_ACCESSES and node.args and \
                 isinstance(node.args[0], ast.Name) and node.args[0].id == "_a":
             node.args[0] = ast.BinOp(node.args[0], ast.BitAnd(), ast.Constant(_M64))
         return node
 
 
+# an inline access's other path: its Memory method
+_SLOW_ACCESSES = ("read", "write", "block_read", "block_write")
+# On CPython, with a little-endian host, an aligned access of 2, 4 or 8 bytes
+# indexes its page's view (Memory.fill_views): about a third cheaper than a
+# struct call and its tuple; and a store through a write view needs no check
+# of decoded code or reservation (pages with either have none).  PyPy's JIT
+# indexes a memoryview several times slower than it runs struct: the struct
+# form there.
+VIEWS = not PYPY_ARITH and _HOST_LITTLE
+_SHIFT = {2: 1, 4: 2, 8: 3}
+
+
 class _InlineLoads(ast.NodeTransformer):
     """``M.read(ea, n)`` -> the page lookup Memory.read does, inline, with
     the call itself where the access leaves the page or the page is not
-    there; ``M.write(ea, n, v)`` likewise -> Memory.write's one-page path
-    (the block binds ``_PG``: ``M.pages.get``, or for anything but a plain
-    Memory a function finding no page, so every access takes the call; and
-    ``_U1``..``_U8``, ``_P1``..``_P8``: struct unpack_from/pack_into of the
-    memory's byte order, much cheaper than slicing and int.from_bytes)."""
+    there; ``M.write(ea, n, v)`` likewise -> Memory.write's one-page path.
+
+    With VIEWS (the block binds ``_R2``..``_R8``, ``_W1``..``_W8``: the
+    Memory's view dicts' ``get``, or for anything but a plain little-endian
+    Memory a function finding none): an aligned access indexes its page's
+    view, any other takes Memory.block_read/block_write, which make the
+    page's views for the next one.  Without: the block binds ``_PG``
+    (``M.pages.get`` or the same function finding none) and ``_U1``..``_U8``,
+    ``_P1``..``_P8``: struct unpack_from/pack_into of the memory's byte order,
+    much cheaper than slicing and int.from_bytes."""
 
     changed = False
+
+    def __init__(self, views=None):
+        self.views = VIEWS if views is None else views
 
     def visit_Expr(self, node):
         c = node.value
@@ -1258,6 +1282,16 @@ class _InlineLoads(ast.NodeTransformer):
         # here: CPython 3.11 does not hand an exception raised at a nested
         # ``try:`` line, as a Ctrl-C can be, to the block's own handler)
         self.changed = True
+        if self.views:
+            aligned = "" if n == 1 else f"not _a & {n - 1} and "
+            at = "_a & 4095" if n == 1 else f"(_a & 4095) >> {_SHIFT[n]}"
+            src = f"""_a = ({ea}) & {(1 << 64) - 1}
+if {aligned}(_p := _W{n}(_a >> 12)) is not None:
+    _p[{at}] = ({v}) & {(1 << (8 * n)) - 1}
+else:
+    M.block_write(_a, {n}, {v})
+"""
+            return ast.parse(src).body
         # (a byte never leaves its page, and indexing the bytearray costs a
         # third of a pack_into call)
         put = (f"_p[_o] = ({v}) & 255" if n == 1 else
@@ -1286,7 +1320,11 @@ else:
             return node
         n = node.args[1].value
         ea = ast.unparse(node.args[0])
-        if n == 1:   # (a byte never leaves its page: index the page)
+        if n > 1 and self.views:
+            src = (f"(_p[(_a & 4095) >> {_SHIFT[n]}] "
+                   f"if not (_a := ({ea}) & {(1 << 64) - 1}) & {n - 1} "
+                   f"and (_p := _R{n}(_a >> 12)) is not None else M.block_read(_a, {n}))")
+        elif n == 1:   # (a byte never leaves its page: index the page)
             src = (f"(_p[_a & 4095] "
                    f"if (_p := _PG((_a := ({ea}) & {(1 << 64) - 1}) >> 12)) is not None "
                    f"else M.read(_a, 1))")

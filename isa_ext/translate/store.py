@@ -51,7 +51,7 @@ def key(compiled, fields, overrides):
     from . import specialise as sp_module
     library = getattr(compiled, "library", None)
     # (the specialiser's switches: PyPy's arithmetic form is another text)
-    h = hashlib.sha256(f"{_own_digest()} {sp_module.PYPY_ARITH}".encode())
+    h = hashlib.sha256(f"{_own_digest()} {sp_module.PYPY_ARITH} {sp_module.VIEWS}".encode())
     for part in (compiled.source, repr(sorted(fields.items())), repr(sorted(overrides.items())),
                  getattr(library, "tag", "") or ""):
         h.update(b"\0" + part.encode("utf-8", "surrogatepass"))

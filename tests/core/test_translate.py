@@ -205,9 +205,11 @@ def test_random_programs_run_the_same_with_pypys_machine_word_arithmetic(batch, 
     # On PyPy the specialised bodies take machine-word forms of the 64-bit
     # masks and signed values (translate.specialise._MachineWordArith): the
     # same property with them forced on, whatever runs the test, with an ISA
-    # of its own (its cache of specialised words then holds those forms)
+    # of its own (its cache of specialised words then holds those forms); and
+    # PyPy's inline accesses, struct calls rather than page views
     import isa_ext.translate.specialise as sp
     monkeypatch.setattr(sp, "PYPY_ARITH", True)
+    monkeypatch.setattr(sp, "VIEWS", False)
     monkeypatch.setitem(globals(), "ISA_ALL", ISA())
     rng = random.Random(1790 + batch)
     for _ in range(50):

@@ -77,6 +77,18 @@ def test_the_key_follows_the_specialisers_arithmetic_switch(monkeypatch):
     assert store.key(Page, {"RT": 3}, {}) != a
 
 
+def test_the_key_follows_the_inline_access_form(monkeypatch):
+    # page views (CPython, little-endian host) or struct calls: other texts
+    import isa_ext.translate.specialise as sp
+    from isa_ext.translate import store
+
+    class Page:
+        source, library = "def sem(s, f_RT): ...", None
+    a = store.key(Page, {"RT": 3}, {})
+    monkeypatch.setattr(sp, "VIEWS", not sp.VIEWS)
+    assert store.key(Page, {"RT": 3}, {}) != a
+
+
 def test_an_entry_holds_what_the_block_writer_reads_of_its_lines(tmp_path, monkeypatch):
     # block.locals_info parses a body's lines again (on a cold PyPy, two thirds
     # of a block's translation): an entry keeps its answer, which is the one a
