@@ -48,8 +48,9 @@ _DOUBLED = (1 << 32) + 1  # w * _DOUBLED puts a word in both halves (ROTL32)
 
 
 def _drop_doubled_word(node):
-    """``(w * (2^32 + 1)) & m`` is ``w & m`` when the word ``w`` is masked to 32
-    bits and so is ``m``: the low half of the doubled word is the word."""
+    """``(w * (2^32 + 1)) & m`` is ``w & m`` when ``m`` is within 32 bits:
+    the low half of the doubled word is w's low half (w * 2**32 adds nothing
+    below bit 32, for any int w)."""
     if not (isinstance(node.op, ast.BitAnd) and _is_int_const(node.right) and
             type(node.right.value) is int and 0 <= node.right.value <= 0xFFFFFFFF):
         return None
@@ -57,14 +58,54 @@ def _drop_doubled_word(node):
     if not (isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mult) and
             _is_int_const(left.right) and left.right.value == _DOUBLED):
         return None
-    w = left.left
-    if isinstance(w, ast.BinOp) and isinstance(w.op, ast.BitAnd) and \
-            _is_int_const(w.right) and type(w.right.value) is int and \
-            0 <= w.right.value <= 0xFFFFFFFF:
-        return ast.copy_location(ast.BinOp(w.left, ast.BitAnd(),
-                                           ast.Constant(w.right.value & node.right.value)),
-                                 node)
+    return ast.copy_location(ast.BinOp(left.left, ast.BitAnd(), node.right), node)
+
+
+def _bits(node):
+    """A bound b on an int expression's value: 0 <= value < 2**b (a register
+    is 64 bits, a CR field 4), or None where there is none known (or the
+    value may be negative)."""
+    if _is_int_const(node):
+        return node.value.bit_length() if type(node.value) is int and node.value >= 0 else None
+    if _is_cr_field(node):
+        return 4
+    if _is_register(node):
+        return 64
+    if not isinstance(node, ast.BinOp):
+        return None
+    op, left, right = node.op, _bits(node.left), _bits(node.right)
+    if isinstance(op, ast.BitAnd):   # x & c lies in 0..c for any int x
+        known = [b for b in (left, right) if b is not None]
+        return min(known) if known else None
+    shift = node.right.value if _is_int_const(node.right) and \
+        type(node.right.value) is int and 0 <= node.right.value <= 128 else None
+    if left is not None and shift is not None:
+        if isinstance(op, ast.RShift):
+            return max(left - shift, 0)
+        if isinstance(op, ast.LShift):
+            return left + shift
+    if left is None or right is None:
+        return None
+    if isinstance(op, (ast.BitOr, ast.BitXor)):
+        return max(left, right)
+    if isinstance(op, ast.Add):
+        return max(left, right) + 1
+    if isinstance(op, ast.Mult):
+        return left + right
     return None
+
+
+def _masked_out(term, m):
+    """Whether ``term & m`` is 0 for every value of ``term`` (m >= 0): a shift
+    left by k past m's bits, or a term whose bound lies below m's lowest bit
+    (a rotation's other half: sldi's x >> 62 under ...11100, srdi's x << 61
+    under 2**61 - 1)."""
+    if isinstance(term, ast.BinOp) and isinstance(term.op, ast.LShift) and \
+            _is_int_const(term.right) and type(term.right.value) is int and \
+            0 <= term.right.value and m < 1 << term.right.value:
+        return True
+    b = _bits(term)
+    return b is not None and m & ((1 << b) - 1) == 0
 
 
 _S64 = 1 << 63
@@ -265,7 +306,25 @@ class _Fold(ast.NodeTransformer):
             node.left = node.left.left
         narrowed = _drop_doubled_word(node)
         if narrowed is not None:
-            return narrowed
+            return self.visit_BinOp(narrowed)
+        if isinstance(node.op, ast.BitAnd) and _is_int_const(node.right) and \
+                type(node.right.value) is int and node.right.value >= 0:
+            m, left = node.right.value, node.left
+            # (a | b) & m is a & m where b & m is always 0 (a rotation whose
+            # wrapped-round half the mask takes away: sldi, srdi, slwi, srwi)
+            if isinstance(left, ast.BinOp) and isinstance(left.op, (ast.BitOr, ast.BitXor)):
+                for gone, kept in ((left.left, left.right), (left.right, left.left)):
+                    if _masked_out(gone, m) and _is_pure(gone, self.values):
+                        node.left = left = kept
+                        break
+            # e & m is e where e lies within m's low ones (an int e: not a bool)
+            b = _bits(left)
+            if b is not None and m & ((1 << b) - 1) == (1 << b) - 1 and _is_int_typed(left):
+                return left
+        # x | x and x & x are x (mr is or RA,RS,RS)
+        if isinstance(node.op, (ast.BitOr, ast.BitAnd)) and _is_register(node.left) and \
+                ast.dump(node.left) == ast.dump(node.right):
+            return node.left
         for one, other in ((node.left, node.right), (node.right, node.left)):
             if not _is_int_const(one):
                 continue
@@ -1175,31 +1234,23 @@ def specialise_template(compiled, fields, symbolic, overrides, cache=None, key=N
 
 def _unreduced(ea):
     """``ea`` (an inline access's ``_a``: an address reduced to 64 bits)
-    without the reduction where it is a register, or a register plus a
-    register or a constant (D-form and X-form addresses, nearly every
-    access): that sum lies in (-2**63, 2**65), and below 0 or from 2**64 on
-    its page number (``_a >> 12``) is no page's, so the access takes the
-    call (its address reduced there, _UnreducedAddresses).  The mask costs a
+    without the reduction: an int below 0 or from 2**64 on has a page number
+    (``_a >> 12``) that is no page's, so the access takes the call (its
+    address reduced there, _UnreducedAddresses).  The mask costs a
     big-integer operation on every access, and on PyPy its constants of 2**63
-    and more make the sum a big integer.  None where ``ea`` is another form."""
+    and more make the sum a big integer: a register plus a negative
+    displacement becomes a difference.  None where ``ea`` is not reduced."""
     if not (isinstance(ea, ast.BinOp) and isinstance(ea.op, ast.BitAnd) and
             _is_int_const(ea.right) and ea.right.value == _M64):
         return None
     inner = ea.left
-    if _is_register(inner):
-        return inner
-    if not (isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Add)):
-        return None
-    a, b = inner.left, inner.right
-    if _is_int_const(a):
-        a, b = b, a
-    if _is_register(a) and _is_register(b):
-        return inner
-    if _is_register(a) and _is_int_const(b) and 0 <= b.value <= _M64:
-        if b.value >= 1 << 63:   # a negative displacement
+    if isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Add):
+        a, b = inner.left, inner.right
+        if _is_int_const(a):
+            a, b = b, a
+        if _is_int_const(b) and 1 << 63 <= b.value <= _M64:   # a negative displacement
             return ast.BinOp(a, ast.Sub(), ast.Constant((1 << 64) - b.value))
-        return inner
-    return None
+    return inner
 
 
 class _UnreducedAddresses(ast.NodeTransformer):
