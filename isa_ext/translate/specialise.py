@@ -61,6 +61,11 @@ def _drop_doubled_word(node):
     return ast.copy_location(ast.BinOp(left.left, ast.BitAnd(), node.right), node)
 
 
+# the state's plain registers and their widths (XER's SO, OV, CA are bits)
+_STATE_BITS = {"so": 1, "ov": 1, "ca": 1, "ov32": 1, "ca32": 1,
+               "msr": 64, "ctr": 64, "lr": 64, "tar": 64}
+
+
 def _bits(node):
     """A bound b on an int expression's value: 0 <= value < 2**b (a register
     is 64 bits, a CR field 4), or None where there is none known (or the
@@ -71,6 +76,9 @@ def _bits(node):
         return 4
     if _is_register(node):
         return 64
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+            node.value.id == "s" and node.attr in _STATE_BITS:
+        return _STATE_BITS[node.attr]
     if not isinstance(node, ast.BinOp):
         return None
     op, left, right = node.op, _bits(node.left), _bits(node.right)
@@ -138,6 +146,17 @@ def _low_bits(node, k):
     if left is node.left and right is node.right:
         return node
     return ast.copy_location(ast.BinOp(left, op, right), node)
+
+
+def _less_constant(node):
+    """(e, c) for ``e - c`` with e of the form ``x ^ c`` (c an int constant),
+    else None."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and \
+            _is_int_const(node.right) and type(node.right.value) is int and \
+            isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.BitXor) and \
+            _is_int_const(node.left.right) and node.left.right.value == node.right.value:
+        return node.left, node.right.value
+    return None
 
 
 def _truth(test):
@@ -384,6 +403,15 @@ class _Fold(ast.NodeTransformer):
             op = _CMPOPS.get(type(node.ops[0]))
             if op:
                 return self._fold(node, lambda: op(node.left.value, node.comparators[0].value))
+        # (a ^ c) - c against (b ^ c) - c (two values made signed) compares as
+        # a ^ c against b ^ c: the same constant taken from both sides (not on
+        # PyPy: its machine-word form of a signed value, _MachineWordArith,
+        # avoids the big integer a ^ 2**63 is)
+        if len(node.ops) == 1 and isinstance(node.ops[0], tuple(_CMPOPS)) and \
+                not PYPY_ARITH:
+            left, right = _less_constant(node.left), _less_constant(node.comparators[0])
+            if left is not None and right is not None and left[1] == right[1]:
+                node.left, node.comparators = left[0], [right[0]]
         return node
 
     def visit_BoolOp(self, node):

@@ -119,3 +119,21 @@ def test_masks_and_rotations_fold_to_the_same_values(seed):
 ])
 def test_shifts_and_moves_fold_to_their_plain_forms(src, folded):
     assert ast.unparse(sp._Fold({}).visit(ast.parse(src, mode="eval")).body) == folded
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_signed_compares_drop_the_constant_both_sides_subtract(seed, monkeypatch):
+    # cmpd's (a ^ 2**63) - 2**63 < (b ^ 2**63) - 2**63 is a ^ 2**63 < b ^ 2**63
+    monkeypatch.setattr(sp, "PYPY_ARITH", False)
+    rng = random.Random(5150 + seed)
+    for _ in range(200):
+        c = rng.choice([S64, 1 << 31, 1 << 15, 1])
+        d = rng.choice([c, c, c << 1])   # sometimes not the same constant
+        op = rng.choice(["<", ">", "<=", ">=", "==", "!="])
+        src = f"((x ^ {c}) - {c}) {op} ((y ^ {d}) - {d})"
+        folded = ast.unparse(sp._Fold({}).visit(ast.parse(src, mode="eval")).body)
+        assert ("- " not in folded) == (c == d), folded
+        for _ in range(5):
+            env = {"x": rng.choice([0, c, c - 1, rng.getrandbits(64)]),
+                   "y": rng.choice([0, d, d - 1, rng.getrandbits(64)])}
+            assert eval(src, env) == eval(folded, env), (src, folded, env)
