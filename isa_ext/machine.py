@@ -166,7 +166,7 @@ class Memory:
 
     @pages.setter
     def pages(self, pages):
-        self._pages.clear()
+        self._pages._drop_all()
         self._pages = _Pages(self.views, pages)
 
     @property
@@ -251,13 +251,13 @@ class Memory:
 
     def _page(self, addr):
         key = addr >> PAGE_BITS
-        p = self.pages.get(key)
+        p = self._pages.get(key)
         if p is None:
             if self.fault is not None:
                 self.fault(addr, True)
-            if (len(self.pages) + 1) << PAGE_BITS > self.limit:
+            if (len(self._pages) + 1) << PAGE_BITS > self.limit:
                 self._over_limit(addr)
-            p = self.pages[key] = bytearray(PAGE_SIZE)
+            p = self._pages[key] = bytearray(PAGE_SIZE)
         return p
 
     def _over_limit(self, addr):
@@ -279,16 +279,16 @@ class Memory:
         first, last = addr >> PAGE_BITS, (addr + n - 1) >> PAGE_BITS
         if last - first > (self.limit >> PAGE_BITS):
             self._over_limit(addr)
-        pages = self.pages
+        pages = self._pages
         for k in range(first, last + 1):
             if type(pages.get(k)) is bytes:
                 self.write_fault(max(addr, k << PAGE_BITS))
-        new = sum(1 for k in range(first, last + 1) if k not in self.pages)
+        new = sum(1 for k in range(first, last + 1) if k not in self._pages)
         if new and self.fault is not None:   # every page checked before any is written
             for k in range(first, last + 1):
-                if k not in self.pages:
+                if k not in self._pages:
                     self.fault(max(addr, k << PAGE_BITS), True)
-        if (len(self.pages) + new) << PAGE_BITS > self.limit:
+        if (len(self._pages) + new) << PAGE_BITS > self.limit:
             self._over_limit(addr)
 
     def mapped_prefix(self, addr, n):
@@ -297,7 +297,7 @@ class Memory:
         addr &= M64
         end = addr + n
         pos = addr
-        while pos < end and (pos >> PAGE_BITS) in self.pages:
+        while pos < end and (pos >> PAGE_BITS) in self._pages:
             pos = ((pos >> PAGE_BITS) + 1) << PAGE_BITS
         return min(pos, end) - addr
 
@@ -305,7 +305,7 @@ class Memory:
         addr &= M64
         off = addr & PAGE_MASK
         if off + n <= PAGE_SIZE:
-            p = self.pages.get(addr >> PAGE_BITS)
+            p = self._pages.get(addr >> PAGE_BITS)
             if p is not None:
                 return bytes(p[off:off + n])
             if self.fault is not None and n:
@@ -316,7 +316,7 @@ class Memory:
             a = (addr + pos) & M64
             o = a & PAGE_MASK
             k = min(PAGE_SIZE - o, n - pos)
-            p = self.pages.get(a >> PAGE_BITS)
+            p = self._pages.get(a >> PAGE_BITS)
             if p is None and self.fault is not None:
                 self.fault(a, False)
             out.append(bytes(p[o:o + k]) if p is not None else bytes(k))
@@ -347,7 +347,7 @@ class Memory:
     def read(self, addr, n):
         addr &= M64
         off = addr & PAGE_MASK
-        p = self.pages.get(addr >> PAGE_BITS)
+        p = self._pages.get(addr >> PAGE_BITS)
         if p is not None and off + n <= PAGE_SIZE:
             return int.from_bytes(p[off:off + n], "little" if self.little else "big")
         return int.from_bytes(self.read_bytes(addr, n), "little" if self.little else "big")
@@ -355,7 +355,7 @@ class Memory:
     def write(self, addr, n, value):
         addr &= M64
         off = addr & PAGE_MASK
-        p = self.pages.get(addr >> PAGE_BITS)
+        p = self._pages.get(addr >> PAGE_BITS)
         if p is None or off + n > PAGE_SIZE or n <= 0 or not self._own_write_bytes:
             self.write_bytes(addr, (value & ((1 << (8 * n)) - 1)).to_bytes(
                 n, "little" if self.little else "big"))
@@ -379,13 +379,13 @@ class Memory:
         self.write_bytes(addr, bytes(data))
 
     def snapshot(self):
-        return {k: bytes(v) for k, v in self.pages.items()}
+        return {k: bytes(v) for k, v in self._pages.items()}
 
     def nonzero_ranges(self):
         """(address, bytes) runs of non-zero memory, for reports and comparisons."""
         out = []
-        for key in sorted(self.pages):
-            page = self.pages[key]
+        for key in sorted(self._pages):
+            page = self._pages[key]
             i = 0
             while i < PAGE_SIZE:
                 if page[i]:

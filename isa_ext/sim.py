@@ -26,13 +26,19 @@ MAX_BLOCKS = 20_000  # translated blocks kept before the cache starts again
 # before the blocks of a loop through it are chained into one region function:
 # a region takes milliseconds to compile and saves about a microsecond a
 # transition between blocks, so only code that goes through the dispatcher
-# this often is worth it (a block looping inside itself rarely comes back)
-REGION_AFTER = 1024
+# this often is worth it (a block looping inside itself rarely comes back).
+# On CPython a region's compiled code is kept across runs (code_store), so
+# 256: Embench's nsichneu (one loop of 253 blocks, each run a few hundred
+# times) and statemate chain only then (docs/benchmarks.md)
+_PYPY = sys.implementation.name == "pypy"
+REGION_AFTER = 1024 if _PYPY else 256
 # blocks in one region: compiling a region costs time too (kept across runs,
 # translate/code_store.py), but a loop of more blocks than this is never
 # chained (Embench's statemate, sglib, slre, qrduino: 16 left most of their
-# blocks going through the dispatcher; 64 ran them 10-50% faster)
-MAX_REGION_BLOCKS = 64
+# blocks going through the dispatcher; 64 ran them 10-50% faster; nsichneu's
+# loop is 253 blocks).  PyPy keeps 64: a longer region's passes trace past
+# its JIT's trace limit
+MAX_REGION_BLOCKS = 64 if _PYPY else 256
 # a block is translated when its start address is reached this many times
 # (translating costs milliseconds: code run a few times runs faster without).
 # On PyPy far later: there the translator itself runs cold (a block's first
@@ -41,8 +47,11 @@ MAX_REGION_BLOCKS = 64
 # already runs about 4 M instructions/s, so a block repays its translation
 # only after running about a million instructions (tests/c/sort.c N=600,
 # fourth run in one process: 0.26 s at 64, 0.10 s at 2,000; 10,000 left
-# benchmarks/compare.py's VF loop untranslated through its warm-up)
-HOT_AFTER = 2_000 if sys.implementation.name == "pypy" else 64
+# benchmarks/compare.py's VF loop untranslated through its warm-up).  On
+# CPython 16: with the specialised bodies and compiled code kept across runs a
+# block costs a fraction of a millisecond, less than 64 runs of its
+# instructions one at a time (about 2 microseconds each)
+HOT_AFTER = 2_000 if _PYPY else 16
 
 
 def translate_default():

@@ -476,7 +476,7 @@ class _Writer:
         if "M" in used or self.any_store:
             emit(1, "M = s.mem")
         if "_PG" in used:  # inline loads and stores (specialise._InlineLoads)
-            emit(1, "_PG = M.pages.get if type(M) is _Memory else _no_page")
+            emit(1, "_PG = M._pages.get if type(M) is _Memory else _no_page")
             emit(1, "_U1, _U2, _U4, _U8, _P1, _P2, _P4, _P8 = _ACCESS[M.little]")
         views = sorted(used & _VIEW_DICTS.keys())
         if views:  # (a view's byte order is the host's: Memory.fill_views)

@@ -328,18 +328,9 @@ class _Fold(ast.NodeTransformer):
             return self.visit_BinOp(narrowed)
         if isinstance(node.op, ast.BitAnd) and _is_int_const(node.right) and \
                 type(node.right.value) is int and node.right.value >= 0:
-            m, left = node.right.value, node.left
-            # (a | b) & m is a & m where b & m is always 0 (a rotation whose
-            # wrapped-round half the mask takes away: sldi, srdi, slwi, srwi)
-            if isinstance(left, ast.BinOp) and isinstance(left.op, (ast.BitOr, ast.BitXor)):
-                for gone, kept in ((left.left, left.right), (left.right, left.left)):
-                    if _masked_out(gone, m) and _is_pure(gone, self.values):
-                        node.left = left = kept
-                        break
-            # e & m is e where e lies within m's low ones (an int e: not a bool)
-            b = _bits(left)
-            if b is not None and m & ((1 << b) - 1) == (1 << b) - 1 and _is_int_typed(left):
-                return left
+            node = self._by_bounds(node)
+            if not isinstance(node, ast.BinOp):
+                return node
         # x | x and x & x are x (mr is or RA,RS,RS)
         if isinstance(node.op, (ast.BitOr, ast.BitAnd)) and _is_register(node.left) and \
                 ast.dump(node.left) == ast.dump(node.right):
@@ -360,6 +351,22 @@ class _Fold(ast.NodeTransformer):
             if (isinstance(node.op, ast.Add) or isinstance(node.op, ast.Sub) and
                     one is node.right) and one.value == 0 and _is_register(other):
                 return other
+        return node
+
+    def _by_bounds(self, node):
+        """``e & m`` (m >= 0) folded by what e's bound tells."""
+        m, left = node.right.value, node.left
+        # (a | b) & m is a & m where b & m is always 0 (a rotation whose
+        # wrapped-round half the mask takes away: sldi, srdi, slwi, srwi)
+        if isinstance(left, ast.BinOp) and isinstance(left.op, (ast.BitOr, ast.BitXor)):
+            for gone, kept in ((left.left, left.right), (left.right, left.left)):
+                if _masked_out(gone, m) and _is_pure(gone, self.values):
+                    node.left = left = kept
+                    break
+        # e & m is e where e lies within m's low ones (an int e: not a bool)
+        b = _bits(left)
+        if b is not None and m & ((1 << b) - 1) == (1 << b) - 1 and _is_int_typed(left):
+            return left
         return node
 
     def visit_Name(self, node):
