@@ -365,30 +365,57 @@ def _cr0_inline(v, so):
     return None
 
 
-@_inline("_mask64")
-def _mask64_inline(mb, me):
-    return str(_mask64(mb, me)) if isinstance(mb, int) and isinstance(me, int) else None
-
-
 # a rotation reads its operand twice: only an operand cheap and pure to repeat
 _REPEATABLE = _re.compile(r"[A-Za-z_]\w*|G\[\d+\]|\(?G\[\d+\] & \d+\)?")
+# a shift count or mask bound read twice: arithmetic on names and constants
+# (no call, no assignment: pure, and a few operations to repeat)
+_COUNT = _re.compile(r"[\w\s+\-&|^()\[\]]*")
+_CALL = _re.compile(r"[A-Za-z_]\w*\s*\(")
+
+
+def _repeatable_count(n):
+    return isinstance(n, int) or (_COUNT.fullmatch(n) is not None and not _CALL.search(n))
+
+
+@_inline("_mask64")
+def _mask64_inline(mb, me):
+    if isinstance(mb, int) and isinstance(me, int):
+        return str(_mask64(mb, me))
+    # a bound held in a register (sld, srd, slw, srw: MASK(0, 63-n), MASK(n, 63))
+    if not (_repeatable_count(mb) and _repeatable_count(me)):
+        return None
+    b, e = f"(({mb}) & 63)", f"(({me}) & 63)"
+    ones_from_mb, ones_after_me = f"((1 << (64 - {b})) - 1)", f"((1 << (63 - {e})) - 1)"
+    return (f"(({ones_from_mb} ^ {ones_after_me}) if {b} <= {e} else "
+            f"(({ones_from_mb} | ~{ones_after_me}) & {M64}))")
 
 
 @_inline("_rotl64")
 def _rotl64_inline(x, n):
-    if not isinstance(n, int) or not (isinstance(x, int) or _REPEATABLE.fullmatch(x)):
+    if not (isinstance(x, int) or _REPEATABLE.fullmatch(x)):
         return None
-    n &= 63
-    return f"((({x}) << {n} | ({x}) >> {64 - n}) & {M64})"
+    if isinstance(n, int):
+        n &= 63
+        return f"((({x}) << {n} | ({x}) >> {64 - n}) & {M64})"
+    if not _repeatable_count(n):
+        return None
+    return f"((({x}) << (({n}) & 63) | ({x}) >> (64 - (({n}) & 63))) & {M64})"
 
 
 @_inline("_rotl32")
 def _rotl32_inline(x, n):
-    # the word rotated, doubled into both halves (x * (2^32 + 1) is x | x << 32)
-    if not isinstance(n, int) or not (isinstance(x, int) or _REPEATABLE.fullmatch(x)):
+    # the word rotated, doubled into both halves (x * (2^32 + 1) is x | x << 32;
+    # the doubled word rotated by n is the word rotated by n mod 32, doubled)
+    if not (isinstance(x, int) or _REPEATABLE.fullmatch(x)):
         return None
-    n &= 31
-    return (f"((((({x}) & 4294967295) << {n} | (({x}) & 4294967295) >> {32 - n})"
+    if isinstance(n, int):
+        n &= 31
+        return (f"((((({x}) & 4294967295) << {n} | (({x}) & 4294967295) >> {32 - n})"
+                " & 4294967295) * 4294967297)")
+    if not _repeatable_count(n):
+        return None
+    k = f"(({n}) & 31)"
+    return (f"((((({x}) & 4294967295) << {k} | (({x}) & 4294967295) >> (32 - {k}))"
             " & 4294967295) * 4294967297)")
 
 

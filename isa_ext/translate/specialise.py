@@ -92,6 +92,9 @@ def _bits(node):
             return max(left - shift, 0)
         if isinstance(op, ast.LShift):
             return left + shift
+    if isinstance(op, ast.Sub) and _is_int_const(node.left) and right is not None and \
+            type(node.left.value) is int and (1 << right) - 1 <= node.left.value:
+        return left   # c - e for e in 0 .. c: 0 .. c (64 - n of a 6-bit count n)
     if left is None or right is None:
         return None
     if isinstance(op, (ast.BitOr, ast.BitXor)):
@@ -410,6 +413,17 @@ class _Fold(ast.NodeTransformer):
             op = _CMPOPS.get(type(node.ops[0]))
             if op:
                 return self._fold(node, lambda: op(node.left.value, node.comparators[0].value))
+        # a comparison its operands' bounds decide (a mask bound of 0..63
+        # against 0 or 63: sld's MASK(0, 63 - n))
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.LtE, ast.GtE)):
+            low, high = (node.left, node.comparators[0]) if isinstance(node.ops[0], ast.LtE) \
+                else (node.comparators[0], node.left)
+            if _is_int_const(low) and type(low.value) is int and low.value <= 0 and \
+                    _bits(high) is not None and _is_pure(high, self.values) or \
+                    _is_int_const(high) and type(high.value) is int and \
+                    _bits(low) is not None and (1 << _bits(low)) - 1 <= high.value and \
+                    _is_pure(low, self.values):
+                return ast.copy_location(ast.Constant(True), node)
         # (a ^ c) - c against (b ^ c) - c (two values made signed) compares as
         # a ^ c against b ^ c: the same constant taken from both sides (not on
         # PyPy: its machine-word form of a signed value, _MachineWordArith,
@@ -474,6 +488,9 @@ def _shift_count_ok(node, values):
     temporaries may hold (so the shift cannot raise)."""
     if _is_int_const(node):
         return 0 <= node.value <= _MAX_FOLDED_BITS
+    b = _bits(node)
+    if b is not None and (1 << b) - 1 <= _MAX_FOLDED_BITS:
+        return True
     names = sorted(_loads([node]))
     if not names or any(n not in values for n in names):
         return False

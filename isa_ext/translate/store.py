@@ -35,9 +35,11 @@ def _own_digest():
     if _code_digest is None:
         from . import block as block_module, specialise as sp_module
         from .. import machine
+        from ..pseudocode import library
         # (block.py: an entry holds what block.locals_info read of its lines;
-        # machine.py: the SPRs whose mfspr/mtspr a body reads as attributes)
-        _code_digest = disk_cache.code_digest((sp_module, block_module, machine,
+        # machine.py: the SPRs whose mfspr/mtspr a body reads as attributes;
+        # library.py: the helpers' inline forms a body holds)
+        _code_digest = disk_cache.code_digest((sp_module, block_module, machine, library,
                                                sys.modules[__name__]))
     return _code_digest
 

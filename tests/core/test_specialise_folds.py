@@ -137,3 +137,44 @@ def test_signed_compares_drop_the_constant_both_sides_subtract(seed, monkeypatch
             env = {"x": rng.choice([0, c, c - 1, rng.getrandbits(64)]),
                    "y": rng.choice([0, d, d - 1, rng.getrandbits(64)])}
             assert eval(src, env) == eval(folded, env), (src, folded, env)
+
+
+@pytest.mark.parametrize("name, arity", [("_rotl64", 2), ("_rotl32", 2), ("_mask64", 2)])
+def test_helpers_inline_forms_with_counts_in_registers_give_the_helpers_values(name, arity):
+    # the library's inline forms (what a block holds for sld, srw, rlwnm's
+    # register count) against the helpers themselves (the per-instruction
+    # path), for any values of the count names, constants mixed in
+    from isa_ext.pseudocode import library
+    rng = random.Random(hash(name) & 0xFFFF)
+    helper, form = getattr(library, name), library.INLINE[name]
+    for _ in range(400):
+        args = [rng.choice(["a", "b", "(b + 3 & 127)", rng.randrange(70)]) for _ in range(arity)]
+        if name != "_mask64":
+            args[0] = rng.choice(["a", rng.getrandbits(64)])
+        if all(isinstance(a, int) for a in args):
+            continue
+        src = form(*args)
+        assert src is not None, args
+        env = {"a": rng.choice([0, 1, 31, 32, 63, 64, M64, rng.getrandbits(64)]),
+               "b": rng.choice([0, 1, 31, 32, 63, 64, 65, rng.randrange(1 << 20)])}
+        values = [eval(a, env) if isinstance(a, str) else a for a in args]
+        assert eval(src, env) == helper(*values), (src, env)
+    assert form("a", "f(b)") is None        # a call is never read twice
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_comparisons_decided_by_bounds_fold_to_their_values(seed):
+    # sld's MASK(0, 63 - n): 0 <= (63 - n & 63) is always true; c - e stays in
+    # 0..c where e is within c (64 - (n & 63))
+    rng = random.Random(7300 + seed)
+    for _ in range(300):
+        e = masked_expr(rng, 2)
+        if rng.random() < 0.4:
+            e = f"({rng.choice([63, 64, 62, 31, 30, 6, 5])} - ({e} & {rng.choice([63, 31, 127, 7])}))"
+        c = rng.choice([0, -1, 1, 31, 63, 64, (1 << 64) - 1, 1 << 64])
+        src = rng.choice([f"{c} <= {e}", f"{e} >= {c}", f"{e} <= {c}", f"{c} >= {e}"])
+        folded = ast.unparse(sp._Fold({}).visit(ast.parse(src, mode="eval")).body)
+        for _ in range(5):
+            env = {"G": [rng.choice([0, 1, S64, M64, rng.getrandbits(64)]) for _ in range(3)],
+                   "CRF": [rng.getrandbits(4)]}
+            assert bool(eval(src, env)) == bool(eval(folded, env)), (src, folded, env)

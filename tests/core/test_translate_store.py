@@ -65,6 +65,21 @@ def test_the_key_names_what_the_body_depends_on(tmp_path, monkeypatch):
     assert a != store.key(Page, {"RT": 3, "SI": 1}, {})
 
 
+def test_the_key_covers_the_code_that_writes_a_body(monkeypatch):
+    # a body holds the specialiser's folds, the block writer's lines, the
+    # machine's plain SPRs and the library helpers' inline forms: a change to
+    # any of those modules is another key
+    from isa_ext import disk_cache
+    from isa_ext.translate import store
+    seen = []
+    monkeypatch.setattr(disk_cache, "code_digest",
+                        lambda modules, extra="": seen.extend(m.__name__ for m in modules) or "d")
+    monkeypatch.setattr(store, "_code_digest", None)
+    store._own_digest()
+    assert {"isa_ext.translate.specialise", "isa_ext.translate.block", "isa_ext.machine",
+            "isa_ext.pseudocode.library", "isa_ext.translate.store"} <= set(seen)
+
+
 def test_the_key_follows_the_specialisers_arithmetic_switch(monkeypatch):
     # PyPy's form of the word arithmetic is another text: never shared
     import isa_ext.translate.specialise as sp
