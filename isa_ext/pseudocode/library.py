@@ -342,9 +342,12 @@ def _cr_set_bit_inline(crf, b, v):
 
 @_inline("_cr_slice")
 def _cr_slice_inline(crf, a, b):
-    if isinstance(crf, str) and isinstance(a, int) and a >= 32 and (a - 32) & 3 == 0 \
-            and b == a + 3:
-        return f"{crf}[{(a - 32) >> 2}]"
+    # whole fields: one, or several side by side (mfcr reads CR[32:63])
+    if isinstance(crf, str) and isinstance(a, int) and isinstance(b, int) and \
+            32 <= a <= b <= 63 and (a - 32) & 3 == 0 and (b - a + 1) & 3 == 0:
+        first, last = (a - 32) >> 2, (b - 32) >> 2
+        return "(" + " | ".join(f"{crf}[{k}] << {4 * (last - k)}" if k < last else f"{crf}[{k}]"
+                                for k in range(first, last + 1)) + ")"
     return None
 
 
@@ -390,9 +393,16 @@ def _mask64_inline(mb, me):
             f"(({ones_from_mb} | ~{ones_after_me}) & {M64}))")
 
 
+def _repeatable_operand(x):
+    # a rotation reads its operand twice: a name or register, or a short pure
+    # expression (evaluating it twice costs less than the helper's call)
+    return isinstance(x, int) or _REPEATABLE.fullmatch(x) is not None or (
+        len(x) <= 120 and _repeatable_count(x))
+
+
 @_inline("_rotl64")
 def _rotl64_inline(x, n):
-    if not (isinstance(x, int) or _REPEATABLE.fullmatch(x)):
+    if not _repeatable_operand(x):
         return None
     if isinstance(n, int):
         n &= 63
@@ -406,7 +416,7 @@ def _rotl64_inline(x, n):
 def _rotl32_inline(x, n):
     # the word rotated, doubled into both halves (x * (2^32 + 1) is x | x << 32;
     # the doubled word rotated by n is the word rotated by n mod 32, doubled)
-    if not (isinstance(x, int) or _REPEATABLE.fullmatch(x)):
+    if not _repeatable_operand(x):
         return None
     if isinstance(n, int):
         n &= 31

@@ -470,6 +470,17 @@ class _Fold(ast.NodeTransformer):
             node.body = [ast.Pass()]
         return node
 
+    def visit_For(self, node):
+        self.generic_visit(node)
+        unrolled = _unrolled(node, self.namespace)
+        if unrolled is None:
+            return node
+        out = []
+        for st in unrolled:
+            done = self.visit(st)
+            out.extend(done if isinstance(done, list) else [done] if done is not None else [])
+        return out
+
     def generic_visit(self, node):
         super().generic_visit(node)
         for field in ("body", "orelse", "finalbody"):
@@ -481,6 +492,50 @@ class _Fold(ast.NodeTransformer):
 
 
 _PURE_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.BitOr, ast.BitAnd, ast.BitXor)
+# a loop over a constant range of at most this many values, with a body of at
+# most _UNROLL_NODES nodes, is unrolled (mtcrf's and mfocrf's eight CR fields:
+# each copy's count is a constant, so its field mask test folds)
+UNROLL_MAX = 8
+_UNROLL_NODES = 200
+
+
+class _Count(ast.NodeTransformer):
+    """A loop variable's reads replaced by one iteration's value."""
+
+    def __init__(self, name, value):
+        self.name, self.value = name, value
+
+    def visit_Name(self, node):
+        if node.id == self.name and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(ast.Constant(self.value), node)
+        return node
+
+
+def _unrolled(node, namespace):
+    """``for v in range(a, b): body`` (constants, b - a <= UNROLL_MAX, no
+    break, continue or else, v not assigned in the body) as the body once per
+    value with v's reads its value, then ``v = b - 1`` (the value the loop
+    leaves); None where it is not such a loop."""
+    it = node.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and
+            it.func.id == "range" and not it.keywords and 1 <= len(it.args) <= 2 and
+            all(_is_int_const(a) and type(a.value) is int for a in it.args) and
+            isinstance(node.target, ast.Name) and not node.orelse and
+            (namespace or {}).get("range", range) is range):
+        return None
+    lo, hi = (0, it.args[0].value) if len(it.args) == 1 else (it.args[0].value, it.args[1].value)
+    name = node.target.id
+    nodes = [n for st in node.body for n in ast.walk(st)]
+    if hi - lo > UNROLL_MAX or len(nodes) > _UNROLL_NODES or any(
+            isinstance(n, (ast.Break, ast.Continue, ast.FunctionDef, ast.Lambda, ast.Yield,
+                           ast.ClassDef)) or
+            isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+            for n in nodes):
+        return None
+    out = [_Count(name, k).visit(copy.deepcopy(st)) for k in range(lo, hi) for st in node.body]
+    if hi > lo:
+        out.append(ast.Assign([ast.Name(name, ast.Store())], ast.Constant(hi - 1), lineno=0))
+    return [ast.fix_missing_locations(ast.copy_location(st, node)) for st in out]
 
 
 def _shift_count_ok(node, values):

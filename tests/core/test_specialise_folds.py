@@ -178,3 +178,38 @@ def test_comparisons_decided_by_bounds_fold_to_their_values(seed):
             env = {"G": [rng.choice([0, 1, S64, M64, rng.getrandbits(64)]) for _ in range(3)],
                    "CRF": [rng.getrandbits(4)]}
             assert bool(eval(src, env)) == bool(eval(folded, env)), (src, folded, env)
+
+
+def test_cr_slices_of_whole_fields_inline_to_the_helpers_value():
+    # CR bits 32..63 are the eight 4-bit fields, field 0 the high-order one
+    # (Book I 2.3.1): mfcr's CR[32:63], mfocrf's one field, any aligned run
+    from isa_ext.pseudocode import library
+    rng = random.Random(33)
+    for _ in range(200):
+        crf = [rng.getrandbits(4) for _ in range(8)]
+        first = rng.randrange(8)
+        last = rng.randrange(first, 8)
+        a, b = 32 + 4 * first, 35 + 4 * last
+        src = library.INLINE["_cr_slice"]("C", a, b)
+        assert eval(src, {"C": crf}) == library._cr_slice(crf, a, b), (a, b)
+    assert library.INLINE["_cr_slice"]("C", 33, 36) is None    # not whole fields
+    crf = [0x8, 0, 0, 0, 0, 0, 0, 0x1]
+    assert eval(library.INLINE["_cr_slice"]("C", 32, 63), {"C": crf}) == 0x80000001
+
+
+def test_a_short_constant_loop_unrolls_to_its_iterations():
+    # mtcrf 0x24,RS: fields 2 and 5 (FXM bits 2 and 5 from the left) take
+    # RS's nibbles 2 and 5 -- the loop gone, each iteration's test folded
+    src = """
+for v_n in range(0, 8):
+    if 36 >> 7 - v_n & 1:
+        CRF[v_n] = G[6] >> 28 - 4 * v_n & 15
+"""
+    out = ast.unparse(sp._Fold({}).visit(ast.parse(src)))
+    assert out.split("\n") == ["CRF[2] = G[6] >> 20 & 15", "CRF[5] = G[6] >> 8 & 15",
+                               "v_n = 7"]
+    for bad in ("for v_n in range(0, 9):\n    x = v_n\n",               # too many
+                "for v_n in range(0, 4):\n    if v_n:\n        break\n",  # a break
+                "for v_n in range(0, 4):\n    v_n = 2\n",                 # assigned
+                "for v_n in range(0, k):\n    x = v_n\n"):                # not constant
+        assert "for v_n" in ast.unparse(sp._Fold({}).visit(ast.parse(bad))), bad

@@ -200,6 +200,26 @@ def loop_program(rng):
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_cr_moves_and_register_counted_shifts_run_the_same_translated_or_not(seed):
+    # the unrolled mtcrf loop, the inlined whole-CR and field slices, and the
+    # inline rotations and masks of a count held in a register, against the
+    # per-instruction path (which calls the library's helpers)
+    rng = random.Random(880 + seed)
+    ops = [f"mtcrf {rng.randrange(256)}, {rng.randrange(30)}" for _ in range(3)]
+    ops += [f"mtocrf {1 << rng.randrange(8)}, {rng.randrange(30)}", "mfcr 3",
+            f"mfocrf 4, {1 << rng.randrange(8)}"]
+    ops += [f"{op} {rng.randrange(3, 30)}, {rng.randrange(30)}, {rng.randrange(30)}"
+            for op in ("sld", "srd", "slw", "srw", "srad", "sraw", "rotld", "rotlw")]
+    ops += [f"rlwnm {rng.randrange(30)}, {rng.randrange(30)}, {rng.randrange(30)}, "
+            f"{rng.randrange(32)}, {rng.randrange(32)}",
+            f"rldcl {rng.randrange(30)}, {rng.randrange(30)}, {rng.randrange(30)}, "
+            f"{rng.randrange(64)}",
+            f"extswsli {rng.randrange(30)}, {rng.randrange(30)}, {rng.randrange(64)}"]
+    rng.shuffle(ops)
+    both_ways(rng.getrandbits(32), "\n".join(ops * 2) + "\n", 100)
+
+
 @pytest.mark.parametrize("batch", range(2))
 def test_random_programs_run_the_same_with_pypys_machine_word_arithmetic(batch, monkeypatch):
     # On PyPy the specialised bodies take machine-word forms of the 64-bit
