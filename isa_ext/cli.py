@@ -103,8 +103,10 @@ def main(argv=None):
 
 
 def _main(argv):
-    parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
-    args = parse(parser, argv)
+    from .commands import paused_collection
+    with paused_collection():
+        parser = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
+        args = parse(parser, argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -1,4 +1,21 @@
 """Sub-commands of ``isa-ext``: one module each, with ``register(subparsers)``."""
+import gc
+
+
+class paused_collection:
+    """``with paused_collection():`` the cycle collector off for a start-up
+    (imports, the ISA's tables, the program's loading: 100,000 new objects
+    and no garbage, which its passes would walk again and again -- 10-20 ms
+    of a short run), back on after as it was: the run itself collects."""
+
+    def __enter__(self):
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+        return self
+
+    def __exit__(self, *_exc):
+        if self.was_enabled:
+            gc.enable()
 
 
 def add_profile_option(parser, context="", default="spec"):
