@@ -470,9 +470,8 @@ def _cached_aliases(isa):
               for spec in [isa.extension_spec(ext)]
               for name, where, stamp in spec.listing("decoder", ext, "aliases", suffix=".csv")]
     if isa.use_cache:
-        import hashlib
         import sys
-        mnemonics = hashlib.sha256("\0".join(sorted(isa.by_mnemonic)).encode()).hexdigest()
+        mnemonics = disk_cache.sha256("\0".join(sorted(isa.by_mnemonic)).encode()).hexdigest()
         extra = f"aliases {mnemonics} {disk_cache.code_digest([sys.modules[__name__]])}"
         stamped = [("aliases", ext, where, stamp) for ext, _spec, _name, where, stamp in listed]
         skey = parse_cache.stat_key(stamped, extra)

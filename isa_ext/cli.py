@@ -90,9 +90,12 @@ def main(argv=None):
     console script and ``python -m isa_ext``) and return its exit status."""
     if argv is not None:
         return _main(list(argv))
+    from . import commands
+    commands.process_command_line = True
     try:
         return _main(sys.argv[1:])
     finally:
+        commands.process_command_line = False
         # the process ends now: the interpreter's last cycle collection
         # would walk every object left (the parsed tables' 40,000: 20 ms
         # of a short run's exit) only to free memory the exit frees anyway.

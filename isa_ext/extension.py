@@ -12,7 +12,6 @@ extension adds leaks into another ISA (docs/adding-an-extension.md).
 """
 import collections
 import functools
-import hashlib
 import importlib
 import inspect
 import os
@@ -85,8 +84,8 @@ def _source_hash(module_name, name):
     """A hash of ``name`` and the source of ``module_name``: of every module of
     it when it is a package (an extension's helpers may live in any), read
     through importlib so that a zipped install hashes too."""
-    from . import specdata
-    h = hashlib.sha256(name.encode())
+    from . import disk_cache, specdata
+    h = disk_cache.sha256(name.encode())
     if module_name:
         module = importlib.import_module(module_name)
         if hasattr(module, "__path__"):

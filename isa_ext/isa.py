@@ -9,7 +9,6 @@ coexist in one process.  Pseudocode is compiled lazily, on an instruction's firs
 generated Python is cached on disk keyed by a hash of its inputs.
 """
 import functools
-import hashlib
 import json
 import os
 
@@ -455,7 +454,7 @@ class ISA:
         return c
 
     def _key(self, page, row, rc_target, xlen=64, svp64_so=False):
-        h = hashlib.sha256()
+        h = disk_cache.sha256()
         for part in (COMPILER_VERSION, page.dialect, page.code, row.form.name,
                      repr(sorted((k, v.pieces) for k, v in row.form.fields.items())),
                      repr(sorted(self.forms.regclass.items())), row.rc, str(rc_target),
@@ -586,5 +585,5 @@ def _compiler_tag(dialect="book"):
     """Invalidates cached compiled code when the compiler or library changes,
     or the package of the page's dialect (its grammar and helpers)."""
     packages = {pcompiler.__package__, pcompiler.get_dialect(dialect).package}
-    return "".join(hashlib.sha256(data).hexdigest() for package in sorted(packages)
+    return "".join(disk_cache.sha256(data).hexdigest() for package in sorted(packages)
                    for _, data in specdata.package_sources(package))

@@ -25,7 +25,7 @@ def _shape(isa):
     return rows, pages, forms, isa.forms.regclass
 
 
-def _entries(cache, suffix=".pickle"):
+def _entries(cache, suffix=".entry"):
     folder = cache / "parsed"
     return sorted(n for n in os.listdir(folder) if n.endswith(suffix)) if folder.exists() else []
 
