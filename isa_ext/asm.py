@@ -13,7 +13,7 @@ located at file:line:column of the offending operand.
 """
 import csv
 import re
-from dataclasses import dataclass, field as dc_field
+from .records import record, factory
 
 from . import prefix as prefixes
 from .encoding import encode_row
@@ -45,14 +45,14 @@ IGNORED_DIRECTIVES = {".type", ".size", ".file", ".ident", ".machine", ".abivers
 
 # -- source text ----------------------------------------------------------------
 
-@dataclass
+@record
 class Located:
     """A piece of source text and where it starts (1-based column)."""
     text: str
     column: int
 
 
-@dataclass
+@record
 class Statement:
     line: int
     column: int  # of the mnemonic / directive
@@ -401,14 +401,14 @@ def _unescape(body, fail):
 
 # -- extended mnemonics -----------------------------------------------------------
 
-@dataclass
+@record
 class AliasOperand:
     name: str
     default: str = None  # text used when the optional operand is left out
     base: str = None  # for "D(RA)"-shaped operands: the name of the base part
 
 
-@dataclass
+@record
 class Alias:
     """One extended mnemonic variant, e.g. ``beql+`` -> ``bcl 12+at,...``."""
     name: str
@@ -573,7 +573,7 @@ def swap_halves(value, width):
     return ((value & ((1 << half) - 1)) << (width - half)) | (value >> half)
 
 
-@dataclass
+@record
 class ListingLine:
     addr: int
     data: bytes
@@ -586,7 +586,7 @@ class ListingLine:
                 for i in range(0, len(self.data) - 3, 4)]
 
 
-@dataclass
+@record
 class Program:
     """Assembled output: flat bytes from ``base``, a listing and the symbols."""
     data: bytes
@@ -594,9 +594,9 @@ class Program:
     little: bool
     entry: int
     symbols: dict  # name -> address or constant
-    listing: list = dc_field(default_factory=list)  # [ListingLine]
-    sections: dict = dc_field(default_factory=dict)  # name -> (address, size)
-    globals: set = dc_field(default_factory=set)
+    listing: list = factory(list)  # [ListingLine]
+    sections: dict = factory(dict)  # name -> (address, size)
+    globals: set = factory(set)
 
     @property
     def words(self):
@@ -604,7 +604,7 @@ class Program:
         return [int.from_bytes(self.data[i:i + 4], order) for i in range(0, len(self.data) - 3, 4)]
 
 
-@dataclass
+@record
 class _Item:
     section: str
     offset: int

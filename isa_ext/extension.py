@@ -13,7 +13,6 @@ extension adds leaks into another ISA (docs/adding-an-extension.md).
 import collections
 import functools
 import importlib
-import inspect
 import os
 
 from .errors import SpecError
@@ -92,6 +91,7 @@ def _source_hash(module_name, name):
             for _name, data in specdata.package_sources(module_name, (".py",)):
                 h.update(data)
         else:
+            import inspect   # (10 ms: a module's extension, not a built-in package)
             try:
                 h.update(inspect.getsource(module).encode())
             except (OSError, TypeError):  # no source (an interactive session)

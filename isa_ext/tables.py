@@ -28,7 +28,7 @@ Columns (``decoder/<extension>/*.csv``)::
 """
 import csv
 import io
-from dataclasses import dataclass, field as dc_field
+from .records import record, factory
 
 from .errors import SpecError
 
@@ -37,7 +37,7 @@ SUFFIX_CHARS = {"OE": "o", "Rc": ".", "LK": "l", "AA": "a"}
 SUFFIX_ORDER = ("OE", "Rc", "LK", "AA")
 
 
-@dataclass
+@record
 class Operand:
     """One assembly operand: a field, or ``D(RA)`` displacement-with-base.
     ``[BH]`` in the syntax column marks a trailing operand that may be left
@@ -50,7 +50,7 @@ class Operand:
         return f"{self.field}({self.base})" if self.base else self.field
 
 
-@dataclass
+@record
 class InsnSpec:
     mnemonic: str
     form: object  # forms.Form
@@ -71,13 +71,13 @@ class InsnSpec:
     # mask/value: match items FIELD!=PATTERN (another row owns those words)
     excludes: tuple = ()
     page: object = None  # pseudocode.pages.Page, attached by the ISA loader
-    variants: dict = dc_field(default_factory=dict)  # mnemonic -> {flag: value}
-    optypes: dict = dc_field(default_factory=dict)  # field -> operand type name
+    variants: dict = factory(dict)  # mnemonic -> {flag: value}
+    optypes: dict = factory(dict)  # field -> operand type name
     # implicit register operands: name -> the field it follows ("FRS=FRT+MAXVL")
-    implicit: dict = dc_field(default_factory=dict)
+    implicit: dict = factory(dict)
     # ... and name -> its offset from that field when the field is scalar
     # ("RS=RC+MAXVL:0"; 1 when not given)
-    implicit_scalar_offset: dict = dc_field(default_factory=dict)
+    implicit_scalar_offset: dict = factory(dict)
     # sources a vector of which reads MAXVL further on under SVP64 ("FRB+MAXVL")
     maxvl_sources: tuple = ()
 

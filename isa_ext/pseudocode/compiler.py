@@ -18,7 +18,7 @@ Both return the next instruction address (``CIA + 4`` unless the page assigns NI
 """
 import ast
 import re
-from dataclasses import dataclass, field
+from ..records import record, factory
 
 from .. import specdata
 from ..errors import SpecError
@@ -67,7 +67,7 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Dialect:
     """A pseudocode dialect: how a page of it is parsed and which helpers its
     names find first.  "book" is the Power ISA book's (isa_ext's own pages);
@@ -102,8 +102,8 @@ class Dialect:
     grammar: str
     indenter: object
     comment_starts: tuple = ("#",)
-    helpers: dict = field(default_factory=dict)
-    names: dict = field(default_factory=dict)
+    helpers: dict = factory(dict)
+    names: dict = factory(dict)
     envelope: object = None
     register_operands: frozenset = frozenset()
     field_prefix: str = None

@@ -3,23 +3,22 @@ forms, rows and pages is the ISA parsed from the files; a changed file, or a
 damaged entry, is parsed again.  Files known by their stamps are not read;
 a file changed with its size and modification time kept is still seen, and
 one written too recently to trust its stamp is read."""
-import dataclasses
 import os
 import shutil
 
 import pytest
 
-from isa_ext import parse_cache, specdata
+from isa_ext import parse_cache, records, specdata
 from isa_ext.isa import ISA
 from conftest import ROOT
 
 
 def _shape(isa):
     # every field of every row (its form by name, its page by title) and page
-    rows = [tuple((f.name, getattr(r, f.name)) for f in dataclasses.fields(r)
-                  if f.name not in ("form", "page")) + (r.form.name, r.page and r.page.title)
+    rows = [tuple((name, getattr(r, name)) for name in records.fields(r)
+                  if name not in ("form", "page")) + (r.form.name, r.page and r.page.title)
             for r in isa.rows]
-    pages = [dataclasses.astuple(p) for p in isa.all_pages]
+    pages = [tuple(getattr(p, name) for name in records.fields(p)) for p in isa.all_pages]
     forms = [(f.name, sorted((n, fl.bits) for n, fl in f.fields.items()))
              for f in isa.forms.forms.values()]
     return rows, pages, forms, isa.forms.regclass
@@ -171,8 +170,8 @@ def _alias_shape(aliases):
     for name, alias in aliases.items():
         chain = []
         while alias is not None:
-            chain.append([getattr(alias, f.name) for f in dataclasses.fields(alias)
-                          if f.name != "fallback"])
+            chain.append([getattr(alias, name) for name in records.fields(alias)
+                          if name != "fallback"])
             alias = alias.fallback
         out[name] = chain
     return out
