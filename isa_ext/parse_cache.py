@@ -25,14 +25,15 @@ modification time back), and on a network file system a change made on
 another machine until this one's attribute cache expires (NFS: up to a
 minute) -- ``ISA(use_cache=False)``, or emptying the cache, parses afresh.
 The extended-mnemonic tables (:func:`isa_ext.asm.extended_mnemonics`) are
-kept by the same rules, as a one-item tuple.
+kept by the same rules.
 
 The forms, rows and pages are stored as marshal data of their attributes
 (plain strings, numbers, tuples, lists, dicts and sets), the objects made
 again around them: loading the 40,000 objects so took a third of the time
-pickle took (6 ms, was 17-20).  Other values (and objects of a kind this
-module does not know: a subclass, an attribute marshal cannot hold) are
-pickled; an entry's first bytes say which.
+pickle took (6 ms, was 17-20); the extended mnemonics likewise
+(:func:`store_plain`, their module making the objects).  Other values (and
+objects of a kind not known: a subclass, an attribute marshal cannot hold)
+are pickled; an entry's first bytes say which.
 """
 import gc
 import marshal
@@ -79,9 +80,10 @@ def _entry_path(directory, k):
     return os.path.join(directory, "parsed", k + ".entry")
 
 
-def load(directory, k, parts=3):
+def load(directory, k, parts=3, decode=None):
     """(forms, rows, pages) stored under ``k`` (a tuple of ``parts`` items),
-    or None."""
+    or None; ``decode``: what makes the tuple of marshalled plain values
+    (:func:`store_plain`), the forms, rows and pages' by default."""
     collecting = gc.isenabled()
     try:
         with open(_entry_path(directory, k), "rb") as f:
@@ -90,7 +92,7 @@ def load(directory, k, parts=3):
         # over them took as long again as the loading (12 ms)
         gc.disable()
         if data.startswith(MARSHALLED):
-            got = _from_plain(marshal.loads(memoryview(data)[len(MARSHALLED):]))
+            got = (decode or _from_plain)(marshal.loads(memoryview(data)[len(MARSHALLED):]))
         elif data.startswith(PICKLED):
             import pickle
             got = pickle.loads(memoryview(data)[len(PICKLED):])
@@ -109,11 +111,23 @@ def store(directory, k, value):
     written (read-only home, full disk) is skipped."""
     _share_operands(value[1])
     try:
-        data = MARSHALLED + marshal.dumps(_to_plain(*value))
-    except (TypeError, ValueError):   # an object of a kind _to_plain does not know
+        plain = _to_plain(*value)
+    except TypeError:   # an object of a kind _to_plain does not know
+        plain = None
+    if plain is None or not store_plain(directory, k, plain):
         store_value(directory, k, value)
-        return
+
+
+def store_plain(directory, k, plain):
+    """Write ``plain`` (strings, numbers, tuples, lists, dicts, sets) under
+    ``k`` as marshal data, for a :func:`load` with the ``decode`` that makes
+    objects of it; False when marshal cannot hold it (nothing written)."""
+    try:
+        data = MARSHALLED + marshal.dumps(plain)
+    except ValueError:
+        return False
     _write(directory, k, data)
+    return True
 
 
 def store_value(directory, k, value):
@@ -230,7 +244,7 @@ def stat_key(stamped, extra=""):
     return h.hexdigest()
 
 
-def load_by_stat(directory, skey, parts=3):
+def load_by_stat(directory, skey, parts=3, decode=None):
     """What the stat entry ``skey`` names (see :func:`load`), or None."""
     try:
         with open(os.path.join(directory, "parsed", skey + ".stat"), "rb") as f:
@@ -239,7 +253,7 @@ def load_by_stat(directory, skey, parts=3):
         return None
     if len(k) != 64 or not all(c in "0123456789abcdef" for c in k):
         return None
-    return load(directory, k, parts)
+    return load(directory, k, parts, decode)
 
 
 def settled(stamped, now_ns=None):
