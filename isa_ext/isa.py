@@ -9,7 +9,7 @@ coexist in one process.  Pseudocode is compiled lazily, on an instruction's firs
 generated Python is cached on disk keyed by a hash of its inputs.
 """
 import functools
-import json
+import marshal
 import os
 
 from . import specdata
@@ -52,7 +52,7 @@ def _remove_legacy_cache():
 
 def _entry_path(key):
     """The file caching compiled page ``key`` (a sha256 hex digest)."""
-    return os.path.join(_cache_dir(), "compiled", key[:2], key + ".json")
+    return os.path.join(_cache_dir(), "compiled", key[:2], key + ".entry")
 
 
 class Decoded:
@@ -466,16 +466,19 @@ class ISA:
 
     def _disk_entry(self, key):
         """The cached compilation of ``key``: one small file per entry
-        (``compiled/<2 hex>/<key>.json`` under the cache folder), so a run
-        reads the few pages its program uses, not every page ever compiled."""
+        (``compiled/<2 hex>/<key>.entry`` under the cache folder), so a run
+        reads the few pages its program uses, not every page ever compiled;
+        marshal data of a dict of plain values (json took 2-3 ms to import)."""
         if self._disk is None:
             self._disk = {}
         entry = self._disk.get(key)
         if entry is None and self.use_cache:
             try:
-                with open(_entry_path(key), encoding="utf-8") as f:
-                    entry = json.load(f)
-            except (OSError, ValueError):
+                with open(_entry_path(key), "rb") as f:
+                    entry = marshal.loads(f.read())
+            except (OSError, ValueError, EOFError, TypeError):
+                return None
+            if not isinstance(entry, dict):
                 return None
             self._disk[key] = entry
         return entry
@@ -486,24 +489,24 @@ class ISA:
         entry = self._disk_entry(key)
         if not entry:
             return None
-        try:
+        try:   # (an entry damaged, or of another shape: compiled afresh)
             ns = dict(self.library.runtime)
             exec(compile(entry["source"], f"<isa_ext:{entry['name']}>", "exec"), ns)
+            return pcompiler.Compiled(entry["name"], entry["source"], entry["params"], ns,
+                                      set(entry["reads"]), set(entry["writes"]),
+                                      entry["uses_nia"], entry["line_map"], self.library,
+                                      entry.get("length", 4))
         except Exception:
             return None
-        return pcompiler.Compiled(entry["name"], entry["source"], entry["params"], ns,
-                                  set(entry["reads"]), set(entry["writes"]),
-                                  entry["uses_nia"], entry["line_map"], self.library,
-                                  entry.get("length", 4))
 
     def _store_cached(self, key, c):
         if not self.use_cache or pcompiler.COVERAGE is not None:
             return
         if self._disk is None:
             self._disk = {}
-        self._disk[key] = {"name": c.name, "source": c.source, "params": c.params,
+        self._disk[key] = {"name": c.name, "source": c.source, "params": list(c.params),
                            "reads": sorted(c.reads), "writes": sorted(c.writes),
-                           "uses_nia": c.uses_nia, "line_map": c.line_map,
+                           "uses_nia": c.uses_nia, "line_map": list(c.line_map),
                            "length": c.length}
         self._unsaved.add(key)
         self._disk_dirty = True
@@ -516,8 +519,7 @@ class ISA:
         try:
             _remove_legacy_cache()
             for key in sorted(self._unsaved):
-                disk_cache.write_atomic(_entry_path(key),
-                                        json.dumps(self._disk[key]).encode("utf-8"))
+                disk_cache.write_atomic(_entry_path(key), marshal.dumps(self._disk[key]))
             self._unsaved = set()
             self._disk_dirty = False
         except OSError:

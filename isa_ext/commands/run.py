@@ -24,7 +24,6 @@ Linux sends for that trap (133 SIGTRAP for a trap instruction or hashchk, 135
 SIGBUS, 136 SIGFPE), 124 when ``--max-steps`` ran out (as
 timeout(1)), 130 on Ctrl-C (128 + SIGINT), 2 for usage errors and bad input.
 """
-import json
 import struct
 import sys
 
@@ -318,4 +317,5 @@ def _json_report(res, memory, dumps, interrupt, status):
         "stdout": res.stdout.decode("utf-8", "replace"),
         "stderr": bytes(res.state.stderr).decode("utf-8", "replace"),
     }
+    import json
     print(json.dumps(out))
