@@ -12,7 +12,10 @@ expressions with all labels known and encodes.  Errors are :class:`AsmError`
 located at file:line:column of the offending operand.
 """
 import csv
+import marshal
 import re
+from collections.abc import Mapping
+
 from .records import record, factory
 
 from . import prefix as prefixes
@@ -495,7 +498,7 @@ def _cached_aliases(isa):
         try:
             stored = parse_cache.store_plain(disk_cache.directory(), key,
                                              _aliases_to_plain(aliases))
-        except TypeError:   # an alias of a kind _aliases_to_plain does not know
+        except (TypeError, ValueError):   # an alias _aliases_to_plain cannot keep
             stored = False
         if not stored:
             parse_cache.store_value(disk_cache.directory(), key, (aliases,))
@@ -505,9 +508,10 @@ def _cached_aliases(isa):
 
 
 def _aliases_to_plain(aliases):
-    """{name: Alias} as plain values for the parse cache (marshal: a third of
-    pickle's time to load, and pickle not imported): each alias its
-    attributes, its operands theirs, its fallback by index."""
+    """{name: Alias} as plain values for the parse cache: {name: index} and
+    each alias's attributes as marshal bytes of its own (its operands'
+    attributes in it, its fallback by index), to be made at its first use
+    (:class:`_StoredAliases`)."""
     index, order = {}, []
     for alias in aliases.values():
         while alias is not None and id(alias) not in index:
@@ -521,29 +525,51 @@ def _aliases_to_plain(aliases):
         state = dict(vars(alias))
         state["operands"] = [dict(vars(o)) for o in alias.operands]
         state["fallback"] = None if alias.fallback is None else index[id(alias.fallback)]
-        states.append(state)
+        states.append(marshal.dumps(state))
     return {name: index[id(alias)] for name, alias in aliases.items()}, states
 
 
 def _aliases_from_plain(plain):
     """The ({name: Alias},) of :func:`_aliases_to_plain`'s values."""
     names, states = plain
-    new = object.__new__
-    made = []
-    for state in states:
-        operands = []
-        for op_state in state["operands"]:
-            op = new(AliasOperand)
-            op.__dict__.update(op_state)
-            operands.append(op)
-        state["operands"] = operands
-        alias = new(Alias)
-        alias.__dict__.update(state)
-        made.append(alias)
-    for alias in made:
-        if alias.fallback is not None:
-            alias.fallback = made[alias.fallback]
-    return ({name: made[i] for name, i in names.items()},)
+    return (_StoredAliases(names, states),)
+
+
+class _StoredAliases(Mapping):
+    """{name: Alias} from the parse cache, each alias made at its first use:
+    an assembly run looks up a handful of the 840 (making them all took 4 ms
+    of every run that assembles)."""
+
+    def __init__(self, names, states):
+        self._names, self._states, self._made = names, states, {}
+
+    def __getitem__(self, name):
+        return self._alias(self._names[name])
+
+    def __contains__(self, name):
+        return name in self._names
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self):
+        return len(self._names)
+
+    def _alias(self, i):
+        alias = self._made.get(i)
+        if alias is None:
+            state = marshal.loads(self._states[i])
+            operands = []
+            for op_state in state["operands"]:
+                op = object.__new__(AliasOperand)
+                op.__dict__.update(op_state)
+                operands.append(op)
+            state["operands"] = operands
+            alias = self._made[i] = object.__new__(Alias)
+            alias.__dict__.update(state)
+            if alias.fallback is not None:
+                alias.fallback = self._alias(alias.fallback)
+        return alias
 
 
 def _load_aliases(text, filename, isa, aliases):

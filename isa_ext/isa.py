@@ -459,7 +459,8 @@ class ISA:
                      repr(sorted((k, v.pieces) for k, v in row.form.fields.items())),
                      repr(sorted(self.forms.regclass.items())), row.rc, str(rc_target),
                      repr(sorted(row.implicit)), str(xlen), str(svp64_so),
-                     self.profile.fptrans_fpscr, _compiler_tag(page.dialect), self.library.tag):
+                     self.profile.fptrans_fpscr, _compiler_tag(page.dialect, self.use_cache),
+                     self.library.tag):
             h.update(part.encode())
             h.update(b"\0")
         return h.hexdigest()
@@ -583,9 +584,10 @@ class ISA:
 
 
 @functools.lru_cache(maxsize=None)
-def _compiler_tag(dialect="book"):
+def _compiler_tag(dialect="book", use_cache=True):
     """Invalidates cached compiled code when the compiler or library changes,
-    or the package of the page's dialect (its grammar and helpers)."""
+    or the package of the page's dialect (its grammar and helpers); known by
+    the files' stamps when ``use_cache``."""
     packages = {pcompiler.__package__, pcompiler.get_dialect(dialect).package}
-    return "".join(disk_cache.sha256(data).hexdigest() for package in sorted(packages)
-                   for _, data in specdata.package_sources(package))
+    return "".join(parse_cache.sources_digest(package, use_cache=use_cache)
+                   for package in sorted(packages))

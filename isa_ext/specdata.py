@@ -166,6 +166,13 @@ def package_text(package, name):
     return f"{package.replace('.', '/')}/{name}", node.read_text(encoding="utf-8")
 
 
+def package_folder(package):
+    """The folder of one of isa_ext's packages as a path, None when it is not
+    a plain folder (a zipped install)."""
+    folder = resources.files(package)
+    return folder if isinstance(folder, Path) else None
+
+
 def package_sources(package, suffixes=(".py", ".lark")):
     """[(name, bytes)] of a package's own source files, sorted: what the
     compiled-pseudocode cache key hashes."""

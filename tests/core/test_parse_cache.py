@@ -201,3 +201,35 @@ def test_alias_tables_cached_and_refreshed(spec, reads, tmp_path, monkeypatch):
     assert "lj" in aliases and "li" not in aliases
     # 0x38600005: addi r3,0,5 (Power ISA D-form, PO=14 RT=3 RA=0 SI=5)
     assert assemble("lj 3,5\n", isa=isa).words == [0x38600005]
+
+
+def test_a_package_sources_digest_is_known_by_stamps_and_sees_a_change(tmp_path, monkeypatch):
+    # the compiled pages' key holds a digest of the compiler's sources: kept
+    # under the files' stamps, it must still change with a file's text
+    import importlib
+    import sys
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path / "cache"))
+    _time_passes(monkeypatch)
+    package = tmp_path / "lib" / "digest_probe_pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "helpers.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "lib"))
+    importlib.invalidate_caches()
+    monkeypatch.delitem(sys.modules, "digest_probe_pkg", raising=False)
+    name = "digest_probe_pkg"
+    fresh = parse_cache.sources_digest(name, (".py",), use_cache=False)
+    assert parse_cache.sources_digest(name, (".py",)) == fresh        # computed, stored
+    read = []
+    real = specdata.package_sources
+    monkeypatch.setattr(specdata, "package_sources",
+                        lambda *a, **k: read.append(a) or real(*a, **k))
+    assert parse_cache.sources_digest(name, (".py",)) == fresh        # by stamps
+    assert read == []
+    helpers = package / "helpers.py"
+    before = os.stat(helpers)
+    helpers.write_text("X = 2\n")                                    # same size
+    os.utime(helpers, ns=(before.st_atime_ns, before.st_mtime_ns))
+    changed = parse_cache.sources_digest(name, (".py",))
+    assert changed != fresh and read
+    assert changed == parse_cache.sources_digest(name, (".py",), use_cache=False)
