@@ -184,39 +184,40 @@ def _to_plain(forms, rows, pages):
 
 def _from_plain(plain):
     """The (forms, rows, pages) of :func:`_to_plain`'s values: objects made
-    as pickle makes them (no ``__init__``, their attributes set)."""
+    as pickle makes them (no ``__init__``), each given the loaded dict of its
+    attributes as its own (no copy; past a frozen class's setattr)."""
     from .forms import Field, Form, FormSet
     from .tables import InsnSpec, Operand
     from .pseudocode.pages import Page
     formset, operand_states, row_states, page_states = plain
-    new = object.__new__
+    new, set_dict = object.__new__, object.__setattr__
     forms = {}
     for name, state in formset["forms"].items():
         fields = state["fields"]
         for n, f in fields.items():
             field = fields[n] = new(Field)
-            field.__dict__.update(f)   # (frozen: no setattr)
+            set_dict(field, "__dict__", f)
         form = forms[name] = new(Form)
-        form.__dict__.update(state)
+        set_dict(form, "__dict__", state)
     formset["forms"] = forms
     form_set = new(FormSet)
-    form_set.__dict__.update(formset)
+    set_dict(form_set, "__dict__", formset)
     operands = []
     for state in operand_states:
         op = new(Operand)
-        op.__dict__.update(state)
+        set_dict(op, "__dict__", state)
         operands.append(op)
     rows = []
     for state in row_states:
         state["form"] = forms[state["form"]]
         state["operands"] = [operands[i] for i in state["operands"]]
         row = new(InsnSpec)
-        row.__dict__.update(state)
+        set_dict(row, "__dict__", state)
         rows.append(row)
     pages = []
     for state in page_states:
         page = new(Page)
-        page.__dict__.update(state)
+        set_dict(page, "__dict__", state)
         pages.append(page)
     return form_set, rows, pages
 
