@@ -11,7 +11,6 @@ Two passes: the first splits the source into statements and lays out sections
 expressions with all labels known and encodes.  Errors are :class:`AsmError`
 located at file:line:column of the offending operand.
 """
-import csv
 import marshal
 import re
 from collections.abc import Mapping
@@ -573,6 +572,7 @@ class _StoredAliases(Mapping):
 
 
 def _load_aliases(text, filename, isa, aliases):
+    import csv   # (parsing: a run with the tables cached does not)
     rows = [r for r in csv.reader(text.splitlines())]
     header = None
     for lineno, rec in enumerate(rows, 1):

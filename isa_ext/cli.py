@@ -10,7 +10,6 @@ import argparse
 import gc
 import importlib
 import os
-import pkgutil
 import re
 import sys
 
@@ -59,6 +58,7 @@ def build_parser(command=None):
             if command in sub.choices:
                 return p
         return build_parser()
+    import pkgutil
     names = sorted(info.name for info in pkgutil.iter_modules(commands.__path__))
     for name in names:
         mod = importlib.import_module(f"{commands.__name__}.{name}")

@@ -26,8 +26,6 @@ Columns (``decoder/<extension>/*.csv``)::
     optype    optional: operands with their own assembly notation, ``imm:swizzle``
               (the type is registered in ``ISA.operand_types`` by an extension)
 """
-import csv
-import io
 from .records import record, factory
 
 from .errors import SpecError
@@ -147,6 +145,8 @@ def parse_operands(text, where):
 def parse_table(text, forms, extension, filename):
     rows = []
     lines = [l for l in text.splitlines()]
+    import csv   # (parsing: a run with the tables cached imports neither)
+    import io
     reader = csv.reader(io.StringIO("\n".join(lines)))
     header = None
     for lineno, rec in enumerate(reader, 1):
