@@ -5,7 +5,6 @@ aligned) argc, argv[], NULL, envp[], NULL and the auxiliary vector of
 (type, value) pairs ending in AT_NULL.  r1 points at argc; r3..r6 hold argc,
 argv, envp and auxv as QEMU's linux-user sets them, r7 = 0 (no rtld_fini),
 r12 = the entry point (ELFv2 global entry)."""
-import random
 from ..records import record, factory
 
 STACK_TOP = 0x7FFF_FFFF_0000
@@ -123,6 +122,7 @@ def hash_key(seed):
     """The process's hashst/hashchk key (HASHKEYR): Linux draws one per
     process, here from the run's ``--seed`` (so runs repeat), apart from
     getrandom's stream so that the bytes a program reads do not change."""
+    import random   # (an ELF's start: 2 ms a run of assembly need not take)
     return random.Random(f"HASHKEYR {seed}").getrandbits(64)
 
 
