@@ -28,17 +28,20 @@ The extended-mnemonic tables (:func:`isa_ext.asm.extended_mnemonics`) are
 kept by the same rules.
 
 The forms, rows and pages are stored as marshal data of their attributes
-(plain strings, numbers, tuples, lists, dicts and sets), the objects made
-again around them: loading the 40,000 objects so took a third of the time
-pickle took (6 ms, was 17-20); the extended mnemonics likewise
-(:func:`store_plain`, their module making the objects).  Other values (and
-objects of a kind not known: a subclass, an attribute marshal cannot hold)
-are pickled; an entry's first bytes say which.
+(plain strings, numbers, tuples, lists, dicts and sets), each row and page
+its own marshal bytes, with the ISA's lookups (pages by name, rows by
+mnemonic and by primary opcode) as positions: an ISA that lays nothing over
+them makes a row or a page at its first use (:class:`StoredTables`; a run
+uses a handful of the 2,500: pickle took 17-20 ms to load them all).  The
+extended mnemonics likewise (:func:`store_plain`, their module making the
+objects).  Other values are pickled (:func:`store_value`); an entry's first
+bytes say which.
 """
 import gc
 import marshal
 import os
 import time
+from collections.abc import Mapping
 
 from . import disk_cache
 from . import forms as _forms_module
@@ -46,7 +49,8 @@ from . import tables as _tables_module
 from .pseudocode import pages as _pages_module
 
 # bump when the cached objects' meaning changes without their parsers' source
-FORMAT = "3"   # 2: equal operands shared; 3: forms, rows and pages marshalled
+FORMAT = "4"   # 2: equal operands shared; 3: forms, rows and pages marshalled; 4: each
+               # row and page on its own, with the lookups
 # an entry's first bytes: its format
 MARSHALLED, PICKLED = b"isa_ext parsed marshal\n", b"isa_ext parsed pickle\n"
 _PARSERS = (_forms_module, _tables_module, _pages_module)
@@ -58,9 +62,15 @@ SETTLED_NS = 3_000_000_000
 
 
 def _parsers_digest():
+    """The digest of the code an entry depends on: the parsers, this module
+    and the ISA's (isa_ext.isa: the lookups stored with the rows are made by
+    its index_rows and first_pages)."""
     global _parser_digest
     if _parser_digest is None:
-        _parser_digest = disk_cache.code_digest(_PARSERS, f"parse format {FORMAT}")
+        import importlib
+        import sys
+        code = _PARSERS + (sys.modules[__name__], importlib.import_module(f"{__package__}.isa"))
+        _parser_digest = disk_cache.code_digest(code, f"parse format {FORMAT}")
     return _parser_digest
 
 
@@ -106,16 +116,17 @@ def load(directory, k, parts=3, decode=None):
     return got if isinstance(got, tuple) and len(got) == parts else None
 
 
-def store(directory, k, value):
-    """Write (forms, rows, pages) under ``k`` whole; a cache that cannot be
-    written (read-only home, full disk) is skipped."""
+def store(directory, k, value, index):
+    """Write (forms, rows, pages) under ``k`` whole, with ``index`` (what
+    :func:`isa_ext.isa.index_tables` makes of the rows and pages) so that a
+    load makes each row and page at its first use (:class:`StoredTables`); a
+    cache that cannot be written (read-only home, full disk) is skipped."""
     _share_operands(value[1])
     try:
-        plain = _to_plain(*value)
+        plain = _to_plain(*value, index)
     except TypeError:   # an object of a kind _to_plain does not know
-        plain = None
-    if plain is None or not store_plain(directory, k, plain):
-        store_value(directory, k, value)
+        return
+    store_plain(directory, k, plain)
 
 
 def store_plain(directory, k, plain):
@@ -154,9 +165,12 @@ def _state(obj, cls):
     return dict(vars(obj))
 
 
-def _to_plain(forms, rows, pages):
-    """(forms, rows, pages) as plain values: each object its attributes, a
-    row's form by name, its operands by index in one list of them."""
+def _to_plain(forms, rows, pages, index):
+    """(forms, rows, pages) as plain values: each object its attributes (a
+    row and a page as marshal bytes of their own, made at their first use),
+    a row's form by name, its operands by index in one list of them; and
+    ``index`` (pages by name, rows by mnemonic and by primary opcode) as
+    positions in the lists."""
     from .forms import Field, Form, FormSet
     from .tables import InsnSpec, Operand
     from .pseudocode.pages import Page
@@ -167,29 +181,38 @@ def _to_plain(forms, rows, pages):
         form_states[name] = state
     formset = _state(forms, FormSet)
     formset["forms"] = form_states
-    operands, index = [], {}
-    row_states = []
+    operands, at = [], {}
+    row_blobs = []
     for row in rows:
         state = _state(row, InsnSpec)
-        if row.page is not None or forms.forms.get(row.form.name) is not row.form:
-            raise TypeError("a row with a page, or a form of its own")
+        if forms.forms.get(row.form.name) is not row.form:
+            raise TypeError("a row with a form of its own")
         state["form"] = row.form.name
-        state["operands"] = [index.setdefault(id(op), len(index)) for op in row.operands]
+        state["page"] = None   # (made again by the index's rule)
+        state["operands"] = [at.setdefault(id(op), len(at)) for op in row.operands]
         for op in row.operands:
-            if index[id(op)] == len(operands):
+            if at[id(op)] == len(operands):
                 operands.append(_state(op, Operand))
-        row_states.append(state)
-    return formset, operands, row_states, [_state(page, Page) for page in pages]
+        row_blobs.append(marshal.dumps(state))
+    row_at = {id(row): i for i, row in enumerate(rows)}
+    page_at = {id(page): i for i, page in enumerate(pages)}
+    pages_by_name, by_mnemonic, by_po, prefixed_by_po = index
+    plain_index = {
+        "pages": {name: page_at[id(page)] for name, page in pages_by_name.items()},
+        "by_mnemonic": {name: row_at[id(row)] for name, (row, _flags) in by_mnemonic.items()},
+        "by_po": {po: [row_at[id(r)] for r in rs] for po, rs in by_po.items()},
+        "prefixed_by_po": {po: [row_at[id(r)] for r in rs] for po, rs in prefixed_by_po.items()},
+        "mnemonics": [row.mnemonic for row in rows],
+        "sv": list(dict.fromkeys(row.sv for row in rows)),
+    }
+    page_blobs = [marshal.dumps(_state(page, Page)) for page in pages]
+    return formset, operands, row_blobs, page_blobs, plain_index
 
 
 def _from_plain(plain):
-    """The (forms, rows, pages) of :func:`_to_plain`'s values: objects made
-    as pickle makes them (no ``__init__``), each given the loaded dict of its
-    attributes as its own (no copy; past a frozen class's setattr)."""
+    """(forms, :class:`StoredTables`) of :func:`_to_plain`'s values."""
     from .forms import Field, Form, FormSet
-    from .tables import InsnSpec, Operand
-    from .pseudocode.pages import Page
-    formset, operand_states, row_states, page_states = plain
+    formset, operand_states, row_blobs, page_blobs, index = plain
     new, set_dict = object.__new__, object.__setattr__
     forms = {}
     for name, state in formset["forms"].items():
@@ -202,24 +225,98 @@ def _from_plain(plain):
     formset["forms"] = forms
     form_set = new(FormSet)
     set_dict(form_set, "__dict__", formset)
-    operands = []
-    for state in operand_states:
-        op = new(Operand)
-        set_dict(op, "__dict__", state)
-        operands.append(op)
-    rows = []
-    for state in row_states:
-        state["form"] = forms[state["form"]]
-        state["operands"] = [operands[i] for i in state["operands"]]
-        row = new(InsnSpec)
-        set_dict(row, "__dict__", state)
-        rows.append(row)
-    pages = []
-    for state in page_states:
-        page = new(Page)
-        set_dict(page, "__dict__", state)
-        pages.append(page)
-    return form_set, rows, pages
+    return form_set, StoredTables(form_set, operand_states, row_blobs, page_blobs, index)
+
+
+class StoredTables:
+    """An ISA's rows and pages from the parse cache, each made at its first
+    use (a run uses a handful of the 1,300 rows and 1,200 pages: making
+    them all took 10 ms of every start).  Objects are made as pickle makes
+    them (no ``__init__``, the loaded dict of attributes their own), each
+    once: the row of ``by_mnemonic`` is the row of ``rows()``.  A row's page
+    is its mnemonic's in ``pages`` (the first page naming it), as the ISA
+    sets it."""
+
+    def __init__(self, forms, operand_states, row_blobs, page_blobs, index):
+        from .tables import Operand
+        self.forms = forms
+        self._row_blobs, self._page_blobs, self._index = row_blobs, page_blobs, index
+        self._rows = [None] * len(row_blobs)
+        self._pages = [None] * len(page_blobs)
+        self._operands = []
+        for state in operand_states:
+            op = object.__new__(Operand)
+            object.__setattr__(op, "__dict__", state)
+            self._operands.append(op)
+        self.pages = _Lazy(index["pages"], lambda _name, i: self.page(i))
+        self.by_mnemonic = _Lazy(index["by_mnemonic"], self._variant)
+        self.by_po = _Lazy(index["by_po"], self._row_list)
+        self.prefixed_by_po = _Lazy(index["prefixed_by_po"], self._row_list)
+        self.sv_names = index["sv"]
+
+    def row(self, i):
+        row = self._rows[i]
+        if row is None:
+            from .tables import InsnSpec
+            state = marshal.loads(self._row_blobs[i])
+            state["form"] = self.forms.forms[state["form"]]
+            state["operands"] = [self._operands[j] for j in state["operands"]]
+            state["page"] = self.pages.get(state["mnemonic"])
+            row = self._rows[i] = object.__new__(InsnSpec)
+            object.__setattr__(row, "__dict__", state)
+        return row
+
+    def page(self, i):
+        page = self._pages[i]
+        if page is None:
+            from .pseudocode.pages import Page
+            page = self._pages[i] = object.__new__(Page)
+            object.__setattr__(page, "__dict__", marshal.loads(self._page_blobs[i]))
+        return page
+
+    def rows(self):
+        """Every row, in order (each made now if not yet)."""
+        return [self.row(i) for i in range(len(self._rows))]
+
+    def all_pages(self):
+        return [self.page(i) for i in range(len(self._pages))]
+
+    def made(self):
+        """How many rows and pages were made so far."""
+        return (sum(r is not None for r in self._rows), sum(p is not None for p in self._pages))
+
+    def _variant(self, name, i):
+        row = self.row(i)
+        return row, row.variants[name]
+
+    def _row_list(self, _po, indices):
+        return [self.row(i) for i in indices]
+
+
+class _Lazy(Mapping):
+    """A read-only mapping whose values are ``make(key, stored[key])``, made
+    at the first lookup of their key and kept."""
+
+    def __init__(self, stored, make):
+        self._stored, self._make, self._made = stored, make, {}
+
+    def __getitem__(self, key):
+        value = self._made.get(key, _NOTHING)
+        if value is _NOTHING:
+            value = self._made[key] = self._make(key, self._stored[key])
+        return value
+
+    def __contains__(self, key):
+        return key in self._stored
+
+    def __iter__(self):
+        return iter(self._stored)
+
+    def __len__(self):
+        return len(self._stored)
+
+
+_NOTHING = object()
 
 
 def _share_operands(rows):

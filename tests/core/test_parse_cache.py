@@ -233,3 +233,43 @@ def test_a_package_sources_digest_is_known_by_stamps_and_sees_a_change(tmp_path,
     changed = parse_cache.sources_digest(name, (".py",))
     assert changed != fresh and read
     assert changed == parse_cache.sources_digest(name, (".py",), use_cache=False)
+
+
+def _indexes(isa):
+    # every lookup the ISA offers, rows by mnemonic and pages by title
+    rows = isa.rows
+    at = {id(row): i for i, row in enumerate(rows)}
+    return ({name: (at[id(row)], flags) for name, (row, flags) in isa.by_mnemonic.items()},
+            {po: [r.mnemonic for r in rs] for po, rs in isa._by_po.items()},
+            {po: [r.mnemonic for r in rs] for po, rs in isa._prefixed_by_po.items()},
+            {name: page.title for name, page in isa.pages.items()},
+            [r.page and r.page.title for r in rows], isa.sv_names())
+
+
+def test_a_cached_isa_makes_rows_and_pages_at_their_first_use(tmp_path, monkeypatch):
+    # a warm ISA makes the rows and pages a program uses, and its lookups
+    # (by mnemonic, by primary opcode, pages by name, each row's page) are
+    # those of the ISA parsed afresh; each row is made once
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    parsed = ISA(use_cache=False)
+    ISA()                                            # parses, stores
+    isa = ISA()
+    assert isa.decode(0x38630001).mnemonic == "addi"   # addi 3,3,1 (D-form, PO 14)
+    row, flags = isa.by_mnemonic["addi"]
+    assert row is isa.decode(0x38630001).spec and row.page.title == parsed.pages["addi"].title
+    made_rows, made_pages = isa._stored.made()
+    assert 0 < made_rows < 60 and 0 < made_pages < 10      # of 1,300 and 1,200
+    assert _indexes(isa) == _indexes(parsed)
+    assert any(r is row for r in isa.rows) and isa._stored.made()[0] == len(isa.rows)
+    assert _shape(isa) == _shape(parsed)
+
+
+def test_a_profile_with_pages_of_its_own_makes_every_row(tmp_path, monkeypatch):
+    # the openpower-isa profile lays pages over the spec's: its ISA is made
+    # whole, each row's page the profile's where it has one
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    parsed = ISA(profile="openpower-isa", use_cache=False)
+    ISA()
+    isa = ISA(profile="openpower-isa")
+    assert isa._stored is None
+    assert _indexes(isa) == _indexes(parsed)
