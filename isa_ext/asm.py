@@ -11,9 +11,11 @@ Two passes: the first splits the source into statements and lays out sections
 expressions with all labels known and encodes.  Errors are :class:`AsmError`
 located at file:line:column of the offending operand.
 """
-import csv
+import marshal
 import re
-from dataclasses import dataclass, field as dc_field
+from collections.abc import Mapping
+
+from .records import record, factory
 
 from . import prefix as prefixes
 from .encoding import encode_row
@@ -45,14 +47,14 @@ IGNORED_DIRECTIVES = {".type", ".size", ".file", ".ident", ".machine", ".abivers
 
 # -- source text ----------------------------------------------------------------
 
-@dataclass
+@record
 class Located:
     """A piece of source text and where it starts (1-based column)."""
     text: str
     column: int
 
 
-@dataclass
+@record
 class Statement:
     line: int
     column: int  # of the mnemonic / directive
@@ -401,14 +403,14 @@ def _unescape(body, fail):
 
 # -- extended mnemonics -----------------------------------------------------------
 
-@dataclass
+@record
 class AliasOperand:
     name: str
     default: str = None  # text used when the optional operand is left out
     base: str = None  # for "D(RA)"-shaped operands: the name of the base part
 
 
-@dataclass
+@record
 class Alias:
     """One extended mnemonic variant, e.g. ``beql+`` -> ``bcl 12+at,...``."""
     name: str
@@ -470,20 +472,20 @@ def _cached_aliases(isa):
               for spec in [isa.extension_spec(ext)]
               for name, where, stamp in spec.listing("decoder", ext, "aliases", suffix=".csv")]
     if isa.use_cache:
-        import hashlib
         import sys
-        mnemonics = hashlib.sha256("\0".join(sorted(isa.by_mnemonic)).encode()).hexdigest()
+        mnemonics = disk_cache.sha256("\0".join(sorted(isa.by_mnemonic)).encode()).hexdigest()
         extra = f"aliases {mnemonics} {disk_cache.code_digest([sys.modules[__name__]])}"
         stamped = [("aliases", ext, where, stamp) for ext, _spec, _name, where, stamp in listed]
         skey = parse_cache.stat_key(stamped, extra)
-        got = parse_cache.load_by_stat(disk_cache.directory(), skey, 1) if skey else None
+        got = (parse_cache.load_by_stat(disk_cache.directory(), skey, 1, _aliases_from_plain)
+               if skey else None)
         if got is not None:
             return got[0]
     files = [(ext, *spec.read("decoder", ext, "aliases", name))
              for ext, spec, name, _where, _stamp in listed]
     if isa.use_cache:
         key = parse_cache.key(("aliases", extra), files, [])
-        got = parse_cache.load(disk_cache.directory(), key, 1)
+        got = parse_cache.load(disk_cache.directory(), key, 1, _aliases_from_plain)
         if got is not None:
             if skey:
                 parse_cache.remember(disk_cache.directory(), skey, key, stamped)
@@ -492,13 +494,85 @@ def _cached_aliases(isa):
     for _ext, where, text in files:
         _load_aliases(text, where, isa, aliases)
     if isa.use_cache:
-        parse_cache.store_value(disk_cache.directory(), key, (aliases,))
+        try:
+            stored = parse_cache.store_plain(disk_cache.directory(), key,
+                                             _aliases_to_plain(aliases))
+        except (TypeError, ValueError):   # an alias _aliases_to_plain cannot keep
+            stored = False
+        if not stored:
+            parse_cache.store_value(disk_cache.directory(), key, (aliases,))
         if skey:
             parse_cache.remember(disk_cache.directory(), skey, key, stamped)
     return aliases
 
 
+def _aliases_to_plain(aliases):
+    """{name: Alias} as plain values for the parse cache: {name: index} and
+    each alias's attributes as marshal bytes of its own (its operands'
+    attributes in it, its fallback by index), to be made at its first use
+    (:class:`_StoredAliases`)."""
+    index, order = {}, []
+    for alias in aliases.values():
+        while alias is not None and id(alias) not in index:
+            index[id(alias)] = len(order)
+            order.append(alias)
+            alias = alias.fallback
+    states = []
+    for alias in order:
+        if type(alias) is not Alias or any(type(o) is not AliasOperand for o in alias.operands):
+            raise TypeError(f"{alias!r} is not a plain Alias")
+        state = dict(vars(alias))
+        state["operands"] = [dict(vars(o)) for o in alias.operands]
+        state["fallback"] = None if alias.fallback is None else index[id(alias.fallback)]
+        states.append(marshal.dumps(state))
+    return {name: index[id(alias)] for name, alias in aliases.items()}, states
+
+
+def _aliases_from_plain(plain):
+    """The ({name: Alias},) of :func:`_aliases_to_plain`'s values."""
+    names, states = plain
+    return (_StoredAliases(names, states),)
+
+
+class _StoredAliases(Mapping):
+    """{name: Alias} from the parse cache, each alias made at its first use:
+    an assembly run looks up a handful of the 840 (making them all took 4 ms
+    of every run that assembles)."""
+
+    def __init__(self, names, states):
+        self._names, self._states, self._made = names, states, {}
+
+    def __getitem__(self, name):
+        return self._alias(self._names[name])
+
+    def __contains__(self, name):
+        return name in self._names
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self):
+        return len(self._names)
+
+    def _alias(self, i):
+        alias = self._made.get(i)
+        if alias is None:
+            state = marshal.loads(self._states[i])
+            operands = []
+            for op_state in state["operands"]:
+                op = object.__new__(AliasOperand)
+                op.__dict__.update(op_state)
+                operands.append(op)
+            state["operands"] = operands
+            alias = self._made[i] = object.__new__(Alias)
+            alias.__dict__.update(state)
+            if alias.fallback is not None:
+                alias.fallback = self._alias(alias.fallback)
+        return alias
+
+
 def _load_aliases(text, filename, isa, aliases):
+    import csv   # (parsing: a run with the tables cached does not)
     rows = [r for r in csv.reader(text.splitlines())]
     header = None
     for lineno, rec in enumerate(rows, 1):
@@ -574,7 +648,7 @@ def swap_halves(value, width):
     return ((value & ((1 << half) - 1)) << (width - half)) | (value >> half)
 
 
-@dataclass
+@record
 class ListingLine:
     addr: int
     data: bytes
@@ -587,7 +661,7 @@ class ListingLine:
                 for i in range(0, len(self.data) - 3, 4)]
 
 
-@dataclass
+@record
 class Program:
     """Assembled output: flat bytes from ``base``, a listing and the symbols."""
     data: bytes
@@ -595,9 +669,9 @@ class Program:
     little: bool
     entry: int
     symbols: dict  # name -> address or constant
-    listing: list = dc_field(default_factory=list)  # [ListingLine]
-    sections: dict = dc_field(default_factory=dict)  # name -> (address, size)
-    globals: set = dc_field(default_factory=set)
+    listing: list = factory(list)  # [ListingLine]
+    sections: dict = factory(dict)  # name -> (address, size)
+    globals: set = factory(set)
 
     @property
     def words(self):
@@ -605,7 +679,7 @@ class Program:
         return [int.from_bytes(self.data[i:i + 4], order) for i in range(0, len(self.data) - 3, 4)]
 
 
-@dataclass
+@record
 class _Item:
     section: str
     offset: int

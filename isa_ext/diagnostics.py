@@ -5,17 +5,17 @@ run's :class:`~isa_ext.sim.RunResult` carries them and ``isa-ext run`` prints
 them.  In strict mode an engine raises :class:`UndefinedBehaviour` instead,
 which the simulator reports as a stop with the diagnostic attached.
 """
-from dataclasses import dataclass, field as dc_field
+from .records import record, factory
 
 from .errors import Trap
 
 
-@dataclass
+@record
 class Diagnostic:
     kind: str      # "hf-overlap", "inactive-lane-read", "reserved-value", ...
     pc: int
     message: str
-    details: dict = dc_field(default_factory=dict)
+    details: dict = factory(dict)
 
     def __str__(self):
         return f"{self.kind} at pc=0x{self.pc:x}: {self.message}"

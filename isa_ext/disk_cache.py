@@ -5,11 +5,17 @@ entry (so a new isa_ext, or another interpreter, never reads an old entry),
 writing an entry whole (written to a temporary file, then renamed: a reader
 never sees half of one) and a bound on its size (the oldest entries removed).
 """
-import hashlib
 import os
 import sys
-import tempfile
 import time
+
+try:   # the interpreter's own SHA-256: importing hashlib loads OpenSSL (3 ms of a start)
+    from _sha2 import sha256          # CPython 3.12+
+except ImportError:
+    try:
+        from _sha256 import sha256    # CPython 3.11
+    except ImportError:
+        from hashlib import sha256
 
 # what one cache folder (compiled, parsed, specialised, blocks) keeps: past
 # MAX_ENTRIES entries or MAX_BYTES of them, the oldest written are removed
@@ -51,7 +57,7 @@ def module_source(mod):
 def code_digest(modules, extra=""):
     """The sha256 hex digest of the interpreter (an entry is read by the kind
     that wrote it), ``extra`` and the ``modules``' sources."""
-    h = hashlib.sha256(f"{IMPLEMENTATION} {sys.version_info[:2]} "
+    h = sha256(f"{IMPLEMENTATION} {sys.version_info[:2]} "
                        f"{extra}".encode())
     for mod in modules:
         h.update(module_source(mod))
@@ -128,6 +134,7 @@ def write_atomic(path, data):
     """Write the bytes ``data`` to ``path`` whole: a temporary file in its
     folder, renamed over it (the cache folder it is in trimmed first, once a
     process).  Raises OSError (the temporary file removed)."""
+    import tempfile   # (with shutil and random, 6 ms of a start that writes nothing)
     _trim_once(path)
     folder = os.path.dirname(path)
     os.makedirs(folder, exist_ok=True)

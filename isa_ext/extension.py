@@ -12,9 +12,7 @@ extension adds leaks into another ISA (docs/adding-an-extension.md).
 """
 import collections
 import functools
-import hashlib
 import importlib
-import inspect
 import os
 
 from .errors import SpecError
@@ -85,14 +83,14 @@ def _source_hash(module_name, name):
     """A hash of ``name`` and the source of ``module_name``: of every module of
     it when it is a package (an extension's helpers may live in any), read
     through importlib so that a zipped install hashes too."""
-    from . import specdata
-    h = hashlib.sha256(name.encode())
+    from . import disk_cache, parse_cache
+    h = disk_cache.sha256(name.encode())
     if module_name:
         module = importlib.import_module(module_name)
         if hasattr(module, "__path__"):
-            for _name, data in specdata.package_sources(module_name, (".py",)):
-                h.update(data)
+            h.update(parse_cache.sources_digest(module_name, (".py",)).encode())
         else:
+            import inspect   # (10 ms: a module's extension, not a built-in package)
             try:
                 h.update(inspect.getsource(module).encode())
             except (OSError, TypeError):  # no source (an interactive session)

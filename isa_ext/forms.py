@@ -8,12 +8,12 @@ Loaded from ``decoder/forms.txt``.  A field may be a concatenation of several bi
 ranges.  Extraction and insertion are compiled to shift/mask lists once, so that
 decoding an instruction costs a few integer operations per field.
 """
-from dataclasses import dataclass, field as dc_field
+from .records import record, factory
 
 from .errors import SpecError
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Field:
     name: str
     pieces: tuple  # ((first_bit, last_bit), ...) MSB0, most significant piece first
@@ -53,10 +53,10 @@ class Field:
         return m
 
 
-@dataclass
+@record
 class Form:
     name: str
-    fields: dict = dc_field(default_factory=dict)  # name -> Field
+    fields: dict = factory(dict)  # name -> Field
     where: str = ""
     size: int = 32  # 64: a prefixed form (prefix word bits 0:31, suffix 32:63)
 
@@ -77,26 +77,26 @@ class Form:
         return bits
 
 
-@dataclass
+@record
 class FormSet:
     forms: dict
     regclass: dict  # field name -> class ("gpr", "fpr", "crf", "crb")
-    signed: set = dc_field(default_factory=set)  # fields holding signed numbers
-    scale: dict = dc_field(default_factory=dict)  # field -> multiplier in assembly
-    bias: dict = dc_field(default_factory=dict)  # field -> assembly value minus field value
-    svbias: dict = dc_field(default_factory=dict)  # the bias under sv. (overrides bias)
-    pcrel: set = dc_field(default_factory=set)  # branch displacements (relative unless AA=1)
-    swaphalves: set = dc_field(default_factory=set)  # assembly value = field halves swapped
-    signopt: set = dc_field(default_factory=set)  # (mnemonic, field): either signedness
-    even: set = dc_field(default_factory=set)  # register-pair fields: assembly takes even only
-    ignored: set = dc_field(default_factory=set)  # bits no row reserves or matches (pnop's suffix)
+    signed: set = factory(set)  # fields holding signed numbers
+    scale: dict = factory(dict)  # field -> multiplier in assembly
+    bias: dict = factory(dict)  # field -> assembly value minus field value
+    svbias: dict = factory(dict)  # the bias under sv. (overrides bias)
+    pcrel: set = factory(set)  # branch displacements (relative unless AA=1)
+    swaphalves: set = factory(set)  # assembly value = field halves swapped
+    signopt: set = factory(set)  # (mnemonic, field): either signedness
+    even: set = factory(set)  # register-pair fields: assembly takes even only
+    ignored: set = factory(set)  # bits no row reserves or matches (pnop's suffix)
     # a prefixed form's R bit -> its base register field: R=1 addresses from
     # CIA, and the base must then be 0 (forms.txt "relative R RA")
-    relative: dict = dc_field(default_factory=dict)
+    relative: dict = factory(dict)
     # a group field -> (N, register fields): the group names registers
     # N*group .. N*group+N-1, which the listed fields must not name (an MMA
     # accumulator and its VSR operands: forms.txt "disjoint AT 4 XA XB")
-    disjoint: dict = dc_field(default_factory=dict)
+    disjoint: dict = factory(dict)
 
     def overlap(self, used, fields):
         """(group field, register field) of the first register operand among

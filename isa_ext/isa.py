@@ -9,8 +9,7 @@ coexist in one process.  Pseudocode is compiled lazily, on an instruction's firs
 generated Python is cached on disk keyed by a hash of its inputs.
 """
 import functools
-import hashlib
-import json
+import marshal
 import os
 
 from . import specdata
@@ -53,7 +52,7 @@ def _remove_legacy_cache():
 
 def _entry_path(key):
     """The file caching compiled page ``key`` (a sha256 hex digest)."""
-    return os.path.join(_cache_dir(), "compiled", key[:2], key + ".json")
+    return os.path.join(_cache_dir(), "compiled", key[:2], key + ".entry")
 
 
 class Decoded:
@@ -97,33 +96,34 @@ class ISA:
         for ext in self.extension_objects:
             for cat in ext.categories:
                 self.registry.category(cat)
-        self.forms, self.rows, self.all_pages = self._parse(use_cache)
-        self.pages = {}  # mnemonic (of any syntax line) -> Page
-        for page in self.all_pages:
-            for syn in page.syntaxes:
-                self.pages.setdefault(syn[0], page)
-        self._overlay_profile_pages(spec)
+        # the rows and pages as parsed, overlaid by nothing (no profile
+        # pages, no page source): made at their first use from the parse
+        # cache (parse_cache.StoredTables), else all made here
+        plain = not self.profile.pages and page_source is None
+        self.forms, rows, all_pages, self._stored = self._parse(use_cache, plain)
         # pages and rows from outside the spec data, laid over the extensions'
         # (an openpower-isa checkout's: isa_ext.compat.root.read); an object
         # with apply(isa), form_for(row, cache), fall_back(isa, row, error)
         # and trap_reason(row, error)
         self.page_source = page_source
-        if page_source is not None:
-            page_source.apply(self)
-        source_forms = {}
-        self.by_mnemonic = {}  # every variant mnemonic -> (row, flags)
-        for row in self.rows:
-            row.page = self.pages.get(row.mnemonic)
-            if page_source is not None and row.page is not None:
-                row.form = page_source.form_for(row, source_forms)
-            for name, flags in row.variants.items():
-                self.by_mnemonic[name] = (row, flags)
-        self._by_po = {}
-        # v3.1 prefixed rows (64-bit forms), by their suffix's primary opcode
-        self._prefixed_by_po = {}
-        for row in sorted(self.rows, key=lambda r: -bin(r.mask).count("1")):
-            by_po = self._prefixed_by_po if row.form.prefixed else self._by_po
-            by_po.setdefault(row.match.get("PO"), []).append(row)
+        if self._stored is not None:
+            self._rows = self._all_pages = None
+            stored = self._stored
+            self.pages = stored.pages
+            self.by_mnemonic = stored.by_mnemonic
+            self._by_po, self._prefixed_by_po = stored.by_po, stored.prefixed_by_po
+        else:
+            self._rows, self._all_pages = rows, all_pages
+            self.pages = first_pages(all_pages)  # mnemonic (of any syntax line) -> Page
+            self._overlay_profile_pages(spec)
+            if page_source is not None:
+                page_source.apply(self)
+            source_forms = {}
+            for row in self.rows:
+                row.page = self.pages.get(row.mnemonic)
+                if page_source is not None and row.page is not None:
+                    row.form = page_source.form_for(row, source_forms)
+            self.by_mnemonic, self._by_po, self._prefixed_by_po = index_rows(self.rows)
         self._decode_cache = {}
         self._compiled = {}
         self._exec_cache = {}
@@ -162,10 +162,43 @@ class ISA:
         self._row_executors = tuple(reg.row_executors)
         self._own_way = set()  # words a row executor runs (runs_own_way)
 
-    def _parse(self, use_cache):
-        """(forms, table rows, pages) of this ISA's extensions, in order: from
-        the parse cache (isa_ext.parse_cache) when the files are as they were,
-        known by their stamps without reading them when they are."""
+    @property
+    def rows(self):
+        """Every table row of this ISA's extensions, in order."""
+        if self._rows is None:
+            self._rows = self._stored.rows()
+        return self._rows
+
+    @rows.setter
+    def rows(self, value):
+        self._rows = value
+
+    @property
+    def all_pages(self):
+        """Every pseudocode page of this ISA's extensions, in order."""
+        if self._all_pages is None:
+            self._all_pages = self._stored.all_pages()
+        return self._all_pages
+
+    @all_pages.setter
+    def all_pages(self, value):
+        self._all_pages = value
+
+    def sv_names(self):
+        """The distinct values of the rows' "sv" column (SVP64 RM category
+        names), in row order: without making every row when they are kept
+        in the parse cache."""
+        if self._rows is None:
+            return list(self._stored.sv_names)
+        return list(dict.fromkeys(row.sv for row in self._rows))
+
+    def _parse(self, use_cache, plain=False):
+        """(forms, table rows, pages, None) of this ISA's extensions, in order:
+        from the parse cache (isa_ext.parse_cache) when the files are as they
+        were, known by their stamps without reading them when they are; with
+        ``plain`` (nothing lays pages or rows over them) what the cache holds
+        is (forms, None, None, StoredTables): the rows and pages made at
+        their first use."""
         # (spec, tree, folder, name, extension, where, stamp) of every file
         spec = self.spec
         listed = [(spec, "decoder", (), "forms.txt", "forms", spec.where("decoder", "forms.txt"),
@@ -177,9 +210,9 @@ class ISA:
                            for name, where, stamp in spec.listing(tree, ext, suffix=suffix)]
         stamped = [item[1:2] + item[4:] for item in listed]   # (tree, ext, where, stamp)
         skey = parse_cache.stat_key(stamped) if use_cache else None
-        got = parse_cache.load_by_stat(_cache_dir(), skey) if skey else None
+        got = parse_cache.load_by_stat(_cache_dir(), skey, 2) if skey else None
         if got is not None:
-            return got
+            return self._stored_tables(got, plain)
         texts = [(ext, tree, *spec.read(tree, *parts, name))
                  for spec, tree, parts, name, ext, _where, _stamp in listed]
         forms_file = texts[0][2:]
@@ -187,19 +220,29 @@ class ISA:
         pages = [(ext, where, text) for ext, tree, where, text in texts[1:]
                  if tree == "pseudocode"]
         key = parse_cache.key(forms_file, tables, pages) if use_cache else None
-        got = parse_cache.load(_cache_dir(), key) if key else None
-        if got is None:
+        got = parse_cache.load(_cache_dir(), key, 2) if key else None
+        if got is not None:
+            got = self._stored_tables(got, plain)
+        else:
             forms = parse_forms(forms_file[1], forms_file[0])
             rows = [row for ext, where, text in tables
                     for row in parse_table(text, forms, ext, where)]
             all_pages = [page for ext, where, text in pages
                          for page in parse_pages(text, where, ext)]
-            got = forms, rows, all_pages
+            got = forms, rows, all_pages, None
             if key:
-                parse_cache.store(_cache_dir(), key, got)
+                parse_cache.store(_cache_dir(), key, got[:3],
+                                  (first_pages(all_pages), *index_rows(rows)))
         if skey:
             parse_cache.remember(_cache_dir(), skey, key, stamped)
         return got
+
+    @staticmethod
+    def _stored_tables(got, plain):
+        forms, stored = got
+        if plain:
+            return forms, None, None, stored
+        return forms, stored.rows(), stored.all_pages(), None
 
     def extension_files(self, tree, ext, *parts, suffix=""):
         """[(where, text)] of the files in ``tree`` ("decoder" or "pseudocode")
@@ -455,28 +498,32 @@ class ISA:
         return c
 
     def _key(self, page, row, rc_target, xlen=64, svp64_so=False):
-        h = hashlib.sha256()
+        h = disk_cache.sha256()
         for part in (COMPILER_VERSION, page.dialect, page.code, row.form.name,
                      repr(sorted((k, v.pieces) for k, v in row.form.fields.items())),
                      repr(sorted(self.forms.regclass.items())), row.rc, str(rc_target),
                      repr(sorted(row.implicit)), str(xlen), str(svp64_so),
-                     self.profile.fptrans_fpscr, _compiler_tag(page.dialect), self.library.tag):
+                     self.profile.fptrans_fpscr, _compiler_tag(page.dialect, self.use_cache),
+                     self.library.tag):
             h.update(part.encode())
             h.update(b"\0")
         return h.hexdigest()
 
     def _disk_entry(self, key):
         """The cached compilation of ``key``: one small file per entry
-        (``compiled/<2 hex>/<key>.json`` under the cache folder), so a run
-        reads the few pages its program uses, not every page ever compiled."""
+        (``compiled/<2 hex>/<key>.entry`` under the cache folder), so a run
+        reads the few pages its program uses, not every page ever compiled;
+        marshal data of a dict of plain values (json took 2-3 ms to import)."""
         if self._disk is None:
             self._disk = {}
         entry = self._disk.get(key)
         if entry is None and self.use_cache:
             try:
-                with open(_entry_path(key), encoding="utf-8") as f:
-                    entry = json.load(f)
-            except (OSError, ValueError):
+                with open(_entry_path(key), "rb") as f:
+                    entry = marshal.loads(f.read())
+            except (OSError, ValueError, EOFError, TypeError):
+                return None
+            if not isinstance(entry, dict):
                 return None
             self._disk[key] = entry
         return entry
@@ -487,24 +534,24 @@ class ISA:
         entry = self._disk_entry(key)
         if not entry:
             return None
-        try:
+        try:   # (an entry damaged, or of another shape: compiled afresh)
             ns = dict(self.library.runtime)
             exec(compile(entry["source"], f"<isa_ext:{entry['name']}>", "exec"), ns)
+            return pcompiler.Compiled(entry["name"], entry["source"], entry["params"], ns,
+                                      set(entry["reads"]), set(entry["writes"]),
+                                      entry["uses_nia"], entry["line_map"], self.library,
+                                      entry.get("length", 4))
         except Exception:
             return None
-        return pcompiler.Compiled(entry["name"], entry["source"], entry["params"], ns,
-                                  set(entry["reads"]), set(entry["writes"]),
-                                  entry["uses_nia"], entry["line_map"], self.library,
-                                  entry.get("length", 4))
 
     def _store_cached(self, key, c):
         if not self.use_cache or pcompiler.COVERAGE is not None:
             return
         if self._disk is None:
             self._disk = {}
-        self._disk[key] = {"name": c.name, "source": c.source, "params": c.params,
+        self._disk[key] = {"name": c.name, "source": c.source, "params": list(c.params),
                            "reads": sorted(c.reads), "writes": sorted(c.writes),
-                           "uses_nia": c.uses_nia, "line_map": c.line_map,
+                           "uses_nia": c.uses_nia, "line_map": list(c.line_map),
                            "length": c.length}
         self._unsaved.add(key)
         self._disk_dirty = True
@@ -517,8 +564,7 @@ class ISA:
         try:
             _remove_legacy_cache()
             for key in sorted(self._unsaved):
-                disk_cache.write_atomic(_entry_path(key),
-                                        json.dumps(self._disk[key]).encode("utf-8"))
+                disk_cache.write_atomic(_entry_path(key), marshal.dumps(self._disk[key]))
             self._unsaved = set()
             self._disk_dirty = False
         except OSError:
@@ -581,10 +627,36 @@ class ISA:
         return c, [fields[p] for p in c.params]
 
 
+def first_pages(all_pages):
+    """mnemonic (of any syntax line) -> the first of ``all_pages`` naming it."""
+    pages = {}
+    for page in all_pages:
+        for syn in page.syntaxes:
+            pages.setdefault(syn[0], page)
+    return pages
+
+
+def index_rows(rows):
+    """(by_mnemonic, by_po, prefixed_by_po) of ``rows``: every variant
+    mnemonic -> (row, flags), the last row naming it; the 32-bit rows by
+    primary opcode and the v3.1 prefixed rows (64-bit forms) by their
+    suffix's, each list with the rows of most opcode bits first."""
+    by_mnemonic = {}
+    for row in rows:
+        for name, flags in row.variants.items():
+            by_mnemonic[name] = (row, flags)
+    by_po, prefixed_by_po = {}, {}
+    for row in sorted(rows, key=lambda r: -bin(r.mask).count("1")):
+        by_po_of = prefixed_by_po if row.form.prefixed else by_po
+        by_po_of.setdefault(row.match.get("PO"), []).append(row)
+    return by_mnemonic, by_po, prefixed_by_po
+
+
 @functools.lru_cache(maxsize=None)
-def _compiler_tag(dialect="book"):
+def _compiler_tag(dialect="book", use_cache=True):
     """Invalidates cached compiled code when the compiler or library changes,
-    or the package of the page's dialect (its grammar and helpers)."""
+    or the package of the page's dialect (its grammar and helpers); known by
+    the files' stamps when ``use_cache``."""
     packages = {pcompiler.__package__, pcompiler.get_dialect(dialect).package}
-    return "".join(hashlib.sha256(data).hexdigest() for package in sorted(packages)
-                   for _, data in specdata.package_sources(package))
+    return "".join(parse_cache.sources_digest(package, use_cache=use_cache)
+                   for package in sorted(packages))

@@ -23,12 +23,12 @@ the element loop):
   result differs (integer division by zero ...) differs in its page, not in
   Python.
 """
-from dataclasses import dataclass
+from .records import record
 
 from .errors import IsaExtError
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Profile:
     name: str
     #: first CR field of CR-predicate masks: element i tests CR[offset + i]

@@ -9,7 +9,7 @@ tracing) sits outside the loop.
 """
 import os
 import sys
-from dataclasses import dataclass, field as dc_field
+from .records import record, factory
 
 from .prefix import is_prefix, kind as prefix_kind, SVP64, crosses_boundary
 from . import profile as profiles
@@ -61,7 +61,7 @@ def translate_default():
 REPR_CHANGES = 8  # changed registers a RunResult's repr names before "+N more"
 
 
-@dataclass
+@record
 class TrapInfo:
     pc: int
     word: int
@@ -83,7 +83,7 @@ class Interrupted(KeyboardInterrupt):
         self.pc, self.steps = pc, steps
 
 
-@dataclass
+@record
 class RunResult:
     """What a run ended with.  ``stop`` is one of ``end`` (reached the end
     address), ``exit`` (exit system call), ``trap``, ``step_limit``,
@@ -94,8 +94,8 @@ class RunResult:
     trap: TrapInfo = None
     exit_status: int = None
     initial: dict = None
-    events: list = dc_field(default_factory=list)
-    diagnostics: list = dc_field(default_factory=list)
+    events: list = factory(list)
+    diagnostics: list = factory(list)
 
     @property
     def gpr(self):

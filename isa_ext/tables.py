@@ -26,9 +26,7 @@ Columns (``decoder/<extension>/*.csv``)::
     optype    optional: operands with their own assembly notation, ``imm:swizzle``
               (the type is registered in ``ISA.operand_types`` by an extension)
 """
-import csv
-import io
-from dataclasses import dataclass, field as dc_field
+from .records import record, factory
 
 from .errors import SpecError
 
@@ -37,7 +35,7 @@ SUFFIX_CHARS = {"OE": "o", "Rc": ".", "LK": "l", "AA": "a"}
 SUFFIX_ORDER = ("OE", "Rc", "LK", "AA")
 
 
-@dataclass
+@record
 class Operand:
     """One assembly operand: a field, or ``D(RA)`` displacement-with-base.
     ``[BH]`` in the syntax column marks a trailing operand that may be left
@@ -50,7 +48,7 @@ class Operand:
         return f"{self.field}({self.base})" if self.base else self.field
 
 
-@dataclass
+@record
 class InsnSpec:
     mnemonic: str
     form: object  # forms.Form
@@ -71,13 +69,13 @@ class InsnSpec:
     # mask/value: match items FIELD!=PATTERN (another row owns those words)
     excludes: tuple = ()
     page: object = None  # pseudocode.pages.Page, attached by the ISA loader
-    variants: dict = dc_field(default_factory=dict)  # mnemonic -> {flag: value}
-    optypes: dict = dc_field(default_factory=dict)  # field -> operand type name
+    variants: dict = factory(dict)  # mnemonic -> {flag: value}
+    optypes: dict = factory(dict)  # field -> operand type name
     # implicit register operands: name -> the field it follows ("FRS=FRT+MAXVL")
-    implicit: dict = dc_field(default_factory=dict)
+    implicit: dict = factory(dict)
     # ... and name -> its offset from that field when the field is scalar
     # ("RS=RC+MAXVL:0"; 1 when not given)
-    implicit_scalar_offset: dict = dc_field(default_factory=dict)
+    implicit_scalar_offset: dict = factory(dict)
     # sources a vector of which reads MAXVL further on under SVP64 ("FRB+MAXVL")
     maxvl_sources: tuple = ()
 
@@ -147,6 +145,8 @@ def parse_operands(text, where):
 def parse_table(text, forms, extension, filename):
     rows = []
     lines = [l for l in text.splitlines()]
+    import csv   # (parsing: a run with the tables cached imports neither)
+    import io
     reader = csv.reader(io.StringIO("\n".join(lines)))
     header = None
     for lineno, rec in enumerate(reader, 1):

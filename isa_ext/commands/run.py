@@ -24,12 +24,11 @@ Linux sends for that trap (133 SIGTRAP for a trap instruction or hashchk, 135
 SIGBUS, 136 SIGFPE), 124 when ``--max-steps`` ran out (as
 timeout(1)), 130 on Ctrl-C (128 + SIGINT), 2 for usage errors and bad input.
 """
-import json
 import struct
 import sys
 
 from ..errors import IsaExtError
-from . import add_profile_option
+from . import add_profile_option, paused_collection
 from .linux_options import add_linux_options, linux_options
 from .machine_options import (ASM_SUFFIXES, add_machine_options, address, count,  # noqa: F401
                               fpr_value, load_program, machine_isa, prepare_machine,
@@ -142,17 +141,18 @@ def _hex(v):
 
 
 def run(args):
-    from ..sim import Simulator
     if args.interrupt_after is not None and args.interrupt_after < 0:
         raise IsaExtError("--interrupt-after needs K >= 0")
     if args.resume and args.interrupt_after is None:
         raise IsaExtError("--resume needs --interrupt-after")
     dumps = parse_dumps(args.dump)
     args.linux_opts = linux_options(args, stdio=args.linux)
-    sim = Simulator(isa=machine_isa(args, args.profile), little=not args.big_endian,
-                    strict=not args.permissive, profile=args.profile,
-                    mem_limit=args.mem_limit, translate=translate_option(args))
-    prepare_machine(sim, args)
+    with paused_collection():
+        from ..sim import Simulator
+        sim = Simulator(isa=machine_isa(args, args.profile), little=not args.big_endian,
+                        strict=not args.permissive, profile=args.profile,
+                        mem_limit=args.mem_limit, translate=translate_option(args))
+        prepare_machine(sim, args)
     tracer = _tracer(args, sim)
     if tracer is not None:
         sim.tracer = tracer
@@ -317,4 +317,5 @@ def _json_report(res, memory, dumps, interrupt, status):
         "stdout": res.stdout.decode("utf-8", "replace"),
         "stderr": bytes(res.state.stderr).decode("utf-8", "replace"),
     }
+    import json
     print(json.dumps(out))

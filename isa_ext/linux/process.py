@@ -5,8 +5,7 @@ aligned) argc, argv[], NULL, envp[], NULL and the auxiliary vector of
 (type, value) pairs ending in AT_NULL.  r1 points at argc; r3..r6 hold argc,
 argv, envp and auxv as QEMU's linux-user sets them, r7 = 0 (no rtld_fini),
 r12 = the entry point (ELFv2 global entry)."""
-import random
-from dataclasses import dataclass, field
+from ..records import record, factory
 
 STACK_TOP = 0x7FFF_FFFF_0000
 STACK_LIMIT = 8 << 20          # RLIMIT_STACK, as Linux's default
@@ -99,12 +98,12 @@ def hwcaps(isa):
 GUEST_UID = GUEST_GID = 1000   # a fixed, unprivileged identity (reproducible)
 
 
-@dataclass
+@record
 class LinuxOptions:
     """What a Linux process starts with (``isa-ext run`` flags, the API's
     ``Simulator.load_elf(path, argv=, env=, ...)``)."""
     argv: list = None            # default: [program path]
-    env: dict = field(default_factory=lambda: dict(DEFAULT_ENV))
+    env: dict = factory(lambda: dict(DEFAULT_ENV))
     read: tuple = ()             # host directories the guest may read
     write: tuple = ()            # host directories the guest may write
     cwd: str = None              # the guest's working directory (host cwd)
@@ -123,6 +122,7 @@ def hash_key(seed):
     """The process's hashst/hashchk key (HASHKEYR): Linux draws one per
     process, here from the run's ``--seed`` (so runs repeat), apart from
     getrandom's stream so that the bytes a program reads do not change."""
+    import random   # (an ELF's start: 2 ms a run of assembly need not take)
     return random.Random(f"HASHKEYR {seed}").getrandbits(64)
 
 

@@ -16,9 +16,8 @@ Each page compiles to a module with two functions sharing one body:
 Both return the next instruction address (``CIA + 4`` unless the page assigns NIA).
 ``s`` is the machine state (:class:`isa_ext.machine.State`).
 """
-import ast
 import re
-from dataclasses import dataclass, field
+from ..records import record, factory
 
 from .. import specdata
 from ..errors import SpecError
@@ -67,7 +66,7 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Dialect:
     """A pseudocode dialect: how a page of it is parsed and which helpers its
     names find first.  "book" is the Power ISA book's (isa_ext's own pages);
@@ -102,8 +101,8 @@ class Dialect:
     grammar: str
     indenter: object
     comment_starts: tuple = ("#",)
-    helpers: dict = field(default_factory=dict)
-    names: dict = field(default_factory=dict)
+    helpers: dict = factory(dict)
+    names: dict = factory(dict)
     envelope: object = None
     register_operands: frozenset = frozenset()
     field_prefix: str = None
@@ -328,10 +327,6 @@ REGFILES = {
 REGFILE_CALLS = {"GPR": "gpr", "FPR": "fpr", "VSR": "vsr", "VR": "vr"}
 
 
-_SPAN_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Add, ast.Sub, ast.Mult,
-               ast.USub, ast.UAdd, ast.Constant, ast.Name, ast.Load)
-
-
 def const_span(a, b):
     """b - a + 1 when it is the same for every value of the names in it (a
     range x[8*i:8*i+7] over a loop counter), else None.  Only sums and
@@ -340,11 +335,14 @@ def const_span(a, b):
     name (degree 5 or less, as these are) is that constant."""
     if a.const is not None and b.const is not None:
         return b.const - a.const + 1
+    import ast   # (only here: 1.5 ms of every start, which compiles nothing)
     try:
         tree = ast.parse(f"({b.code}) - ({a.code})", mode="eval")
     except SyntaxError:
         return None
-    if not all(isinstance(n, _SPAN_NODES) for n in ast.walk(tree)):
+    span_nodes = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Add, ast.Sub, ast.Mult,
+                  ast.USub, ast.UAdd, ast.Constant, ast.Name, ast.Load)
+    if not all(isinstance(n, span_nodes) for n in ast.walk(tree)):
         return None
     if any(isinstance(n, ast.Constant) and not isinstance(n.value, int) for n in ast.walk(tree)):
         return None

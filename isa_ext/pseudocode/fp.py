@@ -11,7 +11,7 @@ FPSCR (arithmetic, conversions, compares) are intrinsics emitting a call with
 the machine state ``s``; they never trap, so the atomicity rule holds.  Which
 FPSCR fields are maintained, and how, is documented in ``docs/fpscr.md``.
 """
-from dataclasses import dataclass
+from ..records import record
 from functools import cached_property
 from math import isqrt
 
@@ -49,7 +49,7 @@ DEFAULT_QNAN = 0x7FF8000000000000
 QUIET_BIT = 1 << 51
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Format:
     precision: int   # significand bits, including the implicit one
     emin: int        # exponent of the smallest normal number

@@ -18,12 +18,12 @@
 One ``.mdwn`` file holds any number of pages.
 """
 import re
-from dataclasses import dataclass
+from ..records import record
 
 from ..errors import SpecError
 
 
-@dataclass
+@record
 class Page:
     title: str
     form: str

@@ -22,7 +22,7 @@ the Indexed schedule reads GPR elements through a callback.
 Reserved or undefined field combinations raise ``Trap`` with the reason, so an
 engine that calls these generators traps cleanly.
 """
-from dataclasses import dataclass
+from ..records import record
 
 from ..errors import Trap
 from .bitfields import Layout
@@ -54,7 +54,7 @@ get, put, decode = LAYOUT.get, LAYOUT.put, LAYOUT.decode
 make = LAYOUT.make  # make(xdimsz=2, mode=1): raw field values
 
 
-@dataclass
+@record
 class Shape:
     """The decoded meaning of an SVSHAPE value (sizes, not size-1)."""
     xdim: int

@@ -461,9 +461,9 @@ def test_check_names_integer_arithmetic_the_conversion_cannot_make_safe(
     openpower.integer_width(["    do i = 0 to VL - 1", *line.split("\n")], problems)
     assert any(why in p for p in problems), problems
     # check reports it for the instruction, and install leaves it out
-    import dataclasses
+    from isa_ext import records
     body = "\n".join(x[4:] for x in line.split("\n"))
-    pages = [dataclasses.replace(p, code=p.code + f"\ndo i = 0 to VL - 1\n{body}\n")
+    pages = [records.replace(p, code=p.code + f"\ndo i = 0 to VL - 1\n{body}\n")
              if p.title == "Shuffle" else p for p in full_isa.all_pages]
     monkeypatch.setattr(full_isa, "all_pages", pages)
     got = openpower.check(["gpu"], root=str(checkout), isa=full_isa)
@@ -473,8 +473,8 @@ def test_check_names_integer_arithmetic_the_conversion_cannot_make_safe(
 def test_check_names_a_function_openpower_isa_lacks(checkout, full_isa, monkeypatch):
     # breakage 8/11's class: a page calling a function neither openpower-isa nor the
     # installed helpers define is named by check and left out by install
-    import dataclasses
-    pages = [dataclasses.replace(p, code=p.code + "\nx <- SURFACE_LOOKUP(1)\n")
+    from isa_ext import records
+    pages = [records.replace(p, code=p.code + "\nx <- SURFACE_LOOKUP(1)\n")
              if p.title == "Surface Reduction" else p for p in full_isa.all_pages]
     monkeypatch.setattr(full_isa, "all_pages", pages)
     got = openpower.check(["gpu"], root=str(checkout), isa=full_isa)

@@ -10,7 +10,7 @@ def test_second_isa_uses_the_disk_cache(tmp_path, monkeypatch):
     first.compiled(row)
     first.save_cache()
     # one file per compiled page, under a folder named by its key's first 2 hex digits
-    [entry] = (tmp_path / "compiled").glob("*/*.json")
+    [entry] = (tmp_path / "compiled").glob("*/*.entry")
     assert entry.parent.name == entry.name[:2]
 
     def refuse(*args, **kwargs):

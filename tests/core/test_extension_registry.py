@@ -113,7 +113,7 @@ def test_compiled_page_cache_keys_on_the_extensions_helpers(tmp_path, monkeypatc
         sim.state.gpr[4], sim.state.gpr[5] = 10, 5
         results.append(sim.run().gpr[3])
         isa.save_cache()
-    assert list((tmp_path / "cache" / "compiled").glob("*/*.json"))  # pages were cached
+    assert list((tmp_path / "cache" / "compiled").glob("*/*.entry"))  # pages were cached
     # (10 + 5) / 2 rounded down, then up
     assert results == [7, 8]
 

@@ -3,29 +3,28 @@ forms, rows and pages is the ISA parsed from the files; a changed file, or a
 damaged entry, is parsed again.  Files known by their stamps are not read;
 a file changed with its size and modification time kept is still seen, and
 one written too recently to trust its stamp is read."""
-import dataclasses
 import os
 import shutil
 
 import pytest
 
-from isa_ext import parse_cache, specdata
+from isa_ext import parse_cache, records, specdata
 from isa_ext.isa import ISA
 from conftest import ROOT
 
 
 def _shape(isa):
     # every field of every row (its form by name, its page by title) and page
-    rows = [tuple((f.name, getattr(r, f.name)) for f in dataclasses.fields(r)
-                  if f.name not in ("form", "page")) + (r.form.name, r.page and r.page.title)
+    rows = [tuple((name, getattr(r, name)) for name in records.fields(r)
+                  if name not in ("form", "page")) + (r.form.name, r.page and r.page.title)
             for r in isa.rows]
-    pages = [dataclasses.astuple(p) for p in isa.all_pages]
+    pages = [tuple(getattr(p, name) for name in records.fields(p)) for p in isa.all_pages]
     forms = [(f.name, sorted((n, fl.bits) for n, fl in f.fields.items()))
              for f in isa.forms.forms.values()]
     return rows, pages, forms, isa.forms.regclass
 
 
-def _entries(cache, suffix=".pickle"):
+def _entries(cache, suffix=".entry"):
     folder = cache / "parsed"
     return sorted(n for n in os.listdir(folder) if n.endswith(suffix)) if folder.exists() else []
 
@@ -171,8 +170,8 @@ def _alias_shape(aliases):
     for name, alias in aliases.items():
         chain = []
         while alias is not None:
-            chain.append([getattr(alias, f.name) for f in dataclasses.fields(alias)
-                          if f.name != "fallback"])
+            chain.append([getattr(alias, name) for name in records.fields(alias)
+                          if name != "fallback"])
             alias = alias.fallback
         out[name] = chain
     return out
@@ -202,3 +201,75 @@ def test_alias_tables_cached_and_refreshed(spec, reads, tmp_path, monkeypatch):
     assert "lj" in aliases and "li" not in aliases
     # 0x38600005: addi r3,0,5 (Power ISA D-form, PO=14 RT=3 RA=0 SI=5)
     assert assemble("lj 3,5\n", isa=isa).words == [0x38600005]
+
+
+def test_a_package_sources_digest_is_known_by_stamps_and_sees_a_change(tmp_path, monkeypatch):
+    # the compiled pages' key holds a digest of the compiler's sources: kept
+    # under the files' stamps, it must still change with a file's text
+    import importlib
+    import sys
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path / "cache"))
+    _time_passes(monkeypatch)
+    package = tmp_path / "lib" / "digest_probe_pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "helpers.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "lib"))
+    importlib.invalidate_caches()
+    monkeypatch.delitem(sys.modules, "digest_probe_pkg", raising=False)
+    name = "digest_probe_pkg"
+    fresh = parse_cache.sources_digest(name, (".py",), use_cache=False)
+    assert parse_cache.sources_digest(name, (".py",)) == fresh        # computed, stored
+    read = []
+    real = specdata.package_sources
+    monkeypatch.setattr(specdata, "package_sources",
+                        lambda *a, **k: read.append(a) or real(*a, **k))
+    assert parse_cache.sources_digest(name, (".py",)) == fresh        # by stamps
+    assert read == []
+    helpers = package / "helpers.py"
+    before = os.stat(helpers)
+    helpers.write_text("X = 2\n")                                    # same size
+    os.utime(helpers, ns=(before.st_atime_ns, before.st_mtime_ns))
+    changed = parse_cache.sources_digest(name, (".py",))
+    assert changed != fresh and read
+    assert changed == parse_cache.sources_digest(name, (".py",), use_cache=False)
+
+
+def _indexes(isa):
+    # every lookup the ISA offers, rows by mnemonic and pages by title
+    rows = isa.rows
+    at = {id(row): i for i, row in enumerate(rows)}
+    return ({name: (at[id(row)], flags) for name, (row, flags) in isa.by_mnemonic.items()},
+            {po: [r.mnemonic for r in rs] for po, rs in isa._by_po.items()},
+            {po: [r.mnemonic for r in rs] for po, rs in isa._prefixed_by_po.items()},
+            {name: page.title for name, page in isa.pages.items()},
+            [r.page and r.page.title for r in rows], isa.sv_names())
+
+
+def test_a_cached_isa_makes_rows_and_pages_at_their_first_use(tmp_path, monkeypatch):
+    # a warm ISA makes the rows and pages a program uses, and its lookups
+    # (by mnemonic, by primary opcode, pages by name, each row's page) are
+    # those of the ISA parsed afresh; each row is made once
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    parsed = ISA(use_cache=False)
+    ISA()                                            # parses, stores
+    isa = ISA()
+    assert isa.decode(0x38630001).mnemonic == "addi"   # addi 3,3,1 (D-form, PO 14)
+    row, flags = isa.by_mnemonic["addi"]
+    assert row is isa.decode(0x38630001).spec and row.page.title == parsed.pages["addi"].title
+    made_rows, made_pages = isa._stored.made()
+    assert 0 < made_rows < 60 and 0 < made_pages < 10      # of 1,300 and 1,200
+    assert _indexes(isa) == _indexes(parsed)
+    assert any(r is row for r in isa.rows) and isa._stored.made()[0] == len(isa.rows)
+    assert _shape(isa) == _shape(parsed)
+
+
+def test_a_profile_with_pages_of_its_own_makes_every_row(tmp_path, monkeypatch):
+    # the openpower-isa profile lays pages over the spec's: its ISA is made
+    # whole, each row's page the profile's where it has one
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    parsed = ISA(profile="openpower-isa", use_cache=False)
+    ISA()
+    isa = ISA(profile="openpower-isa")
+    assert isa._stored is None
+    assert _indexes(isa) == _indexes(parsed)

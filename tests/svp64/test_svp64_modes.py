@@ -551,11 +551,11 @@ def test_source_zeroed_cr_bit_destination_is_copied_back():
     # steps 0, 2 (step 1 masked out): CR8.GT <- 1 & 1; CR10.GT <- 0 & 0 (source
     # element 1 zeroed, although CR17/CR25.GT are 1); CR9 untouched; every other
     # bit of a field kept.
-    import dataclasses
+    from isa_ext import records
     from isa_ext.isa import ISA
     from isa_ext.profile import DEFAULT
     isa = ISA(extensions=["base", "svp64"],
-              profile=dataclasses.replace(DEFAULT, name="twin-1p", single_pred_zeroing="twin"))
+              profile=records.replace(DEFAULT, name="twin-1p", single_pred_zeroing="twin"))
     r = run(isa, ["sv.crand/m=r3/sz *33, *65, *97"], 3, {3: 0b101},
             cr={8: 0b1011, 9: 0b0110, 10: 0b0110, **{f: 0b0100 for f in (16, 17, 18, 24, 25, 26)}})
     assert r.stop == "end", r.trap

@@ -1,8 +1,11 @@
 """Start-up of ``isa-ext run`` with warm caches (docs/benchmarks.md): what a
 second run of a tiny scalar program does not do -- import the pseudocode
-compiler's parser (lark), pyelftools, mpmath or the SVP64 engine, or read a
+compiler's parser (lark), pyelftools, mpmath, the SVP64 engine or assembler,
+or the modules only a cold start or another command needs (dataclasses with
+inspect, pickle, json, hashlib, ast, csv, pkgutil, tempfile), or read a
 table, alias or page file -- checked by behaviour in a fresh interpreter,
-with a generous time bound."""
+with a generous time bound; and that the cycle collector, paused while the
+machine is set up, is on again for the run."""
 import json
 import os
 import struct
@@ -21,7 +24,8 @@ WORDS = (0x38000001, 0x38600000, 0x44000002)
 SOURCE = ".globl _start\n_start:\nli 0,1\nli 3,0\nsc\n"
 
 CHILD = """
-import json, os, sys, time
+import os, sys, time
+before = set(sys.modules)   # what the interpreter's own start-up (site) imported
 opened = []
 sys.addaudithook(lambda event, args: opened.append(os.fsdecode(args[0]))
                  if event == "open" and isinstance(args[0], (str, bytes)) else None)
@@ -29,15 +33,25 @@ start = time.perf_counter()
 from isa_ext import cli
 status = cli.main(["run", sys.argv[1]])
 took = time.perf_counter() - start
+modules = sorted(sys.modules)
+new_modules = sorted(set(modules) - before)
+import json   # (after the run: not counted as the run's)
 with open(sys.argv[2], "w") as f:
-    json.dump({"status": status, "modules": sorted(sys.modules), "opened": opened,
-               "took": took}, f)
+    json.dump({"status": status, "modules": modules, "opened": opened, "took": took,
+               "new_modules": new_modules}, f)
 """
 
 SPEC_SUFFIXES = (".csv", ".mdwn", "forms.txt")
 NOT_IMPORTED = ("lark", "elftools", "mpmath")
 # imported at the first SVP64-prefixed word (isa_ext/svp64/dispatch.py)
 SVP64_ENGINE = ("isa_ext.svp64.engine", "isa_ext.svp64.executor")
+# not imported by a warm run (unless the interpreter's own start-up did):
+# dataclasses (isa_ext.records instead) and inspect, pickle and json (the
+# caches are marshal data), hashlib (OpenSSL; disk_cache.sha256), ast (the
+# compiler's span check), csv (parsing tables), pkgutil (listing every
+# command), tempfile (writing a cache entry), the sv. assembler
+NOT_IMPORTED_WARM = ("dataclasses", "inspect", "pickle", "json", "hashlib", "ast", "csv",
+                     "pkgutil", "tempfile", "isa_ext.svp64.asm")
 
 
 def static_elf(words):
@@ -91,6 +105,7 @@ def test_a_warm_run_imports_and_reads_only_what_it_needs(tmp_path, kind):
     imported = [m for m in got["modules"] if m.split(".")[0] in NOT_IMPORTED]
     assert imported == []
     assert [m for m in SVP64_ENGINE if m in got["modules"]] == []
+    assert [m for m in NOT_IMPORTED_WARM if m in got["new_modules"]] == []
     spec_files = [p for p in got["opened"] if p.endswith(SPEC_SUFFIXES)]
     assert spec_files == []
     # ~0.1 s on an idle machine (docs/benchmarks.md); bounded generously
@@ -132,3 +147,34 @@ def test_the_svp64_engine_comes_in_at_the_first_prefixed_word(tmp_path):
     for reg, value in (("r8", 11), ("r9", 22), ("r10", 33), ("r11", 44)):
         assert f"  {reg:<8} 0x0 -> 0x{value:x}\n" in out
     assert all(m in got["modules"] for m in SVP64_ENGINE)
+
+
+def test_the_collector_is_paused_for_the_set_up_and_on_for_the_run(tmp_path, monkeypatch,
+                                                                    capsys):
+    # the pause covers the imports, tables and program loading; the program
+    # itself runs with collection on (a long run makes garbage), and only the
+    # process's own command line freezes what the set-up made
+    import gc
+    from isa_ext import cli
+    from isa_ext.sim import Simulator
+    program = tmp_path / "exit.s"
+    program.write_text(SOURCE)
+    seen = []
+    real_run = Simulator.run
+
+    def run(self, *args, **kwargs):
+        seen.append((gc.isenabled(), gc.get_freeze_count()))
+        return real_run(self, *args, **kwargs)
+    monkeypatch.setattr(Simulator, "run", run)
+    assert gc.isenabled()
+    frozen = gc.get_freeze_count()
+    try:
+        assert cli.main(["run", str(program)]) == 0
+        assert seen == [(True, frozen)] and gc.isenabled()
+        monkeypatch.setattr(sys, "argv", ["isa-ext", "run", str(program)])
+        assert cli.main() == 0
+        assert seen[1][0] is True and seen[1][1] > frozen   # frozen before the run
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+    assert "exit status: 0" in capsys.readouterr().out

@@ -13,14 +13,14 @@ instructions (``warpid``, ``smid``, ``helperthread``, ``warpspersm``,
 ``smcount``, ``warpsize``; pseudocode/gpu/threadgroup.mdwn) and by SURED,
 which helper threads do not perform (seed 004).
 """
-from dataclasses import dataclass, fields
+from ...records import fields, record
 
 from ...errors import IsaExtError
 
 M64 = (1 << 64) - 1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GpuIdentity:
     """One warp's place on the GPU.  ``helper_lanes``: bit i set = lane i is a
     helper thread (seed 002: lanes of a 2x2 quad not covered by the primitive)."""
@@ -39,12 +39,12 @@ class GpuIdentity:
     max_header_index: int = None
 
     def __post_init__(self):
-        for f in fields(self):
-            v = getattr(self, f.name)
-            if f.name == "max_header_index" and v is None:
+        for name in fields(self):
+            v = getattr(self, name)
+            if name == "max_header_index" and v is None:
                 continue
             if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= M64:
-                raise IsaExtError(f"gpu {f.name}={v!r}: expected a whole number "
+                raise IsaExtError(f"gpu {name}={v!r}: expected a whole number "
                                   f"0 .. 2**64-1")
         # seed 002: gl_WarpIDNV in 0 .. gl_WarpsPerSMNV-1, gl_SMIDNV in 0 .. gl_SMCountNV-1
         if self.warps_per_sm < 1 or self.sm_count < 1:
@@ -77,7 +77,7 @@ class GpuIdentity:
         if isinstance(value, cls):
             return value
         if isinstance(value, dict):
-            known = {f.name for f in fields(cls)}
+            known = set(fields(cls))
             kw = {}
             for k, v in value.items():
                 name = KEYS.get(k, k)

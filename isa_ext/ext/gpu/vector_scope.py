@@ -63,7 +63,11 @@ MAX_LANES = 64
 
 
 def is_vector_scope(row):
-    return row.sv.split("-", 1)[0] in FAMILIES
+    return _vector_scope_category(row.sv)
+
+
+def _vector_scope_category(sv):
+    return sv.split("-", 1)[0] in FAMILIES
 
 
 class LaneFault(Trap):
@@ -379,9 +383,9 @@ def install(reg):
     the SVP64 prefix dispatch calls; unprefixed rows run as one-lane warps."""
     isa = reg.isa
     _install_page_functions(reg)
-    for row in isa.rows:
-        if is_vector_scope(row):
-            reg.category(rmmod.Category(row.sv, 1, execute=_execute,
+    for sv in isa.sv_names():   # (not isa.rows: that would make every row)
+        if _vector_scope_category(sv):
+            reg.category(rmmod.Category(sv, 1, execute=_execute,
                                         rm_immediate=SC_IMMEDIATE))
     install_dispatch(reg)
 

@@ -7,7 +7,7 @@ extensions that add RM categories of their own: swizzle, gpu).
 """
 from ...errors import Trap
 from ...extension import Extension
-from ...svp64 import asm as svasm, remap, svstate as SV
+from ...svp64 import remap, svstate as SV
 from ...svp64.dispatch import install_dispatch
 from ...svp64.steps import PLAIN, advance_steps
 
@@ -141,12 +141,23 @@ def _svstep_loopends_intrinsic(comp):
     return Val("_sv_loopends(s)", 3)
 
 
+def _sv_assemble(*args):
+    # isa_ext.svp64.asm imported at the first sv. line, not by every ISA
+    from ...svp64 import asm
+    return asm.sv_assemble(*args)
+
+
+def _sv_disassemble(*args):
+    from ...svp64 import asm
+    return asm.sv_disassemble(*args)
+
+
 class Svp64(Extension):
     name = "svp64"
 
     def setup(self, reg):
         install_dispatch(reg)
-        reg.svp64_syntax(svasm.sv_assemble, svasm.sv_disassemble)
+        reg.svp64_syntax(_sv_assemble, _sv_disassemble)
         reg.runtime("_svstate_next", svstate_next)
         reg.runtime("_sv_end", _sv_end)
         reg.runtime("_sv_loopends", _sv_loopends)
