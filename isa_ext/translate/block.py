@@ -278,7 +278,9 @@ def _state_locals(every):
     infos = [locals_info(sp) for *_, sp in every]
     if None in infos:
         return (lambda t: t), [], [], [], []
-    cr_ok = not any(i[4] for i in infos)
+    # (a use of the state other than its plain attributes and calls handing
+    # it on whole -- a method of it, s.syscall() -- may reach the CR file too)
+    cr_ok = not any(i[4] or i[5] for i in infos)
     st_ok = not any(i[5] for i in infos)
     crs = sorted(set().union(*(i[0] for i in infos))) if cr_ok else []
     crs_written = sorted(set().union(*(i[1] for i in infos))) if cr_ok else []

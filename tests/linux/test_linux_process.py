@@ -306,3 +306,40 @@ def test_host_files_are_closed_at_exit(tmp_path):
     res = sim.run(max_steps=100)
     assert res.exit_status == 3           # the first free descriptor
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+# Each pass: getpid (succeeds: CR0.SO clear), mfcr; close(-1) (fails with
+# EBADF: CR0.SO set, the Linux system call ABI), mfcr.  r8 counts SO after the
+# failing call, r9 after the succeeding one: 40 and 0 over 40 passes, exit(r8
+# + 100 * r9) = 40.  The loop is hot: its block, which holds both system calls
+# and the mfcr after each, is translated after its first runs.
+SO_AFTER_SYSCALLS = """
+        li 8, 0
+        li 9, 0
+        li 7, 40
+        mtctr 7
+1:      li 0, 20
+        sc
+        mfcr 4
+        rlwinm 4, 4, 4, 31, 31
+        add 9, 9, 4
+        li 0, 6
+        li 3, -1
+        sc
+        mfcr 4
+        rlwinm 4, 4, 4, 31, 31
+        add 8, 8, 4
+        bdnz 1b
+        mulli 9, 9, 100
+        add 3, 8, 9
+        li 0, 1
+        sc
+"""
+
+
+@pytest.mark.parametrize("translate", [False, True])
+def test_a_block_reads_the_cr_a_system_call_set(tmp_path, translate):
+    sim = Simulator(translate=translate).load_elf(build(tmp_path, SO_AFTER_SYSCALLS))
+    sim.hot_after = 2
+    res = sim.run(max_steps=10_000)
+    assert (res.stop, res.exit_status) == ("exit", 40)
