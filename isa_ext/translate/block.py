@@ -278,9 +278,7 @@ def _state_locals(every):
     infos = [locals_info(sp) for *_, sp in every]
     if None in infos:
         return (lambda t: t), [], [], [], []
-    # (a use of the state other than its plain attributes and calls handing
-    # it on whole -- a method of it, s.syscall() -- may reach the CR file too)
-    cr_ok = not any(i[4] or i[5] for i in infos)
+    cr_ok = not any(i[4] for i in infos)
     st_ok = not any(i[5] for i in infos)
     crs = sorted(set().union(*(i[0] for i in infos))) if cr_ok else []
     crs_written = sorted(set().union(*(i[1] for i in infos))) if cr_ok else []
@@ -349,7 +347,15 @@ def locals_info(sp):
         # the renaming and the calls' write-backs are textual (_state_locals,
         # _Writer.instruction): they must find exactly what the tree holds (not
         # ``CRF[(0)]``, not a string's text, each call a line of its own)
-        cr_other = "CRF" in other or len(_CR_FIELD.findall(text)) != n_cr
+        # (a call given the state other than on a line of its own, or a
+        # method of the state -- sc's s.syscall() sets CR0.SO -- may reach the
+        # CR file through s.cr)
+        s_called = any(isinstance(c, ast.Call) and (
+            isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name) and
+            c.func.value.id == "s" or
+            any(isinstance(a, ast.Name) and a.id == "s" and id(a) not in held for a in c.args))
+            for c in ast.walk(tree))
+        cr_other = "CRF" in other or len(_CR_FIELD.findall(text)) != n_cr or s_called
         s_other = "s" in other or len(_STATE_ATTR.findall(text)) != n_attr or \
             sum(1 for t in text.split("\n") if _S_CALL.match(t.strip())) != n_calls
         info = (crs, crs_w, attrs, attrs_w, cr_other, s_other)

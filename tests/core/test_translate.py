@@ -642,6 +642,9 @@ class _Body:
     (["s.svstate = 5", "#CALL _r = _X0(s, 4096)"], ([], [], ["svstate"], ["svstate"])),
     # ... but not inside an expression (no line of its own to wrap)
     (["s.svstate = 5", "v_x = _next(s, 0, 0) + 1"], ([], [], [], [])),
+    (["CRF[0] = 1", "v_x = _next(s, 0, 0) + 1"], ([], [], [], [])),
+    # a method of the state may reach the CR file (sc's s.syscall() sets CR0.SO)
+    (["CRF[0] = 1", "s.syscall()"], ([], [], [], [])),
 ])
 def test_block_holds_cr_and_state_in_locals_only_where_nothing_else_sees_them(lines, want):
     from isa_ext.translate.block import _state_locals
