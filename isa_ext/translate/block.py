@@ -174,6 +174,34 @@ def _no_page(key):
     return None
 
 
+_NIA = re.compile(r"\bNIA\b")
+
+
+def _branch_form(sp, size):
+    """(other lines, condition, target) of a conditional branch whose body
+    is ``NIA = CIA + size``, lines not naming NIA, ``if cond:`` and
+    ``    NIA = target`` last, its next address NIA: the block tests the
+    condition itself (no NIA temporary, no test of where it went); None for
+    another body.  Kept on the body, as locals_info."""
+    form = getattr(sp, "_branch_form", False)
+    if form is not False:
+        return form
+    form = None
+    lines = sp.lines
+    if sp.next_src == "NIA" and len(lines) >= 3 and lines[0] == f"NIA = CIA + {size}" and \
+            lines[-2].startswith("if ") and lines[-2].endswith(":") and \
+            lines[-1].startswith("    NIA = ") and not lines[-1][4:].startswith(" ") and \
+            not any(_NIA.search(t) for t in lines[1:-2]) and \
+            not _NIA.search(lines[-2]) and not _NIA.search(lines[-1][10:]) and \
+            not any(_ASSIGNS_CIA.search(t) for t in lines):
+        form = (lines[1:-2], lines[-2][3:-1], lines[-1][10:])
+    try:
+        sp._branch_form = form
+    except AttributeError:
+        pass
+    return form
+
+
 # the inline accesses' page views (specialise._InlineLoads): local -> Memory dict
 _VIEW_DICTS = {"_R2": "read2", "_R4": "read4", "_R8": "read8",
                "_W1": "write1", "_W2": "write2", "_W4": "write4", "_W8": "write8"}
@@ -554,6 +582,29 @@ class _Writer:
         emit(depth, "else:", after)
         emit(depth + 1, "break", after)
 
+    def branch_exit(self, base, start, length, i, pc, size, form):
+        """A conditional branch's exit without its ``NIA`` temporary: the
+        taken path sets ``_nia`` and leaves (mid-block) or the last
+        instruction sets it either way."""
+        emit, after = self.emit, self.AFTER
+        live, done = (i, pc, True, True), (i + 1, None, True, True)
+        cond, target = (_CIA.sub(str(pc), self.rename(t)) for t in form[1:])
+        if i == length - 1:
+            emit(base, f"_nia = {pc + size}", live)
+            emit(base, f"if {cond}:", live)
+            emit(base + 1, f"_nia = {target}", live)
+            return
+        emit(base, f"if {cond}:", live)
+        emit(base + 1, f"_nia = {target}", live)
+        emit(base + 1, f"_n += {i + 1}", done)
+        if self.region:
+            emit(base + 1, "continue", after)
+        else:
+            emit(base + 1, f"if _nia == {start} and _n + {length} <= _budget"
+                 + (" and _cw:" if self.any_store else ":"), after)
+            emit(base + 2, "continue", after)
+            emit(base + 1, "break", after)
+
     def handler(self):
         """The exception handler: the locals live where the exception rose
         written back, and where it rose recorded on it."""
@@ -579,8 +630,9 @@ class _Writer:
         (``continue``), which leaves the region for an address outside it."""
         emit, after, length = self.emit, self.AFTER, len(insns)
         for i, (pc, size, d, sp) in enumerate(insns):
-            self.instruction(base, i, pc, sp)
-            self.exits(base, start, length, i, pc, size, sp)
+            form = None if sp.falls_through else _branch_form(sp, size)
+            self.instruction(base, i, pc, sp, None if form is None else form[0])
+            self.exits(base, start, length, i, pc, size, sp, form)
         emit(base, f"_n += {length}", (length, None, True, True))
         if self.region:
             emit(base, "continue", after)
@@ -591,10 +643,11 @@ class _Writer:
         emit(base + 1, "continue", after)
         emit(base, "break", after)
 
-    def instruction(self, base, i, pc, sp):
-        """Instruction ``i``'s own lines, the locals handed to and taken back
-        from what needs the registers in ``s`` (an executor call, a call
-        handed the state, a page that is not localised)."""
+    def instruction(self, base, i, pc, sp, lines=None):
+        """Instruction ``i``'s own lines (``lines``: those of its branch form,
+        _branch_form), the locals handed to and taken back from what needs
+        the registers in ``s`` (an executor call, a call handed the state, a
+        page that is not localised)."""
         emit = self.emit
         live = (i, pc, True, True)
         if not sp.localised:  # the page uses G itself: registers there while it runs
@@ -603,13 +656,14 @@ class _Writer:
         handed = (i, pc, False, False)  # the state handed on whole: all in s
         # one pass of each pattern over the whole body (translation time counts
         # in a short program's run): none of them spans a line
-        body = self.rename("\n".join(sp.lines))
+        lines = sp.lines if lines is None else lines
+        body = self.rename("\n".join(lines))
         if sp.uses_cia:
             if _ASSIGNS_CIA.search(body):
                 emit(base, f"CIA = {pc}", tag)
             else:  # the address pasted in: Python folds CIA + 4 and the like
                 body = _CIA.sub(str(pc), body)
-        for text in (body.split("\n") if sp.lines else []):
+        for text in (body.split("\n") if lines else []):
             bare = text.lstrip()
             depth = base + (len(text) - len(bare)) // 4
             if bare == FLUSH:  # around an SVP64 executor call: see translate.svp64
@@ -647,11 +701,15 @@ class _Writer:
             for r in self.regs:
                 self.emit(depth, f"_g{r} = G[{r}]", handed)
 
-    def exits(self, base, start, length, i, pc, size, sp):
+    def exits(self, base, start, length, i, pc, size, sp, form=None):
         """Where instruction ``i`` leaves the block: the last one's next
-        address, a superblock's taken branch, a store into decoded code."""
+        address, a superblock's taken branch (``form``: its condition and
+        target, _branch_form), a store into decoded code."""
         emit, after = self.emit, self.AFTER
         live = (i, pc, True, True)
+        if form is not None:
+            self.branch_exit(base, start, length, i, pc, size, form)
+            return
         next_src = _CIA.sub(str(pc), self.rename(sp.next_src)) if sp.next_src else sp.next_src
         # the tags after the instruction's lines: ``done`` once ``_nia`` holds
         # its next address (i + 1 completed, not yet in ``_n``), ``after`` once

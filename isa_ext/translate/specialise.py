@@ -587,6 +587,9 @@ def _is_int_typed(node):
         return isinstance(node.value, ast.Name) and node.value.id in ("G", "CRF")
     if isinstance(node, ast.Name):
         return node.id.startswith("_g")
+    if isinstance(node, ast.Attribute):   # a plain register of the state (s.ctr)
+        return isinstance(node.value, ast.Name) and node.value.id == "s" and \
+            node.attr in _STATE_BITS
     return False
 
 
@@ -638,6 +641,8 @@ def _is_bit(node):
             return _is_bit(node.left) or _is_bit(node.right)
         if isinstance(node.op, (ast.BitOr, ast.BitXor)):
             return _is_bit(node.left) and _is_bit(node.right)
+        b = _bits(node)   # (a CR field's top bit: CRF[0] >> 3)
+        return b is not None and b <= 1
     return False
 
 

@@ -929,3 +929,17 @@ def test_on_pypy_the_first_block_raises_the_jits_trace_limit_once(monkeypatch):
     sim.load_asm("addi 3, 3, 1\nb 1f\n1: addi 3, 3, 1\n")
     assert sim.run().gpr[3] == 2
     assert calls == [{"trace_limit": block.PYPY_TRACE_LIMIT}]
+
+
+def test_a_conditional_branch_tests_its_condition_without_a_next_address_temporary():
+    # bne's body is NIA = CIA + 4; if not CR0.EQ: NIA = target: the block
+    # tests the condition and leaves with the target, and falls through
+    # without assigning anything (translate.block._branch_form); the loop
+    # below runs r3 from 0 to 10 (ten taken bne, then one not taken)
+    sim = Simulator(ISA(extensions=["base"]), translate=True)
+    sim.hot_after = 0
+    sim.load_asm("1: addi 3, 3, 1\ncmpdi 3, 10\nbne 1b\naddi 4, 4, 1\n")
+    res = sim.run(max_steps=1_000)
+    assert (res.stop, res.steps, res.gpr[3], res.gpr[4]) == ("end", 31, 10, 1)
+    source = sim._blocks[0x1000].source
+    assert "NIA" not in source and "if not _c0 & 2:" in source
