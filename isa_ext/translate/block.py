@@ -586,7 +586,7 @@ class _Writer:
         """A conditional branch's exit without its ``NIA`` temporary: the
         taken path sets ``_nia`` and leaves (mid-block) or the last
         instruction sets it either way."""
-        emit, after = self.emit, self.AFTER
+        emit = self.emit
         live, done = (i, pc, True, True), (i + 1, None, True, True)
         cond, target = (_CIA.sub(str(pc), self.rename(t)) for t in form[1:])
         if i == length - 1:
@@ -597,13 +597,20 @@ class _Writer:
         emit(base, f"if {cond}:", live)
         emit(base + 1, f"_nia = {target}", live)
         emit(base + 1, f"_n += {i + 1}", done)
+        self.leave(base + 1, start, length)
+
+    def leave(self, depth, start, length):
+        """A taken branch's way on once ``_nia`` and ``_n`` hold it: the
+        region's dispatch, or a block's own start again while the steps left
+        hold it, else the one write-back after the loop."""
+        emit, after = self.emit, self.AFTER
         if self.region:
-            emit(base + 1, "continue", after)
+            emit(depth, "continue", after)
         else:
-            emit(base + 1, f"if _nia == {start} and _n + {length} <= _budget"
+            emit(depth, f"if _nia == {start} and _n + {length} <= _budget"
                  + (" and _cw:" if self.any_store else ":"), after)
-            emit(base + 2, "continue", after)
-            emit(base + 1, "break", after)
+            emit(depth + 1, "continue", after)
+            emit(depth, "break", after)
 
     def handler(self):
         """The exception handler: the locals live where the exception rose
@@ -722,13 +729,7 @@ class _Writer:
             emit(base, f"_nia = {next_src}", live)
             emit(base, f"if _nia != {pc + size}:", done)
             emit(base + 1, f"_n += {i + 1}", done)
-            if self.region:
-                emit(base + 1, "continue", after)
-            else:
-                emit(base + 1, f"if _nia == {start} and _n + {length} <= _budget"
-                     + (" and _cw:" if self.any_store else ":"), after)
-                emit(base + 2, "continue", after)
-                emit(base + 1, "break", after)  # to the one write-back after the loop
+            self.leave(base + 1, start, length)
         if sp.stores and i < length - 1:
             nxt = (i + 1, pc + size, True, True)
             emit(base, "if not _cw:", nxt)  # a store hit decoded code: fetch again
