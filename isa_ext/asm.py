@@ -13,7 +13,6 @@ located at file:line:column of the offending operand.
 """
 import marshal
 import re
-from collections.abc import Mapping
 
 from .records import record, factory
 
@@ -510,7 +509,7 @@ def _aliases_to_plain(aliases):
     """{name: Alias} as plain values for the parse cache: {name: index} and
     each alias's attributes as marshal bytes of its own (its operands'
     attributes in it, its fallback by index), to be made at its first use
-    (:class:`_StoredAliases`)."""
+    (:func:`_aliases_from_plain`)."""
     index, order = {}, []
     for alias in aliases.values():
         while alias is not None and id(alias) not in index:
@@ -529,46 +528,30 @@ def _aliases_to_plain(aliases):
 
 
 def _aliases_from_plain(plain):
-    """The ({name: Alias},) of :func:`_aliases_to_plain`'s values."""
+    """The ({name: Alias},) of :func:`_aliases_to_plain`'s values, each alias
+    made at its first use (parse_cache.LazyMapping): an assembly run looks
+    up a handful of the 840 (making them all took 4 ms of every run that
+    assembles)."""
+    from .parse_cache import LazyMapping
     names, states = plain
-    return (_StoredAliases(names, states),)
+    made = {}
 
-
-class _StoredAliases(Mapping):
-    """{name: Alias} from the parse cache, each alias made at its first use:
-    an assembly run looks up a handful of the 840 (making them all took 4 ms
-    of every run that assembles)."""
-
-    def __init__(self, names, states):
-        self._names, self._states, self._made = names, states, {}
-
-    def __getitem__(self, name):
-        return self._alias(self._names[name])
-
-    def __contains__(self, name):
-        return name in self._names
-
-    def __iter__(self):
-        return iter(self._names)
-
-    def __len__(self):
-        return len(self._names)
-
-    def _alias(self, i):
-        alias = self._made.get(i)
-        if alias is None:
-            state = marshal.loads(self._states[i])
+    def alias(i):   # by index: names of one alias, and fallbacks, share it
+        a = made.get(i)
+        if a is None:
+            state = marshal.loads(states[i])
             operands = []
             for op_state in state["operands"]:
                 op = object.__new__(AliasOperand)
                 op.__dict__.update(op_state)
                 operands.append(op)
             state["operands"] = operands
-            alias = self._made[i] = object.__new__(Alias)
-            alias.__dict__.update(state)
-            if alias.fallback is not None:
-                alias.fallback = self._alias(alias.fallback)
-        return alias
+            a = made[i] = object.__new__(Alias)
+            a.__dict__.update(state)
+            if a.fallback is not None:
+                a.fallback = alias(a.fallback)
+        return a
+    return (LazyMapping(names, lambda _name, i: alias(i)),)
 
 
 def _load_aliases(text, filename, isa, aliases):

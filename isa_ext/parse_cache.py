@@ -248,10 +248,10 @@ class StoredTables:
             op = object.__new__(Operand)
             object.__setattr__(op, "__dict__", state)
             self._operands.append(op)
-        self.pages = _Lazy(index["pages"], lambda _name, i: self.page(i))
-        self.by_mnemonic = _Lazy(index["by_mnemonic"], self._variant)
-        self.by_po = _Lazy(index["by_po"], self._row_list)
-        self.prefixed_by_po = _Lazy(index["prefixed_by_po"], self._row_list)
+        self.pages = LazyMapping(index["pages"], lambda _name, i: self.page(i))
+        self.by_mnemonic = LazyMapping(index["by_mnemonic"], self._variant)
+        self.by_po = LazyMapping(index["by_po"], self._row_list)
+        self.prefixed_by_po = LazyMapping(index["prefixed_by_po"], self._row_list)
         self.sv_names = index["sv"]
 
     def row(self, i):
@@ -293,7 +293,7 @@ class StoredTables:
         return [self.row(i) for i in indices]
 
 
-class _Lazy(Mapping):
+class LazyMapping(Mapping):
     """A read-only mapping whose values are ``make(key, stored[key])``, made
     at the first lookup of their key and kept."""
 
