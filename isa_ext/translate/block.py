@@ -195,10 +195,7 @@ def _branch_form(sp, size):
             not _NIA.search(lines[-2]) and not _NIA.search(lines[-1][10:]) and \
             not any(_ASSIGNS_CIA.search(t) for t in lines):
         form = (lines[1:-2], lines[-2][3:-1], lines[-1][10:])
-    try:
-        sp._branch_form = form
-    except AttributeError:
-        pass
+    sp._branch_form = form
     return form
 
 
@@ -714,16 +711,15 @@ class _Writer:
         target, _branch_form), a store into decoded code."""
         emit, after = self.emit, self.AFTER
         live = (i, pc, True, True)
-        if form is not None:
-            self.branch_exit(base, start, length, i, pc, size, form)
-            return
         next_src = _CIA.sub(str(pc), self.rename(sp.next_src)) if sp.next_src else sp.next_src
         # the tags after the instruction's lines: ``done`` once ``_nia`` holds
         # its next address (i + 1 completed, not yet in ``_n``), ``after`` once
         # ``_n`` counts them; the line ``_n += k`` itself is tagged as before it
         # runs (a signal is delivered at a call or a backward jump, which it has not)
         done = (i + 1, None, True, True)
-        if i == length - 1:
+        if form is not None:   # (a store in its lines still checks decoded code below)
+            self.branch_exit(base, start, length, i, pc, size, form)
+        elif i == length - 1:
             emit(base, f"_nia = {pc + size if sp.falls_through else next_src}", live)
         elif not sp.falls_through:  # a superblock's branch: leave where it is taken
             emit(base, f"_nia = {next_src}", live)

@@ -624,7 +624,7 @@ def _is_pure(node, values=None):
                 (node.slice.id.startswith("f_") or node.slice.id == "_crf")))
     if isinstance(node, ast.Attribute):  # a plain register of the state
         return isinstance(node.value, ast.Name) and node.value.id == "s" and \
-            node.attr in ("msr", "ctr", "lr", "tar", "so", "ov", "ca", "ov32", "ca32")
+            node.attr in _STATE_BITS
     return False
 
 
