@@ -130,14 +130,15 @@ class Memory:
         self._write_views = (self.write1, self.write2, self.write4, self.write8)
         self.views = (self.read2, self.read4, self.read8) + self._write_views
         self._pages = _Pages(self.views)
-        self._reserved = 0
         self.little = little
         self.limit = limit
         # the load-and-reserve reservation (lwarx ... stwcx.): live flag, length
         # in bytes, address.  A single-thread model: the reservation is lost by
         # a store-conditional and, as Book II 1.7.3.1 lets an implementation
         # do, by any store at all (write_bytes clears it), so stwcx. succeeds
-        # only when no store came between it and its lwarx.
+        # only when no store came between it and its lwarx.  (The flag is the
+        # ``reserve`` property: taking a reservation drops the write views.)
+        self._reserved = 0
         self.reserve_length = 0
         self.reserve_addr = 0
         # Words (address >> 2) a simulator holds decoded; a store into one of them

@@ -3,6 +3,8 @@ built from stored bodies is the block built from scratch, and runs alike; a
 damaged entry is specialised again."""
 import os
 
+import pytest
+
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 
@@ -80,27 +82,18 @@ def test_the_key_covers_the_code_that_writes_a_body(monkeypatch):
             "isa_ext.pseudocode.library", "isa_ext.translate.store"} <= set(seen)
 
 
-def test_the_key_follows_the_specialisers_arithmetic_switch(monkeypatch):
-    # PyPy's form of the word arithmetic is another text: never shared
+# the specialiser's switches, each making the bodies another text: PyPy's
+# form of the word arithmetic; page views (CPython, little-endian host) or
+# struct calls for inline accesses
+@pytest.mark.parametrize("switch", ["PYPY_ARITH", "VIEWS"])
+def test_the_key_follows_the_specialisers_switches(monkeypatch, switch):
     import isa_ext.translate.specialise as sp
     from isa_ext.translate import store
 
     class Page:
         source, library = "def sem(s, f_RT): ...", None
     a = store.key(Page, {"RT": 3}, {})
-    monkeypatch.setattr(sp, "PYPY_ARITH", not sp.PYPY_ARITH)
-    assert store.key(Page, {"RT": 3}, {}) != a
-
-
-def test_the_key_follows_the_inline_access_form(monkeypatch):
-    # page views (CPython, little-endian host) or struct calls: other texts
-    import isa_ext.translate.specialise as sp
-    from isa_ext.translate import store
-
-    class Page:
-        source, library = "def sem(s, f_RT): ...", None
-    a = store.key(Page, {"RT": 3}, {})
-    monkeypatch.setattr(sp, "VIEWS", not sp.VIEWS)
+    monkeypatch.setattr(sp, switch, not getattr(sp, switch))
     assert store.key(Page, {"RT": 3}, {}) != a
 
 
