@@ -210,6 +210,9 @@ class ISA:
                            for name, where, stamp in spec.listing(tree, ext, suffix=suffix)]
         stamped = [item[1:2] + item[4:] for item in listed]   # (tree, ext, where, stamp)
         skey = parse_cache.stat_key(stamped) if use_cache else None
+        # (the files as stamped: part of what names this ISA to caches of
+        # translated code, translation_tag)
+        self._stat_key = skey
         got = parse_cache.load_by_stat(_cache_dir(), skey, 2) if skey else None
         if got is not None:
             return self._stored_tables(got, plain)
@@ -496,6 +499,23 @@ class ISA:
             self._store_cached(key, c)
         self._compiled[key_mem] = c
         return c
+
+    @functools.cached_property
+    def translation_tag(self):
+        """What names this ISA's decoding and compiled pages to the caches of
+        translated code kept across runs (translate.block_store): its table and
+        page files as stamped, its extensions' helper code, the pseudocode
+        compiler and the profile; None when something else shapes them (a
+        profile's own pages, a page source, no disk cache)."""
+        if not self.use_cache or self.page_source is not None or self.profile.pages or \
+                not getattr(self, "_stat_key", None):
+            return None
+        h = disk_cache.sha256()
+        for part in (COMPILER_VERSION, self._stat_key, self.library.tag, self.profile.name,
+                     self.profile.fptrans_fpscr, _compiler_tag("book", True)):
+            h.update(str(part).encode())
+            h.update(b"\0")
+        return h.hexdigest()
 
     def _key(self, page, row, rc_target, xlen=64, svp64_so=False):
         h = disk_cache.sha256()

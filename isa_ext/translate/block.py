@@ -31,7 +31,7 @@ import sys
 from ..errors import IsaExtError, Trap
 from ..machine import Memory
 from ..prefix import SVP64, kind as prefix_kind
-from . import code_store
+from . import block_store, code_store
 from .specialise import Untranslatable, cached, specialise
 from .svp64 import CALL, FLUSH, RELOAD, specialise_sv
 
@@ -62,14 +62,16 @@ class Block:
     above 0 the dispatcher counts the block's runs down, gathering in ``succ``
     the addresses it left to."""
     __slots__ = ("start", "length", "run", "source", "mnemonics", "end",
-                 "insns", "namespace", "plain", "watch", "succ", "tries")
+                 "insns", "namespace", "plain", "watch", "succ", "tries", "key")
 
     def __init__(self, start, length, run, source, mnemonics, end, insns=(), namespace=None,
-                 watch=0):
+                 watch=0, key=None):
         self.start, self.length, self.run = start, length, run
         self.source, self.mnemonics, self.end = source, mnemonics, end
         self.insns, self.namespace = insns, namespace or {}
         self.plain, self.watch, self.succ, self.tries = self, watch, set(), 0
+        # its name in the store of translated code kept across runs (None: not kept)
+        self.key = key
 
 
 def _gather(sim, start, end):
@@ -255,17 +257,26 @@ def tune_pypy_jit():
 
 def translate(sim, start, end):
     """A :class:`Block` for the code at ``start``, or None when its first
-    instruction is not one a block can inline."""
+    instruction is not one a block can inline; from the store kept across
+    runs (block_store) when it has the block."""
     tune_pypy_jit()
+    key = block_store.block_key(sim, start, end)
+    if key is not None:
+        b = block_store.load_block(sim.isa, key, bind, code_cache_of(sim.isa))
+        if b is not None:
+            return b
     insns, namespace = _gather(sim, start, end)
     if not insns:
         return None
-    source, run = _compile([(start, insns)], namespace, f"block@0x{start:x}", region=False,
-                           code_cache=code_cache_of(sim.isa))
+    source, tags, code = _compile([(start, insns)], f"block@0x{start:x}", region=False,
+                                  code_cache=code_cache_of(sim.isa))
     last_pc, last_size = insns[-1][:2]
-    return Block(start, len(insns), run, source,
-                 [("sv." if size == 8 else "") + d.mnemonic for _, size, d, _ in insns],
-                 last_pc + last_size, insns, namespace)
+    b = Block(start, len(insns), bind(code, tags, namespace), source,
+              [("sv." if size == 8 else "") + d.mnemonic for _, size, d, _ in insns],
+              last_pc + last_size, insns, namespace, key=key)
+    if key is not None:
+        block_store.save_block(sim.isa, key, b, tags, code)
+    return b
 
 
 def translate_region(members, code_cache=None):
@@ -280,8 +291,17 @@ def translate_region(members, code_cache=None):
             if namespace.setdefault(k, v) is not v:
                 return None
     head = members[0]
-    source, run = _compile([(b.start, b.insns) for b in members], namespace,
-                           f"region@0x{head.start:x}", region=True, code_cache=code_cache)
+    key = block_store.region_key([b.key for b in members])
+    got = block_store.load_region(key, code_cache) if key is not None else None
+    if got is not None:
+        source, tags, code = got
+    else:
+        source, tags, code = _compile([(b.start, b.insns) for b in members],
+                                      f"region@0x{head.start:x}", region=True,
+                                      code_cache=code_cache)
+        if key is not None:
+            block_store.save_region(key, source, tags, code)
+    run = bind(code, tags, namespace)
     out = []
     for b in members:
         entry = Block(b.start, b.length, functools.partial(run, _nia=b.start), source,
@@ -414,25 +434,34 @@ def _plain_lines(lines):
     return out
 
 
-def _compile(entries, namespace, name, region, code_cache=None):
-    """(source, run) for blocks ``entries`` [(start, insns)]: one block
-    (``region`` false) or a region of several; the code object from
+def _compile(entries, name, region, code_cache=None):
+    """(source, tags, code) for blocks ``entries`` [(start, insns)]: one
+    block (``region`` false) or a region of several; ``tags`` the line
+    tags its exception handler reads (_Writer); the code object from
     ``code_cache`` (source -> code) where the same source was compiled."""
     w = _Writer(entries, region)
     w.prologue()
     w.loop()
     w.handler()
     source = "\n".join(text for text, _ in w.lines) + "\n"
+    tags = {no: tag for no, (_, tag) in enumerate(w.lines, 1) if tag is not None}
+    code = cached(code_cache, source, lambda: code_store.compiled(source, f"<isa_ext:{name}>"),
+                  kept=CODE_CACHE_KEPT)
+    return source, tags, code
+
+
+def bind(code, tags, namespace):
+    """The ``run`` function of a block's or region's compiled ``code``, its
+    globals the pages' names it uses (``namespace``), its line ``tags`` and
+    the names every block's prologue reads."""
     ns = dict(namespace)
     ns["__builtins__"] = __builtins__
-    ns["_LINES"] = {no: tag for no, (_, tag) in enumerate(w.lines, 1) if tag is not None}
+    ns["_LINES"] = tags
     ns["_AFTER"] = _Writer.AFTER
     ns["_Memory"], ns["_no_page"], ns["_ACCESS"] = Memory, _no_page, _ACCESS
     ns["_BA"] = bytearray
-    code = cached(code_cache, source, lambda: code_store.compiled(source, f"<isa_ext:{name}>"),
-                  kept=CODE_CACHE_KEPT)
     exec(code, ns)
-    return source, ns["run"]
+    return ns["run"]
 
 
 class _Writer:

@@ -40,7 +40,7 @@ def compiled(source, filename):
     path = os.path.join(_folder(), k[:2], k + ".marshal")
     try:
         with open(path, "rb") as f:
-            code = marshal.load(f)
+            code = marshal.loads(f.read())   # (load(f) reads in small pieces)
         if isinstance(code, types.CodeType) and code.co_filename == filename:
             return code
     except Exception:   # absent, half written, another interpreter's

@@ -71,7 +71,7 @@ def load(k):
     from .specialise import Specialised
     try:
         with open(os.path.join(_folder(), k[:2], k + ".marshal"), "rb") as f:
-            fields = marshal.load(f)
+            fields = marshal.loads(f.read())   # (load(f): 2.4x slower, small reads)
     except Exception:   # absent, half written, another format
         return None
     if not (isinstance(fields, dict) and set(fields) == _FIELDS):

@@ -1,0 +1,220 @@
+"""Translated blocks and regions kept across runs.
+
+Translating a block costs its words' decoding, their specialised bodies (one
+file each from store.py), the block writer and a code object (code_store.py):
+on CPython about a millisecond a block, a third of a short program's cold
+run (Embench's picojpeg: 0.19 of 0.68 s translating, 0.04 chaining).  This
+store keeps a block whole, one file read in place of all of that: its code
+object, source, line tags, specialised bodies and which page each global
+name comes from.  A region (block.translate_region) is kept likewise under
+its members' keys.
+
+A block's key names everything its translation depends on:
+
+* the translator's code (this package, the machine, the helper library) and
+  the interpreter;
+* the ISA's ``translation_tag`` (its table and page files as stamped, its
+  extensions' helper code, the compiler, the profile); an ISA without one
+  (profile pages, a page source, no disk cache) keeps nothing here;
+* the block's start, the program's end address and the byte order;
+* every byte a block starting there could hold (WINDOW bytes, up to the
+  first page that does not exist).
+
+A window holding an SVP64 prefix is never kept: an SVP64 instruction's
+translation follows the SVSTATE of the moment (translate/svp64.py), which no
+byte of the window shows.
+
+Entries are ``<cache>/translated/<2 hex>/<key>.marshal``.  One that cannot
+be read, or whose words decode to other instructions, is translated again;
+one that cannot be written is skipped, as is any after the first
+SAVES_PER_PROCESS of a process.
+"""
+import importlib.util
+import marshal
+import os
+import struct
+import sys
+
+from .. import disk_cache
+from ..machine import PAGE_BITS, PAGE_MASK, Memory
+from ..prefix import SVP64, is_prefix, kind as prefix_kind
+
+SAVES_PER_PROCESS = 2048
+_saved = 0
+# what a block can span from its start: MAX_LENGTH instructions of 8 bytes
+WINDOW = 64 * 8
+_digest = None
+
+
+def _own_digest():
+    """The digest of the translator's code, and its switches now (read at
+    every key: a test may turn one)."""
+    global _digest
+    from . import block, specialise, store, svp64
+    if _digest is None:
+        from .. import machine
+        from ..pseudocode import library
+        _digest = disk_cache.code_digest(
+            (block, specialise, store, svp64, machine, library, sys.modules[__name__]),
+            repr(importlib.util.MAGIC_NUMBER))
+    return (f"{_digest} {specialise.PYPY_ARITH} {specialise.VIEWS} "
+            f"{block.EXECUTOR_CALLS_IN_BLOCKS} {block.MAX_LENGTH} {block.MAX_SIDE_EXITS} "
+            f"{block.DISPATCH_CHAIN}")
+
+
+def _folder():
+    return os.path.join(disk_cache.directory(), "translated")
+
+
+def _path(key):
+    return os.path.join(_folder(), key[:2], key + ".marshal")
+
+
+def _window(mem, start):
+    """The bytes from ``start`` a block there could hold (WINDOW, or up to a
+    page that does not exist); None when one of its words is an SVP64 prefix."""
+    pages, out, at, left = mem.pages, bytearray(), start, WINDOW
+    while left > 0:
+        page = pages.get(at >> PAGE_BITS)
+        if page is None:
+            break
+        off = at & PAGE_MASK
+        piece = page[off:off + left]
+        out += piece
+        at, left = at + len(piece), left - len(piece)
+    whole = len(out) & ~3
+    order = "<" if mem.little else ">"
+    for word in struct.unpack(f"{order}{whole // 4}I", out[:whole]):
+        if is_prefix(word) and prefix_kind(word) == SVP64:
+            return None
+    return bytes(out)
+
+
+def block_key(sim, start, end):
+    """The key of the block ``sim`` would translate at ``start`` (its program
+    ending at ``end``), or None when it is not one to keep."""
+    from ..sim import Simulator
+    mem = sim.state.mem
+    # (a simulator fetching its own way, a memory wrapper: not what the bytes say)
+    if type(mem) is not Memory or type(sim)._fetch is not Simulator._fetch or start & 3:
+        return None
+    tag = sim.isa.translation_tag
+    if tag is None:
+        return None
+    window = _window(mem, start)
+    if window is None:
+        return None
+    h = disk_cache.sha256(f"block {_own_digest()} {tag} {mem.little} {start} {end}".encode())
+    h.update(window)
+    return h.hexdigest()
+
+
+def region_key(member_keys):
+    """The key of a region of blocks with these keys (the entry first), or
+    None when one of them has none."""
+    if any(k is None for k in member_keys):
+        return None
+    h = disk_cache.sha256(f"region {_own_digest()}".encode())
+    for k in member_keys:
+        h.update(k.encode())
+    return h.hexdigest()
+
+
+def _read(key):
+    try:
+        with open(_path(key), "rb") as f:
+            entry = marshal.loads(f.read())   # (load(f): 9x slower, small reads)
+    except Exception:   # absent, half written, another format
+        return None
+    return entry if isinstance(entry, dict) else None
+
+
+def _write(key, entry):
+    global _saved
+    if _saved >= SAVES_PER_PROCESS:
+        return
+    _saved += 1
+    try:
+        disk_cache.write_atomic(_path(key), marshal.dumps(entry))
+    except Exception:   # a cache never fails a run
+        pass
+
+
+def _page_globals(isa, word, suffix):
+    """(Decoded, the globals of its compiled page) of an instruction, or None."""
+    d = isa.decode(word) if suffix is None else isa.decode_prefixed(word, suffix)
+    if d is None:
+        return None
+    return d, isa.compiled(d.spec).sem.__globals__
+
+
+def save_block(isa, key, b, tags, code):
+    """Keep block ``b`` (its line ``tags`` and ``code`` object) under ``key``."""
+    from .store import _FIELDS
+    insns, found = [], []
+    for pc, size, d, sp in b.insns:
+        fields = vars(sp)
+        if not _FIELDS <= fields.keys():
+            return
+        word, suffix = (d.word >> 32, d.word & 0xFFFFFFFF) if size == 8 else (d.word, None)
+        got = _page_globals(isa, word, suffix)
+        if got is None or got[0].mnemonic != d.mnemonic:
+            return
+        found.append(got[1])
+        insns.append((pc, size, word, suffix, d.mnemonic, {k: fields[k] for k in _FIELDS}))
+    names = {}
+    for name, value in b.namespace.items():
+        where = next((i for i, g in enumerate(found) if g.get(name) is value), None)
+        if where is None:
+            return
+        names[name] = where
+    _write(key, {"start": b.start, "length": b.length, "end": b.end, "source": b.source,
+                 "mnemonics": list(b.mnemonics), "tags": tags, "code": code,
+                 "insns": insns, "names": names})
+
+
+def _code(entry, code_cache):
+    """The entry's code object, or the one ``code_cache`` (block.code_cache_of)
+    holds for its source: simulators of one ISA share their blocks' code."""
+    from .block import CODE_CACHE_KEPT
+    from .specialise import cached
+    return cached(code_cache, entry["source"], lambda: entry["code"], kept=CODE_CACHE_KEPT)
+
+
+def load_block(isa, key, bind, code_cache=None):
+    """The block kept under ``key`` (its function made by ``bind(code, tags,
+    namespace)``, block.bind), or None."""
+    from .block import Block
+    from .specialise import Specialised
+    entry = _read(key)
+    if entry is None:
+        return None
+    try:
+        insns, found = [], []
+        for pc, size, word, suffix, mnemonic, fields in entry["insns"]:
+            got = _page_globals(isa, word, suffix)
+            if got is None or got[0].mnemonic != mnemonic:
+                return None
+            sp = Specialised.__new__(Specialised)
+            sp.__dict__.update(fields)
+            insns.append((pc, size, got[0], sp))
+            found.append(got[1])
+        namespace = {name: found[i][name] for name, i in entry["names"].items()}
+        run = bind(_code(entry, code_cache), entry["tags"], namespace)
+        return Block(entry["start"], entry["length"], run, entry["source"],
+                     entry["mnemonics"], entry["end"], insns, namespace, key=key)
+    except Exception:   # an entry of another shape: translated again
+        return None
+
+
+def save_region(key, source, tags, code):
+    _write(key, {"source": source, "tags": tags, "code": code})
+
+
+def load_region(key, code_cache=None):
+    """(source, tags, code) of the region kept under ``key``, or None."""
+    entry = _read(key)
+    try:
+        return entry["source"], entry["tags"], _code(entry, code_cache)
+    except Exception:   # absent, or of another shape
+        return None
