@@ -17,8 +17,8 @@ A block's key names everything its translation depends on:
   extensions' helper code, the compiler, the profile); an ISA without one
   (profile pages, a page source, no disk cache) keeps nothing here;
 * the block's start, the program's end address and the byte order;
-* every byte a block starting there could hold (WINDOW bytes, up to the
-  first page that does not exist).
+* every byte a block starting there could hold (block.MAX_LENGTH
+  instructions of 8 bytes, up to the first page that does not exist).
 
 A window holding an SVP64 prefix is never kept: an SVP64 instruction's
 translation follows the SVSTATE of the moment (translate/svp64.py), which no
@@ -41,8 +41,6 @@ from ..prefix import SVP64, is_prefix, kind as prefix_kind
 
 SAVES_PER_PROCESS = 2048
 _saved = 0
-# what a block can span from its start: MAX_LENGTH instructions of 8 bytes
-WINDOW = 64 * 8
 _digest = None
 
 
@@ -71,9 +69,11 @@ def _path(key):
 
 
 def _window(mem, start):
-    """The bytes from ``start`` a block there could hold (WINDOW, or up to a
-    page that does not exist); None when one of its words is an SVP64 prefix."""
-    pages, out, at, left = mem.pages, bytearray(), start, WINDOW
+    """The bytes from ``start`` a block there could hold (block.MAX_LENGTH
+    instructions of 8 bytes, or up to a page that does not exist); None when
+    one of its words is an SVP64 prefix."""
+    from .block import MAX_LENGTH
+    pages, out, at, left = mem.pages, bytearray(), start, MAX_LENGTH * 8
     while left > 0:
         page = pages.get(at >> PAGE_BITS)
         if page is None:

@@ -106,7 +106,7 @@ def test_the_key_names_every_byte_a_block_could_hold(cache):
     assert a is not None and a == _key(sim)
     assert _key(sim, end=sim.end + 4) != a
     assert _key(sim, start=0x1004) != a
-    last = 0x1000 + block_store.WINDOW - 1     # the window's last byte, then past it
+    last = 0x1000 + 8 * block.MAX_LENGTH - 1   # the last byte a block could hold, then past it
     mem.write(last, 1, mem.read(last, 1) ^ 1)
     assert _key(sim) != a
     mem.write(last, 1, mem.read(last, 1) ^ 1)
@@ -151,3 +151,43 @@ def test_a_damaged_or_stale_entry_is_translated_again(cache):
             f.write(data)
     assert blocks
     assert _run() == cold
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_random_programs_run_the_same_from_kept_blocks(batch, cache, monkeypatch):
+    # the random programs and loops of test_translate (traps, stores into the
+    # program, chained regions, step limits) run per instruction, translated
+    # afresh into an empty store, and again from what that run kept: one outcome
+    from test_translate import fresh, loop_program, outcome, random_program
+    import random
+    rng = random.Random(4400 + batch)
+    loaded = []
+    real = block_store.load_block
+    def load(*a, **k):
+        got = real(*a, **k)
+        loaded.append(got is not None)
+        return got
+    monkeypatch.setattr(block_store, "load_block", load)
+    for i in range(40):
+        text = (loop_program if i % 2 else random_program)(rng)
+        seed, steps = rng.getrandbits(32), rng.choice([1, 3, 10, 57, 400, 3000])
+        outs = []
+        for way in (False, True, True):
+            sim = fresh(seed, text, translate=way)
+            sim.isa = ISA()   # (no block kept in memory by the ISA between the runs)
+            outs.append(outcome(sim, sim.run(max_steps=steps)))
+        assert outs[1] == outs[0] and outs[2] == outs[0], (seed, steps, text)
+    assert sum(loaded) > 20   # the warm runs' blocks, from the store
+
+
+def test_the_key_names_the_last_byte_of_the_longest_block(cache):
+    # the longest block: MAX_LENGTH prefixed (8-byte) instructions; a change
+    # to its very last byte is another key
+    sim = _sim()
+    sim.load_asm("paddi 3, 3, 1, 0\n" * (block.MAX_LENGTH + 8))
+    sim.run(max_steps=block.MAX_LENGTH)
+    b = sim._blocks[0x1000]
+    assert b.length == block.MAX_LENGTH and b.end == 0x1000 + 8 * block.MAX_LENGTH
+    mem, a = sim.state.mem, _key(sim)
+    mem.write(b.end - 1, 1, mem.read(b.end - 1, 1) ^ 0x80)
+    assert _key(sim) != a
