@@ -382,37 +382,41 @@ class Simulator:
 
     def _chain_at(self, b):
         """Chain the blocks of a loop through ``b``: the translated blocks
-        ``b`` reaches (by the exits seen while they were new) that reach ``b``
-        again become one region function (translate.block.translate_region),
-        entered at any of them, so the loop runs with its registers in locals
-        and without the dispatcher between its blocks."""
+        ``b`` reaches (by the exits seen while they were new, and those seen
+        leaving a region since it was made) that reach ``b`` again become one
+        region function (translate.block.translate_region), entered at any of
+        them, so the loop runs with its registers in locals and without the
+        dispatcher between its blocks.  ``b`` may be a region's entry: a loop
+        through a block outside it (an exit its blocks did not take while they
+        were new) then joins the region."""
         from .translate.block import code_cache_of, translate_region
         blocks = self._blocks
 
-        def plain(pc):
-            e = blocks.get(pc)
-            return None if e is None else e.plain
+        def successors(e):
+            # a region's exits, seen by any of its entries, may be any member's
+            return e.plain.succ | e.succ if e.plain is not e else e.succ
 
-        reach, todo = {b.start: b}, [b]
+        first = b.plain
+        reach, succ, todo = {first.start: first}, {first.start: successors(b)}, [first.start]
         while todo and len(reach) < MAX_REGION_BLOCKS:
-            for pc in todo.pop().succ:
-                m = plain(pc)
-                if m is not None and pc not in reach and len(reach) < MAX_REGION_BLOCKS:
-                    reach[pc] = m
-                    todo.append(m)
+            for pc in succ[todo.pop()]:
+                e = blocks.get(pc)
+                if e is not None and pc not in reach and len(reach) < MAX_REGION_BLOCKS:
+                    reach[pc], succ[pc] = e.plain, successors(e)
+                    todo.append(pc)
         # keep the loop: the members from which b is reached again
-        back, grew = {b.start}, True
+        back, grew = {first.start}, True
         while grew:
             grew = False
-            for pc, m in reach.items():
-                if pc not in back and m.succ & back:
+            for pc in reach:
+                if pc not in back and succ[pc] & back:
                     back.add(pc)
                     grew = True
-        members = [b] + [m for pc, m in reach.items() if pc in back and m is not b]
-        if len(members) < 2:
+        members = [first] + [m for pc, m in reach.items() if pc in back and m is not first]
+        if len(members) < 2 or {m.start for m in members} <= set(b.members):
             # no loop through other translated blocks yet (or one that loops
-            # in its own function already): look again after more runs, ever
-            # less often
+            # in its own function already, or none a region does not hold
+            # already): look again after more runs, ever less often
             b.tries += 1
             b.watch = self.region_after << min(b.tries, 12)
             return
@@ -422,7 +426,9 @@ class Simulator:
             self.translation_failures.append((b.start, f"region: {type(e).__name__}: {e}"))
             return
         if entries is not None:
+            exits = set()   # where the region leaves to, seen by any entry
             for entry in entries:
+                entry.succ, entry.watch = exits, self.region_after
                 blocks[entry.start] = entry
 
     def _ended_by(self, exc, pc):

@@ -62,7 +62,7 @@ class Block:
     above 0 the dispatcher counts the block's runs down, gathering in ``succ``
     the addresses it left to."""
     __slots__ = ("start", "length", "run", "source", "mnemonics", "end",
-                 "insns", "namespace", "plain", "watch", "succ", "tries", "key")
+                 "insns", "namespace", "plain", "watch", "succ", "tries", "key", "members")
 
     def __init__(self, start, length, run, source, mnemonics, end, insns=(), namespace=None,
                  watch=0, key=None):
@@ -72,6 +72,8 @@ class Block:
         self.plain, self.watch, self.succ, self.tries = self, watch, set(), 0
         # its name in the store of translated code kept across runs (None: not kept)
         self.key = key
+        # a region's entry: the starts of the region's blocks (a block: none)
+        self.members = ()
 
 
 def _gather(sim, start, end):
@@ -302,11 +304,11 @@ def translate_region(members, code_cache=None):
         if key is not None:
             block_store.save_region(key, source, tags, code)
     run = bind(code, tags, namespace)
-    out = []
+    out, starts = [], tuple(b.start for b in members)
     for b in members:
         entry = Block(b.start, b.length, functools.partial(run, _nia=b.start), source,
                       b.mnemonics, b.end, b.insns, b.namespace)
-        entry.plain, entry.watch = b, 0
+        entry.plain, entry.watch, entry.members = b, 0, starts
         out.append(entry)
     return out
 

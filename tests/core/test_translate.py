@@ -307,6 +307,45 @@ def test_a_loop_over_two_blocks_is_chained_into_one_region():
     assert sim._blocks[0x1008].run.func is sim._blocks[0x1018].run.func
 
 
+# a loop of three blocks (L: addi, bl; S: the subroutine; R: its return, a
+# bgt side exit, the back branch) that from pass 51 on also runs D (the
+# detour) and B (the rest of R from "back"): an exit the region's blocks
+# never took while they were new
+DETOUR_LOOP = """
+        li      r3, 0
+        li      r4, 0
+        li      r5, 0
+        li      r6, 0
+loop:   addi    r3, r3, 1
+        bl      sub
+        cmpdi   r3, 50
+        bgt     detour
+back:   addi    r4, r4, 1
+        cmpdi   r3, 400
+        blt     loop
+        b       done
+detour: addi    r5, r5, 1
+        b       back
+sub:    addi    r6, r6, 1
+        blr
+done:   nop
+"""
+
+
+def test_a_loop_through_a_region_exit_joins_the_region():
+    # 400 passes: r4 and r6 count every pass, r5 those after the 50th (350);
+    # the region made of L, S and R early on grows to hold D and B, whose
+    # loop goes through an exit of the region (seen by its entries)
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after, sim.region_after = 0, 4
+    prog = sim.load_asm(DETOUR_LOOP)
+    res = sim.run(max_steps=100_000)
+    assert (res.stop, res.gpr[3], res.gpr[4], res.gpr[5], res.gpr[6]) == ("end", 400, 400, 350, 400)
+    loop, detour, back = (prog.symbols[k] for k in ("loop", "detour", "back"))
+    assert is_region(sim, detour) and is_region(sim, back)
+    assert sim._blocks[detour].run.func is sim._blocks[loop].run.func
+
+
 def test_trap_in_a_region_reports_its_instruction_and_keeps_earlier_work():
     # tdi 4 traps when r3 == 10: passes 1..9 complete (odd 1,3,5,7,9: 5 x 6;
     # even 2,4,6,8: 4 x 5), then pass 10 runs addi, andi., beq and traps at the
