@@ -51,6 +51,11 @@ _IND = "    "
 # a region's blocks chosen by a chain of address tests up to this many, by a
 # binary search over their addresses above (Writer.dispatch)
 DISPATCH_CHAIN = 4
+# in a region, a member block with one exit of the region's blocks naming it
+# (an if/else arm, the block after a side exit) is also written where that
+# exit leaves, nested at most this deep: no dispatch between the two
+INLINE_DEPTH = 6
+INLINE_NAMED = 1
 
 
 class Block:
@@ -234,6 +239,22 @@ def _constant_targets(sp, pc):
                 except (ArithmeticError, ValueError, TypeError):
                     pass
     return out
+
+
+def _constant(text):
+    """The value of an expression of integer constants, or None."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return None
+    if not all(isinstance(n, (ast.Expression, ast.BinOp, ast.Constant, ast.operator))
+               for n in ast.walk(tree)):
+        return None
+    try:
+        value = eval(compile(tree, "<target>", "eval"), {"__builtins__": {}})
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+    return value if type(value) is int else None
 
 
 # PyPy's JIT gives up tracing a loop longer than its trace_limit (6,000
@@ -490,9 +511,39 @@ class _Writer:
         self.held = bool(self.crs or self.attrs)
         self.counts = "_eo" in self.used
         self.lines = []
+        self.insns_of = dict(entries)
+        self.inline_once = self._named_once() if region else set()
+        # instructions written a second time, at most as many as the region's
+        # (a chain of blocks each inlined into the next would grow without it)
+        self.inline_left = sum(len(insns) for _, insns in entries)
 
     def emit(self, depth, text, tag=None):
         self.lines.append((_IND * depth + text, tag))
+
+    # -- a region's blocks written where their one exit leaves ----------------
+    @staticmethod
+    def _end_target(pc, size, sp, form):
+        """The constant address a block whose last instruction is ``sp``
+        goes on to past it (not where a branch form is taken), or None."""
+        if sp.falls_through or form is not None:
+            return pc + size
+        return _constant(_CIA.sub(str(pc), sp.next_src)) if sp.next_src else None
+
+    def _named_once(self):
+        """The region's blocks that exactly one of its blocks' exits names
+        as a constant (a branch form's target, a block's end): each is also
+        written where that exit leaves (``leave``)."""
+        named = {}
+        for _, insns in self.entries:
+            for i, (pc, size, d, sp) in enumerate(insns):
+                form = None if sp.falls_through else _branch_form(sp, size)
+                targets = [] if form is None else [_constant(_CIA.sub(str(pc), form[2]))]
+                if i == len(insns) - 1:
+                    targets.append(self._end_target(pc, size, sp, form))
+                for t in targets:
+                    if t is not None:
+                        named[t] = named.get(t, 0) + 1
+        return {t for t, k in named.items() if k <= INLINE_NAMED and t in self.insns_of}
 
     # -- write-backs and reloads ----------------------------------------------
     def flush_regs(self, depth, tag):
@@ -610,14 +661,14 @@ class _Writer:
         emit(depth, "else:", after)
         emit(depth + 1, "break", after)
 
-    def branch_exit(self, base, start, length, i, pc, size, form):
+    def branch_exit(self, base, start, length, i, pc, size, form, sp, path):
         """A conditional branch's exit without its ``NIA`` temporary: the
-        taken path sets ``_nia`` and leaves (mid-block) or the last
-        instruction sets it either way."""
+        taken path sets ``_nia`` and leaves (mid-block, or the last
+        instruction in a region) or the last instruction sets it either way."""
         emit = self.emit
         live, done = (i, pc, True, True), (i + 1, None, True, True)
         cond, target = (_CIA.sub(str(pc), self.rename(t)) for t in form[1:])
-        if i == length - 1:
+        if i == length - 1 and not self.region:
             emit(base, f"_nia = {pc + size}", live)
             emit(base, f"if {cond}:", live)
             emit(base + 1, f"_nia = {target}", live)
@@ -625,15 +676,30 @@ class _Writer:
         emit(base, f"if {cond}:", live)
         emit(base + 1, f"_nia = {target}", live)
         emit(base + 1, f"_n += {i + 1}", done)
-        self.leave(base + 1, start, length)
+        self.leave(base + 1, start, length, _constant(target), path, sp.stores)
+        if i == length - 1:   # (a region's block: its end leaves from here)
+            emit(base, f"_nia = {pc + size}", live)
 
-    def leave(self, depth, start, length):
-        """A taken branch's way on once ``_nia`` and ``_n`` hold it: the
-        region's dispatch, or a block's own start again while the steps left
-        hold it, else the one write-back after the loop."""
+    def leave(self, depth, start, length, target=None, path=(), stored=False):
+        """A taken branch's way on once ``_nia`` and ``_n`` hold it: in a
+        region, the block at ``target`` written here when it is one exit's
+        alone (_named_once; ``stored``: a store since the last look at
+        decoded code), else the region's dispatch; a block's own start again
+        while the steps left hold it, else the one write-back after the loop."""
         emit, after = self.emit, self.AFTER
         if self.region:
-            emit(depth, "continue", after)
+            insns = self.insns_of.get(target, ())
+            if target in self.inline_once and target not in path and \
+                    len(path) < INLINE_DEPTH and len(insns) <= self.inline_left:
+                self.inline_left -= len(insns)
+                if stored:
+                    emit(depth, "if not _cw:", after)
+                    emit(depth + 1, "break", after)
+                emit(depth, f"if _n + {len(insns)} > _budget:", after)
+                emit(depth + 1, "break", after)
+                self.block(depth, target, insns, path)
+            else:
+                emit(depth, "continue", after)
         else:
             emit(depth, f"if _nia == {start} and _n + {length} <= _budget"
                  + (" and _cw:" if self.any_store else ":"), after)
@@ -658,19 +724,25 @@ class _Writer:
         emit(2, "raise")
 
     # -- one block --------------------------------------------------------------
-    def block(self, base, start, insns):
+    def block(self, base, start, insns, path=()):
         """One block's instructions at indentation ``base``.  A block alone
         loops back to its start itself and otherwise leaves the loop to the
         write-back; in a region every exit goes to the region's dispatch
-        (``continue``), which leaves the region for an address outside it."""
+        (``continue``), which leaves the region for an address outside it,
+        or on to a block written there (``leave``; ``path``: the blocks
+        written around this one)."""
         emit, after, length = self.emit, self.AFTER, len(insns)
+        path = path + (start,)
         for i, (pc, size, d, sp) in enumerate(insns):
             form = None if sp.falls_through else _branch_form(sp, size)
             self.instruction(base, i, pc, sp, None if form is None else form[0])
-            self.exits(base, start, length, i, pc, size, sp, form)
+            self.exits(base, start, length, i, pc, size, sp, form, path)
         emit(base, f"_n += {length}", (length, None, True, True))
         if self.region:
-            emit(base, "continue", after)
+            pc, size, _, sp = insns[-1]
+            form = None if sp.falls_through else _branch_form(sp, size)
+            self.leave(base, start, length, self._end_target(pc, size, sp, form), path,
+                       sp.stores)
             return
         cond = f"_nia == {start} and _n + {length} <= _budget" + \
             (" and _cw" if self.any_store else "")
@@ -736,7 +808,7 @@ class _Writer:
             for r in self.regs:
                 self.emit(depth, f"_g{r} = G[{r}]", handed)
 
-    def exits(self, base, start, length, i, pc, size, sp, form=None):
+    def exits(self, base, start, length, i, pc, size, sp, form=None, path=()):
         """Where instruction ``i`` leaves the block: the last one's next
         address, a superblock's taken branch (``form``: its condition and
         target, _branch_form), a store into decoded code."""
@@ -749,7 +821,7 @@ class _Writer:
         # runs (a signal is delivered at a call or a backward jump, which it has not)
         done = (i + 1, None, True, True)
         if form is not None:   # (a store in its lines still checks decoded code below)
-            self.branch_exit(base, start, length, i, pc, size, form)
+            self.branch_exit(base, start, length, i, pc, size, form, sp, path)
         elif i == length - 1:
             emit(base, f"_nia = {pc + size if sp.falls_through else next_src}", live)
         elif not sp.falls_through:  # a superblock's branch: leave where it is taken

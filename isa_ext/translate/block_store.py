@@ -57,7 +57,7 @@ def _own_digest():
             repr(importlib.util.MAGIC_NUMBER))
     return (f"{_digest} {specialise.PYPY_ARITH} {specialise.VIEWS} "
             f"{block.EXECUTOR_CALLS_IN_BLOCKS} {block.MAX_LENGTH} {block.MAX_SIDE_EXITS} "
-            f"{block.DISPATCH_CHAIN}")
+            f"{block.DISPATCH_CHAIN} {block.INLINE_DEPTH} {block.INLINE_NAMED}")
 
 
 def _folder():

@@ -798,7 +798,38 @@ def simplify(stmts, next_pc):
                 | _sink_constant_choice(stmts, tail, values)):
             break
     _hoist_repeated_compare(stmts)
-    return stmts, tail[0].value
+    return stmts, _returned_value(stmts, tail[0].value)
+
+
+def _returned_value(stmts, value):
+    """A body returning a name (``NIA``) that its top level assigns last
+    without reading it first (``b``: ``NIA = CIA + 4`` then ``NIA = target``):
+    the earlier assignments dropped and the last one's value returned, when
+    nothing after it could change what that value reads.  A block then knows
+    an unconditional branch's target, and that nothing runs past it."""
+    if not isinstance(value, ast.Name):
+        return value
+    name = value.id
+    last = max((i for i, st in enumerate(stmts) if _single_target(st) == name), default=None)
+    if last is None or any(name in _loads([st]) or name in _stores([st]) and
+                           _single_target(st) != name for st in stmts[:last + 1]) or \
+            any(name in _loads([st]) or name in _stores([st]) for st in stmts[last + 1:]):
+        return value
+    expr = stmts[last].value
+    reads = _loads([ast.Expr(expr)])
+    later = stmts[last + 1:]
+    # (what runs after it may write a register, an attribute, memory: the
+    # value moves past it only when it reads none of those)
+    if later and (reads & set(_stores(later)) or
+                  any(isinstance(n, (ast.Attribute, ast.Subscript, ast.Call))
+                      for n in ast.walk(expr))):
+        return value
+    if not _is_pure(expr):
+        return value
+    for i in sorted((i for i, st in enumerate(stmts[:last + 1])
+                     if _single_target(st) == name), reverse=True):
+        del stmts[i]
+    return expr
 
 
 class _Replace(ast.NodeTransformer):

@@ -346,6 +346,75 @@ def test_a_loop_through_a_region_exit_joins_the_region():
     assert sim._blocks[detour].run.func is sim._blocks[loop].run.func
 
 
+# the loop block L takes beq to E (its one exit naming E) or runs on to
+# "b join" (J: the one exit naming J): in the region both are also written
+# where that exit leaves, with no dispatch between
+ARMS_LOOP = """
+        li      r3, 0
+loop:   addi    r3, r3, 1
+        andi.   r5, r3, 1
+        beq     even
+        addi    r4, r4, 1
+        b       join
+even:   addi    r6, r6, 1
+        addi    r7, r7, 3
+        b       join2
+join:   cmpdi   r3, 60
+        blt     loop
+        b       done
+join2:  cmpdi   r3, 60
+        blt     loop
+done:   nop
+"""
+
+
+def test_blocks_written_where_their_one_exit_leaves_keep_every_step_limit():
+    # every step budget from 1 to past the end: the region (its blocks E and
+    # J also written inside L) stops where the instructions one at a time do
+    def run(translate, steps):
+        sim = Simulator(ISA_ALL, translate=translate)
+        sim.hot_after, sim.region_after = 0, 1
+        sim.load_asm(ARMS_LOOP)
+        res = sim.run(max_steps=steps)
+        return sim, (res.stop, res.steps, res.pc, list(res.gpr))
+    sim, end = run(True, 10_000)
+    assert end[0] == "end" and end[3][3:8] == [60, 30, 0, 30, 90]
+    region = sim._blocks[0x1004].source
+    assert region.count("_g6 = _g6 + 1") >= 2 and region.count("_g4 = _g4 + 1") == 1
+    for steps in range(1, end[1] + 2):
+        assert run(True, steps)[1] == run(False, steps)[1], steps
+
+
+# the inner loop's block I ends at its branch back to itself; F (its
+# fall-through, named by that exit alone) is written where I's end leaves
+NESTED_LOOP = """
+outer:  li      r5, 0
+inner:  addi    r5, r5, 1
+        addi    r7, r7, 2
+        cmpdi   r5, 5
+        blt     inner
+        addi    r6, r6, 1
+        cmpdi   r6, 20
+        blt     outer
+"""
+
+
+def test_a_block_written_after_a_loop_block_runs_only_once_it_falls_through():
+    # 20 outer passes of 5 inner ones: r5 = 5, r6 = 20, r7 = 2 * 100; the
+    # inner block's taken branch goes round again, never into F
+    def run(translate, steps):
+        sim = Simulator(ISA_ALL, translate=translate)
+        sim.hot_after, sim.region_after = 0, 1
+        sim.load_asm(NESTED_LOOP)
+        res = sim.run(max_steps=steps)
+        return sim, (res.stop, res.steps, res.pc, list(res.gpr))
+    sim, end = run(True, 10_000)
+    assert end[0] == "end" and (end[3][5], end[3][6], end[3][7]) == (5, 20, 200)
+    assert sim._blocks[0x1004].source.count("_g6 = _g6 + 1") >= 2
+    for steps in range(1, end[1] + 2, 7):
+        assert run(True, steps)[1] == run(False, steps)[1], steps
+
+
 def test_trap_in_a_region_reports_its_instruction_and_keeps_earlier_work():
     # tdi 4 traps when r3 == 10: passes 1..9 complete (odd 1,3,5,7,9: 5 x 6;
     # even 2,4,6,8: 4 x 5), then pass 10 runs addi, andi., beq and traps at the
@@ -982,3 +1051,18 @@ def test_a_conditional_branch_tests_its_condition_without_a_next_address_tempora
     assert (res.stop, res.steps, res.gpr[3], res.gpr[4]) == ("end", 31, 10, 1)
     source = sim._blocks[0x1000].source
     assert "NIA" not in source and "if not _c0 & 2:" in source
+
+
+@pytest.mark.parametrize("translate", [False, True], ids=["per-insn", "block"])
+@pytest.mark.parametrize("branch, via", [("blrl", "lr"), ("bctrl", "ctr")])
+def test_a_branch_and_link_through_lr_or_ctr_goes_where_it_pointed_before(
+        branch, via, translate):
+    # blrl/bctrl: NIA from LR/CTR as they were, then LR = CIA + 4 (Power ISA
+    # book I, 2.4): to sub (0x100c), back by blr to 0x1004, on to done
+    sim = Simulator(ISA_ALL, translate=translate)
+    sim.hot_after = 0
+    prog = sim.load_asm(f"{branch}\naddi 3, 3, 1\nb done\n"
+                        "sub: addi 4, 4, 1\nblr\ndone: nop\n")
+    setattr(sim.state, via, prog.symbols["sub"])
+    res = sim.run(max_steps=100)
+    assert (res.stop, res.steps, res.gpr[3], res.gpr[4]) == ("end", 6, 1, 1)
