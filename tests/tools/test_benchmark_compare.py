@@ -51,8 +51,12 @@ def test_quick_run_prints_every_column_and_row():
     # then) is a superblock going on past the not-taken bne through the
     # exit (li 0,1; li 3,0 -- the same word as the first li --; sc) to the zero word
     # after it, which is illegal and ends the block: 9 distinct words decoded, 8 of
-    # them executable (not the zero word), 6 addresses run
-    assert caches and [int(g) for g in caches.groups()] == [9, 8, 6], r.stdout
+    # them executable (not the zero word), 6 addresses run.  When that block
+    # comes whole from the store of translated blocks (the rate run before
+    # kept it: translate/block_store.py), its words are decoded for their
+    # pages but not made executable and the zero word is not read: 8 decoded
+    # (the 6 run, li 0,1 and sc), the 6 run executable
+    assert caches and [int(g) for g in caches.groups()] in ([9, 8, 6], [8, 6, 6]), r.stdout
 
 
 def test_unknown_engine_is_a_usage_error():
