@@ -368,25 +368,32 @@ done:   nop
 """
 
 
+def run_chained_at_once(text, translate, steps):
+    """(simulator, (stop, steps, pc, GPRs)) of ``text`` run for ``steps``,
+    translated and chained from the first pass (or one instruction at a time)."""
+    sim = Simulator(ISA_ALL, translate=translate)
+    sim.hot_after, sim.region_after = 0, 1
+    sim.load_asm(text)
+    res = sim.run(max_steps=steps)
+    return sim, (res.stop, res.steps, res.pc, list(res.gpr))
+
+
+def writes_of(source, r):
+    """Assignments to GPR r's local in a block's source (not the prologue's load)."""
+    return len(re.findall(rf"\b_g{r} = (?!G\[)", source))
+
+
 def test_blocks_written_where_their_one_exit_leaves_keep_every_step_limit():
     # every step budget from 1 to past the end: the region (its blocks E and
     # J also written inside L) stops where the instructions one at a time do
-    def run(translate, steps):
-        sim = Simulator(ISA_ALL, translate=translate)
-        sim.hot_after, sim.region_after = 0, 1
-        sim.load_asm(ARMS_LOOP)
-        res = sim.run(max_steps=steps)
-        return sim, (res.stop, res.steps, res.pc, list(res.gpr))
-    sim, end = run(True, 10_000)
+    sim, end = run_chained_at_once(ARMS_LOOP, True, 10_000)
     assert end[0] == "end" and end[3][3:8] == [60, 30, 0, 30, 90]
+    # (E's r6 add written twice, in its own place and inside L; r4's once)
     region = sim._blocks[0x1004].source
-    # (E's r6 add written twice, in its own place and inside L; r4's once;
-    # the prologue's loads not counted)
-    def writes(r):
-        return len(re.findall(rf"\b_g{r} = (?!G\[)", region))
-    assert writes(6) >= 2 and writes(4) == 1
+    assert writes_of(region, 6) >= 2 and writes_of(region, 4) == 1
     for steps in range(1, end[1] + 2):
-        assert run(True, steps)[1] == run(False, steps)[1], steps
+        assert run_chained_at_once(ARMS_LOOP, True, steps)[1] == \
+            run_chained_at_once(ARMS_LOOP, False, steps)[1], steps
 
 
 # the inner loop's block I ends at its branch back to itself; F (its
@@ -406,17 +413,12 @@ inner:  addi    r5, r5, 1
 def test_a_block_written_after_a_loop_block_runs_only_once_it_falls_through():
     # 20 outer passes of 5 inner ones: r5 = 5, r6 = 20, r7 = 2 * 100; the
     # inner block's taken branch goes round again, never into F
-    def run(translate, steps):
-        sim = Simulator(ISA_ALL, translate=translate)
-        sim.hot_after, sim.region_after = 0, 1
-        sim.load_asm(NESTED_LOOP)
-        res = sim.run(max_steps=steps)
-        return sim, (res.stop, res.steps, res.pc, list(res.gpr))
-    sim, end = run(True, 10_000)
+    sim, end = run_chained_at_once(NESTED_LOOP, True, 10_000)
     assert end[0] == "end" and (end[3][5], end[3][6], end[3][7]) == (5, 20, 200)
-    assert len(re.findall(r"\b_g6 = (?!G\[)", sim._blocks[0x1004].source)) >= 2
+    assert writes_of(sim._blocks[0x1004].source, 6) >= 2
     for steps in range(1, end[1] + 2, 7):
-        assert run(True, steps)[1] == run(False, steps)[1], steps
+        assert run_chained_at_once(NESTED_LOOP, True, steps)[1] == \
+            run_chained_at_once(NESTED_LOOP, False, steps)[1], steps
 
 
 def test_trap_in_a_region_reports_its_instruction_and_keeps_earlier_work():
