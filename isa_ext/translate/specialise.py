@@ -824,10 +824,10 @@ def _returned_value(stmts, value):
                   any(isinstance(n, (ast.Attribute, ast.Subscript, ast.Call))
                       for n in ast.walk(expr))):
         return value
-    if not _is_pure(expr):
-        return value
-    for i in sorted((i for i, st in enumerate(stmts[:last + 1])
-                     if _single_target(st) == name), reverse=True):
+    assigned = [i for i, st in enumerate(stmts[:last + 1]) if _single_target(st) == name]
+    if not all(_is_pure(stmts[i].value) for i in assigned):
+        return value   # (dropping an earlier one must not drop what it did)
+    for i in reversed(assigned):
         del stmts[i]
     return expr
 

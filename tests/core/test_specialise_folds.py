@@ -213,3 +213,26 @@ for v_n in range(0, 8):
                 "for v_n in range(0, 4):\n    v_n = 2\n",                 # assigned
                 "for v_n in range(0, k):\n    x = v_n\n"):                # not constant
         assert "for v_n" in ast.unparse(sp._Fold({}).visit(ast.parse(bad))), bad
+
+
+@pytest.mark.parametrize("body, returned", [
+    # b: the target assigned last at the top level is what the body returns
+    ("NIA = CIA + 4\nNIA = CIA + 16", "CIA + 16"),
+    # bl: a register write after it does not touch what the target reads
+    ("NIA = CIA + 4\nNIA = CIA + 16\ns.lr = CIA + 4", "CIA + 16"),
+    # blrl: LR is written after the target reads it: kept as it is
+    ("NIA = CIA + 4\nNIA = s.lr >> 2 << 2\ns.lr = CIA + 4", "NIA"),
+    # a conditional branch: NIA assigned under a test
+    ("NIA = CIA + 4\nif CRF[0] & 2:\n    NIA = CIA + 16", "NIA"),
+    # an earlier assignment that does something (a call) is not dropped
+    ("NIA = f(s)\nNIA = CIA + 16", "NIA"),
+    # NIA read before its last assignment
+    ("NIA = CIA + 4\nx = NIA\nNIA = CIA + 16", "NIA"),
+])
+def test_an_unconditional_branch_returns_its_target(body, returned):
+    from isa_ext.translate.specialise import _returned_value
+    stmts = ast.parse(body).body
+    got = _returned_value(stmts, ast.Name("NIA", ast.Load()))
+    assert ast.unparse(got) == returned
+    left = "\n".join(ast.unparse(st) for st in stmts)
+    assert ("NIA =" in left) == (returned == "NIA")
