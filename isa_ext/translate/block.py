@@ -214,11 +214,13 @@ _VIEW_DICTS = {"_R2": "read2", "_R4": "read4", "_R8": "read8",
 
 
 def _may_fall_through(sp):
-    """Whether a branch's next address depends on anything but its own
-    address (a condition, LR, CTR): then the block goes on past it, a
-    superblock leaving where the branch is taken."""
-    return sp.next_src is not None and bool(
-        set(re.findall(r"[A-Za-z_]\w*", sp.next_src)) - {"CIA"})
+    """Whether a branch may go on to the next address: its body returns the
+    ``NIA`` it assigns under a condition (a conditional branch, ``blrl``).
+    Then the block goes on past it, a superblock leaving where the branch is
+    taken.  A body returning its target itself (``b``, ``blr``, ``bctr``:
+    specialise._returned_value) goes there whatever holds: what follows it
+    is another path's code."""
+    return sp.next_src is not None and "NIA" in re.findall(r"[A-Za-z_]\w*", sp.next_src)
 
 
 def _constant_targets(sp, pc):

@@ -1072,3 +1072,17 @@ def test_a_branch_and_link_through_lr_or_ctr_goes_where_it_pointed_before(
     setattr(sim.state, via, prog.symbols["sub"])
     res = sim.run(max_steps=100)
     assert (res.stop, res.steps, res.gpr[3], res.gpr[4]) == ("end", 6, 1, 1)
+
+
+@pytest.mark.parametrize("branch, goes_on", [("blr", False), ("bctr", False), ("b 0x1000", False),
+                                             ("beqlr", True), ("bdnz 0x1000", True)])
+def test_a_block_ends_at_a_branch_taken_whatever_holds(branch, goes_on):
+    # blr, bctr and b go to their target whatever the condition register and
+    # CTR hold: the word after them is another path's code and is not in their
+    # block; a conditional branch's block goes on past it (a superblock)
+    sim = Simulator(ISA_ALL, translate=True)
+    sim.hot_after = 0
+    sim.load_asm(f"addi 3, 3, 1\n{branch}\naddi 4, 4, 1\n")
+    sim.state.lr = sim.state.ctr = 0x2000
+    sim.run(max_steps=2)
+    assert sim._blocks[0x1000].length == (3 if goes_on else 2)
