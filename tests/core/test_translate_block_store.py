@@ -55,7 +55,13 @@ def _entries(root):
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
+    """An empty cache folder, and counts of entries saved from 0 (a process
+    saves at most SAVES_PER_PROCESS of each, which a long test process
+    reaches before these tests run)."""
+    from isa_ext.translate import code_store, store
     monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    for module in (block_store, store, code_store):
+        monkeypatch.setattr(module, "_saved", 0)
     return tmp_path
 
 

@@ -8,6 +8,15 @@ import pytest
 from isa_ext.isa import ISA
 from isa_ext.sim import Simulator
 
+@pytest.fixture(autouse=True)
+def fresh_save_count(monkeypatch):
+    """Each test its own count of entries saved: a process saves at most
+    store.SAVES_PER_PROCESS, which a long test process reaches before these
+    tests run (then nothing is saved and an empty store is what they see)."""
+    from isa_ext.translate import store
+    monkeypatch.setattr(store, "_saved", 0)
+
+
 PROGRAM = """
     li 3, 0
     li 4, 100
