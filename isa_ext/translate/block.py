@@ -55,7 +55,6 @@ DISPATCH_CHAIN = 4
 # (an if/else arm, the block after a side exit) is also written where that
 # exit leaves, nested at most this deep: no dispatch between the two
 INLINE_DEPTH = 6
-INLINE_NAMED = 1
 
 
 class Block:
@@ -229,17 +228,9 @@ def _constant_targets(sp, pc):
     out = set()
     for text in sp.lines + ["NIA = " + (sp.next_src or "0")]:
         m = _NIA_CONST.match(text.strip())
-        if m:
-            try:
-                tree = ast.parse(_CIA.sub(str(pc), m.group(1)), mode="eval")
-            except SyntaxError:
-                continue
-            if all(isinstance(n, (ast.Expression, ast.BinOp, ast.Constant, ast.operator))
-                   for n in ast.walk(tree)):
-                try:
-                    out.add(eval(compile(tree, "<target>", "eval"), {"__builtins__": {}}))
-                except (ArithmeticError, ValueError, TypeError):
-                    pass
+        value = _constant(_CIA.sub(str(pc), m.group(1))) if m else None
+        if value is not None:
+            out.add(value)
     return out
 
 
@@ -545,7 +536,7 @@ class _Writer:
                 for t in targets:
                     if t is not None:
                         named[t] = named.get(t, 0) + 1
-        return {t for t, k in named.items() if k <= INLINE_NAMED and t in self.insns_of}
+        return {t for t, k in named.items() if k == 1 and t in self.insns_of}
 
     # -- write-backs and reloads ----------------------------------------------
     def flush_regs(self, depth, tag):

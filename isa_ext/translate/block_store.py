@@ -30,8 +30,6 @@ one that cannot be written is skipped, as is any after the first
 SAVES_PER_PROCESS of a process.
 """
 import importlib.util
-import marshal
-import os
 import struct
 import sys
 
@@ -57,15 +55,7 @@ def _own_digest():
             repr(importlib.util.MAGIC_NUMBER))
     return (f"{_digest} {specialise.PYPY_ARITH} {specialise.VIEWS} "
             f"{block.EXECUTOR_CALLS_IN_BLOCKS} {block.MAX_LENGTH} {block.MAX_SIDE_EXITS} "
-            f"{block.DISPATCH_CHAIN} {block.INLINE_DEPTH} {block.INLINE_NAMED}")
-
-
-def _folder():
-    return os.path.join(disk_cache.directory(), "translated")
-
-
-def _path(key):
-    return os.path.join(_folder(), key[:2], key + ".marshal")
+            f"{block.DISPATCH_CHAIN} {block.INLINE_DEPTH}")
 
 
 def _window(mem, start):
@@ -120,48 +110,38 @@ def region_key(member_keys):
     return h.hexdigest()
 
 
+def _path(key):
+    return disk_cache.entry_path("translated", key)
+
+
 def _read(key):
-    try:
-        with open(_path(key), "rb") as f:
-            entry = marshal.loads(f.read())   # (load(f): 9x slower, small reads)
-    except Exception:   # absent, half written, another format
-        return None
+    entry = disk_cache.load_marshal(_path(key))
     return entry if isinstance(entry, dict) else None
 
 
 def _write(key, entry):
     global _saved
-    if _saved >= SAVES_PER_PROCESS:
-        return
-    _saved += 1
-    try:
-        disk_cache.write_atomic(_path(key), marshal.dumps(entry))
-    except Exception:   # a cache never fails a run
-        pass
+    if _saved < SAVES_PER_PROCESS:
+        _saved += 1
+        disk_cache.save_marshal(_path(key), entry)
 
 
-def _page_globals(isa, word, suffix):
-    """(Decoded, the globals of its compiled page) of an instruction, or None."""
-    d = isa.decode(word) if suffix is None else isa.decode_prefixed(word, suffix)
-    if d is None:
-        return None
-    return d, isa.compiled(d.spec).sem.__globals__
+def _page_globals(isa, d):
+    """The globals of the compiled page of decoded instruction ``d``."""
+    return isa.compiled(d.spec).sem.__globals__
 
 
 def save_block(isa, key, b, tags, code):
     """Keep block ``b`` (its line ``tags`` and ``code`` object) under ``key``."""
-    from .store import _FIELDS
+    from .store import body_fields
     insns, found = [], []
     for pc, size, d, sp in b.insns:
-        fields = vars(sp)
-        if not _FIELDS <= fields.keys():
+        fields = body_fields(sp)
+        if fields is None:
             return
         word, suffix = (d.word >> 32, d.word & 0xFFFFFFFF) if size == 8 else (d.word, None)
-        got = _page_globals(isa, word, suffix)
-        if got is None or got[0].mnemonic != d.mnemonic:
-            return
-        found.append(got[1])
-        insns.append((pc, size, word, suffix, d.mnemonic, {k: fields[k] for k in _FIELDS}))
+        found.append(_page_globals(isa, d))
+        insns.append((pc, size, word, suffix, d.mnemonic, fields))
     names = {}
     for name, value in b.namespace.items():
         where = next((i for i, g in enumerate(found) if g.get(name) is value), None)
@@ -185,20 +165,19 @@ def load_block(isa, key, bind, code_cache=None):
     """The block kept under ``key`` (its function made by ``bind(code, tags,
     namespace)``, block.bind), or None."""
     from .block import Block
-    from .specialise import Specialised
+    from .store import body
     entry = _read(key)
     if entry is None:
         return None
     try:
         insns, found = [], []
         for pc, size, word, suffix, mnemonic, fields in entry["insns"]:
-            got = _page_globals(isa, word, suffix)
-            if got is None or got[0].mnemonic != mnemonic:
+            d = isa.decode(word) if suffix is None else isa.decode_prefixed(word, suffix)
+            sp = body(fields)
+            if d is None or d.mnemonic != mnemonic or sp is None:
                 return None
-            sp = Specialised.__new__(Specialised)
-            sp.__dict__.update(fields)
-            insns.append((pc, size, got[0], sp))
-            found.append(got[1])
+            insns.append((pc, size, d, sp))
+            found.append(_page_globals(isa, d))
         namespace = {name: found[i][name] for name, i in entry["names"].items()}
         run = bind(_code(entry, code_cache), entry["tags"], namespace)
         return Block(entry["start"], entry["length"], run, entry["source"],

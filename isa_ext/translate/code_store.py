@@ -12,18 +12,12 @@ run translating random words must not fill the disk).
 """
 import hashlib
 import importlib.util
-import marshal
-import os
 import types
 
 from .. import disk_cache
 
 SAVES_PER_PROCESS = 2048
 _saved = 0
-
-
-def _folder():
-    return os.path.join(disk_cache.directory(), "blocks")
 
 
 def key(source, filename):
@@ -36,20 +30,12 @@ def key(source, filename):
 def compiled(source, filename):
     """``compile(source, filename, "exec")``, from the store when it has it."""
     global _saved
-    k = key(source, filename)
-    path = os.path.join(_folder(), k[:2], k + ".marshal")
-    try:
-        with open(path, "rb") as f:
-            code = marshal.loads(f.read())   # (load(f) reads in small pieces)
-        if isinstance(code, types.CodeType) and code.co_filename == filename:
-            return code
-    except Exception:   # absent, half written, another interpreter's
-        pass
+    path = disk_cache.entry_path("blocks", key(source, filename))
+    code = disk_cache.load_marshal(path)
+    if isinstance(code, types.CodeType) and code.co_filename == filename:
+        return code
     code = compile(source, filename, "exec")
     if _saved < SAVES_PER_PROCESS:
         _saved += 1
-        try:
-            disk_cache.write_atomic(path, marshal.dumps(code))
-        except Exception:   # a cache never fails a run
-            pass
+        disk_cache.save_marshal(path, code)
     return code

@@ -17,8 +17,6 @@ entry that cannot be read is specialised again; one that cannot be written
 is skipped, as is any after the first SAVES_PER_PROCESS of a process.
 """
 import hashlib
-import marshal
-import os
 import sys
 
 from .. import disk_cache
@@ -44,10 +42,6 @@ def _own_digest():
     return _code_digest
 
 
-def _folder():
-    return os.path.join(disk_cache.directory(), "specialised")
-
-
 def key(compiled, fields, overrides):
     """The key of ``compiled`` specialised for ``fields`` (and ``overrides``)."""
     from . import specialise as sp_module
@@ -68,12 +62,13 @@ _FIELDS = frozenset({"lines", "next_src", "uses_cia", "falls_through", "localise
 
 def load(k):
     """The Specialised stored under ``k``, or None."""
+    return body(disk_cache.load_marshal(disk_cache.entry_path("specialised", k)))
+
+
+def body(fields):
+    """The Specialised of a stored body's attributes, or None when they are
+    not one's (another layout, another writer)."""
     from .specialise import Specialised
-    try:
-        with open(os.path.join(_folder(), k[:2], k + ".marshal"), "rb") as f:
-            fields = marshal.loads(f.read())   # (load(f): 2.4x slower, small reads)
-    except Exception:   # absent, half written, another format
-        return None
     if not (isinstance(fields, dict) and set(fields) == _FIELDS):
         return None
     sp = Specialised.__new__(Specialised)
@@ -81,13 +76,16 @@ def load(k):
     return sp
 
 
+def body_fields(sp):
+    """The attributes of ``sp`` a stored body holds (_FIELDS; not those the
+    block writer adds later), or None when one is missing."""
+    fields = vars(sp)
+    return {k: fields[k] for k in _FIELDS} if _FIELDS <= fields.keys() else None
+
+
 def save(k, value):
     global _saved
     if _saved >= SAVES_PER_PROCESS or set(vars(value)) != _FIELDS:
         return   # (an object with other attributes: not one load would rebuild)
     _saved += 1
-    try:
-        disk_cache.write_atomic(os.path.join(_folder(), k[:2], k + ".marshal"),
-                                marshal.dumps(vars(value)))
-    except Exception:   # a cache never fails a run
-        pass
+    disk_cache.save_marshal(disk_cache.entry_path("specialised", k), vars(value))
