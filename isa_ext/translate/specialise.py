@@ -810,11 +810,12 @@ def _returned_value(stmts, value):
     if not isinstance(value, ast.Name):
         return value
     name = value.id
-    last = max((i for i, st in enumerate(stmts) if _single_target(st) == name), default=None)
-    if last is None or any(name in _loads([st]) or name in _stores([st]) and
-                           _single_target(st) != name for st in stmts[:last + 1]) or \
-            any(name in _loads([st]) or name in _stores([st]) for st in stmts[last + 1:]):
+    assigned = [i for i, st in enumerate(stmts) if _single_target(st) == name]
+    # (nothing reads it, and nothing but those top-level assignments writes it)
+    if not assigned or any(name in _loads([st]) or i not in assigned and name in _stores([st])
+                           for i, st in enumerate(stmts)):
         return value
+    last = assigned[-1]
     expr = stmts[last].value
     reads = _loads([ast.Expr(expr)])
     later = stmts[last + 1:]
@@ -824,7 +825,6 @@ def _returned_value(stmts, value):
                   any(isinstance(n, (ast.Attribute, ast.Subscript, ast.Call))
                       for n in ast.walk(expr))):
         return value
-    assigned = [i for i, st in enumerate(stmts[:last + 1]) if _single_target(st) == name]
     if not all(_is_pure(stmts[i].value) for i in assigned):
         return value   # (dropping an earlier one must not drop what it did)
     for i in reversed(assigned):
