@@ -60,3 +60,29 @@ def test_the_old_one_file_cache_is_removed(tmp_path, monkeypatch):
     isa.compiled(isa.by_mnemonic["addi"][0])
     isa.save_cache()
     assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["keep.json"]
+
+
+def test_a_cached_pages_code_object_is_read_not_compiled(tmp_path, monkeypatch):
+    # the code object of a cached page's source is kept too (translate/code_store):
+    # a third ISA runs the pages without compile()
+    from isa_ext import isa as isa_module
+    from isa_ext.sim import Simulator
+    from isa_ext.translate import code_store
+    monkeypatch.setenv("ISA_EXT_CACHE", str(tmp_path))
+    monkeypatch.setattr(code_store, "_saved", 0)
+    for _ in range(2):
+        isa = ISA(extensions=["base"])
+        for mnemonic in ("addi", "add"):
+            isa.compiled(isa.by_mnemonic[mnemonic][0])
+        isa.save_cache()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("compile() of a page kept on disk")
+    for module in (isa_module, code_store):
+        monkeypatch.setattr(module, "compile", refuse, raising=False)
+    monkeypatch.setattr(compiler, "compile_page", refuse)
+    third = ISA(extensions=["base"])
+    sim = Simulator(isa=third, translate=False)
+    sim.load_asm("li 1,40\nli 2,2\nadd 3,1,2\n")
+    sim.run(max_steps=10)
+    assert sim.state.gpr[3] == 42
