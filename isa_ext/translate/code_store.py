@@ -11,18 +11,21 @@ An entry that cannot be read is compiled again; one that cannot be written is
 skipped, as is any after the first SAVES_PER_PROCESS of a process (a fuzz
 run translating random words must not fill the disk).
 """
-import hashlib
-import importlib.util
 import types
 
 from .. import disk_cache
+
+try:   # without importing importlib.util (or hashlib): pages load through here at start-up
+    from importlib._bootstrap_external import MAGIC_NUMBER
+except ImportError:
+    from importlib.util import MAGIC_NUMBER
 
 SAVES_PER_PROCESS = 2048
 _saved = 0
 
 
 def key(source, filename):
-    h = hashlib.sha256(importlib.util.MAGIC_NUMBER + disk_cache.code_digest(()).encode())
+    h = disk_cache.sha256(MAGIC_NUMBER + disk_cache.code_digest(()).encode())
     for part in (filename, source):
         h.update(b"\0" + part.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
