@@ -151,21 +151,11 @@ def _low_bits(node, k):
     return ast.copy_location(ast.BinOp(left, op, right), node)
 
 
-def _less_constant(node):
-    """(e, c) for ``e - c`` with e of the form ``x ^ c`` (c an int constant),
-    else None."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and \
-            _is_int_const(node.right) and type(node.right.value) is int and \
-            isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.BitXor) and \
-            _is_int_const(node.left.right) and node.left.right.value == node.right.value:
-        return node.left, node.right.value
-    return None
-
-
 def _truth(test):
     """An ``if``'s test in a cheaper form with the same truth: ``t ^ 0`` is
-    ``t``, ``b ^ 1`` of a bit b is ``not b``, and a bit test ``(x >> k) & 1``
-    is ``x & (1 << k)`` (a branch's condition: ``CR[BI] ^ BO bit``)."""
+    ``t``, ``b ^ 1`` of a bit b is ``not b``, a bit test ``(x >> k) & 1``
+    is ``x & (1 << k)`` (a branch's condition: ``CR[BI] ^ BO bit``), and
+    ``x >> k`` of a non-negative x is ``x >= 2**k``."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         inner = _truth(test.operand)
         if isinstance(inner, ast.UnaryOp) and isinstance(inner.op, ast.Not):
@@ -186,6 +176,11 @@ def _truth(test):
     if isinstance(test.op, ast.BitXor) and k == 1 and _is_bit(test.left):
         return _truth(ast.copy_location(ast.UnaryOp(ast.Not(), test.left), test))
     left = test.left
+    if isinstance(test.op, ast.RShift) and type(k) is int and 0 <= k <= 128 and \
+            _bits(left) is not None:
+        # x >> k of a non-negative x is nonzero where x >= 2**k (bdnz's MSR.SF
+        # test: no shifted copy of a 64-bit value made)
+        return ast.copy_location(ast.Compare(left, [ast.GtE()], [ast.Constant(1 << k)]), test)
     if isinstance(test.op, ast.BitAnd) and k == 1 and isinstance(left, ast.BinOp) and \
             isinstance(left.op, ast.RShift) and _is_int_const(left.right) and \
             type(left.right.value) is int and 0 <= left.right.value <= 64:
@@ -424,15 +419,6 @@ class _Fold(ast.NodeTransformer):
                     _bits(low) is not None and (1 << _bits(low)) - 1 <= high.value and \
                     _is_pure(low, self.values):
                 return ast.copy_location(ast.Constant(True), node)
-        # (a ^ c) - c against (b ^ c) - c (two values made signed) compares as
-        # a ^ c against b ^ c: the same constant taken from both sides (not on
-        # PyPy: its machine-word form of a signed value, _MachineWordArith,
-        # avoids the big integer a ^ 2**63 is)
-        if len(node.ops) == 1 and isinstance(node.ops[0], tuple(_CMPOPS)) and \
-                not PYPY_ARITH:
-            left, right = _less_constant(node.left), _less_constant(node.comparators[0])
-            if left is not None and right is not None and left[1] == right[1]:
-                node.left, node.comparators = left[0], [right[0]]
         return node
 
     def visit_BoolOp(self, node):
@@ -1238,11 +1224,178 @@ _M64 = (1 << 64) - 1
 
 
 def _for_interpreter(stmts, next_value):
-    if not PYPY_ARITH:
-        return stmts, next_value
-    tx = _MachineWordArith()
+    tx = _MachineWordArith() if PYPY_ARITH else _SmallIntArith(stmts + [ast.Expr(next_value)])
     stmts = [ast.fix_missing_locations(tx.visit(st)) for st in stmts]
     return stmts, ast.fix_missing_locations(tx.visit(next_value))
+
+
+def _union(a, b):
+    return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+
+
+def _range(node, env):
+    """(lo, hi) with lo <= the int expression's value < hi, or None where no
+    bound is known; ``env``: the bounds of temporaries."""
+    if _is_int_const(node):
+        return (node.value, node.value + 1) if type(node.value) is int else None
+    if isinstance(node, ast.Name):
+        if node.id in env:
+            return env[node.id]
+        if node.id[:2] == "_c" and node.id[2:].isdigit():
+            return (0, 16)
+        if node.id.startswith("_s_") and node.id[3:] in _STATE_BITS:
+            return (0, 1 << _STATE_BITS[node.id[3:]])
+    if _is_cr_field(node):
+        return (0, 16)
+    if _is_register(node):
+        return (0, 1 << 64)
+    if isinstance(node, ast.IfExp):
+        test = node.test   # (_SmallIntArith's forms: the value tested held in a name)
+        if isinstance(test, ast.Compare) and isinstance(test.left, ast.NamedExpr):
+            env = dict(env, **{test.left.target.id: _range(test.left.value, env)})
+        return _union(_range(node.body, env), _range(node.orelse, env))
+    if isinstance(node, ast.NamedExpr):
+        return _range(node.value, env)
+    if not isinstance(node, ast.BinOp):
+        return None
+    op, a, b = node.op, _range(node.left, env), _range(node.right, env)
+    if isinstance(op, ast.BitAnd):   # x & m lies in 0..m for any int x (m >= 0)
+        known = [r[1] - 1 for r in (a, b) if r is not None and r[0] >= 0]
+        return (0, min(known) + 1) if known else None
+    if a is None or b is None:
+        return None
+    if isinstance(op, ast.Add):
+        return (a[0] + b[0], a[1] + b[1] - 1)
+    if isinstance(op, ast.Sub):
+        return (a[0] - b[1] + 1, a[1] - b[0])
+    if isinstance(op, (ast.BitOr, ast.BitXor)) and a[0] >= 0 and b[0] >= 0:
+        return (0, 1 << max(a[1] - 1, b[1] - 1).bit_length())
+    if isinstance(op, (ast.RShift, ast.LShift)) and b[1] - b[0] == 1 and 0 <= b[0] <= 128:
+        k = b[0]
+        if isinstance(op, ast.RShift):   # (floor division by 2**k: monotonic)
+            return (a[0] >> k, ((a[1] - 1) >> k) + 1)
+        return (a[0] << k, ((a[1] - 1) << k) + 1)
+    if isinstance(op, ast.Mult) and a[0] >= 0 and b[0] >= 0:
+        return (a[0] * b[0], (a[1] - 1) * (b[1] - 1) + 1)
+    return None
+
+
+def _temp_ranges(nodes):
+    """The bounds of the names assigned only by plain assignments, every one
+    of a known bound (a name's bound is its assignments' union, wherever it
+    is read: a page's temporaries are assigned before they are read)."""
+    assigned, stores = {}, {}
+    for node in nodes:
+        for n in ast.walk(node):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
+                    isinstance(n.targets[0], ast.Name):
+                assigned.setdefault(n.targets[0].id, []).append(n.value)
+            elif isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+                stores[n.id] = stores.get(n.id, 0) + 1
+    # (a name stored otherwise too: a walrus, a loop's variable, del)
+    todo = {name: values for name, values in assigned.items()
+            if stores.get(name) == len(values)}
+    env, grew = {}, True
+    while grew:
+        grew = False
+        for name, values in list(todo.items()):
+            r = (None, None)
+            for v in values:
+                got = _range(v, env)
+                r = got if r == (None, None) else _union(r, got)
+                if r is None:
+                    break
+            if r is not None:
+                env[name] = r
+                del todo[name]
+                grew = True
+    return env
+
+
+class _SmallIntArith(ast.NodeTransformer):
+    """CPython's ints of one 30-bit digit have fast paths; an operation on
+    a value of 2**63 and more (the pages' 64-bit mask, ``x ^ 2**63``) is a
+    big-integer one, several times slower.  Exact forms that stay small while
+    the values are (each operand's bound proven by ``_range``):
+
+    * ``e & M64`` -> ``e`` where e lies in 0 .. 2**64 - 1;
+      ``(_w if (_w := e) >= 0 else _w + 2**64)`` where e lies in
+      -2**64 .. 2**64 - 1 (a difference of registers, or a register plus a
+      negative constant: ``a + c`` with ``c >= 2**63`` is taken as
+      ``a - (2**64 - c)`` first); ``(_w if (_w := e) <= M64 else _w - 2**64)``
+      where e lies in 0 .. 2**65 - 1 (a sum of registers);
+    * ``(a ^ M64) + b + 1`` (``~a + b + 1``, subf) under the mask -> ``b - a``;
+    * ``(e ^ 2**k) - 2**k`` (e's low k + 1 bits made signed) with e in
+      0 .. 2**(k+1) - 1 -> ``(_w - 2**(k+1) if (_w := e) >= 2**k else _w)``."""
+
+    def __init__(self, nodes):
+        self.env = _temp_ranges(nodes)
+
+    def _leave(self, node):
+        return node
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _leave
+    visit_Lambda = _leave
+
+    def _bound(self, node):
+        return _range(node, self.env)
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        left, right = node.left, node.right
+        if isinstance(node.op, ast.Sub) and _is_int_const(right) and \
+                type(right.value) is int and right.value > 0 and \
+                right.value & (right.value - 1) == 0 and isinstance(left, ast.BinOp) and \
+                isinstance(left.op, ast.BitXor) and _is_int_const(left.right) and \
+                left.right.value == right.value:
+            k = right.value
+            r = self._bound(left.left)
+            if r is not None and 0 <= r[0] and r[1] <= 2 * k:
+                return self._via_w(left.left, f"_w - {2 * k} if {{}} >= {k} else _w", node)
+            return node
+        if not (isinstance(node.op, ast.BitAnd) and _is_int_const(right) and
+                right.value == _M64):
+            return node
+        if all(n.id == "CIA" for n in ast.walk(left) if isinstance(n, ast.Name)):
+            return node   # a constant once the block pastes the address in
+        left = self._complement_sum(left)
+        if isinstance(left, ast.BinOp) and isinstance(left.op, (ast.Add, ast.Sub)) and \
+                _is_int_const(left.right) and type(left.right.value) is int:
+            c = left.right.value if isinstance(left.op, ast.Add) else -left.right.value
+            c %= 1 << 64
+            c = c - (1 << 64) if c >= 1 << 63 else c   # equal modulo 2**64
+            left = ast.BinOp(left.left, ast.Add() if c >= 0 else ast.Sub(),
+                             ast.Constant(abs(c)))
+        r = self._bound(left)
+        if r is None:
+            return ast.copy_location(ast.BinOp(left, ast.BitAnd(), right), node) \
+                if left is not node.left else node
+        if 0 <= r[0] and r[1] <= 1 << 64 and _is_int_typed(left):
+            return left
+        if -(1 << 64) <= r[0] and r[1] <= 1 << 64:
+            return self._via_w(left, f"_w if {{}} >= 0 else _w + {1 << 64}", node)
+        if 0 <= r[0] and r[1] <= 1 << 65:
+            return self._via_w(left, f"_w if {{}} <= {_M64} else _w - {1 << 64}", node)
+        return ast.copy_location(ast.BinOp(left, ast.BitAnd(), right), node)
+
+    def _complement_sum(self, e):
+        """``(a ^ M64) + b + 1``: ``b - a``, equal modulo 2**64 (the low 64
+        bits of a ^ M64 are those of -1 - a, for any int a)."""
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add) and \
+                _is_int_const(e.right) and e.right.value == 1 and \
+                isinstance(e.left, ast.BinOp) and isinstance(e.left.op, ast.Add) and \
+                isinstance(e.left.left, ast.BinOp) and isinstance(e.left.left.op, ast.BitXor) \
+                and _is_int_const(e.left.left.right) and e.left.left.right.value == _M64:
+            return ast.BinOp(e.left.right, ast.Sub(), e.left.left.left)
+        return e
+
+    @staticmethod
+    def _via_w(value, form, like):
+        """``form`` (an expression of ``_w`` with one ``{}``: where ``value``
+        is tested) with ``value`` held in ``_w``; a name is used as it is."""
+        if isinstance(value, ast.Name):
+            return _expr("(" + form.replace("_w", value.id).format(value.id) + ")", like)
+        return _expr("(" + form.format(f"(_w := {ast.unparse(value)})") + ")", like)
 
 
 class _MachineWordArith(ast.NodeTransformer):

@@ -121,22 +121,119 @@ def test_shifts_and_moves_fold_to_their_plain_forms(src, folded):
     assert ast.unparse(sp._Fold({}).visit(ast.parse(src, mode="eval")).body) == folded
 
 
+def _random_word_expression(rng, depth, names=("_g1", "_g2", "_g3", "v_t", "_s_ca")):
+    """An int expression of the shapes the pages' 64-bit arithmetic takes:
+    registers (``_gN``: 0 .. 2**64 - 1), XER's CA bit, a temporary ``v_t``, constants,
+    sums and differences under the 64-bit mask, ``~a + b + 1``, values made
+    signed (``(e ^ 2**k) - 2**k``), shifts, products."""
+    if depth == 0 or rng.random() < 0.25:
+        return rng.choice(list(names) + [str(rng.choice(
+            [0, 1, 5, 8, 1 << 31, S64, M64, M64 - 7, rng.getrandbits(64)]))])
+    a, b = (f"({_random_word_expression(rng, depth - 1, names)})" for _ in range(2))
+    k = rng.choice([15, 31, 63])
+    return rng.choice([
+        f"({a} + {b}) & {M64}", f"({a} - {b}) & {M64}", f"(({a} ^ {M64}) + {b} + 1) & {M64}",
+        f"((({a}) & {rng.choice([(2 << k) - 1, (4 << k) - 1])}) ^ {1 << k}) - {1 << k}", f"(({a} & {M64}) ^ {S64}) - {S64}",
+        f"{a} & {M64}", f"({a}) >> {rng.randrange(64)}", f"({a} + {b} + _s_ca) & {M64}", f"(({a}) << {rng.randrange(8)}) & {M64}",
+        f"({a} * {b}) & {M64}", f"{a} | {b}", f"{a} ^ {b}", f"{a} & {b}",
+        f"({a}) >> {rng.choice([1, 3, 4])}", f"(({a}) & {rng.choice([5, 250, 1000])}) << 3", f"({a} + {rng.choice([1, 8, M64, M64 - 7, S64])}) & {M64}",
+        f"({a} - {rng.choice([1, 8, M64, S64])}) & {M64}"])
+
+
+@pytest.mark.parametrize("pypy", [False, True])
+@pytest.mark.parametrize("seed", range(3))
+def test_interpreter_forms_of_word_arithmetic_keep_every_value(seed, pypy, monkeypatch):
+    # _for_interpreter's rewrites (CPython's small-int forms, PyPy's machine
+    # words) against the expressions as written, evaluated by Python itself,
+    # for registers at the edges of their range (0, 2**63 - 1, 2**63, 2**64 - 1)
+    # and at random
+    monkeypatch.setattr(sp, "PYPY_ARITH", pypy)
+    rng = random.Random(8812 + seed)
+    edges = [0, 1, 7, S64 - 1, S64, S64 + 1, M64 - 1, M64]
+    for _ in range(150):
+        src = (f"v_t = {_random_word_expression(rng, 2, ('_g1', '_g2'))} & {M64}\n"
+               f"r = {_random_word_expression(rng, 3)}\n")
+        stmts = ast.parse(src).body
+        out, _ = sp._for_interpreter(stmts, ast.Constant(0))
+        got = "\n".join(ast.unparse(st) for st in out)
+        for _ in range(6):
+            regs = {f"_g{n}": rng.choice(edges + [rng.getrandbits(64)]) for n in (1, 2, 3)}
+            regs["_s_ca"] = rng.getrandbits(1)
+            want, have = dict(regs), dict(regs)
+            exec(src, want)
+            exec(got, have)
+            assert (have["v_t"], have["r"]) == (want["v_t"], want["r"]), (src, got, regs)
+
+
 @pytest.mark.parametrize("seed", range(2))
-def test_signed_compares_drop_the_constant_both_sides_subtract(seed, monkeypatch):
-    # cmpd's (a ^ 2**63) - 2**63 < (b ^ 2**63) - 2**63 is a ^ 2**63 < b ^ 2**63
+def test_range_bounds_every_value(seed):
+    # _range's (lo, hi) against the expression evaluated: lo <= value < hi,
+    # registers at their edges and at random, v_t bound by its assignment
+    rng = random.Random(4471 + seed)
+    edges = [0, 1, 5, 249, S64 - 1, S64, M64]
+    for _ in range(300):
+        t_src = f"(({_random_word_expression(rng, 2, ('_g1', '_g2'))}) & {rng.choice([M64, 1000])})"
+        src = _random_word_expression(rng, 3)
+        env = sp._temp_ranges([ast.parse(f"v_t = {t_src}").body[0]])
+        r = sp._range(ast.parse(src, mode="eval").body, env)
+        if r is None:
+            continue
+        for _ in range(8):
+            regs = {f"_g{n}": rng.choice(edges + [rng.getrandbits(64)]) for n in (1, 2, 3)}
+            regs["_s_ca"] = rng.getrandbits(1)
+            regs["v_t"] = eval(t_src, dict(regs))
+            value = eval(src, dict(regs))
+            assert r[0] <= value < r[1], (src, t_src, r, regs, value)
+
+
+@pytest.mark.parametrize("src, bound", [
+    # hand-derived: x & m lies in 0 .. m; a | b, a ^ b below the next power
+    # of 2 of the larger bound; shifts and products of the bounds
+    ("_g1 & 255", (0, 256)), ("(_g1 & 255) & (_g2 & 15)", (0, 16)),
+    ("(_g1 & 4) | (_g2 & 2)", (0, 8)), ("(_g1 & 250) >> 4", (0, 16)),
+    ("(_g1 & 255) << 4", (0, 4081)), ("(_g1 & 15) * (_g2 & 15)", (0, 226)),
+    ("_g1 - _g2", (1 - (1 << 64), 1 << 64)), ("_g1 + 5", (5, (1 << 64) + 5)),
+    ("_c0 | _s_so", (0, 16)), ("_g1 + 1 if _g2 else 3", (1, (1 << 64) + 1)),
+])
+def test_range_gives_the_hand_derived_bounds(src, bound):
+    assert sp._range(ast.parse(src, mode="eval").body, {}) == bound
+
+
+def test_a_temporary_stored_otherwise_too_has_no_bound():
+    # x is 5 where assigned, but the walrus stores a register in it: x + 1
+    # may reach 2**64, so its mask stays
+    stmts = ast.parse(f"x = 5\ny = (x := _g1) + 1 & {M64}\nz = x + 1 & {M64}\n").body
+    assert "x" not in sp._temp_ranges(stmts)
+
+
+@pytest.mark.parametrize("src, regs", [
+    # a difference reaching below -2**64: the mask stays (2**64 added once
+    # would leave it negative); registers at the edges that reach it
+    (f"((_g1 ^ {S64}) - {S64} - _g2) & {M64}", {"_g1": S64, "_g2": M64}),
+    (f"(_g1 + _g2 + _s_ca) & {M64}", {"_g1": M64, "_g2": M64, "_s_ca": 1}),
+    (f"(_g1 + _s_ca) & {M64}", {"_g1": M64, "_s_ca": 1}),
+    (f"(0 - _g1 - _g2) & {M64}", {"_g1": M64, "_g2": M64}),
+])
+def test_interpreter_forms_at_the_edges_of_their_bounds(src, regs, monkeypatch):
+    want = eval(src, dict(regs))
+    for pypy in (False, True):
+        monkeypatch.setattr(sp, "PYPY_ARITH", pypy)
+        out, _ = sp._for_interpreter([ast.parse(f"r = {src}").body[0]], ast.Constant(0))
+        have = dict(regs)
+        exec(ast.unparse(out[0]), have)
+        assert have["r"] == want, ast.unparse(out[0])
+
+
+def test_cpython_forms_leave_no_big_mask_on_register_sums_and_signed_values(monkeypatch):
+    # the forms themselves: add, subf, addi -8 and cmpd's signed values hold
+    # no 64-bit mask or 2**63 xor (the big-integer operations they replace)
     monkeypatch.setattr(sp, "PYPY_ARITH", False)
-    rng = random.Random(5150 + seed)
-    for _ in range(200):
-        c = rng.choice([S64, 1 << 31, 1 << 15, 1])
-        d = rng.choice([c, c, c << 1])   # sometimes not the same constant
-        op = rng.choice(["<", ">", "<=", ">=", "==", "!="])
-        src = f"((x ^ {c}) - {c}) {op} ((y ^ {d}) - {d})"
-        folded = ast.unparse(sp._Fold({}).visit(ast.parse(src, mode="eval")).body)
-        assert ("- " not in folded) == (c == d), folded
-        for _ in range(5):
-            env = {"x": rng.choice([0, c, c - 1, rng.getrandbits(64)]),
-                   "y": rng.choice([0, d, d - 1, rng.getrandbits(64)])}
-            assert eval(src, env) == eval(folded, env), (src, folded, env)
+    src = (f"_g5 = _g3 + _g4 & {M64}\n_g6 = (_g3 ^ {M64}) + _g4 + 1 & {M64}\n"
+           f"_g7 = _g3 + {M64 - 7} & {M64}\nv_c = (_g3 ^ {S64}) - {S64}\n")
+    out, _ = sp._for_interpreter(ast.parse(src).body, ast.Constant(0))
+    text = "\n".join(ast.unparse(st) for st in out)
+    assert f"& {M64}" not in text and f"^ {S64}" not in text and f"^ {M64}" not in text, text
+    assert "_g4 - _g3" in text and "_g3 - 8" in text, text
 
 
 @pytest.mark.parametrize("name, arity", [("_rotl64", 2), ("_rotl32", 2), ("_mask64", 2)])
@@ -236,3 +333,17 @@ def test_an_unconditional_branch_returns_its_target(body, returned):
     assert ast.unparse(got) == returned
     left = "\n".join(ast.unparse(st) for st in stmts)
     assert ("NIA =" in left) == (returned == "NIA")
+
+
+def test_a_shift_tested_for_truth_is_a_compare_of_a_known_non_negative_value():
+    # x >> k is nonzero exactly where x >= 2**k, for x >= 0: G[3] >> 63 (the
+    # sign of a register, MSR.SF) becomes a compare; a name of no known
+    # bound (it may be negative: -1 >> 63 is -1, true) keeps its shift
+    def fold(src):
+        return ast.unparse(sp._Fold({}).visit(ast.parse(src, mode="eval")).body)
+    assert fold("8 if G[3] >> 63 else 4") == f"8 if G[3] >= {S64} else 4"
+    assert fold("8 if (G[3] & 255) >> 7 else 4") == "8 if G[3] & 255 >= 128 else 4"
+    assert fold("8 if x >> 63 else 4") == "8 if x >> 63 else 4"
+    for value in (0, 1, S64 - 1, S64, M64):
+        assert eval(fold("8 if G[3] >> 63 else 4"), {"G": {3: value}}) == \
+            (8 if value >> 63 else 4)
