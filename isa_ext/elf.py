@@ -72,7 +72,7 @@ def load_elf(sim, path, linux=None):
     sim.functions = FunctionMap(main.functions + (interp.functions if interp is not None else []))
     s.lr = 0
     sim.end = None
-    sim.invalidate()
+    sim.program_loaded()
     return sim
 
 

@@ -27,11 +27,12 @@ MAX_BLOCKS = 20_000  # translated blocks kept before the cache starts again
 # a region takes milliseconds to compile and saves about a microsecond a
 # transition between blocks, so only code that goes through the dispatcher
 # this often is worth it (a block looping inside itself rarely comes back).
-# On CPython a region's compiled code is kept across runs (code_store), so
+# A region's compiled code is kept across runs (code_store, block_store), so
 # 256: Embench's nsichneu (one loop of 253 blocks, each run a few hundred
-# times) and statemate chain only then (docs/benchmarks.md)
+# times) and statemate chain only then (docs/benchmarks.md); PyPy's cold runs
+# too were faster at 256 than at 1,024
 _PYPY = sys.implementation.name == "pypy"
-REGION_AFTER = 1024 if _PYPY else 256
+REGION_AFTER = 256
 # blocks in one region: compiling a region costs time too (kept across runs,
 # translate/code_store.py), but a loop of more blocks than this is never
 # chained (Embench's statemate, sglib, slre, qrduino: 16 left most of their
@@ -41,17 +42,15 @@ REGION_AFTER = 1024 if _PYPY else 256
 MAX_REGION_BLOCKS = 64 if _PYPY else 256
 # a block is translated when its start address is reached this many times
 # (translating costs milliseconds: code run a few times runs faster without).
-# On PyPy far later: there the translator itself runs cold (a block's first
-# translation in a process took 100-400 ms against about 20 on CPython) and
-# the JIT must then compile the new function, while its per-instruction path
-# already runs about 4 M instructions/s, so a block repays its translation
-# only after running about a million instructions (tests/c/sort.c N=600,
-# fourth run in one process: 0.26 s at 64, 0.10 s at 2,000; 10,000 left
-# benchmarks/compare.py's VF loop untranslated through its warm-up).  On
-# CPython 16: with the specialised bodies and compiled code kept across runs a
-# block costs a fraction of a millisecond, less than 64 runs of its
-# instructions one at a time (about 2 microseconds each)
-HOT_AFTER = 2_000 if _PYPY else 16
+# On CPython 16: with the specialised bodies and compiled code kept across
+# runs a block costs a fraction of a millisecond, less than 16 runs of its
+# instructions one at a time (about 2 microseconds each).  On PyPy 64: it was
+# 2,000 while the translator itself ran cold there (a block's first
+# translation in a process took 100-400 ms); with whole blocks and regions
+# read from the block store (translate/block_store.py) a lower threshold puts
+# the JIT on block code sooner: Embench cold runs at 64 were 1.2-2x as fast
+# as at 2,000 on 5 of 6 programs, 16 no better than 64 (docs/benchmarks.md)
+HOT_AFTER = 64 if _PYPY else 16
 
 
 def translate_default():
