@@ -196,6 +196,12 @@ class Simulator:
         self.hot_after = 0 if os.environ.get(TRANSLATE_ENV, "").strip().lower() == "eager" \
             else HOT_AFTER
         self._blocks_end = None
+        # the program's block starts kept across runs (translate/hot_starts.py):
+        # its list's key, the starts it holds (None before the first run), and
+        # those translated since
+        self._hot_key = None
+        self._hot_known = None
+        self._hot_new = set()
         # runs of a new block before chaining the loop through it (0: no chaining)
         self.region_after = REGION_AFTER
         self.tracer = None  # callable(event dict) for --trace
@@ -214,7 +220,7 @@ class Simulator:
         self.end = addr + 4 * len(words)
         s.pc = addr if entry is None else entry
         s.lr = self.end
-        self._forget_decoded()
+        self.program_loaded()
         return self
 
     def load_bytes(self, data, addr=0x1000, entry=None):
@@ -222,7 +228,7 @@ class Simulator:
         self.end = addr + len(data)
         self.state.pc = addr if entry is None else entry
         self.state.lr = self.end
-        self._forget_decoded()
+        self.program_loaded()
         return self
 
     def load_elf(self, path, argv=None, env=None, **linux):
@@ -261,6 +267,15 @@ class Simulator:
         """Forget decoded instructions (stores into decoded code do it already)."""
         self._forget_decoded()
         self.state.mem.forget_code()
+
+    def program_loaded(self):
+        """A new program is in memory (the loaders call this): forget decoded
+        code, and which program's block starts are kept (translate/hot_starts.py)."""
+        self.invalidate()
+        if self._hot_new and self._hot_key is not None:
+            self._keep_hot_starts()
+        self._hot_key = self._hot_known = None
+        self._hot_new = set()
 
     def _forget_decoded(self):
         """Memory.on_code_write: a store hit decoded code, forget all of it."""
@@ -314,6 +329,8 @@ class Simulator:
             self._blocks_end = end
         blocks, heat, hot_after = self._blocks, self._heat, self.hot_after
         pc = s.pc
+        if self._hot_known is None:
+            self._recall_hot_starts(pc, end)
         try:
             while steps < max_steps:
                 if pc == end:
@@ -350,7 +367,31 @@ class Simulator:
         except KeyboardInterrupt as e:
             pc, steps = _block_exit(e, pc, steps)
             raise Interrupted(pc, steps) from None
+        if self._hot_new:
+            self._keep_hot_starts()
         return self._result(pc, steps, stop, trap, exit_status, initial)
+
+    def _recall_hot_starts(self, pc, end):
+        """Count the block starts an earlier run of this program (from ``pc``
+        to ``end``) translated as hot already: they are translated at their
+        first visit, from the block store (translate/hot_starts.py)."""
+        from .translate import hot_starts
+        self._hot_known = set()
+        if self.hot_after <= 0:
+            return
+        self._hot_key = hot_starts.program_key(self, pc, end)
+        if self._hot_key is None:
+            return
+        self._hot_known = hot_starts.load(self, self._hot_key)
+        for start in self._hot_known:
+            self._heat[start] = self.hot_after
+
+    def _keep_hot_starts(self):
+        from .translate import hot_starts
+        if not self._hot_new <= self._hot_known:
+            self._hot_known |= self._hot_new
+            hot_starts.save(self, self._hot_key, self._hot_known)
+        self._hot_new = set()
 
     def _translate_at(self, pc, end):
         """Translate the block at ``pc`` (None: run it an instruction at a time)
@@ -372,6 +413,8 @@ class Simulator:
             self.translation_failures.append((pc, f"{type(e).__name__}: {e}"))
         if b is not None:
             b.watch = self.region_after
+            if self._hot_key is not None:
+                self._hot_new.add(pc)
         blocks[pc] = b
         mem = self.state.mem
         last = b.end if b is not None else pc + 4
