@@ -109,8 +109,10 @@ def main(argv=None):
         # of a short run's exit) only to free memory the exit frees anyway.
         # Nothing of isa_ext's needs it (files are written in with-blocks,
         # host descriptors are closed by the exit); not done when main is
-        # called in a longer-lived process with an argv of its own
-        gc.freeze()
+        # called in a longer-lived process with an argv of its own (nor on
+        # PyPy, which has no gc.freeze)
+        if hasattr(gc, "freeze"):
+            gc.freeze()
 
 
 def _main(argv):

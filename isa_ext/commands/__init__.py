@@ -23,7 +23,7 @@ class paused_collection:
         return self
 
     def __exit__(self, *_exc):
-        if process_command_line:
+        if process_command_line and hasattr(gc, "freeze"):   # (not on PyPy)
             gc.freeze()
         if self.was_enabled:
             gc.enable()
