@@ -189,6 +189,11 @@ def _timed_run(isa, elf):
     from isa_ext.sim import Simulator
     sim = Simulator(isa=isa)
     sim.load_elf(elf)
+    return _timed(sim, elf)
+
+
+def _timed(sim, elf):
+    """The run of ``sim`` (``elf`` loaded) to a clean exit: steps, wall and CPU seconds."""
     t, c = time.perf_counter(), time.process_time()
     res = sim.run(max_steps=10**10)
     dt, dc = time.perf_counter() - t, time.process_time() - c
@@ -212,9 +217,20 @@ def embench_worker(elf, extensions):
     """Runs inside the measured interpreter: one run of an Embench ELF from
     its load to its exit, cold as a user runs it (translation and PyPy's
     JIT warm-up included); ``extensions``: comma-separated, or "all"."""
+    import gc
+    from isa_ext.commands import paused_collection
     from isa_ext.isa import ISA
-    isa = ISA() if extensions == "all" else ISA(extensions=extensions.split(","))
-    return _timed_run(isa, elf)
+    from isa_ext.sim import Simulator
+    # set up as ``isa-ext run`` sets up its own process (isa_ext/commands):
+    # the cycle collector paused while the machine is made, and what was made
+    # then frozen (left out of the run's collections; not on PyPy)
+    with paused_collection():
+        isa = ISA() if extensions == "all" else ISA(extensions=extensions.split(","))
+        sim = Simulator(isa=isa)
+        sim.load_elf(elf)
+    if hasattr(gc, "freeze"):
+        gc.freeze()
+    return _timed(sim, elf)
 
 
 def memory_worker(elf, small, big):
