@@ -619,11 +619,8 @@ class _Writer:
         emit(2, "while True:", after)
         if self.region:
             # the dispatch between the region's blocks: a block runs whole or not
-            # at all (the step budget), and a store into decoded code (which
-            # forgot this region) leaves it
-            if self.any_store:
-                emit(3, "if not _cw:", after)
-                emit(4, "break", after)
+            # at all (the step budget); a store into decoded code (which forgot
+            # this region) left it already, at the store (block())
             self.dispatch(3, self.entries)
         else:
             # every exit breaks out of the loop to one write-back (a flush per exit
@@ -669,25 +666,25 @@ class _Writer:
         emit(base, f"if {cond}:", live)
         emit(base + 1, f"_nia = {target}", live)
         emit(base + 1, f"_n += {i + 1}", done)
-        self.leave(base + 1, start, length, _constant(target), path, sp.stores)
+        if sp.stores:   # (a store into decoded code leaves the region at once)
+            emit(base + 1, "if not _cw:", self.AFTER)
+            emit(base + 2, "break", self.AFTER)
+        self.leave(base + 1, start, length, _constant(target), path)
         if i == length - 1:   # (a region's block: its end leaves from here)
             emit(base, f"_nia = {pc + size}", live)
 
-    def leave(self, depth, start, length, target=None, path=(), stored=False):
+    def leave(self, depth, start, length, target=None, path=()):
         """A taken branch's way on once ``_nia`` and ``_n`` hold it: in a
         region, the block at ``target`` written here when it is one exit's
-        alone (_named_once; ``stored``: a store since the last look at
-        decoded code), else the region's dispatch; a block's own start again
-        while the steps left hold it, else the one write-back after the loop."""
+        alone (_named_once), else the region's dispatch; a block's own start
+        again while the steps left hold it, else the one write-back after the
+        loop."""
         emit, after = self.emit, self.AFTER
         if self.region:
             insns = self.insns_of.get(target, ())
             if target in self.inline_once and target not in path and \
                     len(path) < INLINE_DEPTH and len(insns) <= self.inline_left:
                 self.inline_left -= len(insns)
-                if stored:
-                    emit(depth, "if not _cw:", after)
-                    emit(depth + 1, "break", after)
                 emit(depth, f"if _n + {len(insns)} > _budget:", after)
                 emit(depth + 1, "break", after)
                 self.block(depth, target, insns, path)
@@ -734,8 +731,10 @@ class _Writer:
         if self.region:
             pc, size, _, sp = insns[-1]
             form = None if sp.falls_through else _branch_form(sp, size)
-            self.leave(base, start, length, self._end_target(pc, size, sp, form), path,
-                       sp.stores)
+            if sp.stores:   # (a store before the last looks at decoded code itself: exits())
+                emit(base, "if not _cw:", after)
+                emit(base + 1, "break", after)
+            self.leave(base, start, length, self._end_target(pc, size, sp, form), path)
             return
         cond = f"_nia == {start} and _n + {length} <= _budget" + \
             (" and _cw" if self.any_store else "")

@@ -1086,3 +1086,27 @@ def test_a_block_ends_at_a_branch_taken_whatever_holds(branch, goes_on):
     sim.state.lr = sim.state.ctr = 0x2000
     sim.run(max_steps=2)
     assert sim._blocks[0x1000].length == (3 if goes_on else 2)
+
+
+def test_a_store_ending_a_regions_block_that_rewrites_its_code_is_seen_at_once():
+    # A loop of two blocks: the first is MAX_LENGTH (64) instructions long
+    # and ends with a store (nothing after it in the block looks at decoded
+    # code) of a word toggled each pass between addi 3,3,1 (0x38630001) and
+    # addi 3,3,100 (0x38630064, xor 0x65).  Passes 1-4 store it into a data
+    # page (T + 0x1000: r13 = 1 while r12 = 5 - pass > 0); from pass 5 on
+    # over T, the second block's first instruction, which then runs +100
+    # (passes 5, 7, 9: an odd number of toggles) or +1.  r3 = 4 * 1 +
+    # 3 * 100 + 3 * 1 = 307 (by hand), as the per-instruction path gives,
+    # chained (the loop is a region by pass 5) or not.
+    filler = "addi 5, 5, 1\n" * 57
+    text = ("li 3, 0\nli 10, 0x65\nlis 9, 0x3863\nori 9, 9, 1\nli 4, 10\nmtctr 4\n"
+            "li 12, 5\nlis 14, 0\nori 14, 14, 0x1124\n"
+            "loop:\nxor 9, 9, 10\naddi 12, 12, -1\nneg 13, 12\nsrdi 13, 13, 63\n"
+            f"sldi 13, 13, 12\nadd 8, 14, 13\n{filler}stw 9, 0(8)\n"
+            "addi 3, 3, 1\nbdnz loop\n")
+    for translate, region_after in ((False, 0), (True, 0), (True, 1), (True, 2)):
+        sim = Simulator(ISA(extensions=["base"]), translate=translate)
+        sim.hot_after, sim.region_after = 0, region_after
+        sim.load_asm(text)
+        res = sim.run(max_steps=10_000)
+        assert (res.stop, res.gpr[3], res.gpr[5]) == ("end", 307, 570), (translate, region_after)
