@@ -70,39 +70,62 @@ def _bits(node):
     """A bound b on an int expression's value: 0 <= value < 2**b (a register
     is 64 bits, a CR field 4), or None where there is none known (or the
     value may be negative)."""
+    r = _range(node)
+    return None if r is None or r[0] < 0 else (r[1] - 1).bit_length()
+
+
+def _union(a, b):
+    return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+
+
+def _range(node, env=None):
+    """(lo, hi) with lo <= the int expression's value < hi, or None where no
+    bound is known; ``env``: the bounds of temporaries (_temp_ranges)."""
+    env = env or {}
     if _is_int_const(node):
-        return node.value.bit_length() if type(node.value) is int and node.value >= 0 else None
+        return (node.value, node.value + 1) if type(node.value) is int else None
+    if isinstance(node, ast.Name):
+        if node.id in env:
+            return env[node.id]
+        if node.id[:2] == "_c" and node.id[2:].isdigit():
+            return (0, 16)
+        if node.id.startswith("_s_") and node.id[3:] in _STATE_BITS:
+            return (0, 1 << _STATE_BITS[node.id[3:]])
     if _is_cr_field(node):
-        return 4
+        return (0, 16)
     if _is_register(node):
-        return 64
+        return (0, 1 << 64)
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
             node.value.id == "s" and node.attr in _STATE_BITS:
-        return _STATE_BITS[node.attr]
+        return (0, 1 << _STATE_BITS[node.attr])
+    if isinstance(node, ast.IfExp):
+        test = node.test   # (_SmallIntArith's forms: the value tested held in a name)
+        if isinstance(test, ast.Compare) and isinstance(test.left, ast.NamedExpr):
+            env = dict(env, **{test.left.target.id: _range(test.left.value, env)})
+        return _union(_range(node.body, env), _range(node.orelse, env))
+    if isinstance(node, ast.NamedExpr):
+        return _range(node.value, env)
     if not isinstance(node, ast.BinOp):
         return None
-    op, left, right = node.op, _bits(node.left), _bits(node.right)
-    if isinstance(op, ast.BitAnd):   # x & c lies in 0..c for any int x
-        known = [b for b in (left, right) if b is not None]
-        return min(known) if known else None
-    shift = node.right.value if _is_int_const(node.right) and \
-        type(node.right.value) is int and 0 <= node.right.value <= 128 else None
-    if left is not None and shift is not None:
-        if isinstance(op, ast.RShift):
-            return max(left - shift, 0)
-        if isinstance(op, ast.LShift):
-            return left + shift
-    if isinstance(op, ast.Sub) and _is_int_const(node.left) and right is not None and \
-            type(node.left.value) is int and (1 << right) - 1 <= node.left.value:
-        return left   # c - e for e in 0 .. c: 0 .. c (64 - n of a 6-bit count n)
-    if left is None or right is None:
+    op, a, b = node.op, _range(node.left, env), _range(node.right, env)
+    if isinstance(op, ast.BitAnd):   # x & m lies in 0..m for any int x (m >= 0)
+        known = [r[1] - 1 for r in (a, b) if r is not None and r[0] >= 0]
+        return (0, min(known) + 1) if known else None
+    if a is None or b is None:
         return None
-    if isinstance(op, (ast.BitOr, ast.BitXor)):
-        return max(left, right)
     if isinstance(op, ast.Add):
-        return max(left, right) + 1
-    if isinstance(op, ast.Mult):
-        return left + right
+        return (a[0] + b[0], a[1] + b[1] - 1)
+    if isinstance(op, ast.Sub):
+        return (a[0] - b[1] + 1, a[1] - b[0])
+    if isinstance(op, (ast.BitOr, ast.BitXor)) and a[0] >= 0 and b[0] >= 0:
+        return (0, 1 << max(a[1] - 1, b[1] - 1).bit_length())
+    if isinstance(op, (ast.RShift, ast.LShift)) and b[1] - b[0] == 1 and 0 <= b[0] <= 128:
+        k = b[0]
+        if isinstance(op, ast.RShift):   # (floor division by 2**k: monotonic)
+            return (a[0] >> k, ((a[1] - 1) >> k) + 1)
+        return (a[0] << k, ((a[1] - 1) << k) + 1)
+    if isinstance(op, ast.Mult) and a[0] >= 0 and b[0] >= 0:
+        return (a[0] * b[0], (a[1] - 1) * (b[1] - 1) + 1)
     return None
 
 
@@ -1227,57 +1250,6 @@ def _for_interpreter(stmts, next_value):
     tx = _MachineWordArith() if PYPY_ARITH else _SmallIntArith(stmts + [ast.Expr(next_value)])
     stmts = [ast.fix_missing_locations(tx.visit(st)) for st in stmts]
     return stmts, ast.fix_missing_locations(tx.visit(next_value))
-
-
-def _union(a, b):
-    return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
-
-
-def _range(node, env):
-    """(lo, hi) with lo <= the int expression's value < hi, or None where no
-    bound is known; ``env``: the bounds of temporaries."""
-    if _is_int_const(node):
-        return (node.value, node.value + 1) if type(node.value) is int else None
-    if isinstance(node, ast.Name):
-        if node.id in env:
-            return env[node.id]
-        if node.id[:2] == "_c" and node.id[2:].isdigit():
-            return (0, 16)
-        if node.id.startswith("_s_") and node.id[3:] in _STATE_BITS:
-            return (0, 1 << _STATE_BITS[node.id[3:]])
-    if _is_cr_field(node):
-        return (0, 16)
-    if _is_register(node):
-        return (0, 1 << 64)
-    if isinstance(node, ast.IfExp):
-        test = node.test   # (_SmallIntArith's forms: the value tested held in a name)
-        if isinstance(test, ast.Compare) and isinstance(test.left, ast.NamedExpr):
-            env = dict(env, **{test.left.target.id: _range(test.left.value, env)})
-        return _union(_range(node.body, env), _range(node.orelse, env))
-    if isinstance(node, ast.NamedExpr):
-        return _range(node.value, env)
-    if not isinstance(node, ast.BinOp):
-        return None
-    op, a, b = node.op, _range(node.left, env), _range(node.right, env)
-    if isinstance(op, ast.BitAnd):   # x & m lies in 0..m for any int x (m >= 0)
-        known = [r[1] - 1 for r in (a, b) if r is not None and r[0] >= 0]
-        return (0, min(known) + 1) if known else None
-    if a is None or b is None:
-        return None
-    if isinstance(op, ast.Add):
-        return (a[0] + b[0], a[1] + b[1] - 1)
-    if isinstance(op, ast.Sub):
-        return (a[0] - b[1] + 1, a[1] - b[0])
-    if isinstance(op, (ast.BitOr, ast.BitXor)) and a[0] >= 0 and b[0] >= 0:
-        return (0, 1 << max(a[1] - 1, b[1] - 1).bit_length())
-    if isinstance(op, (ast.RShift, ast.LShift)) and b[1] - b[0] == 1 and 0 <= b[0] <= 128:
-        k = b[0]
-        if isinstance(op, ast.RShift):   # (floor division by 2**k: monotonic)
-            return (a[0] >> k, ((a[1] - 1) >> k) + 1)
-        return (a[0] << k, ((a[1] - 1) << k) + 1)
-    if isinstance(op, ast.Mult) and a[0] >= 0 and b[0] >= 0:
-        return (a[0] * b[0], (a[1] - 1) * (b[1] - 1) + 1)
-    return None
 
 
 def _temp_ranges(nodes):
