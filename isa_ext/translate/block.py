@@ -616,6 +616,12 @@ class _Writer:
         blocks) and the one write-back after it."""
         emit, after = self.emit, self.AFTER
         emit(1, "try:")
+        # _n once more, inside the try before the loop: CPython 3.11 reports a
+        # signal's exception (Ctrl-C) raised at a backward jump at the
+        # instruction before the jump's target, which must lie in the
+        # handler's range; with the loop first the exception passed the
+        # handler by, the locals never written back and the block's steps lost
+        emit(2, "_n = 0", after)
         emit(2, "while True:", after)
         if self.region:
             # the dispatch between the region's blocks: a block runs whole or not
