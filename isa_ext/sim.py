@@ -272,7 +272,7 @@ class Simulator:
         """A new program is in memory (the loaders call this): forget decoded
         code, and which program's block starts are kept (translate/hot_starts.py)."""
         self.invalidate()
-        if self._hot_new and self._hot_key is not None:
+        if self._hot_new:   # (only ever added to under a key)
             self._keep_hot_starts()
         self._hot_key = self._hot_known = None
         self._hot_new = set()

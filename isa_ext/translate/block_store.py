@@ -80,17 +80,23 @@ def _window(mem, start):
     return bytes(out)
 
 
+def kept_tag(sim):
+    """The ISA's translation_tag where what ``sim`` translates may be kept
+    across runs, else None: not for a simulator fetching its own way or a
+    memory wrapper (not what the bytes say), nor an ISA without a tag."""
+    from ..sim import Simulator
+    if type(sim.state.mem) is not Memory or type(sim)._fetch is not Simulator._fetch:
+        return None
+    return sim.isa.translation_tag
+
+
 def block_key(sim, start, end):
     """The key of the block ``sim`` would translate at ``start`` (its program
     ending at ``end``), or None when it is not one to keep."""
-    from ..sim import Simulator
-    mem = sim.state.mem
-    # (a simulator fetching its own way, a memory wrapper: not what the bytes say)
-    if type(mem) is not Memory or type(sim)._fetch is not Simulator._fetch or start & 3:
-        return None
-    tag = sim.isa.translation_tag
+    tag = kept_tag(sim) if not start & 3 else None
     if tag is None:
         return None
+    mem = sim.state.mem
     window = _window(mem, start)
     if window is None:
         return None

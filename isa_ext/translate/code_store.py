@@ -4,8 +4,9 @@ A block's source (block.py's writer) is compiled by ``compile()``: on CPython
 about a millisecond for a block and tens for a region, a fifth of a short
 program's cold run (Embench's picojpeg: 0.17 of 2.1 s), and more on PyPy
 before its JIT warms up.  A page's (isa.py's cached compilations) takes about
-0.6 ms, and a compiled program's run uses 60-odd pages.  The code object depends only on the source, its
-file name and the interpreter (its bytecode's magic number), so it is stored
+0.6 ms, and a compiled program's run uses 60-odd pages.  The code object
+depends only on the source, its file name and the interpreter (its bytecode's
+magic number), so it is stored
 under ``<cache>/blocks/<2 hex>/<key>.marshal``, the key a digest of the three.
 An entry that cannot be read is compiled again; one that cannot be written is
 skipped, as is any after the first SAVES_PER_PROCESS of a process (a fuzz

@@ -11,8 +11,8 @@ visit.  Embench's picojpeg, run cold: 22,000 instructions one at a time and
 about 2,000 words decoded alone before its blocks were hot.
 
 A list is named by the ISA (``ISA.translation_tag``), the program's end
-address and byte order, the
-address the run starts at and the bytes of the page holding it.  It holds the
+address and byte order, the address the run starts at and the bytes of the
+page holding it.  It holds the
 starts and a digest of the bytes of each page they lie in, as they were when
 it was saved: a list whose pages now hold other bytes is not used.  A list
 only moves translation earlier.  Every block is still translated from the
@@ -40,18 +40,15 @@ def program_key(sim, entry, end):
     ``end``), or None where blocks are not kept (block_store.block_key).
     Not the translator's digest: a list only times translation, and naming
     it would import the translator into every run, however short."""
-    from ..machine import Memory
-    from ..sim import Simulator
-    mem = sim.state.mem
-    tag = sim.isa.translation_tag
-    if type(mem) is not Memory or type(sim)._fetch is not Simulator._fetch or tag is None:
+    from .block_store import kept_tag
+    tag = kept_tag(sim)
+    if tag is None:
         return None
+    mem = sim.state.mem
     first = _page_digest(mem, entry >> PAGE_BITS)
     if first is None:
         return None
-    h = disk_cache.sha256(
-        f"hot {tag} {mem.little} {entry} {end} {first}".encode())
-    return h.hexdigest()
+    return disk_cache.sha256(f"hot {tag} {mem.little} {entry} {end} {first}".encode()).hexdigest()
 
 
 def load(sim, key):
