@@ -271,17 +271,20 @@ class Simulator:
     def program_loaded(self):
         """A new program is in memory (the loaders call this): forget decoded
         code, and which program's block starts are kept (translate/hot_starts.py)."""
-        self.invalidate()
         if self._hot_new:   # (only ever added to under a key)
             self._keep_hot_starts()
-        self._hot_key = self._hot_known = None
+        self._hot_key = self._hot_known = None   # (before invalidate: none stay hot)
         self._hot_new = set()
+        self.invalidate()
 
     def _forget_decoded(self):
-        """Memory.on_code_write: a store hit decoded code, forget all of it."""
+        """Memory.on_code_write: a store hit decoded code, forget all of it
+        (but not which starts this program's runs made hot: translate/hot_starts.py)."""
         self._cache.clear()
         self._blocks.clear()
         self._heat.clear()
+        if self._hot_known:
+            self._heat.update(dict.fromkeys(self._hot_known, self.hot_after))
 
     # -- running --------------------------------------------------------------
     def run(self, max_steps=DEFAULT_MAX_STEPS, trace=False):

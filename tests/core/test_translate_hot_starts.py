@@ -113,3 +113,15 @@ def test_a_program_loaded_into_the_same_simulator_has_a_list_of_its_own(cache):
     sim.state.mem.write(0x3000 + 4 * 8, 4, 0x39201014)   # li 9,0x1014: the new end
     assert sim.run().gpr[3] == 350
     assert len(_kept(cache)) == 2
+
+
+def test_the_kept_starts_stay_hot_when_decoded_code_is_forgotten(cache):
+    # a Linux process's mmap, munmap or mprotect forgets every decoded
+    # instruction and block (Simulator.invalidate): the program's kept block
+    # starts are still translated at their first visit after it
+    _sim().run()
+    later = _sim()
+    later.run(max_steps=2)
+    later.invalidate()
+    later.run(max_steps=TO_LOOP + 4 - 2)
+    assert later._blocks.get(LOOP), "the kept start lost with the decoded code"
